@@ -1,0 +1,33 @@
+"""Domain errors. Handlers map them to HTTP answers in one place (`shortlink.http_errors`)."""
+
+
+class ShortlinkError(Exception):
+    """Base of every error the domain raises on purpose."""
+
+
+class InvalidUrl(ShortlinkError):
+    """The destination is not a URL we redirect to."""
+
+
+class LinkNotFound(ShortlinkError):
+    """No link with that code (or not one the caller may see)."""
+
+
+class CodeTaken(ShortlinkError):
+    """A conditional put found the code already in use."""
+
+
+class CodeSpaceExhausted(ShortlinkError):
+    """The id counter has run past the last code of the configured length."""
+
+
+class Unauthorized(ShortlinkError):
+    """Missing, unknown or revoked API key."""
+
+
+class StorageUnavailable(ShortlinkError):
+    """The store refused or throttled the request; the caller may retry."""
+
+
+class NoFreeCode(ShortlinkError):
+    """Every code tried for a new link was already taken."""
