@@ -1,0 +1,66 @@
+"""Configuration: the functions' environment, parsed once into a typed model.
+
+A missing required variable fails loudly on first use with the variable's name.
+"""
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+
+
+class ConfigurationError(RuntimeError):
+    """The function's environment is incomplete or invalid."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    links_table: str
+    api_keys_table: str
+    counters_table: str
+    click_stats_table: str
+    clicks_queue_url: str
+    code_length: int = 7
+    id_block_size: int = 1000
+    # Public base of short URLs; empty means "the domain the request came in on".
+    public_base_url: str = ""
+    # The permutation key comes from SSM in AWS; PERMUTATION_KEY is for the local stack only.
+    permutation_key: str = ""
+    permutation_key_parameter: str = ""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "Settings":
+        def required(name: str) -> str:
+            value = env.get(name, "")
+            if not value:
+                raise ConfigurationError(f"environment variable {name} is not set")
+            return value
+
+        def integer(name: str, default: int, low: int, high: int) -> int:
+            raw = env.get(name, "") or str(default)
+            try:
+                value = int(raw)
+            except ValueError:
+                raise ConfigurationError(f"{name} must be an integer, got {raw!r}") from None
+            if not low <= value <= high:
+                raise ConfigurationError(f"{name} must be between {low} and {high}, got {value}")
+            return value
+
+        return cls(
+            links_table=required("LINKS_TABLE"),
+            api_keys_table=required("API_KEYS_TABLE"),
+            counters_table=required("COUNTERS_TABLE"),
+            click_stats_table=required("CLICK_STATS_TABLE"),
+            clicks_queue_url=required("CLICKS_QUEUE_URL"),
+            code_length=integer("CODE_LENGTH", 7, 4, 10),
+            id_block_size=integer("ID_BLOCK_SIZE", 1000, 1, 1_000_000),
+            public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
+            permutation_key=env.get("PERMUTATION_KEY", ""),
+            permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
+        )
+
+
+@cache
+def settings() -> Settings:
+    """The settings of this execution environment, read from os.environ on first use."""
+    return Settings.from_env(os.environ)

@@ -1,0 +1,63 @@
+"""Links and the operations on them, written against the LinkRepository port."""
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Protocol
+
+from shortlink.codes import CodeGenerator
+from shortlink.errors import CodeTaken, LinkNotFound, NoFreeCode
+from shortlink.urls import validate_destination
+
+# A collision means the code was taken by other means than our counter (a restored table,
+# a custom slug); a handful of fresh ids is plenty before we give up loudly.
+MAX_CODE_ATTEMPTS = 5
+# Any code we could have issued: generated base62 codes and (later) custom slugs.
+CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@dataclass(frozen=True)
+class Link:
+    code: str
+    url: str
+    owner: str
+    created_at: datetime
+
+
+class LinkRepository(Protocol):
+    def add(self, link: Link) -> None:
+        """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
+
+    def get(self, code: str) -> Link | None:
+        """The link with this code, or None."""
+
+
+def create_link(url: str, owner: str, codes: CodeGenerator, links: LinkRepository, now: datetime) -> Link:
+    """Give `url` a fresh code and store it; the conditional put is the only uniqueness check."""
+    url = validate_destination(url)
+    for _ in range(MAX_CODE_ATTEMPTS):
+        link = Link(code=codes.next_code(), url=url, owner=owner, created_at=now)
+        try:
+            links.add(link)
+        except CodeTaken:
+            continue
+        return link
+    raise NoFreeCode(f"no free code after {MAX_CODE_ATTEMPTS} attempts")
+
+
+def owned_link(code: str, owner: str, links: LinkRepository) -> Link:
+    """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
+    link = links.get(code)
+    if link is None or link.owner != owner:
+        raise LinkNotFound(code)
+    return link
+
+
+def followable_link(code: str, links: LinkRepository) -> Link:
+    """The link a visitor asked for; malformed codes are refused without a lookup."""
+    if not CODE_PATTERN.fullmatch(code):
+        raise LinkNotFound(code)
+    link = links.get(code)
+    if link is None:
+        raise LinkNotFound(code)
+    return link

@@ -1,0 +1,81 @@
+import re
+from datetime import UTC, datetime
+
+import pytest
+
+from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
+from shortlink.clicks import ClickEvent, clicks_per_link
+from shortlink.config import ConfigurationError, Settings
+from tests.fakes import InMemoryApiKeys
+
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+ENV = {
+    "LINKS_TABLE": "links",
+    "API_KEYS_TABLE": "keys",
+    "COUNTERS_TABLE": "counters",
+    "CLICK_STATS_TABLE": "stats",
+    "CLICKS_QUEUE_URL": "https://sqs.example/q",
+}
+
+
+def test_generated_keys_are_long_random_and_hashed_for_storage():
+    keys = {generate_api_key() for _ in range(100)}
+    assert len(keys) == 100
+    assert all(re.fullmatch(r"sl_[0-9A-Za-z]{32}", key) for key in keys)
+    key = keys.pop()
+    assert hash_api_key(key) == hash_api_key(key) != key
+    assert key not in hash_api_key(key)
+
+
+@pytest.mark.parametrize(
+    ("header", "token"),
+    [("Bearer abc", "abc"), ("bearer   abc ", "abc"), ("Basic abc", None), ("Bearer ", None), (None, None)],
+)
+def test_bearer_token_parsing(header, token):
+    assert bearer_token(header) == token
+
+
+def test_authenticate_accepts_only_active_known_keys():
+    active, revoked = generate_api_key(), generate_api_key()
+    store = InMemoryApiKeys(
+        {
+            hash_api_key(active): ApiKey(key_id_for(hash_api_key(active)), "a", NOW),
+            hash_api_key(revoked): ApiKey(key_id_for(hash_api_key(revoked)), "r", NOW, revoked=True),
+        }
+    )
+    assert authenticate(f"Bearer {active}", store) is not None
+    assert authenticate(f"Bearer {revoked}", store) is None
+    assert authenticate(f"Bearer {generate_api_key()}", store) is None
+    assert authenticate("Bearer " + "x" * 500, store) is None
+
+
+def test_click_events_round_trip_and_aggregate_per_link():
+    click = ClickEvent("abc", NOW)
+    assert ClickEvent.from_json(click.to_json()) == click
+    counts = clicks_per_link([click, click, ClickEvent("xyz", NOW)])
+    assert counts == {"abc": 2, "xyz": 1}
+
+
+@pytest.mark.parametrize("body", ["not json", "{}", '{"code": "", "at": "2026-01-01T00:00:00"}', '{"code": "a"}'])
+def test_malformed_click_events_are_refused(body):
+    with pytest.raises((ValueError, KeyError, TypeError)):
+        ClickEvent.from_json(body)
+
+
+def test_settings_parse_and_default():
+    settings = Settings.from_env(ENV)
+    assert (settings.code_length, settings.id_block_size, settings.links_table) == (7, 1000, "links")
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        ({"LINKS_TABLE": ""}, "LINKS_TABLE is not set"),
+        ({"CODE_LENGTH": "seven"}, "CODE_LENGTH must be an integer"),
+        ({"CODE_LENGTH": "2"}, "CODE_LENGTH must be between"),
+        ({"ID_BLOCK_SIZE": "0"}, "ID_BLOCK_SIZE must be between"),
+    ],
+)
+def test_settings_fail_loudly_naming_the_variable(change, problem):
+    with pytest.raises(ConfigurationError, match=problem):
+        Settings.from_env({**ENV, **change})

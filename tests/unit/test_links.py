@@ -1,0 +1,78 @@
+from datetime import UTC, datetime
+
+import pytest
+
+from shortlink.codes import CodeGenerator
+from shortlink.errors import InvalidUrl, LinkNotFound, NoFreeCode
+from shortlink.id_blocks import IdBlockAllocator
+from shortlink.links import MAX_CODE_ATTEMPTS, Link, create_link, followable_link, owned_link
+from tests.fakes import InMemoryCounter, InMemoryLinks
+
+KEY = b"unit-test-permutation-key-0123456789"
+NOW = datetime(2026, 1, 1, tzinfo=UTC)
+
+
+def generator() -> CodeGenerator:
+    return CodeGenerator(IdBlockAllocator(InMemoryCounter(), 1000), KEY, 7)
+
+
+def test_create_stores_the_link_under_a_fresh_code():
+    links = InMemoryLinks()
+    link = create_link("https://example.com", "owner-1", generator(), links, NOW)
+    assert links.items[link.code] == Link(link.code, "https://example.com", "owner-1", NOW)
+
+
+def test_a_taken_code_makes_create_take_the_next_id():
+    # Given the code of id 0 is already taken (say, restored from a backup)
+    taken = generator().next_code()
+    links = InMemoryLinks()
+    links.items[taken] = Link(taken, "https://old.example", "someone", NOW)
+    # When a link is created
+    link = create_link("https://example.com", "owner-1", generator(), links, NOW)
+    # Then it got the code of id 1, and the old link is untouched
+    second = generator()
+    second.next_code()
+    assert link.code == second.next_code()
+    assert links.items[taken].url == "https://old.example"
+
+
+def test_create_gives_up_loudly_after_a_bounded_number_of_collisions():
+    codes = generator()
+    links = InMemoryLinks()
+    probe = generator()
+    for _ in range(MAX_CODE_ATTEMPTS):
+        code = probe.next_code()
+        links.items[code] = Link(code, "https://x.example", "o", NOW)
+    with pytest.raises(NoFreeCode):
+        create_link("https://example.com", "owner-1", codes, links, NOW)
+    assert len(links.items) == MAX_CODE_ATTEMPTS
+
+
+def test_invalid_url_writes_nothing():
+    links = InMemoryLinks()
+    with pytest.raises(InvalidUrl):
+        create_link("ftp://example.com", "owner-1", generator(), links, NOW)
+    assert links.items == {}
+
+
+def test_another_owners_link_is_reported_missing():
+    links = InMemoryLinks()
+    link = create_link("https://example.com", "owner-1", generator(), links, NOW)
+    assert owned_link(link.code, "owner-1", links) == link
+    with pytest.raises(LinkNotFound):
+        owned_link(link.code, "owner-2", links)
+
+
+@pytest.mark.parametrize("code", ["", "a/b", "x" * 65, "ab.cd", "%2e%2e", "é"])
+def test_malformed_codes_are_not_looked_up(code):
+    links = InMemoryLinks()
+    with pytest.raises(LinkNotFound):
+        followable_link(code, links)
+    assert links.gets == 0
+
+
+def test_unknown_code_is_not_found_after_one_lookup():
+    links = InMemoryLinks()
+    with pytest.raises(LinkNotFound):
+        followable_link("abcdefg", links)
+    assert links.gets == 1

@@ -1,0 +1,41 @@
+import pytest
+
+from shortlink.errors import InvalidUrl
+from shortlink.urls import MAX_URL_LENGTH, validate_destination
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://example.com",
+        "http://example.com/path?q=1#frag",
+        "HTTPS://EXAMPLE.COM/",
+        "https://[2001:db8::1]:8443/x",
+        "https://xn--bcher-kva.example/",
+        "https://example.com/" + "a" * (MAX_URL_LENGTH - len("https://example.com/")),
+    ],
+)
+def test_absolute_http_urls_are_accepted(url):
+    assert validate_destination(url) == url
+
+
+@pytest.mark.parametrize(
+    ("url", "problem"),
+    [
+        ("ftp://example.com/file", "absolute http or https"),
+        ("javascript:alert(1)", "absolute http or https"),
+        ("/relative/path", "absolute http or https"),
+        ("example.com", "absolute http or https"),
+        ("https://", "must name a host"),
+        ("https:///path", "must name a host"),
+        ("https://user:pass@example.com", "credentials"),
+        ("https://user@example.com", "credentials"),
+        ("https://exa mple.com", "whitespace"),
+        ("https://example.com/\x00", "control"),
+        ("https://example.com:99999/", "malformed"),
+        ("https://example.com/" + "a" * MAX_URL_LENGTH, "longer than 2048"),
+    ],
+)
+def test_bad_destinations_are_refused_with_the_reason(url, problem):
+    with pytest.raises(InvalidUrl, match=problem):
+        validate_destination(url)
