@@ -1,0 +1,176 @@
+"""DynamoDB adapters (pynamodb) for links, API keys, the id counter and click totals.
+
+Table names come from configuration at run time, so each model is bound to its table by
+`bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
+"""
+
+from datetime import UTC, datetime
+from typing import Any, TypeVar, cast
+
+from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.exceptions import DoesNotExist, PynamoDBException
+from pynamodb.models import Model
+
+from shortlink.api_keys import ApiKey
+from shortlink.errors import CodeTaken, StorageUnavailable
+from shortlink.links import Link
+
+ModelT = TypeVar("ModelT", bound=Model)
+
+ID_COUNTER_NAME = "link-ids"
+TOTAL_BUCKET = "total"
+
+
+class _Meta:
+    table_name = "unbound"
+    # Lambda functions answer a visitor: fail fast rather than hang on a stuck connection.
+    connect_timeout_seconds = 2
+    read_timeout_seconds = 5
+    max_retry_attempts = 3
+
+
+class LinkItem(Model):
+    class Meta(_Meta):
+        pass
+
+    code = UnicodeAttribute(hash_key=True)
+    url = UnicodeAttribute()
+    owner = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+
+
+class ApiKeyItem(Model):
+    class Meta(_Meta):
+        pass
+
+    key_hash = UnicodeAttribute(hash_key=True)
+    key_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    revoked = BooleanAttribute(default=False)
+
+
+class CounterItem(Model):
+    class Meta(_Meta):
+        pass
+
+    name = UnicodeAttribute(hash_key=True)
+    value = NumberAttribute(default=0)
+
+
+class ClickStatsItem(Model):
+    class Meta(_Meta):
+        pass
+
+    code = UnicodeAttribute(hash_key=True)
+    bucket = UnicodeAttribute(range_key=True)
+    clicks = NumberAttribute(default=0)
+
+
+def bound_model(model: type[ModelT], table_name: str) -> type[ModelT]:
+    """A subclass of `model` that reads and writes `table_name`."""
+    meta = type("Meta", (_Meta,), {"table_name": table_name})
+    return cast(type[ModelT], type(model.__name__, (model,), {"Meta": meta}))
+
+
+def _error_code(error: PynamoDBException) -> str:
+    return getattr(error, "cause_response_code", None) or ""
+
+
+def _unavailable(error: PynamoDBException) -> StorageUnavailable:
+    return StorageUnavailable(f"DynamoDB request failed: {_error_code(error) or error}")
+
+
+class DynamoLinkRepository:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(LinkItem, table_name)
+
+    def add(self, link: Link) -> None:
+        item = self._model(code=link.code, url=link.url, owner=link.owner, created_at=link.created_at)
+        try:
+            item.save(condition=self._model.code.does_not_exist())
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise CodeTaken(link.code) from None
+            raise _unavailable(error) from error
+
+    def get(self, code: str) -> Link | None:
+        try:
+            # Strongly consistent: a link is followable the moment its create call returns.
+            item = self._model.get(code, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return Link(code=item.code, url=item.url, owner=item.owner, created_at=item.created_at)
+
+
+class DynamoCounterStore:
+    """The id counter: one item, one `UpdateItem ADD ... RETURN UPDATED_NEW` per block."""
+
+    def __init__(self, table_name: str, counter_name: str = ID_COUNTER_NAME) -> None:
+        self._model = bound_model(CounterItem, table_name)
+        self._counter_name = counter_name
+
+    def reserve(self, count: int) -> int:
+        item = self._model(name=self._counter_name)
+        try:
+            item.update(actions=[self._model.value.add(count)])
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return int(item.value)
+
+
+class DynamoApiKeyStore:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(ApiKeyItem, table_name)
+
+    @staticmethod
+    def _to_domain(item: ApiKeyItem) -> ApiKey:
+        return ApiKey(key_id=item.key_id, name=item.name, created_at=item.created_at, revoked=bool(item.revoked))
+
+    def find_by_hash(self, key_hash: str) -> ApiKey | None:
+        try:
+            return self._to_domain(self._model.get(key_hash))
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def add(self, key_hash: str, key_id: str, name: str) -> ApiKey:
+        item = self._model(key_hash=key_hash, key_id=key_id, name=name, created_at=datetime.now(UTC))
+        item.save(condition=self._model.key_hash.does_not_exist())
+        return self._to_domain(item)
+
+    def list_keys(self) -> list[ApiKey]:
+        """Every key (admin use only: a scan of a small table)."""
+        return sorted((self._to_domain(item) for item in self._model.scan()), key=lambda key: key.created_at)
+
+    def revoke(self, key_id: str) -> bool:
+        """Mark the key revoked; False if no key has this id."""
+        found = False
+        for item in self._model.scan(self._model.key_id == key_id):
+            item.update(actions=[self._model.revoked.set(True)])
+            found = True
+        return found
+
+
+class DynamoClickCounterStore:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(ClickStatsItem, table_name)
+
+    def add_clicks(self, code: str, count: int) -> None:
+        item = self._model(code=code, bucket=TOTAL_BUCKET)
+        try:
+            item.update(actions=[self._model.clicks.add(count)])
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def total_clicks(self, code: str) -> int:
+        try:
+            item: Any = self._model.get(code, TOTAL_BUCKET)
+        except DoesNotExist:
+            return 0
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return int(item.clicks)

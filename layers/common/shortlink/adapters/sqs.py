@@ -1,0 +1,30 @@
+"""SQS adapter: queues click events for the ingest function."""
+
+from typing import Any
+
+from shortlink.clicks import ClickEvent
+from shortlink.errors import StorageUnavailable
+
+
+class SqsClickPublisher:
+    def __init__(self, queue_url: str) -> None:
+        self._queue_url = queue_url
+        self._client: Any = None
+
+    def _sqs(self) -> Any:
+        # Created on first send, not at import: only a redirect that found a link pays for it.
+        if self._client is None:
+            import boto3
+            from botocore.config import Config
+
+            config = Config(connect_timeout=1, read_timeout=2, retries={"max_attempts": 2, "mode": "standard"})
+            self._client = boto3.client("sqs", config=config)
+        return self._client
+
+    def publish(self, click: ClickEvent) -> None:
+        from botocore.exceptions import BotoCoreError, ClientError
+
+        try:
+            self._sqs().send_message(QueueUrl=self._queue_url, MessageBody=click.to_json())
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"could not queue click: {error}") from error

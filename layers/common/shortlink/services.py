@@ -1,0 +1,51 @@
+"""The adapters each function uses, built from settings on first use and kept per environment.
+
+Nothing here runs at import. Tests reset everything with `reset()`.
+"""
+
+from functools import cache
+
+from shortlink.adapters.dynamodb import (
+    DynamoApiKeyStore,
+    DynamoClickCounterStore,
+    DynamoCounterStore,
+    DynamoLinkRepository,
+)
+from shortlink.adapters.sqs import SqsClickPublisher
+from shortlink.codes import CodeGenerator
+from shortlink.config import settings
+from shortlink.id_blocks import IdBlockAllocator
+from shortlink.permutation_key import load_permutation_key
+
+
+@cache
+def link_repository() -> DynamoLinkRepository:
+    return DynamoLinkRepository(settings().links_table)
+
+
+@cache
+def api_key_store() -> DynamoApiKeyStore:
+    return DynamoApiKeyStore(settings().api_keys_table)
+
+
+@cache
+def click_counter_store() -> DynamoClickCounterStore:
+    return DynamoClickCounterStore(settings().click_stats_table)
+
+
+@cache
+def click_publisher() -> SqsClickPublisher:
+    return SqsClickPublisher(settings().clicks_queue_url)
+
+
+@cache
+def code_generator() -> CodeGenerator:
+    config = settings()
+    allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
+    return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
+
+
+def reset() -> None:
+    """Forget every cached adapter and the settings (for tests that change the environment)."""
+    for factory in (link_repository, api_key_store, click_counter_store, click_publisher, code_generator, settings):
+        factory.cache_clear()
