@@ -1,0 +1,1 @@
+"""Developer tools: the local stack (`devstack`), the admin command and the benchmarks."""

@@ -1,0 +1,68 @@
+"""Creates the template's DynamoDB tables and SQS queues on a local endpoint, from their
+CloudFormation properties: the template stays the only definition of them."""
+
+import json
+from typing import Any
+
+from tools.devstack.template import QUEUE_TYPE, TABLE_TYPE, LocalTemplate, logical_id_of
+
+# CloudFormation table properties that CreateTable takes under the same name.
+TABLE_PROPERTIES = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput")
+# CloudFormation queue properties that are not queue attributes.
+QUEUE_NON_ATTRIBUTES = {"QueueName", "Tags"}
+
+
+def _index(index: dict[str, Any], on_demand: bool) -> dict[str, Any]:
+    return {k: v for k, v in index.items() if not (on_demand and k == "ProvisionedThroughput")}
+
+
+def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
+    existing = set(dynamodb.list_tables()["TableNames"])
+    created = []
+    for name, properties in template.resources(TABLE_TYPE).items():
+        if name in existing:
+            continue
+        request = {key: properties[key] for key in TABLE_PROPERTIES if key in properties}
+        on_demand = properties.get("BillingMode") == "PAY_PER_REQUEST"
+        for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
+            if kind in properties:
+                request[kind] = [_index(index, on_demand) for index in properties[kind]]
+        dynamodb.create_table(TableName=name, **request)
+        ttl = properties.get("TimeToLiveSpecification")
+        if ttl:
+            dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+        created.append(name)
+    return created
+
+
+def _queue_attributes(properties: dict[str, Any], queue_arns: dict[str, str]) -> dict[str, str]:
+    attributes = {}
+    for key, value in properties.items():
+        if key in QUEUE_NON_ATTRIBUTES:
+            continue
+        if key == "RedrivePolicy":
+            target = queue_arns[logical_id_of(value["deadLetterTargetArn"])]
+            value = json.dumps({**value, "deadLetterTargetArn": target})
+        attributes[key] = str(value).lower() if isinstance(value, bool) else str(value)
+    return attributes
+
+
+def create_queues(template: LocalTemplate, sqs: Any) -> dict[str, str]:
+    """Create every queue (dead-letter targets first); logical id → queue URL."""
+    pending = dict(template.resources(QUEUE_TYPE))
+    urls: dict[str, str] = {}
+    arns: dict[str, str] = {}
+    while pending:
+        ready = [
+            name
+            for name, properties in pending.items()
+            if "RedrivePolicy" not in properties
+            or logical_id_of(properties["RedrivePolicy"]["deadLetterTargetArn"]) in arns
+        ]
+        if not ready:
+            raise RuntimeError(f"queues with unresolvable dead-letter targets: {sorted(pending)}")
+        for name in ready:
+            url = sqs.create_queue(QueueName=name, Attributes=_queue_attributes(pending.pop(name), arns))["QueueUrl"]
+            urls[name] = url
+            arns[name] = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+    return urls

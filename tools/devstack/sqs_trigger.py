@@ -1,0 +1,104 @@
+"""The template's SQS event sources, as Lambda's poller runs them: receive a batch, invoke
+the function with a real SQS event, delete what succeeded, leave `batchItemFailures` (or the
+whole batch, when the function raises) to come back after the visibility timeout."""
+
+import logging
+import threading
+from typing import Any
+
+from tools.devstack.runner import InProcessRunner
+from tools.devstack.template import SqsTrigger
+
+logger = logging.getLogger("devstack")
+
+SQS_RECEIVE_LIMIT = 10  # SQS hands out at most 10 messages per ReceiveMessage call
+
+
+def sqs_event(messages: list[dict[str, Any]], queue_arn: str, region: str) -> dict[str, Any]:
+    return {
+        "Records": [
+            {
+                "messageId": message["MessageId"],
+                "receiptHandle": message["ReceiptHandle"],
+                "body": message["Body"],
+                "attributes": message.get("Attributes", {}),
+                "messageAttributes": message.get("MessageAttributes", {}),
+                "md5OfBody": message["MD5OfBody"],
+                "eventSource": "aws:sqs",
+                "eventSourceARN": queue_arn,
+                "awsRegion": region,
+            }
+            for message in messages
+        ]
+    }
+
+
+class SqsPoller(threading.Thread):
+    def __init__(
+        self, trigger: SqsTrigger, queue_url: str, sqs: Any, runner: InProcessRunner, region: str, interval: float = 1.0
+    ) -> None:
+        super().__init__(name=f"sqs-{trigger.function_name}", daemon=True)
+        self._trigger = trigger
+        self._queue_url = queue_url
+        self._sqs = sqs
+        self._runner = runner
+        self._region = region
+        self._interval = interval
+        self._queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
+            "QueueArn"
+        ]
+        self.stopping = threading.Event()
+
+    def receive_batch(self) -> list[dict[str, Any]]:
+        batch: list[dict[str, Any]] = []
+        while len(batch) < self._trigger.batch_size:
+            answer = self._sqs.receive_message(
+                QueueUrl=self._queue_url,
+                MaxNumberOfMessages=min(SQS_RECEIVE_LIMIT, self._trigger.batch_size - len(batch)),
+                AttributeNames=["All"],
+                MessageAttributeNames=["All"],
+            )
+            messages = answer.get("Messages", [])
+            if not messages:
+                break
+            batch.extend(messages)
+        return batch
+
+    def poll_once(self) -> int:
+        """Deliver one batch; the number of messages delivered."""
+        batch = self.receive_batch()
+        if not batch:
+            return 0
+        try:
+            result = self._runner.call(self._trigger.function_name, sqs_event(batch, self._queue_arn, self._region))
+        except Exception:
+            logger.exception("%s failed; %d messages will be retried", self._trigger.function_name, len(batch))
+            return len(batch)
+        failed = set()
+        if self._trigger.reports_item_failures and isinstance(result, dict):
+            failed = {item["itemIdentifier"] for item in result.get("batchItemFailures", [])}
+        done = [message for message in batch if message["MessageId"] not in failed]
+        for start in range(0, len(done), SQS_RECEIVE_LIMIT):
+            entries = [
+                {"Id": str(i), "ReceiptHandle": message["ReceiptHandle"]}
+                for i, message in enumerate(done[start : start + SQS_RECEIVE_LIMIT])
+            ]
+            self._sqs.delete_message_batch(QueueUrl=self._queue_url, Entries=entries)
+        logger.info(
+            "%s <- %s: %d delivered, %d failed",
+            self._trigger.function_name,
+            self._trigger.queue_id,
+            len(batch),
+            len(failed),
+        )
+        return len(batch)
+
+    def run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                delivered = self.poll_once()
+            except Exception:
+                logger.exception("polling %s failed", self._trigger.queue_id)
+                delivered = 0
+            if not delivered:
+                self.stopping.wait(self._interval)

@@ -1,0 +1,76 @@
+"""What the local stack needs from template.yaml, read through SAM CLI's own providers.
+
+SAM CLI resolves `!Ref` of a resource to its logical id and `!GetAtt X.Arn` to an ARN whose
+last segment is the logical id (as `sam local` does); the local stack names every table and
+queue after its logical id, so those values resolve by name alone.
+"""
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("SAM_CLI_TELEMETRY", "0")
+
+from samcli.lib.providers.api_provider import ApiProvider
+from samcli.lib.providers.provider import Api, Function, Stack
+from samcli.lib.providers.sam_function_provider import SamFunctionProvider
+from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
+
+TABLE_TYPE = "AWS::DynamoDB::Table"
+QUEUE_TYPE = "AWS::SQS::Queue"
+
+
+@dataclass(frozen=True)
+class SqsTrigger:
+    function_name: str
+    queue_id: str
+    batch_size: int
+    reports_item_failures: bool
+
+
+@dataclass
+class LocalTemplate:
+    root: Path
+    stacks: list[Stack]
+    functions: dict[str, Function] = field(default_factory=dict)
+
+    @classmethod
+    def load(cls, template_path: Path) -> "LocalTemplate":
+        stacks, _ = SamLocalStackProvider.get_stacks(str(template_path))
+        functions = {function.name: function for function in SamFunctionProvider(stacks).get_all()}
+        return cls(root=template_path.parent, stacks=stacks, functions=functions)
+
+    def resources(self, resource_type: str) -> dict[str, dict[str, Any]]:
+        """Logical id → Properties of every resource of this type."""
+        return {
+            logical_id: resource.get("Properties", {})
+            for stack in self.stacks
+            for logical_id, resource in stack.resources.items()
+            if resource.get("Type") == resource_type
+        }
+
+    def api(self) -> Api:
+        return ApiProvider(self.stacks, cwd=str(self.root)).api
+
+    def sqs_triggers(self) -> list[SqsTrigger]:
+        triggers = []
+        for function in self.functions.values():
+            for event in (function.events or {}).values():
+                if event.get("Type") != "SQS":
+                    continue
+                properties = event["Properties"]
+                triggers.append(
+                    SqsTrigger(
+                        function_name=function.name,
+                        queue_id=logical_id_of(properties["Queue"]),
+                        batch_size=int(properties.get("BatchSize", 10)),
+                        reports_item_failures="ReportBatchItemFailures" in properties.get("FunctionResponseTypes", []),
+                    )
+                )
+        return triggers
+
+
+def logical_id_of(reference: str) -> str:
+    """The logical id inside a value SAM CLI resolved from `!Ref X` or `!GetAtt X.Arn`."""
+    return reference.rsplit(":", 1)[-1]
