@@ -1,0 +1,100 @@
+"""Starts `python -m tools.devstack` (what `make dev` runs) and talks real HTTP to it."""
+
+import http.client
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+READY_LINE = "Press Ctrl-C to stop."
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Response:
+    status: int
+    headers: dict[str, str]
+    body: bytes
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+@dataclass
+class LocalStack:
+    process: subprocess.Popen[str]
+    port: int
+    moto_port: int
+    lines: list[str] = field(default_factory=list)
+
+    @classmethod
+    def start(cls, timeout: float = 90, **env: str) -> "LocalStack":
+        port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
+        environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port), **env}
+        environment.pop("AWS_ENDPOINT_URL", None)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tools.devstack"],
+            cwd=ROOT,
+            env=environment,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        stack = cls(process, port, moto_port)
+        threading.Thread(target=stack._read, daemon=True).start()
+        deadline = time.monotonic() + timeout
+        while READY_LINE not in stack.output():
+            if process.poll() is not None or time.monotonic() > deadline:
+                break
+            time.sleep(0.1)
+        return stack
+
+    def _read(self) -> None:
+        assert self.process.stdout is not None
+        for line in self.process.stdout:
+            self.lines.append(line)
+
+    def output(self) -> str:
+        return "".join(self.lines)
+
+    @property
+    def ready(self) -> bool:
+        return READY_LINE in self.output()
+
+    @property
+    def api_key(self) -> str:
+        for line in self.lines:
+            if line.strip().startswith("API key:"):
+                return line.split(":", 1)[1].strip()
+        raise AssertionError(f"no API key printed:\n{self.output()}")
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Response:
+        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        payload = body if body is None or isinstance(body, str | bytes) else json.dumps(body)
+        try:
+            connection.request(method, path, body=payload, headers=headers or {})
+            answer = connection.getresponse()
+            return Response(answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read())
+        finally:
+            connection.close()
+
+    def stop(self, sig: int = 15, timeout: float = 20) -> int:
+        if self.process.poll() is None:
+            self.process.send_signal(sig)
+        return self.process.wait(timeout=timeout)

@@ -1,0 +1,40 @@
+"""Many environments share one id counter: every link gets its own code."""
+
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+
+from shortlink.adapters.dynamodb import DynamoCounterStore, DynamoLinkRepository
+from shortlink.codes import CodeGenerator
+from shortlink.config import settings
+from shortlink.id_blocks import IdBlockAllocator
+from shortlink.links import create_link
+from tools.devstack.local_env import DEV_PERMUTATION_KEY
+
+WORKERS = 8
+CREATES_PER_WORKER = 2000
+BLOCK_SIZE = 250  # small blocks, so the workers go back to the shared counter often
+
+
+def test_8_workers_x_2000_creates_get_16000_distinct_codes(aws):
+    config = settings()
+    links = DynamoLinkRepository(config.links_table)
+
+    def worker(index: int) -> list[str]:
+        # Each worker is an execution environment: its own allocator and generator.
+        allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), BLOCK_SIZE)
+        codes = CodeGenerator(allocator, DEV_PERMUTATION_KEY.encode(), config.code_length)
+        now = datetime.now(UTC)
+        return [
+            create_link(f"https://example.com/{index}/{i}", f"worker-{index}", codes, links, now).code
+            for i in range(CREATES_PER_WORKER)
+        ]
+
+    with ThreadPoolExecutor(WORKERS) as pool:
+        results = list(pool.map(worker, range(WORKERS)))
+
+    codes = [code for result in results for code in result]
+    assert len(codes) == WORKERS * CREATES_PER_WORKER
+    assert len(set(codes)) == WORKERS * CREATES_PER_WORKER
+    assert aws.item_count(config.links_table) == WORKERS * CREATES_PER_WORKER
+    counter = aws.dynamodb.get_item(TableName=config.counters_table, Key={"name": {"S": "link-ids"}})["Item"]
+    assert int(counter["value"]["N"]) == WORKERS * CREATES_PER_WORKER  # 64 blocks, no id wasted

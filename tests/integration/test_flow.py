@@ -1,0 +1,100 @@
+"""Create → redirect → queue → ingest → stats, through the real handlers against moto."""
+
+import json
+
+from tests.aws_calls import recording_aws_calls
+from tests.events import bearer, http_event
+from tools.devstack.sqs_trigger import sqs_event
+
+
+def create(handlers, key, url="https://example.com/page"):
+    response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body={"url": url}), None)
+    return response, json.loads(response["body"])
+
+
+def follow(handlers, code):
+    return handlers["RedirectFunction"](
+        http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}), None
+    )
+
+
+def stats(handlers, key, code):
+    response = handlers["ManageFunction"](
+        http_event(
+            "GET",
+            f"/links/{code}/stats",
+            route="/links/{code}/stats",
+            path_parameters={"code": code},
+            headers=bearer(key),
+        ),
+        None,
+    )
+    return response["statusCode"], json.loads(response["body"])
+
+
+def drain_clicks(aws, handlers):
+    queue = aws.queue_urls["ClicksQueue"]
+    messages = aws.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10).get("Messages", [])
+    if messages:
+        result = handlers["IngestFunction"](
+            sqs_event(messages, "arn:aws:sqs:us-east-1:123456789012:ClicksQueue", "us-east-1"), None
+        )
+        assert result == {"batchItemFailures": []}
+    return len(messages)
+
+
+def test_a_link_is_created_followed_and_counted(aws, handlers):
+    key = aws.new_api_key()
+    # Given a new link
+    response, body = create(handlers, key)
+    assert response["statusCode"] == 201
+    assert set(body) == {"code", "short_url", "url", "created_at"}
+    assert body["short_url"] == f"https://sho.rt/{body['code']}"
+    assert body["url"] == "https://example.com/page"
+    # When it is followed twice
+    for _ in range(2):
+        redirect = follow(handlers, body["code"])
+        assert redirect["statusCode"] == 302
+        assert redirect["headers"]["Location"] == "https://example.com/page"
+    # Then two clicks were queued, and once ingested the stats show them
+    assert drain_clicks(aws, handlers) == 2
+    assert stats(handlers, key, body["code"]) == (200, {"code": body["code"], "clicks": 2})
+
+
+def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handlers):
+    owner, stranger = aws.new_api_key("owner"), aws.new_api_key("stranger")
+    _, body = create(handlers, owner)
+    assert stats(handlers, stranger, body["code"])[0] == 404
+    assert stats(handlers, owner, "zzzzzzz")[0] == 404
+
+
+def test_unknown_code_is_a_small_html_404_and_queues_nothing(aws, handlers):
+    response = follow(handlers, "nope123")
+    assert response["statusCode"] == 404
+    assert response["headers"]["Content-Type"].startswith("text/html")
+    assert "not found" in response["body"].lower()
+    assert drain_clicks(aws, handlers) == 0
+
+
+def test_redirect_reads_one_item_and_sends_one_message(aws, handlers):
+    _, body = create(handlers, aws.new_api_key())
+    follow(handlers, body["code"])  # warm: clients created
+    with recording_aws_calls() as calls:
+        follow(handlers, body["code"])
+    assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
+    with recording_aws_calls() as calls:
+        follow(handlers, "unknown")
+        follow(handlers, "bad/code!")
+    assert calls.counts() == {("dynamodb", "GetItem"): 1}
+
+
+def test_create_costs_one_key_lookup_and_one_put_plus_one_counter_update_per_block(aws, handlers):
+    key = aws.new_api_key()
+    with recording_aws_calls() as calls:
+        for i in range(3):
+            create(handlers, key, f"https://example.com/{i}")
+    assert calls.counts() == {
+        ("dynamodb", "GetItem"): 3,  # the API key
+        ("dynamodb", "UpdateItem"): 1,  # one block of 1,000 ids
+        ("dynamodb", "PutItem"): 3,
+    }

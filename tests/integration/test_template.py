@@ -1,0 +1,62 @@
+"""template.yaml is the single source of truth: lint it and check what it promises."""
+
+from pathlib import Path
+
+import cfnlint.api
+import pytest
+
+from tools.devstack.template import LocalTemplate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_cfn_lint_finds_nothing():
+    matches = cfnlint.api.lint_file(ROOT / "template.yaml")
+    assert [str(match) for match in matches] == []
+
+
+def policy_actions(template: LocalTemplate, function: str) -> set[str]:
+    properties = template.stacks[0].template_dict["Resources"][function]["Properties"]
+    actions: set[str] = set()
+    for policy in properties.get("Policies", []):
+        for statement in policy["Statement"]:
+            found = statement["Action"]
+            actions.update([found] if isinstance(found, str) else found)
+    return actions
+
+
+@pytest.mark.parametrize(
+    ("function", "actions"),
+    [
+        ("RedirectFunction", {"dynamodb:GetItem", "sqs:SendMessage"}),
+        ("CreateFunction", {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "ssm:GetParameter"}),
+        ("ManageFunction", {"dynamodb:GetItem"}),
+        ("IngestFunction", {"dynamodb:UpdateItem"}),
+    ],
+)
+def test_each_function_may_do_only_what_it_needs(template, function, actions):
+    assert policy_actions(template, function) == actions
+
+
+def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(template):
+    assert set(template.functions) == {"CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction"}
+    for function in template.functions.values():
+        module, _, _ = (function.handler or "").rpartition(".")
+        assert (ROOT / (function.codeuri or "") / f"{module}.py").is_file()
+        assert function.runtime == "python3.13"
+        assert [layer.name for layer in function.layers] == ["CommonLayer"]
+
+
+def test_routes_and_trigger(template):
+    routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
+    assert routes == {
+        ("POST", "/links"): "CreateFunction",
+        ("GET", "/{code}"): "RedirectFunction",
+        ("GET", "/links/{code}/stats"): "ManageFunction",
+    }
+    [trigger] = template.sqs_triggers()
+    assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
+        "IngestFunction",
+        "ClicksQueue",
+        True,
+    )
