@@ -1,0 +1,55 @@
+# The vocabulary of the project: `make dev` runs it locally, `make test` checks everything.
+# Both bootstrap their own virtualenv with pinned dependencies.
+
+SHELL := /bin/bash
+VENV := .venv
+BIN := $(VENV)/bin
+PY := $(BIN)/python
+# Lambda runs python3.13: prefer it (pyenv's .python-version asks for it), accept 3.11+.
+PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
+	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then echo $$p; break; fi; done)
+FUNCTIONS := $(wildcard functions/*/app.py)
+export SAM_CLI_TELEMETRY := 0
+export AWS_DEFAULT_REGION ?= us-east-1
+
+.PHONY: dev test lint typecheck template-lint unit integration e2e build clean admin
+
+$(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
+	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -r requirements-dev.txt -c constraints.txt
+	@touch $@
+
+venv: $(BIN)/.installed
+
+dev: venv
+	$(PY) -m tools.devstack
+
+test: lint unit integration e2e
+
+lint: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy layers/common/shortlink tools tests
+	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
+	$(BIN)/sam validate --lint --template template.yaml
+
+unit: venv
+	$(PY) -m pytest tests/unit
+
+integration: venv
+	$(PY) -m pytest tests/integration
+
+e2e: venv
+	$(PY) -m pytest tests/e2e
+
+# sam build needs the runtime's Python (3.13) on PATH.
+build: venv
+	$(BIN)/sam build
+
+admin: venv
+	$(PY) -m tools.admin $(ARGS)
+
+clean:
+	rm -rf $(VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
