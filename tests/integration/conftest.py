@@ -64,9 +64,10 @@ def aws(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[St
 
 
 @pytest.fixture(scope="session")
-def handlers(template: LocalTemplate) -> dict[str, Callable[..., Any]]:
-    """Each function's handler, imported as the local stack imports it; called with a
-    Lambda context like the runtime's when the test passes none."""
+def handlers(template: LocalTemplate) -> Iterator[dict[str, Callable[..., Any]]]:
+    """Each function's handler, imported as the local stack imports it (its environment set
+    first, as Lambda sets it before init); called with a Lambda context like the runtime's
+    when the test passes none."""
 
     def with_context(name: str, handler: Handler) -> Callable[..., Any]:
         def invoke(event: dict[str, Any], context: Any = None) -> Any:
@@ -74,9 +75,12 @@ def handlers(template: LocalTemplate) -> dict[str, Callable[..., Any]]:
 
         return invoke
 
-    return {
-        name: with_context(
-            name, load_handler(ROOT / (function.codeuri or ""), function.handler or "", f"test_fn_{name}")
-        )
-        for name, function in template.functions.items()
-    }
+    with pytest.MonkeyPatch.context() as session_env:
+        for name, value in function_environment(template, {}).items():
+            session_env.setenv(name, value)
+        yield {
+            name: with_context(
+                name, load_handler(ROOT / (function.codeuri or ""), function.handler or "", f"test_fn_{name}")
+            )
+            for name, function in template.functions.items()
+        }

@@ -76,16 +76,18 @@ def test_unknown_code_is_a_small_html_404_and_queues_nothing(aws, handlers):
     assert drain_clicks(aws, handlers) == 0
 
 
-def test_redirect_reads_one_item_and_sends_one_message(aws, handlers):
+def test_a_redirect_reads_one_item_at_most_and_sends_one_message(aws, handlers):
+    # (Outside Lambda the click is sent inline; test_redirect_hot_path covers the extension.)
     _, body = create(handlers, aws.new_api_key())
-    follow(handlers, body["code"])  # warm: clients created
     with recording_aws_calls() as calls:
         follow(handlers, body["code"])
     assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
     with recording_aws_calls() as calls:
+        follow(handlers, body["code"])  # cached
         follow(handlers, "unknown")
-        follow(handlers, "bad/code!")
-    assert calls.counts() == {("dynamodb", "GetItem"): 1}
+        follow(handlers, "unknown")  # negatively cached
+        follow(handlers, "bad/code!")  # refused without a lookup
+    assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
 
 
 def test_create_costs_one_key_lookup_and_one_put_plus_one_counter_update_per_block(aws, handlers):

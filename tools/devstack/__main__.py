@@ -137,6 +137,7 @@ def serve(port: int, moto_port: int) -> None:
         for poller in pollers:
             poller.join(timeout=5)
         http_server.server_close()
+        runner.stop()
         if moto:
             moto.stop()
         print("Stopped.", flush=True)

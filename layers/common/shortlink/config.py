@@ -22,6 +22,10 @@ class Settings:
     clicks_queue_url: str
     code_length: int = 7
     id_block_size: int = 1000
+    # The redirect's link cache: a found link may be served this long after an edit or delete.
+    link_cache_ttl_seconds: int = 30
+    link_negative_cache_ttl_seconds: int = 5
+    link_cache_max_entries: int = 10_000
     # Public base of short URLs; empty means "the domain the request came in on".
     public_base_url: str = ""
     # The permutation key comes from SSM in AWS; PERMUTATION_KEY is for the local stack only.
@@ -54,6 +58,9 @@ class Settings:
             clicks_queue_url=required("CLICKS_QUEUE_URL"),
             code_length=integer("CODE_LENGTH", 7, 4, 10),
             id_block_size=integer("ID_BLOCK_SIZE", 1000, 1, 1_000_000),
+            link_cache_ttl_seconds=integer("LINK_CACHE_TTL_SECONDS", 30, 0, 3600),
+            link_negative_cache_ttl_seconds=integer("LINK_NEGATIVE_CACHE_TTL_SECONDS", 5, 0, 3600),
+            link_cache_max_entries=integer("LINK_CACHE_MAX_ENTRIES", 10_000, 1, 1_000_000),
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
             permutation_key=env.get("PERMUTATION_KEY", ""),
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),

@@ -24,12 +24,14 @@ class Link:
     created_at: datetime
 
 
-class LinkRepository(Protocol):
-    def add(self, link: Link) -> None:
-        """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
-
+class LinkSource(Protocol):
     def get(self, code: str) -> Link | None:
         """The link with this code, or None."""
+
+
+class LinkRepository(LinkSource, Protocol):
+    def add(self, link: Link) -> None:
+        """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
 
 
 def create_link(url: str, owner: str, codes: CodeGenerator, links: LinkRepository, now: datetime) -> Link:
@@ -45,7 +47,7 @@ def create_link(url: str, owner: str, codes: CodeGenerator, links: LinkRepositor
     raise NoFreeCode(f"no free code after {MAX_CODE_ATTEMPTS} attempts")
 
 
-def owned_link(code: str, owner: str, links: LinkRepository) -> Link:
+def owned_link(code: str, owner: str, links: LinkSource) -> Link:
     """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
     link = links.get(code)
     if link is None or link.owner != owner:
@@ -53,7 +55,7 @@ def owned_link(code: str, owner: str, links: LinkRepository) -> Link:
     return link
 
 
-def followable_link(code: str, links: LinkRepository) -> Link:
+def followable_link(code: str, links: LinkSource) -> Link:
     """The link a visitor asked for; malformed codes are refused without a lookup."""
     if not CODE_PATTERN.fullmatch(code):
         raise LinkNotFound(code)

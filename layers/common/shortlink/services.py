@@ -15,12 +15,25 @@ from shortlink.adapters.sqs import SqsClickPublisher
 from shortlink.codes import CodeGenerator
 from shortlink.config import settings
 from shortlink.id_blocks import IdBlockAllocator
+from shortlink.link_cache import CachedLinks
 from shortlink.permutation_key import load_permutation_key
 
 
 @cache
 def link_repository() -> DynamoLinkRepository:
     return DynamoLinkRepository(settings().links_table)
+
+
+@cache
+def cached_links() -> CachedLinks:
+    """The redirect's view of links: this environment's cache in front of the table."""
+    config = settings()
+    return CachedLinks(
+        link_repository(),
+        max_entries=config.link_cache_max_entries,
+        ttl_seconds=config.link_cache_ttl_seconds,
+        negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
+    )
 
 
 @cache
@@ -47,5 +60,13 @@ def code_generator() -> CodeGenerator:
 
 def reset() -> None:
     """Forget every cached adapter and the settings (for tests that change the environment)."""
-    for factory in (link_repository, api_key_store, click_counter_store, click_publisher, code_generator, settings):
+    for factory in (
+        link_repository,
+        cached_links,
+        api_key_store,
+        click_counter_store,
+        click_publisher,
+        code_generator,
+        settings,
+    ):
         factory.cache_clear()

@@ -1,0 +1,136 @@
+"""Sends click events after the visitor has the redirect.
+
+In Lambda the environment freezes once the handler returns, so a plain background thread would
+not run. An internal extension does: a thread in the runtime process that registers with the
+Extensions API at init, and on each invocation waits for the handler's clicks, sends them, and
+only then asks for the next event. Lambda sends the response as soon as the handler returns and
+keeps the environment alive until the extension asks again; the visitor never waits for SQS.
+
+Outside Lambda (no Extensions API) clicks are sent inline at the end of the invocation.
+"""
+
+import http.client
+import json
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from shortlink.clicks import ClickEvent, ClickPublisher
+from shortlink.errors import StorageUnavailable
+
+logger = logging.getLogger("shortlink.clicks")
+
+EXTENSION_NAME = "shortlink-clicks"
+EXTENSIONS_API = "/2020-01-01/extension"
+# The marker of a click that could not be queued; `python -m tools.replay_clicks` looks for it.
+LOST_CLICK_EVENT = "click_not_queued"
+SEND_ATTEMPTS = 3
+RETRY_PAUSE_SECONDS = 0.05
+
+
+class ClickDispatcher(Protocol):
+    def submit(self, click: ClickEvent) -> None:
+        """Hold a click of the current invocation."""
+
+    def invocation_done(self) -> None:
+        """The handler is done: the held clicks may go (call it in a `finally`)."""
+
+
+def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
+    """Publish each click, retrying; log each one that still fails. Returns how many were lost."""
+    lost = 0
+    for click in clicks:
+        for attempt in range(SEND_ATTEMPTS):
+            try:
+                publisher.publish(click)
+                break
+            except StorageUnavailable:
+                if attempt + 1 < SEND_ATTEMPTS:
+                    time.sleep(RETRY_PAUSE_SECONDS * 2**attempt)
+        else:
+            lost += 1
+            logger.error(json.dumps({"event": LOST_CLICK_EVENT, "click": json.loads(click.to_json())}))
+    return lost
+
+
+class InlineDispatcher:
+    def __init__(self, publisher: Callable[[], ClickPublisher]) -> None:
+        self._publisher = publisher
+        self._pending: list[ClickEvent] = []
+
+    def submit(self, click: ClickEvent) -> None:
+        self._pending.append(click)
+
+    def invocation_done(self) -> None:
+        clicks, self._pending = self._pending, []
+        if clicks:
+            deliver(self._publisher(), clicks)
+
+
+class ExtensionDispatcher:
+    def __init__(self, publisher: Callable[[], ClickPublisher], runtime_api: str) -> None:
+        self._publisher = publisher
+        self._runtime_api = runtime_api
+        self._pending: list[ClickEvent] = []
+        self._batches: queue.Queue[list[ClickEvent]] = queue.Queue()
+        self._extension_id = self._register()
+        threading.Thread(target=self._run, name=EXTENSION_NAME, daemon=True).start()
+
+    def submit(self, click: ClickEvent) -> None:
+        self._pending.append(click)
+
+    def invocation_done(self) -> None:
+        batch, self._pending = self._pending, []
+        self._batches.put(batch)
+
+    def _request(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[Any, bytes]:
+        connection = http.client.HTTPConnection(self._runtime_api, timeout=None)
+        try:
+            connection.request(method, EXTENSIONS_API + path, body=body, headers=headers)
+            response = connection.getresponse()
+            return response, response.read()
+        finally:
+            connection.close()
+
+    def _register(self) -> str:
+        response, body = self._request(
+            "POST", "/register", json.dumps({"events": ["INVOKE"]}), {"Lambda-Extension-Name": EXTENSION_NAME}
+        )
+        if response.status != 200:
+            raise RuntimeError(f"extension registration failed: {response.status} {body!r}")
+        return str(response.getheader("Lambda-Extension-Identifier"))
+
+    def _next_event(self) -> dict[str, Any]:
+        """Block until the next invocation starts; asking also ends the previous one."""
+        _, body = self._request("GET", "/event/next", None, {"Lambda-Extension-Identifier": self._extension_id})
+        event: dict[str, Any] = json.loads(body)
+        return event
+
+    def _run(self) -> None:
+        while True:
+            try:
+                event = self._next_event()
+            except OSError:
+                logger.warning("the Extensions API went away; clicks are no longer sent after responses")
+                return
+            deadline_ms = event.get("deadlineMs")
+            timeout = max(0.0, deadline_ms / 1000 - time.time()) if deadline_ms else None
+            try:
+                batch = self._batches.get(timeout=timeout)
+            except queue.Empty:
+                continue  # the invocation timed out before the handler was done
+            if batch:
+                deliver(self._publisher(), batch)
+
+
+def click_dispatcher(publisher: Callable[[], ClickPublisher]) -> ClickDispatcher:
+    """The extension where Lambda's Extensions API exists (call at init), else inline sending."""
+    runtime_api = os.environ.get("AWS_LAMBDA_RUNTIME_API")
+    if runtime_api:
+        return ExtensionDispatcher(publisher, runtime_api)
+    logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
+    return InlineDispatcher(publisher)

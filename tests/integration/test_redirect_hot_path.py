@@ -1,0 +1,113 @@
+"""The redirect's response path: cache, AWS calls before the response, clicks after it."""
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from shortlink import click_dispatch, services
+from shortlink.click_dispatch import LOST_CLICK_EVENT
+from tests.aws_calls import recording_aws_calls
+from tests.events import bearer, http_event
+from tests.integration.conftest import ROOT
+from tools import replay_clicks
+from tools.devstack.runner import InProcessRunner, load_handler
+
+REDIRECT = "RedirectFunction"
+
+
+@pytest.fixture
+def runner(aws, template) -> Iterator[InProcessRunner]:
+    """The redirect function as the local stack runs it: with Lambda's Extensions API emulated."""
+    started = InProcessRunner({REDIRECT: template.functions[REDIRECT]}, ROOT, "us-east-1")
+    started.load_all()
+    yield started
+    started.stop()
+
+
+def new_link(aws, handlers, url: str = "https://example.com/hot") -> str:
+    event = http_event("POST", "/links", headers=bearer(aws.new_api_key()), body={"url": url})
+    return str(json.loads(handlers["CreateFunction"](event)["body"])["code"])
+
+
+def follow_event(code: str) -> dict[str, Any]:
+    return http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
+
+
+def test_the_redirect_registers_an_internal_extension(runner):
+    assert runner.extensions[REDIRECT].registered.is_set()
+
+
+def test_a_hit_makes_no_aws_call_before_the_response_and_a_miss_one_getitem(aws, handlers, runner):
+    code = new_link(aws, handlers)
+    extension = runner.extensions[REDIRECT]
+    releases: list[Callable[[], None]] = []
+    with recording_aws_calls() as calls:
+        # A miss: one GetItem before the response, nothing else
+        assert runner.call(REDIRECT, follow_event(code), after_response=releases.append)["statusCode"] == 302
+        assert calls.counts() == {("dynamodb", "GetItem"): 1}
+        # Once the response is out, the extension sends the click
+        releases.pop()()
+        assert extension.wait_until_idle(10)
+        assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
+        calls.clear()
+        # A hit: no AWS call at all before the response
+        answer = runner.call(REDIRECT, follow_event(code), after_response=releases.append)
+        assert answer["headers"]["Location"] == "https://example.com/hot"
+        assert calls.counts() == {}
+        releases.pop()()
+        assert extension.wait_until_idle(10)
+        assert calls.counts() == {("sqs", "SendMessage"): 1}
+
+
+def test_when_sqs_fails_the_redirect_still_works_and_the_click_can_be_replayed(
+    aws, handlers, runner, monkeypatch, caplog
+):
+    code = new_link(aws, handlers)
+    real_queue = aws.queue_urls["ClicksQueue"]
+    # Given a queue that does not answer
+    monkeypatch.setenv("CLICKS_QUEUE_URL", real_queue + "-missing")
+    monkeypatch.setattr(click_dispatch, "RETRY_PAUSE_SECONDS", 0)
+    services.reset()
+    # When a visitor follows the link
+    with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
+        assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
+        assert runner.extensions[REDIRECT].wait_until_idle(10)
+    # Then the click is one structured log line
+    lost = [record.getMessage() for record in caplog.records if LOST_CLICK_EVENT in record.getMessage()]
+    assert len(lost) == 1
+    assert json.loads(lost[0])["click"]["code"] == code
+    # And the replay command puts it on the queue, where ingest counts it
+    assert replay_clicks.main(["--queue-url", real_queue], lines=[f"[ERROR] 2026-01-01 req-id {lost[0]}\n"]) == 0
+    messages = aws.sqs.receive_message(QueueUrl=real_queue, MaxNumberOfMessages=10)["Messages"]
+    assert [json.loads(message["Body"])["code"] for message in messages] == [code]
+
+
+def test_an_edit_reaches_visitors_after_the_cache_ttl(aws, handlers, monkeypatch):
+    monkeypatch.setenv("LINK_CACHE_TTL_SECONDS", "1")
+    services.reset()
+    code = new_link(aws, handlers, "https://example.com/before")
+    redirect = handlers[REDIRECT]
+    assert redirect(follow_event(code))["headers"]["Location"] == "https://example.com/before"
+    # An edit straight in the table (what PATCH will do)
+    aws.dynamodb.update_item(
+        TableName="LinksTable",
+        Key={"code": {"S": code}},
+        UpdateExpression="SET #u = :u",
+        ExpressionAttributeNames={"#u": "url"},
+        ExpressionAttributeValues={":u": {"S": "https://example.com/after"}},
+    )
+    assert redirect(follow_event(code))["headers"]["Location"] == "https://example.com/before"
+    time.sleep(1.1)
+    assert redirect(follow_event(code))["headers"]["Location"] == "https://example.com/after"
+
+
+def test_outside_lambda_clicks_are_sent_inline_and_it_says_so(template, monkeypatch, caplog):
+    monkeypatch.delenv("AWS_LAMBDA_RUNTIME_API", raising=False)
+    function = template.functions[REDIRECT]
+    with caplog.at_level(logging.WARNING, logger="shortlink.clicks"):
+        load_handler(ROOT / (function.codeuri or ""), function.handler or "", "test_fn_redirect_inline")
+    assert any("clicks are sent inline" in record.getMessage() for record in caplog.records)

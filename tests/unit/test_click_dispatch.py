@@ -1,0 +1,57 @@
+import json
+import logging
+from datetime import UTC, datetime
+
+import pytest
+
+from shortlink import click_dispatch
+from shortlink.click_dispatch import LOST_CLICK_EVENT, InlineDispatcher, deliver
+from shortlink.clicks import ClickEvent
+from shortlink.errors import StorageUnavailable
+
+CLICK = ClickEvent("abc", datetime(2026, 1, 1, tzinfo=UTC))
+
+
+class FlakyPublisher:
+    def __init__(self, failures: int) -> None:
+        self.failures = failures
+        self.sent: list[ClickEvent] = []
+        self.attempts = 0
+
+    def publish(self, click: ClickEvent) -> None:
+        self.attempts += 1
+        if self.failures:
+            self.failures -= 1
+            raise StorageUnavailable("throttled")
+        self.sent.append(click)
+
+
+@pytest.fixture(autouse=True)
+def _no_pause(monkeypatch):
+    monkeypatch.setattr(click_dispatch, "RETRY_PAUSE_SECONDS", 0)
+
+
+def test_a_failed_send_is_retried():
+    publisher = FlakyPublisher(failures=2)
+    assert deliver(publisher, [CLICK]) == 0
+    assert publisher.sent == [CLICK]
+    assert publisher.attempts == 3
+
+
+def test_a_click_that_keeps_failing_becomes_one_replayable_log_line(caplog):
+    publisher = FlakyPublisher(failures=99)
+    with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
+        assert deliver(publisher, [CLICK]) == 1
+    [line] = [record.getMessage() for record in caplog.records]
+    assert json.loads(line) == {"event": LOST_CLICK_EVENT, "click": json.loads(CLICK.to_json())}
+
+
+def test_inline_dispatch_sends_at_the_end_of_the_invocation():
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = InlineDispatcher(lambda: publisher)
+    dispatcher.submit(CLICK)
+    assert publisher.sent == []
+    dispatcher.invocation_done()
+    assert publisher.sent == [CLICK]
+    dispatcher.invocation_done()
+    assert publisher.sent == [CLICK]

@@ -1,0 +1,89 @@
+"""Replay clicks that the redirect could not queue (logged as `click_not_queued` lines).
+
+    # from a deployed stack's logs
+    aws logs filter-log-events --log-group-name /aws/lambda/<RedirectFunction name> \\
+        --filter-pattern '"click_not_queued"' --query 'events[].message' --output text \\
+      | python -m tools.replay_clicks --stack-name shortlink-prod
+    # from a saved log file, against the local stack
+    python -m tools.replay_clicks --local < redirect.log
+
+Each line that holds the marker is parsed, and its click is sent to the clicks queue again.
+"""
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+from shortlink.click_dispatch import LOST_CLICK_EVENT  # noqa: E402
+from shortlink.clicks import ClickEvent  # noqa: E402
+
+QUEUE_ID = "ClicksQueue"  # logical id in template.yaml, and the queue's name in the local stack
+
+
+def lost_clicks(lines: Iterable[str]) -> Iterator[ClickEvent]:
+    """The clicks in the marker lines, wherever the log prefix puts the JSON."""
+    decoder = json.JSONDecoder()
+    for line in lines:
+        if LOST_CLICK_EVENT not in line:
+            continue
+        start = line.find("{")
+        while start != -1:
+            try:
+                record, _ = decoder.raw_decode(line, start)
+            except ValueError:
+                record = None
+            if isinstance(record, dict) and record.get("event") == LOST_CLICK_EVENT:
+                yield ClickEvent.from_json(json.dumps(record["click"]))
+                break
+            start = line.find("{", start + 1)
+
+
+def queue_url(args: argparse.Namespace, sqs: Any) -> str:
+    if args.queue_url:
+        return str(args.queue_url)
+    if args.local:
+        return str(sqs.get_queue_url(QueueName=QUEUE_ID)["QueueUrl"])
+    import boto3
+
+    resource = boto3.client("cloudformation").describe_stack_resource(
+        StackName=args.stack_name, LogicalResourceId=QUEUE_ID
+    )
+    return str(resource["StackResourceDetail"]["PhysicalResourceId"])
+
+
+def main(argv: list[str] | None = None, lines: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.replay_clicks", description=__doc__.split("\n\n")[0])
+    where = parser.add_mutually_exclusive_group(required=True)
+    where.add_argument("--local", action="store_true", help="the local stack (make dev) on MOTO_PORT (5005)")
+    where.add_argument("--stack-name", help="a deployed stack")
+    where.add_argument("--queue-url", help="the clicks queue, by URL")
+    parser.add_argument("--endpoint-url", help="an SQS-compatible endpoint")
+    args = parser.parse_args(sys.argv[1:] if argv is None else argv)
+    if args.local:
+        os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
+        os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
+        os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
+        os.environ["AWS_ENDPOINT_URL"] = args.endpoint_url or f"http://127.0.0.1:{os.environ.get('MOTO_PORT', '5005')}"
+    elif args.endpoint_url:
+        os.environ["AWS_ENDPOINT_URL"] = args.endpoint_url
+    import boto3
+
+    sqs = boto3.client("sqs")
+    url = queue_url(args, sqs)
+    sent = 0
+    for click in lost_clicks(sys.stdin if lines is None else lines):
+        sqs.send_message(QueueUrl=url, MessageBody=click.to_json())
+        sent += 1
+    print(f"replayed {sent} click(s) to {url}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
