@@ -13,9 +13,9 @@ from shortlink import services
 from shortlink.adapters.dynamodb import DynamoApiKeyStore
 from shortlink.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.config import settings
+from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment
 from tools.devstack.resources import create_queues, create_tables
-from tools.devstack.runner import Handler, LambdaContext, load_handler
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]

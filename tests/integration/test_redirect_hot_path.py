@@ -14,7 +14,8 @@ from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
 from tools import replay_clicks
-from tools.devstack.runner import InProcessRunner, load_handler
+from tools.devstack.lambda_runtime import load_handler
+from tools.devstack.runner import InProcessRunner
 
 REDIRECT = "RedirectFunction"
 

@@ -1,6 +1,7 @@
 import json
 import logging
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
@@ -46,12 +47,31 @@ def test_a_click_that_keeps_failing_becomes_one_replayable_log_line(caplog):
     assert json.loads(line) == {"event": LOST_CLICK_EVENT, "click": json.loads(CLICK.to_json())}
 
 
-def test_inline_dispatch_sends_at_the_end_of_the_invocation():
+def emf_records(output: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in output.splitlines() if line.startswith('{"_aws"')]
+
+
+def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher)
     dispatcher.submit(CLICK)
+    dispatcher.count("CacheHits")
     assert publisher.sent == []
     dispatcher.invocation_done()
     assert publisher.sent == [CLICK]
+    [record] = emf_records(capsys.readouterr().out)
+    assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
+    assert (record["CacheHits"], record["ClicksDispatched"]) == ([1.0], [1.0])
+    # The next invocation starts empty
     dispatcher.invocation_done()
     assert publisher.sent == [CLICK]
+    assert emf_records(capsys.readouterr().out) == []
+
+
+def test_a_lost_click_is_counted_as_a_dispatch_failure(capsys):
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
+    dispatcher.submit(CLICK)
+    dispatcher.invocation_done()
+    [record] = emf_records(capsys.readouterr().out)
+    assert record["ClickDispatchFailures"] == [1.0]
+    assert "ClicksDispatched" not in record

@@ -5,28 +5,23 @@ its invocations never overlap (Lambda never runs two events at once in one envir
 """
 
 import functools
-import importlib.util
 import json
 import logging
 import os
 import sys
 import threading
-import time
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import flask
 from samcli.lib.providers.provider import Function
 
 from tools.devstack.extensions_api import ExtensionsApi
+from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 
 logger = logging.getLogger("devstack")
 
-Handler = Callable[[dict[str, Any], Any], Any]
 AfterResponse = Callable[[Callable[[], None]], None]
 
 
@@ -38,48 +33,6 @@ def release_when_response_closes(release: Callable[[], None]) -> None:
         return response
 
     flask.after_this_request(register)
-
-
-def load_handler(code_dir: Path, handler: str, module_alias: str) -> Handler:
-    """Import `module.function` from `code_dir` under a unique module name."""
-    module_path, _, function_name = handler.rpartition(".")
-    source = code_dir / (module_path.replace(".", "/") + ".py")
-    spec = importlib.util.spec_from_file_location(module_alias, source)
-    if spec is None or spec.loader is None:
-        raise ImportError(f"cannot load {source}")
-    module: ModuleType = importlib.util.module_from_spec(spec)
-    sys.modules[module_alias] = module
-    spec.loader.exec_module(module)
-    loaded: Handler = getattr(module, function_name)
-    return loaded
-
-
-@dataclass
-class LambdaContext:
-    """The attributes of the Lambda runtime's context object that handlers and Powertools read."""
-
-    function_name: str
-    memory_limit_in_mb: int
-    timeout_seconds: int
-    region: str
-    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
-    function_version: str = "$LATEST"
-    _started: float = field(default_factory=time.monotonic)
-
-    @property
-    def invoked_function_arn(self) -> str:
-        return f"arn:aws:lambda:{self.region}:123456789012:function:{self.function_name}"
-
-    @property
-    def log_group_name(self) -> str:
-        return f"/aws/lambda/{self.function_name}"
-
-    @property
-    def log_stream_name(self) -> str:
-        return "local"
-
-    def get_remaining_time_in_millis(self) -> int:
-        return max(0, int((self._started + self.timeout_seconds - time.monotonic()) * 1000))
 
 
 class InProcessRunner:
@@ -110,6 +63,10 @@ class InProcessRunner:
     def stop(self) -> None:
         for api in self.extensions.values():
             api.stop()
+
+    def handler(self, function_name: str) -> Handler:
+        """The loaded handler itself (benchmarks time it without the runner around it)."""
+        return self._handlers[function_name]
 
     def is_debugging(self) -> bool:
         return False

@@ -16,9 +16,12 @@ import os
 import queue
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from shortlink import deferred_metrics
 from shortlink.clicks import ClickEvent, ClickPublisher
 from shortlink.errors import StorageUnavailable
 
@@ -32,12 +35,23 @@ SEND_ATTEMPTS = 3
 RETRY_PAUSE_SECONDS = 0.05
 
 
+@dataclass
+class AfterResponse:
+    """What one invocation leaves for after its response: clicks to send, metrics to emit."""
+
+    clicks: list[ClickEvent] = field(default_factory=list)
+    counts: Counter[str] = field(default_factory=Counter)
+
+
 class ClickDispatcher(Protocol):
     def submit(self, click: ClickEvent) -> None:
         """Hold a click of the current invocation."""
 
+    def count(self, metric: str) -> None:
+        """Add one to a metric of the current invocation."""
+
     def invocation_done(self) -> None:
-        """The handler is done: the held clicks may go (call it in a `finally`)."""
+        """The handler is done: its clicks and metrics may go (call it in a `finally`)."""
 
 
 def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
@@ -57,35 +71,53 @@ def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
     return lost
 
 
+def finish(publisher: Callable[[], ClickPublisher], work: AfterResponse) -> None:
+    """Send the clicks, then emit the invocation's metrics with the dispatch outcome."""
+    if work.clicks:
+        lost = deliver(publisher(), work.clicks)
+        work.counts["ClicksDispatched"] += len(work.clicks) - lost
+        work.counts["ClickDispatchFailures"] += lost
+    try:
+        deferred_metrics.emit(work.counts)
+    except Exception:
+        # Metrics are worth a log line, never a lost click or a stuck extension.
+        logger.exception("metrics not emitted")
+
+
 class InlineDispatcher:
     def __init__(self, publisher: Callable[[], ClickPublisher]) -> None:
         self._publisher = publisher
-        self._pending: list[ClickEvent] = []
+        self._pending = AfterResponse()
 
     def submit(self, click: ClickEvent) -> None:
-        self._pending.append(click)
+        self._pending.clicks.append(click)
+
+    def count(self, metric: str) -> None:
+        self._pending.counts[metric] += 1
 
     def invocation_done(self) -> None:
-        clicks, self._pending = self._pending, []
-        if clicks:
-            deliver(self._publisher(), clicks)
+        work, self._pending = self._pending, AfterResponse()
+        finish(self._publisher, work)
 
 
 class ExtensionDispatcher:
     def __init__(self, publisher: Callable[[], ClickPublisher], runtime_api: str) -> None:
         self._publisher = publisher
         self._runtime_api = runtime_api
-        self._pending: list[ClickEvent] = []
-        self._batches: queue.Queue[list[ClickEvent]] = queue.Queue()
+        self._pending = AfterResponse()
+        self._done: queue.SimpleQueue[AfterResponse] = queue.SimpleQueue()
         self._extension_id = self._register()
         threading.Thread(target=self._run, name=EXTENSION_NAME, daemon=True).start()
 
     def submit(self, click: ClickEvent) -> None:
-        self._pending.append(click)
+        self._pending.clicks.append(click)
+
+    def count(self, metric: str) -> None:
+        self._pending.counts[metric] += 1
 
     def invocation_done(self) -> None:
-        batch, self._pending = self._pending, []
-        self._batches.put(batch)
+        work, self._pending = self._pending, AfterResponse()
+        self._done.put(work)
 
     def _request(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[Any, bytes]:
         connection = http.client.HTTPConnection(self._runtime_api, timeout=None)
@@ -120,11 +152,10 @@ class ExtensionDispatcher:
             deadline_ms = event.get("deadlineMs")
             timeout = max(0.0, deadline_ms / 1000 - time.time()) if deadline_ms else None
             try:
-                batch = self._batches.get(timeout=timeout)
+                work = self._done.get(timeout=timeout)
             except queue.Empty:
                 continue  # the invocation timed out before the handler was done
-            if batch:
-                deliver(self._publisher(), batch)
+            finish(self._publisher, work)
 
 
 def click_dispatcher(publisher: Callable[[], ClickPublisher]) -> ClickDispatcher:

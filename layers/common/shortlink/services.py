@@ -4,6 +4,7 @@ Nothing here runs at import. Tests reset everything with `reset()`.
 """
 
 from functools import cache
+from typing import TYPE_CHECKING
 
 from shortlink.adapters.dynamodb import (
     DynamoApiKeyStore,
@@ -12,11 +13,11 @@ from shortlink.adapters.dynamodb import (
     DynamoLinkRepository,
 )
 from shortlink.adapters.sqs import SqsClickPublisher
-from shortlink.codes import CodeGenerator
 from shortlink.config import settings
-from shortlink.id_blocks import IdBlockAllocator
 from shortlink.link_cache import CachedLinks
-from shortlink.permutation_key import load_permutation_key
+
+if TYPE_CHECKING:
+    from shortlink.codes import CodeGenerator
 
 
 @cache
@@ -52,7 +53,13 @@ def click_publisher() -> SqsClickPublisher:
 
 
 @cache
-def code_generator() -> CodeGenerator:
+def code_generator() -> "CodeGenerator":
+    # Imported here: only the create function generates codes; the redirect's cold start
+    # should not pay for the permutation and the key loader.
+    from shortlink.codes import CodeGenerator
+    from shortlink.id_blocks import IdBlockAllocator
+    from shortlink.permutation_key import load_permutation_key
+
     config = settings()
     allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
     return CodeGenerator(allocator, load_permutation_key(config), config.code_length)

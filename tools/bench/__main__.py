@@ -1,0 +1,439 @@
+"""`make bench`: one JSON object with the redirect's latency, AWS calls and cold start, measured
+in this run against the same floors and naive handler, plus create and ingest costs.
+
+Everything runs in-process against an embedded moto server on loopback; nothing here is a test
+and nothing asserts a timing. Results go to stdout and bench-results/latest.json.
+"""
+
+import json
+import logging
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+import boto3  # noqa: E402
+
+from shortlink import services  # noqa: E402
+from shortlink.config import settings  # noqa: E402
+from tests.aws_calls import recording_aws_calls  # noqa: E402
+from tests.e2e.localstack import free_port  # noqa: E402
+from tests.events import bearer, http_event  # noqa: E402
+from tools.devstack.extensions_api import ExtensionsApi  # noqa: E402
+from tools.devstack.lambda_runtime import Handler, LambdaContext  # noqa: E402
+from tools.devstack.runner import InProcessRunner  # noqa: E402
+
+REGION = "us-east-1"
+CHUNK = 250  # each chunk of redirects gets a fresh clicks queue: moto's SQS slows as a queue fills
+HIT_CALLS = 5_000
+MISS_CALLS = 1_000
+FLOOR_CALLS = 5_000
+NAIVE_CALLS = 1_000
+CALL_COUNT_SAMPLE = 100
+COLD_STARTS = 7
+CREATES = 200
+CLICKS = 1_000
+CLICK_LINKS = 20
+STARTED = time.monotonic()
+
+
+def progress(message: str) -> None:
+    print(f"[bench {time.monotonic() - STARTED:6.1f}s] {message}", file=sys.stderr, flush=True)
+
+
+def percentiles(samples_ns: list[int]) -> dict[str, float]:
+    ordered = sorted(samples_ns)
+
+    def at(fraction: float) -> float:
+        return round(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))] / 1000, 2)
+
+    return {"p50_us": at(0.50), "p99_us": at(0.99), "samples": len(ordered)}
+
+
+def time_calls(call: Callable[[int], Any], count: int, warmup: int = 200) -> list[int]:
+    for i in range(min(warmup, count)):
+        call(i)
+    samples = []
+    clock = time.perf_counter_ns
+    for i in range(count):
+        started = clock()
+        call(i)
+        samples.append(clock() - started)
+    return samples
+
+
+def follow_event(code: str) -> dict[str, Any]:
+    return http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
+
+
+@dataclass
+class Stack:
+    runner: InProcessRunner
+    sqs: Any
+    queue_urls: dict[str, str]
+    template: Any
+
+
+def start_endpoint() -> subprocess.Popen[bytes]:
+    """The embedded moto server, in a child process so that its work never competes with the
+    measured handlers for this process's GIL (in Lambda, DynamoDB and SQS are elsewhere too)."""
+    port = free_port()
+    server = subprocess.Popen(
+        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise RuntimeError("the moto server did not start") from None
+            time.sleep(0.1)
+    os.environ["AWS_ENDPOINT_URL"] = f"http://127.0.0.1:{port}"
+    return server
+
+
+def start_stack() -> Stack:
+    from tools.devstack.local_env import function_environment
+    from tools.devstack.resources import create_queues, create_tables
+    from tools.devstack.template import LocalTemplate
+
+    template = LocalTemplate.load(ROOT / "template.yaml")
+    sqs = boto3.client("sqs")
+    create_tables(template, boto3.client("dynamodb"))
+    queue_urls = create_queues(template, sqs)
+    os.environ.update(function_environment(template, queue_urls))
+    runner = InProcessRunner(template.functions, ROOT, REGION)
+    runner.load_all()
+    return Stack(runner, sqs, queue_urls, template)
+
+
+def create_links(stack: Stack, count: int, prefix: str) -> tuple[list[str], Any]:
+    from tools.devstack.__main__ import ensure_api_key
+
+    key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("BENCH_API_KEY"))
+    os.environ["BENCH_API_KEY"] = key
+    codes = []
+    with recording_aws_calls() as calls:
+        for i in range(count):
+            event = http_event("POST", "/links", headers=bearer(key), body={"url": f"https://example.com/{prefix}{i}"})
+            codes.append(json.loads(stack.runner.call("CreateFunction", event)["body"])["code"])
+    return codes, calls
+
+
+class RedirectUnderLambda:
+    """Our handler as Lambda runs it: timed alone, the extension sending the click after it,
+    the next invocation starting only once the extension has asked for the next event."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.stack = stack
+        self.handler: Handler = stack.runner.handler("RedirectFunction")
+        self.extension: ExtensionsApi = stack.runner.extensions["RedirectFunction"]
+        self.context = LambdaContext("RedirectFunction", 512, 10, REGION)
+
+    def invoke(self, event: dict[str, Any]) -> Any:
+        self.extension.wait_until_idle(10)
+        self.extension.begin_invocation()
+        try:
+            return self.handler(event, self.context)
+        finally:
+            self.extension.release()
+
+    def fresh_clicks_queue(self) -> None:
+        self.extension.wait_until_idle(10)
+        url = self.stack.sqs.create_queue(QueueName=f"BenchClicks{time.monotonic_ns()}")["QueueUrl"]
+        os.environ["CLICKS_QUEUE_URL"] = url
+        settings.cache_clear()
+        services.click_publisher.cache_clear()
+
+    def timed(self, events: list[dict[str, Any]], warmup: int) -> list[int]:
+        """The handler's own time per event: from the call to the response, nothing around it."""
+        for event in events[:warmup]:
+            self.invoke(event)
+        samples: list[int] = []
+        clock = time.perf_counter_ns
+        for index, event in enumerate(events, start=1):
+            self.extension.wait_until_idle(10)
+            self.extension.begin_invocation()
+            started = clock()
+            self.handler(event, self.context)
+            samples.append(clock() - started)
+            self.extension.release()
+            if index % CHUNK == 0:
+                self.fresh_clicks_queue()
+        return samples
+
+    def calls_per_request(self, events: list[dict[str, Any]]) -> dict[str, float]:
+        before = after = 0
+        with recording_aws_calls() as recorded:
+            for event in events:
+                self.extension.wait_until_idle(10)
+                self.extension.begin_invocation()
+                self.handler(event, self.context)
+                before += len(recorded.calls)
+                recorded.clear()
+                self.extension.release()
+                self.extension.wait_until_idle(10)
+                after += len(recorded.calls)
+                recorded.clear()
+        return {"aws_calls_before_response": before / len(events), "aws_calls_after_response": after / len(events)}
+
+
+class QuietCycle:
+    """The same conditions for every handler without an extension of its own: before each timed
+    call, one SendMessage runs (what our extension does between our invocations), so that no
+    handler is timed with caches warmer than ours."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.sqs = stack.sqs
+        self.queue = os.environ["CLICKS_QUEUE_URL"]
+        self.sent = 0
+
+    def timed(
+        self,
+        handler: Callable[[], Any],
+        count: int,
+        before: Callable[[], None] = lambda: None,
+        after: Callable[[], None] = lambda: None,
+        warmup: int = 100,
+    ) -> list[int]:
+        """Time `handler` alone; `before` and `after` (an extension's hand-offs) are not timed."""
+        samples: list[int] = []
+        clock = time.perf_counter_ns
+        for index in range(warmup + count):
+            self.between_invocations()
+            before()
+            started = clock()
+            handler()
+            elapsed = clock() - started
+            after()
+            if index >= warmup:
+                samples.append(elapsed)
+        return samples
+
+    def between_invocations(self) -> None:
+        if self.sent % CHUNK == 0:
+            self.queue = self.sqs.create_queue(QueueName=f"BenchFloor{time.monotonic_ns()}")["QueueUrl"]
+        self.sqs.send_message(QueueUrl=self.queue, MessageBody='{"code": "floor"}')
+        self.sent += 1
+
+
+def own_stack_floor() -> tuple[Callable[[dict[str, Any], Any], Any], ExtensionsApi]:
+    """A constant 302 through our redirect's own stack: metrics counted, the invocation handed
+    to an internal extension that emits them after the response."""
+    from shortlink.click_dispatch import click_dispatcher
+    from tools.bench.handlers import FOUND
+
+    api = ExtensionsApi("OwnStackFloor", REGION)
+    os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
+    try:
+        dispatcher = click_dispatcher(services.click_publisher)
+    finally:
+        del os.environ["AWS_LAMBDA_RUNTIME_API"]
+
+    def floor(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        try:
+            dispatcher.count("CacheHits")
+            return FOUND
+        finally:
+            dispatcher.invocation_done()
+
+    return floor, api
+
+
+def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dict[str, Any]:
+    from tools.bench import handlers as floors
+    from tools.bench import naive
+
+    ours = RedirectUnderLambda(stack)
+    hit_event = follow_event(hit_code)
+    progress(f"our redirect, cache hits x{HIT_CALLS}")
+    hit = ours.timed([hit_event] * HIT_CALLS, warmup=200)
+    hit_calls = ours.calls_per_request([hit_event] * CALL_COUNT_SAMPLE)
+    progress(f"our redirect, cache misses x{MISS_CALLS}")
+    services.cached_links.cache_clear()
+    miss = ours.timed([follow_event(code) for code in miss_codes[:MISS_CALLS]], warmup=0)
+    services.cached_links.cache_clear()
+    miss_calls = ours.calls_per_request([follow_event(code) for code in miss_codes[MISS_CALLS:]])
+
+    progress(f"floors x{FLOOR_CALLS}, naive x{NAIVE_CALLS}")
+    context = LambdaContext("Floor", 512, 10, REGION)
+    cycle = QuietCycle(stack)
+    bare = cycle.timed(lambda: floors.bare(hit_event, context), FLOOR_CALLS)
+    powertools = cycle.timed(lambda: floors.framework(hit_event, context), FLOOR_CALLS)
+    own_floor, own_api = own_stack_floor()
+
+    def own_stack_before() -> None:
+        own_api.wait_until_idle(10)
+        own_api.begin_invocation()
+
+    own_stack = cycle.timed(
+        lambda: own_floor(hit_event, context), FLOOR_CALLS, before=own_stack_before, after=own_api.release
+    )
+    own_api.wait_until_idle(10)
+    own_api.stop()
+    with recording_aws_calls() as naive_calls:
+        naive.handler(hit_event, None)
+    naive_samples: list[int] = []
+    for _ in range(NAIVE_CALLS // CHUNK):
+        ours.fresh_clicks_queue()
+        naive.QUEUE = os.environ["CLICKS_QUEUE_URL"]
+        naive_samples += time_calls(lambda _: naive.handler(hit_event, None), CHUNK, warmup=20)
+    return {
+        "ours_hit": {**percentiles(hit), **hit_calls},
+        "ours_miss": {**percentiles(miss), **miss_calls},
+        "floor_bare": {**percentiles(bare), "aws_calls_before_response": 0},
+        "floor_powertools_logger_metrics": {**percentiles(powertools), "aws_calls_before_response": 0},
+        "floor_own_stack": {**percentiles(own_stack), "aws_calls_before_response": 0},
+        "naive": {**percentiles(naive_samples), "aws_calls_before_response": len(naive_calls.calls)},
+    }
+
+
+def lambda_packages() -> Path:
+    """The layer's pinned requirements installed on their own, as `sam build` packages them:
+    cold starts are measured with these and the standard library only, not the dev virtualenv
+    (whose extras, such as awscrt and pyOpenSSL, botocore would import)."""
+    requirements = ROOT / "layers" / "common" / "requirements.txt"
+    target = ROOT / "bench-results" / "lambda-packages"
+    stamp = target / ".requirements"
+    if not stamp.is_file() or stamp.read_text() != requirements.read_text():
+        progress("installing the layer's requirements for the cold-start runs")
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--upgrade",
+                "--target",
+                str(target),
+                "-r",
+                str(requirements),
+            ],
+            check=True,
+            timeout=600,
+        )
+        stamp.write_text(requirements.read_text())
+    return target
+
+
+def measure_cold_starts(code: str) -> dict[str, Any]:
+    """A fresh process each time, to the first 302; ours and naive alternately."""
+    packages = lambda_packages()
+    progress(f"cold starts x{COLD_STARTS} each")
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(packages), str(ROOT / "layers" / "common")])}
+    runs: dict[str, list[dict[str, float]]] = {"ours": [], "naive": []}
+    for i in range(COLD_STARTS * 2):
+        which = "ours" if i % 2 == 0 else "naive"
+        began = time.perf_counter()
+        child = subprocess.run(
+            [sys.executable, "-S", "-m", "tools.bench.cold_start", which, code],
+            cwd=ROOT,
+            env=environment,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=True,
+        )
+        measured = json.loads(child.stdout.strip().splitlines()[-1])
+        runs[which].append({**measured, "process_wall_ms": (time.perf_counter() - began) * 1000})
+
+    def median(which: str, field: str) -> float:
+        return round(statistics.median(run[field] for run in runs[which]), 1)
+
+    fields = ("init_ms", "first_invoke_ms", "total_ms", "process_wall_ms")
+    result: dict[str, Any] = {which: {field: median(which, field) for field in fields} for which in runs}
+    result["runs"] = COLD_STARTS
+    result["ratio_ours_to_naive"] = round(median("ours", "total_ms") / median("naive", "total_ms"), 3)
+    result["ratio_ours_to_naive_process_wall"] = round(
+        median("ours", "process_wall_ms") / median("naive", "process_wall_ms"), 3
+    )
+    return result
+
+
+def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
+    """DynamoDB writes per 1,000 clicks, through the real queue in the template's batch size."""
+    from tools.devstack.sqs_trigger import SqsPoller
+
+    progress(f"ingest of {CLICKS} clicks over {CLICK_LINKS} links")
+    queue = stack.queue_urls["ClicksQueue"]
+    for start in range(0, CLICKS, 10):
+        bodies = [
+            json.dumps({"code": codes[(start + n) % CLICK_LINKS], "at": "2026-01-01T00:00:00+00:00"}) for n in range(10)
+        ]
+        entries: Any = [{"Id": str(n), "MessageBody": body} for n, body in enumerate(bodies)]
+        stack.sqs.send_message_batch(QueueUrl=queue, Entries=entries)
+    [trigger] = stack.template.sqs_triggers()
+    poller = SqsPoller(trigger, queue, stack.sqs, stack.runner, REGION)
+    delivered = 0
+    with recording_aws_calls() as calls:
+        while delivered < CLICKS and (got := poller.poll_once()):
+            delivered += got
+    writes = sum(1 for service, _ in calls.calls if service == "dynamodb")
+    return {
+        "clicks": delivered,
+        "links": CLICK_LINKS,
+        "batch_size": trigger.batch_size,
+        "dynamodb_writes_per_1000_clicks": round(writes * 1000 / max(delivered, 1), 1),
+    }
+
+
+def main() -> None:
+    # EMF metrics and logs go to stdout as in Lambda; here to /dev/null for the whole run
+    # (Powertools' Logger keeps the stream it saw at import), and the report to the real stdout.
+    report_stream = sys.stdout
+    sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - open until the process ends
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    progress("starting the embedded endpoint and the template's resources")
+    os.environ.update({"AWS_ACCESS_KEY_ID": "bench", "AWS_SECRET_ACCESS_KEY": "bench", "AWS_DEFAULT_REGION": REGION})
+    endpoint = start_endpoint()
+    stack = start_stack()
+    progress(f"creating {CREATES} + {MISS_CALLS + CALL_COUNT_SAMPLE} links")
+    codes, create_calls = create_links(stack, CREATES, "c")
+    miss_codes, _ = create_links(stack, MISS_CALLS + CALL_COUNT_SAMPLE, "m")
+    report: dict[str, Any] = {
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "create": {
+            "links": CREATES,
+            "aws_calls_per_link": round(len(create_calls.calls) / CREATES, 3),
+            "calls": {f"{service}.{operation}": n for (service, operation), n in create_calls.counts().items()},
+        },
+        "redirect": measure_redirects(stack, codes[0], miss_codes),
+        "cold_start": measure_cold_starts(codes[0]),
+        "ingest": measure_ingest(stack, codes),
+    }
+    redirect = report["redirect"]
+    hit_p50 = redirect["ours_hit"]["p50_us"]
+    report["targets"] = {
+        "hit_p50_le_2x_powertools_floor": hit_p50 <= 2 * redirect["floor_powertools_logger_metrics"]["p50_us"],
+        "hit_p50_le_2x_own_stack_floor": hit_p50 <= 2 * redirect["floor_own_stack"]["p50_us"],
+        "hit_p50_le_250us": hit_p50 <= 250,
+        "hit_p50_20x_faster_than_naive": redirect["naive"]["p50_us"] >= 20 * hit_p50,
+        "cold_start_le_0_9x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.9,
+    }
+    stack.runner.stop()
+    endpoint.terminate()
+    output = json.dumps(report, indent=2)
+    results = ROOT / "bench-results"
+    results.mkdir(exist_ok=True)
+    (results / "latest.json").write_text(output + "\n")
+    print(output, file=report_stream)
+    progress("done")
+
+
+if __name__ == "__main__":
+    main()

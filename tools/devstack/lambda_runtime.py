@@ -1,0 +1,57 @@
+"""What Lambda's Python runtime gives a handler: its module imported from the code directory,
+and a context object. Standard library only, so that a cold-start measurement can use it
+without importing anything the handler itself would import."""
+
+import importlib.util
+import sys
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+Handler = Callable[[dict[str, Any], Any], Any]
+
+
+def load_handler(code_dir: Path, handler: str, module_alias: str) -> Handler:
+    """Import `module.function` from `code_dir` under a unique module name."""
+    module_path, _, function_name = handler.rpartition(".")
+    source = code_dir / (module_path.replace(".", "/") + ".py")
+    spec = importlib.util.spec_from_file_location(module_alias, source)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {source}")
+    module: ModuleType = importlib.util.module_from_spec(spec)
+    sys.modules[module_alias] = module
+    spec.loader.exec_module(module)
+    loaded: Handler = getattr(module, function_name)
+    return loaded
+
+
+@dataclass
+class LambdaContext:
+    """The attributes of the Lambda runtime's context object that handlers and Powertools read."""
+
+    function_name: str
+    memory_limit_in_mb: int
+    timeout_seconds: int
+    region: str
+    aws_request_id: str = field(default_factory=lambda: str(uuid.uuid4()))
+    function_version: str = "$LATEST"
+    _started: float = field(default_factory=time.monotonic)
+
+    @property
+    def invoked_function_arn(self) -> str:
+        return f"arn:aws:lambda:{self.region}:123456789012:function:{self.function_name}"
+
+    @property
+    def log_group_name(self) -> str:
+        return f"/aws/lambda/{self.function_name}"
+
+    @property
+    def log_stream_name(self) -> str:
+        return "local"
+
+    def get_remaining_time_in_millis(self) -> int:
+        return max(0, int((self._started + self.timeout_seconds - time.monotonic()) * 1000))
