@@ -12,7 +12,9 @@ FUNCTIONS := $(wildcard functions/*/app.py)
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
-.PHONY: dev test lint typecheck template-lint unit integration e2e build clean admin
+LOAD_VENV := .venv-load
+
+.PHONY: dev test lint unit integration e2e bench load build clean admin
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -44,6 +46,19 @@ integration: venv
 e2e: venv
 	$(PY) -m pytest tests/e2e
 
+# Benchmarks are not tests: nothing in `make test` asserts a timing.
+bench: venv
+	$(PY) -m tools.bench
+
+# locust lives in its own virtualenv so that it never moves a pin of the dev environment.
+$(LOAD_VENV)/.installed: requirements-load.txt
+	@test -x $(LOAD_VENV)/bin/python || $(PYTHON) -m venv $(LOAD_VENV)
+	$(LOAD_VENV)/bin/python -m pip install --quiet -r requirements-load.txt
+	@touch $@
+
+load: venv $(LOAD_VENV)/.installed
+	$(PY) -m tools.load
+
 # sam build needs the runtime's Python (3.13) on PATH.
 build: venv
 	$(BIN)/sam build
@@ -52,4 +67,4 @@ admin: venv
 	$(PY) -m tools.admin $(ARGS)
 
 clean:
-	rm -rf $(VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) $(LOAD_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
