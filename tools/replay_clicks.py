@@ -12,7 +12,6 @@ Each line that holds the marker is parsed, and its click is sent to the clicks q
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -23,6 +22,7 @@ sys.path.insert(0, str(ROOT / "layers" / "common"))
 
 from shortlink.click_dispatch import LOST_CLICK_EVENT  # noqa: E402
 from shortlink.clicks import ClickEvent  # noqa: E402
+from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
 
 QUEUE_ID = "ClicksQueue"  # logical id in template.yaml, and the queue's name in the local stack
 
@@ -50,29 +50,14 @@ def queue_url(args: argparse.Namespace, sqs: Any) -> str:
         return str(args.queue_url)
     if args.local:
         return str(sqs.get_queue_url(QueueName=QUEUE_ID)["QueueUrl"])
-    import boto3
-
-    resource = boto3.client("cloudformation").describe_stack_resource(
-        StackName=args.stack_name, LogicalResourceId=QUEUE_ID
-    )
-    return str(resource["StackResourceDetail"]["PhysicalResourceId"])
+    return deployed_resource(args.stack_name, QUEUE_ID)
 
 
 def main(argv: list[str] | None = None, lines: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.replay_clicks", description=__doc__.split("\n\n")[0])
-    where = parser.add_mutually_exclusive_group(required=True)
-    where.add_argument("--local", action="store_true", help="the local stack (make dev) on MOTO_PORT (5005)")
-    where.add_argument("--stack-name", help="a deployed stack")
-    where.add_argument("--queue-url", help="the clicks queue, by URL")
-    parser.add_argument("--endpoint-url", help="an SQS-compatible endpoint")
+    add_target_arguments(parser, "--queue-url", "the clicks queue, by URL")
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
-    if args.local:
-        os.environ.setdefault("AWS_DEFAULT_REGION", "us-east-1")
-        os.environ.setdefault("AWS_ACCESS_KEY_ID", "local")
-        os.environ.setdefault("AWS_SECRET_ACCESS_KEY", "local")
-        os.environ["AWS_ENDPOINT_URL"] = args.endpoint_url or f"http://127.0.0.1:{os.environ.get('MOTO_PORT', '5005')}"
-    elif args.endpoint_url:
-        os.environ["AWS_ENDPOINT_URL"] = args.endpoint_url
+    configure_endpoint(args)
     import boto3
 
     sqs = boto3.client("sqs")

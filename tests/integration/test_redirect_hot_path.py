@@ -10,6 +10,7 @@ import pytest
 
 from shortlink import click_dispatch, services
 from shortlink.click_dispatch import LOST_CLICK_EVENT
+from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
@@ -112,3 +113,23 @@ def test_outside_lambda_clicks_are_sent_inline_and_it_says_so(template, monkeypa
     with caplog.at_level(logging.WARNING, logger="shortlink.clicks"):
         load_handler(ROOT / (function.codeuri or ""), function.handler or "", "test_fn_redirect_inline")
     assert any("clicks are sent inline" in record.getMessage() for record in caplog.records)
+
+
+def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runner, monkeypatch, caplog):
+    code = new_link(aws, handlers)
+    services.cached_links()  # the response path is configured...
+    # Given a broken configuration that only the after-response work trips over
+    monkeypatch.setenv("CLICKS_QUEUE_URL", "")
+    services.click_publisher.cache_clear()
+    settings.cache_clear()
+    extension = runner.extensions[REDIRECT]
+    with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
+        assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
+        # Then the extension still asks for the next event, so the next invocation runs
+        assert extension.wait_until_idle(10)
+    assert any("after-response work failed" in record.getMessage() for record in caplog.records)
+    monkeypatch.setenv("CLICKS_QUEUE_URL", aws.queue_urls["ClicksQueue"])
+    settings.cache_clear()
+    assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
+    assert extension.wait_until_idle(10)
+    assert len(aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"]).get("Messages", [])) == 1

@@ -36,7 +36,7 @@ RETRY_PAUSE_SECONDS = 0.05
 
 
 @dataclass
-class AfterResponse:
+class PendingWork:
     """What one invocation leaves for after its response: clicks to send, metrics to emit."""
 
     clicks: list[ClickEvent] = field(default_factory=list)
@@ -71,7 +71,7 @@ def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
     return lost
 
 
-def finish(publisher: Callable[[], ClickPublisher], work: AfterResponse) -> None:
+def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
     """Send the clicks, then emit the invocation's metrics with the dispatch outcome."""
     if work.clicks:
         lost = deliver(publisher(), work.clicks)
@@ -84,10 +84,12 @@ def finish(publisher: Callable[[], ClickPublisher], work: AfterResponse) -> None
         logger.exception("metrics not emitted")
 
 
-class InlineDispatcher:
+class _InvocationRecorder:
+    """Collects one invocation's clicks and counts; `_take` hands them over and starts afresh."""
+
     def __init__(self, publisher: Callable[[], ClickPublisher]) -> None:
         self._publisher = publisher
-        self._pending = AfterResponse()
+        self._pending = PendingWork()
 
     def submit(self, click: ClickEvent) -> None:
         self._pending.clicks.append(click)
@@ -95,29 +97,26 @@ class InlineDispatcher:
     def count(self, metric: str) -> None:
         self._pending.counts[metric] += 1
 
+    def _take(self) -> PendingWork:
+        work, self._pending = self._pending, PendingWork()
+        return work
+
+
+class InlineDispatcher(_InvocationRecorder):
     def invocation_done(self) -> None:
-        work, self._pending = self._pending, AfterResponse()
-        finish(self._publisher, work)
+        finish(self._publisher, self._take())
 
 
-class ExtensionDispatcher:
+class ExtensionDispatcher(_InvocationRecorder):
     def __init__(self, publisher: Callable[[], ClickPublisher], runtime_api: str) -> None:
-        self._publisher = publisher
+        super().__init__(publisher)
         self._runtime_api = runtime_api
-        self._pending = AfterResponse()
-        self._done: queue.SimpleQueue[AfterResponse] = queue.SimpleQueue()
+        self._done: queue.SimpleQueue[PendingWork] = queue.SimpleQueue()
         self._extension_id = self._register()
         threading.Thread(target=self._run, name=EXTENSION_NAME, daemon=True).start()
 
-    def submit(self, click: ClickEvent) -> None:
-        self._pending.clicks.append(click)
-
-    def count(self, metric: str) -> None:
-        self._pending.counts[metric] += 1
-
     def invocation_done(self) -> None:
-        work, self._pending = self._pending, AfterResponse()
-        self._done.put(work)
+        self._done.put(self._take())
 
     def _request(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[Any, bytes]:
         connection = http.client.HTTPConnection(self._runtime_api, timeout=None)
@@ -155,7 +154,12 @@ class ExtensionDispatcher:
                 work = self._done.get(timeout=timeout)
             except queue.Empty:
                 continue  # the invocation timed out before the handler was done
-            finish(self._publisher, work)
+            try:
+                finish(self._publisher, work)
+            except Exception:
+                # The loop must go on: an extension that stops asking for events stalls
+                # every later invocation of this environment.
+                logger.exception("after-response work failed")
 
 
 def click_dispatcher(publisher: Callable[[], ClickPublisher]) -> ClickDispatcher:
