@@ -8,11 +8,9 @@ Lambda writes as JSON (LoggingConfig in template.yaml).
 """
 
 import logging
-from datetime import UTC, datetime
 from typing import Any
 
 from shortlink.click_dispatch import click_dispatcher
-from shortlink.clicks import ClickEvent
 from shortlink.errors import LinkNotFound, StorageUnavailable
 from shortlink.links import followable_link
 from shortlink.services import cached_links, click_publisher
@@ -50,7 +48,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
-    dispatcher.submit(ClickEvent(code=link.code, at=datetime.now(UTC)))
+    dispatcher.record_click(link.code)
     # no-store: every click must reach us to be counted, and edits must apply at once.
     return {"statusCode": 302, "headers": {"Location": link.url, "Cache-Control": "no-store"}, "body": ""}
 

@@ -54,23 +54,25 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher)
-    dispatcher.submit(CLICK)
+    dispatcher.record_click("abc")
     dispatcher.count("CacheHits")
     assert publisher.sent == []
     dispatcher.invocation_done()
-    assert publisher.sent == [CLICK]
+    [sent] = publisher.sent
+    assert sent.code == "abc"
+    assert abs((datetime.now(UTC) - sent.at).total_seconds()) < 5
     [record] = emf_records(capsys.readouterr().out)
     assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
     assert (record["CacheHits"], record["ClicksDispatched"]) == ([1.0], [1.0])
     # The next invocation starts empty
     dispatcher.invocation_done()
-    assert publisher.sent == [CLICK]
+    assert publisher.sent == [sent]
     assert emf_records(capsys.readouterr().out) == []
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure(capsys):
     dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
-    dispatcher.submit(CLICK)
+    dispatcher.record_click("abc")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
     assert record["ClickDispatchFailures"] == [1.0]

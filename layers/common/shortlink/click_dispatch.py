@@ -19,6 +19,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from shortlink import deferred_metrics
@@ -37,15 +38,16 @@ RETRY_PAUSE_SECONDS = 0.05
 
 @dataclass
 class PendingWork:
-    """What one invocation leaves for after its response: clicks to send, metrics to emit."""
+    """What one invocation leaves for after its response: clicks to send, metrics to emit.
+    Clicks are kept as (code, epoch seconds); their events are built after the response."""
 
-    clicks: list[ClickEvent] = field(default_factory=list)
+    clicks: list[tuple[str, float]] = field(default_factory=list)
     counts: Counter[str] = field(default_factory=Counter)
 
 
 class ClickDispatcher(Protocol):
-    def submit(self, click: ClickEvent) -> None:
-        """Hold a click of the current invocation."""
+    def record_click(self, code: str) -> None:
+        """Hold a click on `code`, now, for after the response."""
 
     def count(self, metric: str) -> None:
         """Add one to a metric of the current invocation."""
@@ -74,7 +76,8 @@ def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
 def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
     """Send the clicks, then emit the invocation's metrics with the dispatch outcome."""
     if work.clicks:
-        lost = deliver(publisher(), work.clicks)
+        clicks = [ClickEvent(code=code, at=datetime.fromtimestamp(at, UTC)) for code, at in work.clicks]
+        lost = deliver(publisher(), clicks)
         work.counts["ClicksDispatched"] += len(work.clicks) - lost
         work.counts["ClickDispatchFailures"] += lost
     try:
@@ -91,8 +94,8 @@ class _InvocationRecorder:
         self._publisher = publisher
         self._pending = PendingWork()
 
-    def submit(self, click: ClickEvent) -> None:
-        self._pending.clicks.append(click)
+    def record_click(self, code: str) -> None:
+        self._pending.clicks.append((code, time.time()))
 
     def count(self, metric: str) -> None:
         self._pending.counts[metric] += 1

@@ -8,15 +8,8 @@ defence without hiding a just-created link for long).
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from shortlink.links import Link, LinkSource
-
-
-@dataclass
-class CacheCounters:
-    hits: int = 0
-    misses: int = 0
 
 
 class CachedLinks:
@@ -38,18 +31,15 @@ class CachedLinks:
         self._negative_ttl = negative_ttl_seconds
         self._clock = clock
         self._entries: OrderedDict[str, tuple[float, Link | None]] = OrderedDict()
-        self.counters = CacheCounters()
-        self.last_was_hit = False
+        self.last_was_hit = False  # what the redirect reports as CacheHits / CacheMisses
 
     def get(self, code: str) -> Link | None:
         now = self._clock()
         entry = self._entries.get(code)
         if entry is not None and entry[0] > now:
             self._entries.move_to_end(code)
-            self.counters.hits += 1
             self.last_was_hit = True
             return entry[1]
-        self.counters.misses += 1
         self.last_was_hit = False
         link = self._source.get(code)
         self._entries[code] = (now + (self._ttl if link is not None else self._negative_ttl), link)
