@@ -42,8 +42,9 @@ class LocalStack:
     @classmethod
     def start(cls, timeout: float = 90, **env: str) -> "LocalStack":
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
-        environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port), **env}
-        environment.pop("AWS_ENDPOINT_URL", None)
+        environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
+        environment.pop("AWS_ENDPOINT_URL", None)  # only the caller's own choice counts
+        environment.update(env)
         process = subprocess.Popen(
             [sys.executable, "-m", "tools.devstack"],
             cwd=ROOT,
