@@ -66,6 +66,8 @@ def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handle
     _, body = create(handlers, owner)
     assert stats(handlers, stranger, body["code"])[0] == 404
     assert stats(handlers, owner, "zzzzzzz")[0] == 404
+    # A code longer than DynamoDB's key limit is a 404 too, never a storage error
+    assert stats(handlers, owner, "x" * 5000)[0] == 404
 
 
 def test_unknown_code_is_a_small_html_404_and_queues_nothing(aws, handlers):

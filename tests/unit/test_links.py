@@ -63,11 +63,13 @@ def test_another_owners_link_is_reported_missing():
         owned_link(link.code, "owner-2", links)
 
 
-@pytest.mark.parametrize("code", ["", "a/b", "x" * 65, "ab.cd", "%2e%2e", "é"])
+@pytest.mark.parametrize("code", ["", "a/b", "x" * 65, "x" * 5000, "ab.cd", "%2e%2e", "é"])
 def test_malformed_codes_are_not_looked_up(code):
     links = InMemoryLinks()
     with pytest.raises(LinkNotFound):
         followable_link(code, links)
+    with pytest.raises(LinkNotFound):
+        owned_link(code, "owner-1", links)
     assert links.gets == 0
 
 

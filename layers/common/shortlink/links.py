@@ -47,9 +47,16 @@ def create_link(url: str, owner: str, codes: CodeGenerator, links: LinkRepositor
     raise NoFreeCode(f"no free code after {MAX_CODE_ATTEMPTS} attempts")
 
 
+def find_link(code: str, links: LinkSource) -> Link | None:
+    """The link with this code; a code we could never have issued is not looked up at all."""
+    if not CODE_PATTERN.fullmatch(code):
+        return None
+    return links.get(code)
+
+
 def owned_link(code: str, owner: str, links: LinkSource) -> Link:
     """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
-    link = links.get(code)
+    link = find_link(code, links)
     if link is None or link.owner != owner:
         raise LinkNotFound(code)
     return link
@@ -57,9 +64,7 @@ def owned_link(code: str, owner: str, links: LinkSource) -> Link:
 
 def followable_link(code: str, links: LinkSource) -> Link:
     """The link a visitor asked for; malformed codes are refused without a lookup."""
-    if not CODE_PATTERN.fullmatch(code):
-        raise LinkNotFound(code)
-    link = links.get(code)
+    link = find_link(code, links)
     if link is None:
         raise LinkNotFound(code)
     return link
