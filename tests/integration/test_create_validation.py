@@ -66,3 +66,12 @@ def test_base64_bodies_are_decoded(aws, handlers):
     code, answer = post(handlers, {"url": "https://example.com/b64"}, bearer(aws.new_api_key()), base64_body=True)
     assert code == 201
     assert answer["url"] == "https://example.com/b64"
+
+
+def test_an_exhausted_code_space_is_a_503_not_a_crash(aws, handlers):
+    # Given the id counter already past the last 7-character code
+    aws.dynamodb.put_item(TableName="CountersTable", Item={"name": {"S": "link-ids"}, "value": {"N": str(62**7)}})
+    code, answer = post(handlers, {"url": "https://example.com"}, bearer(aws.new_api_key()))
+    assert code == 503
+    assert answer["error"] == "no_free_code"
+    assert aws.item_count("LinksTable") == 0

@@ -56,7 +56,17 @@ def test_click_events_round_trip_and_aggregate_per_link():
     assert counts == {"abc": 2, "xyz": 1}
 
 
-@pytest.mark.parametrize("body", ["not json", "{}", '{"code": "", "at": "2026-01-01T00:00:00"}', '{"code": "a"}'])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "not json",
+        "{}",
+        '{"code": "", "at": "2026-01-01T00:00:00"}',
+        '{"code": "a"}',
+        '{"code": "' + "x" * 5000 + '", "at": "2026-01-01T00:00:00"}',
+        '{"code": "a/b", "at": "2026-01-01T00:00:00"}',
+    ],
+)
 def test_malformed_click_events_are_refused(body):
     with pytest.raises((ValueError, KeyError, TypeError)):
         ClickEvent.from_json(body)

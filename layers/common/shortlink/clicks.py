@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
+from shortlink.links import CODE_PATTERN
+
 
 @dataclass(frozen=True)
 class ClickEvent:
@@ -21,8 +23,8 @@ class ClickEvent:
         """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one."""
         data = json.loads(body)
         code = data["code"]
-        if not isinstance(code, str) or not code:
-            raise ValueError("click without a code")
+        if not isinstance(code, str) or not CODE_PATTERN.fullmatch(code):
+            raise ValueError("click without a valid code")
         return cls(code=code, at=datetime.fromisoformat(data["at"]))
 
 

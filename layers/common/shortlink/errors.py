@@ -17,10 +17,6 @@ class CodeTaken(ShortlinkError):
     """A conditional put found the code already in use."""
 
 
-class CodeSpaceExhausted(ShortlinkError):
-    """The id counter has run past the last code of the configured length."""
-
-
 class Unauthorized(ShortlinkError):
     """Missing, unknown or revoked API key."""
 
@@ -31,3 +27,7 @@ class StorageUnavailable(ShortlinkError):
 
 class NoFreeCode(ShortlinkError):
     """Every code tried for a new link was already taken."""
+
+
+class CodeSpaceExhausted(NoFreeCode):
+    """The id counter has run past the last code of the configured length."""

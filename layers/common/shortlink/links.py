@@ -3,11 +3,13 @@
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from shortlink.codes import CodeGenerator
 from shortlink.errors import CodeTaken, LinkNotFound, NoFreeCode
 from shortlink.urls import validate_destination
+
+if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
+    from shortlink.codes import CodeGenerator
 
 # A collision means the code was taken by other means than our counter (a restored table,
 # a custom slug); a handful of fresh ids is plenty before we give up loudly.
@@ -34,7 +36,7 @@ class LinkRepository(LinkSource, Protocol):
         """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
 
 
-def create_link(url: str, owner: str, codes: CodeGenerator, links: LinkRepository, now: datetime) -> Link:
+def create_link(url: str, owner: str, codes: "CodeGenerator", links: LinkRepository, now: datetime) -> Link:
     """Give `url` a fresh code and store it; the conditional put is the only uniqueness check."""
     url = validate_destination(url)
     for _ in range(MAX_CODE_ATTEMPTS):
