@@ -77,3 +77,13 @@ def test_the_cache_is_bounded_and_forgets_the_least_recently_used():
 def test_bounds_must_be_positive():
     with pytest.raises(ValueError, match="positive"):
         CachedLinks(InMemoryLinks(), max_entries=0, ttl_seconds=1, negative_ttl_seconds=1)
+
+
+@pytest.mark.parametrize("code", ["", "a/b", "x" * 65, "x" * 5000, "ab.cd", "%2e%2e", "é"])
+def test_codes_we_could_never_have_issued_are_neither_looked_up_nor_cached(code):
+    links, clock = InMemoryLinks(), FakeClock()
+    cache = cache_over(links, clock)
+    assert cache.get(code) is None
+    assert cache.get(code) is None
+    assert links.gets == 0
+    assert len(cache) == 0

@@ -5,7 +5,7 @@ import pytest
 from shortlink.codes import CodeGenerator
 from shortlink.errors import InvalidUrl, LinkNotFound, NoFreeCode
 from shortlink.id_blocks import IdBlockAllocator
-from shortlink.links import MAX_CODE_ATTEMPTS, Link, create_link, followable_link, owned_link
+from shortlink.links import MAX_CODE_ATTEMPTS, Link, create_link, owned_link
 from tests.fakes import InMemoryCounter, InMemoryLinks
 
 KEY = b"unit-test-permutation-key-0123456789"
@@ -67,8 +67,6 @@ def test_another_owners_link_is_reported_missing():
 def test_malformed_codes_are_not_looked_up(code):
     links = InMemoryLinks()
     with pytest.raises(LinkNotFound):
-        followable_link(code, links)
-    with pytest.raises(LinkNotFound):
         owned_link(code, "owner-1", links)
     assert links.gets == 0
 
@@ -76,5 +74,5 @@ def test_malformed_codes_are_not_looked_up(code):
 def test_unknown_code_is_not_found_after_one_lookup():
     links = InMemoryLinks()
     with pytest.raises(LinkNotFound):
-        followable_link("abcdefg", links)
+        owned_link("abcdefg", "owner-1", links)
     assert links.gets == 1

@@ -16,7 +16,6 @@ import os
 import queue
 import threading
 import time
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -42,7 +41,7 @@ class PendingWork:
     Clicks are kept as (code, epoch seconds); their events are built after the response."""
 
     clicks: list[tuple[str, float]] = field(default_factory=list)
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, int] = field(default_factory=dict)
 
 
 class ClickDispatcher(Protocol):
@@ -78,8 +77,8 @@ def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
     if work.clicks:
         clicks = [ClickEvent(code=code, at=datetime.fromtimestamp(at, UTC)) for code, at in work.clicks]
         lost = deliver(publisher(), clicks)
-        work.counts["ClicksDispatched"] += len(work.clicks) - lost
-        work.counts["ClickDispatchFailures"] += lost
+        work.counts["ClicksDispatched"] = len(work.clicks) - lost
+        work.counts["ClickDispatchFailures"] = lost
     try:
         deferred_metrics.emit(work.counts)
     except Exception:
@@ -98,7 +97,8 @@ class _InvocationRecorder:
         self._pending.clicks.append((code, time.time()))
 
     def count(self, metric: str) -> None:
-        self._pending.counts[metric] += 1
+        counts = self._pending.counts
+        counts[metric] = counts.get(metric, 0) + 1
 
     def _take(self) -> PendingWork:
         work, self._pending = self._pending, PendingWork()
@@ -119,7 +119,9 @@ class ExtensionDispatcher(_InvocationRecorder):
         threading.Thread(target=self._run, name=EXTENSION_NAME, daemon=True).start()
 
     def invocation_done(self) -> None:
-        self._done.put(self._take())
+        # The next invocation's PendingWork is made by the extension thread, off the response
+        # path; the next invocation cannot start before the extension asks for it.
+        self._done.put(self._pending)
 
     def _request(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[Any, bytes]:
         connection = http.client.HTTPConnection(self._runtime_api, timeout=None)
@@ -157,6 +159,7 @@ class ExtensionDispatcher(_InvocationRecorder):
                 work = self._done.get(timeout=timeout)
             except queue.Empty:
                 continue  # the invocation timed out before the handler was done
+            self._pending = PendingWork()
             try:
                 finish(self._publisher, work)
             except Exception:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from shortlink.links import CODE_PATTERN
+from shortlink.links import is_possible_code
 
 
 @dataclass(frozen=True)
@@ -23,7 +23,7 @@ class ClickEvent:
         """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one."""
         data = json.loads(body)
         code = data["code"]
-        if not isinstance(code, str) or not CODE_PATTERN.fullmatch(code):
+        if not isinstance(code, str) or not is_possible_code(code):
             raise ValueError("click without a valid code")
         return cls(code=code, at=datetime.fromisoformat(data["at"]))
 

@@ -2,7 +2,7 @@
 the response: the redirect's response path neither imports nor flushes Powertools."""
 
 import os
-from collections import Counter
+from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
@@ -18,7 +18,7 @@ def _metrics() -> Any:
     return Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", DEFAULT_NAMESPACE), service=SERVICE)
 
 
-def emit(counts: Counter[str]) -> None:
+def emit(counts: Mapping[str, int]) -> None:
     """One EMF record with every non-zero count (namespace from POWERTOOLS_METRICS_NAMESPACE)."""
     if not any(counts.values()):
         return

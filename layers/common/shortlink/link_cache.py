@@ -2,14 +2,15 @@
 
 LRU-bounded, with a TTL for found links (the documented maximum staleness after an edit or a
 delete) and a shorter TTL for unknown codes (a negative cache: enumeration and cache-penetration
-defence without hiding a just-created link for long).
+defence without hiding a just-created link for long). A code we could never have issued is
+neither looked up nor cached, so junk cannot evict real links.
 """
 
 import time
 from collections import OrderedDict
 from collections.abc import Callable
 
-from shortlink.links import Link, LinkSource
+from shortlink.links import Link, LinkSource, is_possible_code
 
 
 class CachedLinks:
@@ -34,6 +35,8 @@ class CachedLinks:
         self.last_was_hit = False  # what the redirect reports as CacheHits / CacheMisses
 
     def get(self, code: str) -> Link | None:
+        # A hit is one dict lookup: only well-formed codes ever enter the cache, so the
+        # pattern check is paid on misses alone.
         now = self._clock()
         entry = self._entries.get(code)
         if entry is not None and entry[0] > now:
@@ -41,6 +44,8 @@ class CachedLinks:
             self.last_was_hit = True
             return entry[1]
         self.last_was_hit = False
+        if not is_possible_code(code):
+            return None
         link = self._source.get(code)
         self._entries[code] = (now + (self._ttl if link is not None else self._negative_ttl), link)
         self._entries.move_to_end(code)

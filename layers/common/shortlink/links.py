@@ -49,9 +49,14 @@ def create_link(url: str, owner: str, codes: "CodeGenerator", links: LinkReposit
     raise NoFreeCode(f"no free code after {MAX_CODE_ATTEMPTS} attempts")
 
 
+def is_possible_code(code: str) -> bool:
+    """Whether we could ever have issued `code`; other codes are never looked up."""
+    return CODE_PATTERN.fullmatch(code) is not None
+
+
 def find_link(code: str, links: LinkSource) -> Link | None:
     """The link with this code; a code we could never have issued is not looked up at all."""
-    if not CODE_PATTERN.fullmatch(code):
+    if not is_possible_code(code):
         return None
     return links.get(code)
 
@@ -60,13 +65,5 @@ def owned_link(code: str, owner: str, links: LinkSource) -> Link:
     """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
     link = find_link(code, links)
     if link is None or link.owner != owner:
-        raise LinkNotFound(code)
-    return link
-
-
-def followable_link(code: str, links: LinkSource) -> Link:
-    """The link a visitor asked for; malformed codes are refused without a lookup."""
-    link = find_link(code, links)
-    if link is None:
         raise LinkNotFound(code)
     return link
