@@ -33,7 +33,7 @@ test: lint unit integration e2e
 lint: venv
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy layers/common/shortlink tools tests
+	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
 	$(BIN)/sam validate --lint --template template.yaml
 
@@ -59,9 +59,10 @@ $(LOAD_VENV)/.installed: requirements-load.txt
 load: venv $(LOAD_VENV)/.installed
 	$(PY) -m tools.load
 
-# sam build needs the runtime's Python (3.13) on PATH.
+# sam build needs the runtime's Python (3.13) on PATH; the layer's Makefile gets its real path
+# (a pyenv shim resolves it only inside this directory).
 build: venv
-	$(BIN)/sam build
+	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build
 
 admin: venv
 	$(PY) -m tools.admin $(ARGS)

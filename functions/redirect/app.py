@@ -1,6 +1,7 @@
 """GET /{code}: the hot path.
 
-A cache hit makes no AWS call before the response; a miss makes one GetItem. The click and the
+A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
+pynamodb's import is not paid here, see adapters/dynamodb_reader.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.click_dispatch). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
@@ -10,9 +11,9 @@ Lambda writes as JSON (LoggingConfig in template.yaml).
 import logging
 from typing import Any
 
+from shortlink.adapters import dynamodb_reader  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
-from shortlink.errors import LinkNotFound, StorageUnavailable
-from shortlink.links import followable_link
+from shortlink.errors import StorageUnavailable
 from shortlink.services import cached_links, click_publisher
 
 logger = logging.getLogger("shortlink.redirect")
@@ -38,14 +39,14 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     code = (event.get("pathParameters") or {}).get("code") or ""
     links = cached_links()
     try:
-        link = followable_link(code, links)
-    except LinkNotFound:
-        dispatcher.count("NotFound")
-        return page(404, NOT_FOUND_PAGE)
+        link = links.get(code)
     except StorageUnavailable:
         logger.exception("link lookup failed")
         dispatcher.count("LookupFailures")
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
+    if link is None:
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
     dispatcher.record_click(link.code)

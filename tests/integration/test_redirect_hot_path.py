@@ -2,6 +2,9 @@
 
 import json
 import logging
+import os
+import subprocess
+import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -133,3 +136,29 @@ def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runn
     assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
     assert extension.wait_until_idle(10)
     assert len(aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"]).get("Messages", [])) == 1
+
+
+def test_the_response_path_loads_neither_pynamodb_nor_boto3_nor_powertools(aws):
+    # A fresh interpreter: the redirect's init and the first lookup's adapter, then the modules.
+    probe = """
+import sys
+from pathlib import Path
+from tools.devstack.lambda_runtime import load_handler
+load_handler(Path("functions/redirect"), "app.lambda_handler", "probe_redirect")
+from shortlink import services
+services.cached_links()
+packages = {name.split(".")[0] for name in sys.modules}
+print(",".join(packages | {name for name in sys.modules if name.startswith("shortlink.")}))
+"""
+    result = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT / "layers" / "common"), str(ROOT)])},
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    loaded = set(result.stdout.strip().split(","))
+    assert "botocore" in loaded  # the probe itself is meaningful
+    assert not loaded & {"pynamodb", "boto3", "aws_lambda_powertools", "pydantic", "shortlink.codes"}

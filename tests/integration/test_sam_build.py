@@ -1,29 +1,45 @@
 """`sam build` must succeed with the runtime's Python (3.13) on PATH."""
 
+import os
+import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from samcli.yamlhelper import yaml_parse
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+from package_layer import BOTOCORE_SERVICES  # noqa: E402
 
 
-def python313_available() -> bool:
+def python313() -> str | None:
+    """The real path of python3.13 (a pyenv shim resolves only inside the repository)."""
     found = shutil.which("python3.13")
     if not found:
-        return False
-    probe = subprocess.run([found, "--version"], capture_output=True, text=True, check=False, cwd=ROOT)
-    return probe.returncode == 0 and probe.stdout.startswith("Python 3.13")
+        return None
+    probe = subprocess.run(
+        [found, "-c", "import sys; print(sys.version_info[:2] == (3, 13), sys.executable)"],
+        capture_output=True,
+        text=True,
+        check=False,
+        cwd=ROOT,
+    )
+    matches, _, executable = probe.stdout.strip().partition(" ")
+    return executable if probe.returncode == 0 and matches == "True" else None
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not python313_available(), reason="sam build needs python3.13 on PATH (Lambda's runtime)")
+@pytest.mark.skipif(python313() is None, reason="sam build needs python3.13 on PATH (Lambda's runtime)")
 def test_sam_build_produces_every_function_and_the_layer(tmp_path):
     sam = Path(ROOT / ".venv" / "bin" / "sam")
     result = subprocess.run(
         [str(sam), "build", "--template", "template.yaml", "--build-dir", str(tmp_path / "build")],
         cwd=ROOT,
+        env={**os.environ, "LAYER_PYTHON": str(python313())},
         capture_output=True,
         text=True,
         timeout=600,
@@ -42,3 +58,31 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path):
         line.split("==") for line in (ROOT / "layers/common/requirements.txt").read_text().splitlines() if "==" in line
     )
     assert (layer / f"botocore-{pinned['botocore']}.dist-info").is_dir()
+    # botocore keeps only the services we call, and every module ships its bytecode.
+    services = {entry.name for entry in (layer / "botocore" / "data").iterdir() if entry.is_dir()}
+    assert services == BOTOCORE_SERVICES
+    assert (layer / "shortlink" / "__pycache__" / "links.cpython-313.pyc").is_file()
+    assert (layer / "pynamodb" / "__pycache__" / "models.cpython-313.pyc").is_file()
+
+
+def test_the_layer_is_built_for_the_functions_architecture():
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    [architecture] = template["Globals"]["Function"]["Architectures"]
+    layer = template["Resources"]["CommonLayer"]
+    assert layer["Metadata"]["BuildArchitecture"] == architecture
+    makefile = (ROOT / "layers" / "common" / "Makefile").read_text()
+    platform = {"x86_64": "manylinux2014_x86_64", "arm64": "manylinux2014_aarch64"}[architecture]
+    assert f"LAMBDA_PLATFORM ?= {platform}" in makefile
+
+
+def test_every_aws_service_the_code_calls_is_kept_in_the_layer():
+    sources = [*(ROOT / "layers" / "common" / "shortlink").rglob("*.py"), *(ROOT / "functions").glob("*/app.py")]
+    called = set()
+    for source in sources:
+        text = source.read_text()
+        called |= set(re.findall(r"""client\(\s*["']([a-z0-9-]+)["']""", text))
+        if "pynamodb" in text or "idempotency" in text:
+            called.add("dynamodb")
+        if "utilities.parameters" in text:
+            called.add("ssm")
+    assert called <= BOTOCORE_SERVICES, f"add {called - BOTOCORE_SERVICES} to package_layer.BOTOCORE_SERVICES"

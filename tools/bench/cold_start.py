@@ -18,11 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 def main() -> None:
     which, code = sys.argv[1], sys.argv[2]
     event = {"pathParameters": {"code": code}, "rawPath": f"/{code}", "headers": {}, "requestContext": {}}
-    if which == "ours":
-        # Harness, not measured: Lambda's runtime already serves the Extensions API.
-        from tools.devstack.extensions_api import ExtensionsApi
-        from tools.devstack.lambda_runtime import LambdaContext, load_handler
+    # Harness, not measured: Lambda's runtime already serves the Extensions API. Imported for
+    # both handlers, so that neither finds more of the standard library loaded than the other.
+    from tools.devstack.extensions_api import ExtensionsApi
+    from tools.devstack.lambda_runtime import LambdaContext, load_handler
 
+    if which == "ours":
         api = ExtensionsApi("RedirectFunction", "us-east-1")
         os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
         context = LambdaContext("RedirectFunction", 512, 10, "us-east-1")

@@ -1,36 +1,37 @@
 """The adapters each function uses, built from settings on first use and kept per environment.
 
-Nothing here runs at import. Tests reset everything with `reset()`.
+Nothing here runs at import, and each factory imports its own adapter: a function loads only
+the adapters it uses (the redirect never loads pynamodb). Tests reset everything with `reset()`.
 """
 
 from functools import cache
 from typing import TYPE_CHECKING
 
-from shortlink.adapters.dynamodb import (
-    DynamoApiKeyStore,
-    DynamoClickCounterStore,
-    DynamoCounterStore,
-    DynamoLinkRepository,
-)
-from shortlink.adapters.sqs import SqsClickPublisher
 from shortlink.config import settings
-from shortlink.link_cache import CachedLinks
 
 if TYPE_CHECKING:
+    from shortlink.adapters.dynamodb import DynamoApiKeyStore, DynamoClickCounterStore, DynamoLinkRepository
+    from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeGenerator
+    from shortlink.link_cache import CachedLinks
 
 
 @cache
-def link_repository() -> DynamoLinkRepository:
+def link_repository() -> "DynamoLinkRepository":
+    from shortlink.adapters.dynamodb import DynamoLinkRepository
+
     return DynamoLinkRepository(settings().links_table)
 
 
 @cache
-def cached_links() -> CachedLinks:
-    """The redirect's view of links: this environment's cache in front of the table."""
+def cached_links() -> "CachedLinks":
+    """The redirect's view of links: this environment's cache in front of a plain GetItem."""
+    from shortlink.adapters.dynamodb_reader import DynamoLinkReader
+    from shortlink.link_cache import CachedLinks
+
     config = settings()
     return CachedLinks(
-        link_repository(),
+        DynamoLinkReader(config.links_table),
         max_entries=config.link_cache_max_entries,
         ttl_seconds=config.link_cache_ttl_seconds,
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
@@ -38,17 +39,23 @@ def cached_links() -> CachedLinks:
 
 
 @cache
-def api_key_store() -> DynamoApiKeyStore:
+def api_key_store() -> "DynamoApiKeyStore":
+    from shortlink.adapters.dynamodb import DynamoApiKeyStore
+
     return DynamoApiKeyStore(settings().api_keys_table)
 
 
 @cache
-def click_counter_store() -> DynamoClickCounterStore:
+def click_counter_store() -> "DynamoClickCounterStore":
+    from shortlink.adapters.dynamodb import DynamoClickCounterStore
+
     return DynamoClickCounterStore(settings().click_stats_table)
 
 
 @cache
-def click_publisher() -> SqsClickPublisher:
+def click_publisher() -> "SqsClickPublisher":
+    from shortlink.adapters.sqs import SqsClickPublisher
+
     return SqsClickPublisher(settings().clicks_queue_url)
 
 
@@ -56,6 +63,7 @@ def click_publisher() -> SqsClickPublisher:
 def code_generator() -> "CodeGenerator":
     # Imported here: only the create function generates codes; the redirect's cold start
     # should not pay for the permutation and the key loader.
+    from shortlink.adapters.dynamodb import DynamoCounterStore
     from shortlink.codes import CodeGenerator
     from shortlink.id_blocks import IdBlockAllocator
     from shortlink.permutation_key import load_permutation_key

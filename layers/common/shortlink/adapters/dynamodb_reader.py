@@ -1,0 +1,56 @@
+"""The redirect's one read: a GetItem through a plain botocore client.
+
+Everything else goes through the pynamodb models in adapters/dynamodb.py, which remain the
+schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
+paid on every cold start a visitor waits for; tests/integration/test_dynamodb_reader.py writes
+links through the pynamodb repository and reads them back through this reader, so the two
+cannot drift apart.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+from botocore.session import get_session
+
+from shortlink.errors import StorageUnavailable
+from shortlink.links import Link
+
+# pynamodb's UTCDateTimeAttribute format, which the repository writes.
+PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
+# The same limits as the pynamodb models: fail fast rather than keep a visitor waiting.
+CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"max_attempts": 3, "mode": "standard"})
+
+
+class DynamoLinkReader:
+    """A LinkSource over the links table."""
+
+    def __init__(self, table_name: str) -> None:
+        self._table_name = table_name
+        self._client: Any = None
+
+    def _dynamodb(self) -> Any:
+        # On first use, not at init: the redirect's init has nothing else to wait for anyway,
+        # and a process that never reads should not pay for a client.
+        if self._client is None:
+            self._client = get_session().create_client("dynamodb", config=CLIENT_CONFIG)
+        return self._client
+
+    def get(self, code: str) -> Link | None:
+        try:
+            # Strongly consistent: a link is followable the moment its create call returns.
+            response = self._dynamodb().get_item(
+                TableName=self._table_name, Key={"code": {"S": code}}, ConsistentRead=True
+            )
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        item = response.get("Item")
+        if item is None:
+            return None
+        return Link(
+            code=item["code"]["S"],
+            url=item["url"]["S"],
+            owner=item["owner"]["S"],
+            created_at=datetime.strptime(item["created_at"]["S"], PYNAMODB_DATETIME_FORMAT),
+        )

@@ -1,0 +1,28 @@
+"""The redirect's botocore reader and the pynamodb repository read and write the same items."""
+
+from datetime import UTC, datetime
+
+import pytest
+
+from shortlink.adapters.dynamodb import DynamoLinkRepository
+from shortlink.adapters.dynamodb_reader import DynamoLinkReader
+from shortlink.config import settings
+from shortlink.errors import StorageUnavailable
+from shortlink.links import Link
+
+
+def test_a_link_written_by_the_repository_reads_back_equal(aws):
+    table = settings().links_table
+    link = Link("Ab3_x-9", "https://example.com/ünïcode?q=1#f", "owner-1", datetime(2026, 3, 4, 5, 6, 7, 891011, UTC))
+    DynamoLinkRepository(table).add(link)
+    assert DynamoLinkReader(table).get(link.code) == link
+    assert DynamoLinkRepository(table).get(link.code) == link
+
+
+def test_an_unknown_code_is_none(aws):
+    assert DynamoLinkReader(settings().links_table).get("nope") is None
+
+
+def test_a_failed_read_is_a_storage_error(aws):
+    with pytest.raises(StorageUnavailable):
+        DynamoLinkReader("NoSuchTable").get("abc")
