@@ -13,8 +13,9 @@ export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
 LOAD_VENV := .venv-load
+CHECKOV_VENV := .venv-checkov
 
-.PHONY: dev test lint unit integration e2e bench load build clean admin
+.PHONY: dev test lint unit integration e2e bench load build deploy delete clean admin
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -30,12 +31,18 @@ dev: venv
 
 test: lint unit integration e2e
 
-lint: venv
+$(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
+	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements-checkov.txt -c constraints-checkov.txt
+	@touch $@
+
+lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
 	$(BIN)/sam validate --lint --template template.yaml
+	$(CHECKOV_VENV)/bin/checkov --file template.yaml --framework cloudformation --skip-download --compact --quiet
 
 unit: venv
 	$(PY) -m pytest tests/unit
@@ -61,11 +68,20 @@ load: venv $(LOAD_VENV)/.installed
 
 # sam build needs the runtime's Python (3.13) on PATH; the layer's Makefile gets its real path
 # (a pyenv shim resolves it only inside this directory).
+# ENV picks the samconfig.toml environment: default (dev) or prod.
+ENV ?= default
+
 build: venv
-	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build
+	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build --config-env $(ENV)
+
+deploy: build
+	$(BIN)/sam deploy --config-env $(ENV)
+
+delete: venv
+	$(BIN)/sam delete --config-env $(ENV)
 
 admin: venv
 	$(PY) -m tools.admin $(ARGS)
 
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results

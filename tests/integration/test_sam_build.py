@@ -34,10 +34,20 @@ def python313() -> str | None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(python313() is None, reason="sam build needs python3.13 on PATH (Lambda's runtime)")
-def test_sam_build_produces_every_function_and_the_layer(tmp_path):
+@pytest.mark.parametrize("environment", ["default", "prod"])
+def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     sam = Path(ROOT / ".venv" / "bin" / "sam")
     result = subprocess.run(
-        [str(sam), "build", "--template", "template.yaml", "--build-dir", str(tmp_path / "build")],
+        [
+            str(sam),
+            "build",
+            "--config-env",
+            environment,
+            "--template",
+            "template.yaml",
+            "--build-dir",
+            str(tmp_path / "build"),
+        ],
         cwd=ROOT,
         env={**os.environ, "LAYER_PYTHON": str(python313())},
         capture_output=True,
