@@ -4,6 +4,9 @@ from pathlib import Path
 
 import cfnlint.api
 import pytest
+from samcli.lib.providers.sam_function_provider import SamFunctionProvider
+from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
+from samcli.yamlhelper import yaml_parse
 
 from tools.devstack.template import LocalTemplate
 
@@ -60,3 +63,36 @@ def test_routes_and_trigger(template):
         "ClicksQueue",
         True,
     )
+
+
+CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "base_url"),
+    [
+        ({}, ""),
+        ({"PublicBaseUrl": "https://go.example"}, "https://go.example"),
+        (
+            {"DomainName": "sho.rt", "CertificateArn": CERTIFICATE, "PublicBaseUrl": "https://go.example"},
+            "https://sho.rt",
+        ),
+    ],
+)
+def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_url):
+    # Resolved the way SAM CLI resolves a deployment's parameters (conditions included).
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
+    functions = list(SamFunctionProvider(stacks).get_all())
+    assert functions
+    for function in functions:
+        assert function.environment["Variables"]["PUBLIC_BASE_URL"] == base_url, function.name
+        assert function.architectures == ["arm64"]
+
+
+def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
+    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    assert resources["ShortDomain"]["Condition"] == "HasDomain"
+    assert resources["ShortDomainMapping"]["Condition"] == "HasDomain"
+    assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
+    for record in ("ShortDomainRecordIpv4", "ShortDomainRecordIpv6"):
+        assert resources[record]["Condition"] == "HasHostedZone"
