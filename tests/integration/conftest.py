@@ -43,14 +43,19 @@ class Stack:
         return sum(int(page["Count"]) for page in pages)
 
 
-@pytest.fixture
-def aws(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
-    """A fresh moto account holding the template's tables and queues, and the functions' environment."""
+def use_moto_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fake credentials, and no endpoint or profile of the developer's leaking in."""
     for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+
+
+@pytest.fixture
+def aws(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    """A fresh moto account holding the template's tables and queues, and the functions' environment."""
+    use_moto_credentials(monkeypatch)
     with mock_aws():
         dynamodb, sqs = boto3.client("dynamodb"), boto3.client("sqs")
         create_tables(template, dynamodb)

@@ -1,0 +1,83 @@
+"""Create a stack's secrets in SSM Parameter Store (SecureString), once, before its first deploy.
+
+    python -m tools.secrets --env default      # or: make secrets ENV=prod
+
+The names come from samconfig.toml (the environment's PermutationKeyParameter override); the
+visitor-hash salt sits next to the permutation key. Values are random, written only if the
+parameter does not exist yet (a changed permutation key would make new codes collide with old
+ones), and never printed. The functions read them through Powertools Parameters, with caching.
+"""
+
+import argparse
+import posixpath
+import secrets
+import shlex
+import sys
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tools.aws_target import configure_endpoint
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMCONFIG = ROOT / "samconfig.toml"
+TEMPLATE_DEFAULT_KEY_PARAMETER = "/shortlink/permutation-key"
+SECRET_BYTES = 48  # 384 random bits, far beyond the 16 bytes the permutation needs
+
+
+@dataclass(frozen=True)
+class Secret:
+    name: str
+    purpose: str
+
+
+def stack_secrets(environment: str, samconfig: Path = SAMCONFIG) -> list[Secret]:
+    """The SSM names of an environment's secrets, as its samconfig.toml deploys them."""
+    config = tomllib.loads(samconfig.read_text())
+    if environment not in config:
+        raise SystemExit(f"no environment {environment!r} in {samconfig.name} (have: {', '.join(config)})")
+    overrides_text = config[environment].get("deploy", {}).get("parameters", {}).get("parameter_overrides", "")
+    overrides = dict(item.split("=", 1) for item in shlex.split(overrides_text))
+    key_name = overrides.get("PermutationKeyParameter", TEMPLATE_DEFAULT_KEY_PARAMETER)
+    return [
+        Secret(key_name, "the code permutation key"),
+        Secret(posixpath.join(posixpath.dirname(key_name), "visitor-salt"), "the root of the daily visitor-hash salt"),
+    ]
+
+
+def ensure_secret(ssm: Any, secret: Secret) -> bool:
+    """Create `secret` with a random value unless it exists; True if it was created."""
+    try:
+        ssm.put_parameter(
+            Name=secret.name,
+            Type="SecureString",
+            Value=secrets.token_urlsafe(SECRET_BYTES),
+            Description=f"Shortlink: {secret.purpose}",
+            Overwrite=False,
+        )
+    except ssm.exceptions.ParameterAlreadyExists:
+        return False
+    return True
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.secrets", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", default="default", help="samconfig.toml environment (default: default)")
+    parser.add_argument("--endpoint-url", help="an AWS-compatible endpoint (default: AWS)")
+    parser.add_argument("--region", help="AWS region (default: your AWS configuration)")
+    args = parser.parse_args(argv)
+    args.local = False
+    configure_endpoint(args)
+    import boto3
+
+    ssm = boto3.client("ssm")
+    for secret in stack_secrets(args.env):
+        if ensure_secret(ssm, secret):
+            print(f"created {secret.name} ({secret.purpose})")
+        else:
+            print(f"kept    {secret.name} ({secret.purpose}): it exists, and is never replaced")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
