@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 
-.PHONY: dev test lint unit integration e2e bench load build deploy delete clean admin
+.PHONY: dev test lint unit integration e2e bench load build deploy delete secrets cost clean admin
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -79,6 +79,13 @@ deploy: build
 
 delete: venv
 	$(BIN)/sam delete --config-env $(ENV)
+
+cost: venv
+	@test -f bench-results/latest.json || $(MAKE) bench
+	$(PY) -m tools.cost
+
+secrets: venv
+	$(PY) -m tools.secrets --env $(ENV)
 
 admin: venv
 	$(PY) -m tools.admin $(ARGS)

@@ -90,9 +90,42 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
 
 
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
-    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
-    assert resources["ShortDomain"]["Condition"] == "HasDomain"
-    assert resources["ShortDomainMapping"]["Condition"] == "HasDomain"
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources, conditions = template["Resources"], template["Conditions"]
+    # Without the edge, the domain is an API Gateway domain; with it, a CloudFront alias.
+    assert conditions["DomainOnApi"] == {
+        "Fn::And": [{"Condition": "HasDomain"}, {"Fn::Not": [{"Condition": "EdgeEnabled"}]}]
+    }
+    assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
+    assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
     for record in ("ShortDomainRecordIpv4", "ShortDomainRecordIpv6"):
-        assert resources[record]["Condition"] == "HasHostedZone"
+        assert resources[record]["Condition"] == "DnsForApi"
+    for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
+        assert resources[record]["Condition"] == "DnsForEdge"
+
+
+def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_viewer_context():
+    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    distribution = resources["EdgeDistribution"]
+    assert distribution["Condition"] == "EdgeEnabled"
+    config = distribution["Properties"]["DistributionConfig"]
+    [origin] = config["Origins"]
+    assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
+    default = config["DefaultCacheBehavior"]
+    assert default["ViewerProtocolPolicy"] == "redirect-to-https"
+    # No TTL of its own: a 302/307 (Cache-Control: no-store) is never cached, a 301/308 only per
+    # its own Cache-Control.
+    cache_policy = resources["EdgeRedirectCachePolicy"]["Properties"]["CachePolicyConfig"]
+    assert (cache_policy["MinTTL"], cache_policy["DefaultTTL"]) == (0, 0)
+    assert (
+        cache_policy["ParametersInCacheKeyAndForwardedToOrigin"]["QueryStringsConfig"]["QueryStringBehavior"] == "all"
+    )
+    all_viewer_except_host = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
+    assert default["OriginRequestPolicyId"] == all_viewer_except_host
+    [api] = config["CacheBehaviors"]
+    assert api["PathPattern"] == "/links*"
+    assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+    assert api["OriginRequestPolicyId"] == all_viewer_except_host
+    assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}

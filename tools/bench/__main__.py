@@ -61,6 +61,10 @@ def percentiles(samples_ns: list[int]) -> dict[str, float]:
     return {"p50_us": at(0.50), "p99_us": at(0.99), "samples": len(ordered)}
 
 
+def median_us(samples_ns: list[int]) -> float:
+    return round(statistics.median(samples_ns) / 1000, 2)
+
+
 def time_calls(call: Callable[[int], Any], count: int, warmup: int = 200) -> list[int]:
     for i in range(min(warmup, count)):
         call(i)
@@ -122,17 +126,22 @@ def start_stack() -> Stack:
     return Stack(runner, sqs, queue_urls, template)
 
 
-def create_links(stack: Stack, count: int, prefix: str) -> tuple[list[str], Any]:
+def create_links(stack: Stack, count: int, prefix: str) -> tuple[list[str], Any, list[int]]:
+    """Codes, the AWS calls made, and each create's duration (ns)."""
     from tools.devstack.__main__ import ensure_api_key
 
     key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("BENCH_API_KEY"))
     os.environ["BENCH_API_KEY"] = key
     codes = []
+    durations: list[int] = []
     with recording_aws_calls() as calls:
         for i in range(count):
             event = http_event("POST", "/links", headers=bearer(key), body={"url": f"https://example.com/{prefix}{i}"})
-            codes.append(json.loads(stack.runner.call("CreateFunction", event)["body"])["code"])
-    return codes, calls
+            started = time.perf_counter_ns()
+            response = stack.runner.call("CreateFunction", event)
+            durations.append(time.perf_counter_ns() - started)
+            codes.append(json.loads(response["body"])["code"])
+    return codes, calls, durations
 
 
 class UnderLambda:
@@ -157,8 +166,10 @@ class UnderLambda:
         services.click_publisher.cache_clear()
 
     def timed(self, events: list[dict[str, Any]], warmup: int) -> list[int]:
-        """The handler's own time per event: from the call to the response, nothing around it."""
+        """The handler's own time per event: from the call to the response, nothing around it.
+        The extension's time after each response goes to `after_response` (Lambda bills it)."""
         samples: list[int] = []
+        self.after_response: list[int] = []
         clock = time.perf_counter_ns
         for index, event in enumerate(events[:warmup] + events, start=1 - min(warmup, len(events))):
             self.extension.wait_until_idle(10)
@@ -167,8 +178,11 @@ class UnderLambda:
             self.handler(event, self.context)
             elapsed = clock() - started
             self.extension.release()
+            released = clock()
+            self.extension.wait_until_idle(10)
             if index > 0:
                 samples.append(elapsed)
+                self.after_response.append(clock() - released)
                 if index % CHUNK == 0:
                     self.fresh_clicks_queue()
         return samples
@@ -251,10 +265,12 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     hit_event = follow_event(hit_code)
     progress(f"our redirect, cache hits x{HIT_CALLS}")
     hit = ours.timed([hit_event] * HIT_CALLS, warmup=200)
+    hit_after = ours.after_response
     hit_calls = ours.calls_per_request([hit_event] * CALL_COUNT_SAMPLE)
     progress(f"our redirect, cache misses x{MISS_CALLS}")
     services.cached_links.cache_clear()
     miss = ours.timed([follow_event(code) for code in miss_codes[:MISS_CALLS]], warmup=0)
+    miss_after = ours.after_response
     services.cached_links.cache_clear()
     miss_calls = ours.calls_per_request([follow_event(code) for code in miss_codes[MISS_CALLS:]])
 
@@ -275,8 +291,8 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
         naive.QUEUE = os.environ["CLICKS_QUEUE_URL"]
         naive_samples += time_calls(lambda _: naive.handler(hit_event, None), CHUNK, warmup=20)
     return {
-        "ours_hit": {**percentiles(hit), **hit_calls},
-        "ours_miss": {**percentiles(miss), **miss_calls},
+        "ours_hit": {**percentiles(hit), **hit_calls, "extension_after_response_p50_us": median_us(hit_after)},
+        "ours_miss": {**percentiles(miss), **miss_calls, "extension_after_response_p50_us": median_us(miss_after)},
         "floor_bare": {**percentiles(bare), "aws_calls_before_response": 0},
         "floor_powertools_logger_metrics": {**percentiles(powertools), "aws_calls_before_response": 0},
         "floor_own_stack": {**percentiles(own_stack), "aws_calls_before_response": 0},
@@ -372,15 +388,20 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
         stack.sqs.send_message_batch(QueueUrl=queue, Entries=entries)
     [trigger] = stack.template.sqs_triggers()
     poller = SqsPoller(trigger, queue, stack.sqs, stack.runner, REGION)
-    delivered = 0
+    delivered = batches = 0
+    handler_seconds = 0.0
     with recording_aws_calls() as calls:
         while delivered < CLICKS and (got := poller.poll_once()):
             delivered += got
+            batches += 1
+            handler_seconds += poller.last_invocation_seconds
     writes = sum(1 for service, _ in calls.calls if service == "dynamodb")
     return {
         "clicks": delivered,
         "links": CLICK_LINKS,
         "batch_size": trigger.batch_size,
+        "batches": batches,
+        "ms_per_batch": round(handler_seconds * 1000 / max(batches, 1), 2),
         "dynamodb_writes_per_1000_clicks": round(writes * 1000 / max(delivered, 1), 1),
     }
 
@@ -396,12 +417,13 @@ def main() -> None:
     endpoint = start_endpoint()
     stack = start_stack()
     progress(f"creating {CREATES} + {MISS_CALLS + CALL_COUNT_SAMPLE} links")
-    codes, create_calls = create_links(stack, CREATES, "c")
-    miss_codes, _ = create_links(stack, MISS_CALLS + CALL_COUNT_SAMPLE, "m")
+    codes, create_calls, create_durations = create_links(stack, CREATES, "c")
+    miss_codes, _, _ = create_links(stack, MISS_CALLS + CALL_COUNT_SAMPLE, "m")
     report: dict[str, Any] = {
         "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
         "create": {
             "links": CREATES,
+            "p50_ms": round(statistics.median(create_durations) / 1e6, 2),
             "aws_calls_per_link": round(len(create_calls.calls) / CREATES, 3),
             "calls": {f"{service}.{operation}": n for (service, operation), n in create_calls.counts().items()},
         },

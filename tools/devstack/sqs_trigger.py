@@ -4,6 +4,7 @@ whole batch, when the function raises) to come back after the visibility timeout
 
 import logging
 import threading
+import time
 from typing import Any
 
 from tools.devstack.runner import InProcessRunner
@@ -42,6 +43,7 @@ class SqsPoller(threading.Thread):
         self._queue_url = queue_url
         self._sqs = sqs
         self._runner = runner
+        self.last_invocation_seconds = 0.0
         self._region = region
         self._interval = interval
         self._queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
@@ -69,11 +71,14 @@ class SqsPoller(threading.Thread):
         batch = self.receive_batch()
         if not batch:
             return 0
+        started = time.perf_counter()
         try:
             result = self._runner.call(self._trigger.function_name, sqs_event(batch, self._queue_arn, self._region))
         except Exception:
             logger.exception("%s failed; %d messages will be retried", self._trigger.function_name, len(batch))
             return len(batch)
+        finally:
+            self.last_invocation_seconds = time.perf_counter() - started  # the handler alone (make bench)
         failed = set()
         if self._trigger.reports_item_failures and isinstance(result, dict):
             failed = {item["itemIdentifier"] for item in result.get("batchItemFailures", [])}

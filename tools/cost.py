@@ -1,0 +1,279 @@
+"""`make cost`: what a million redirects and a million creates cost at list prices.
+
+Every line is priced from three sources, shown as it is computed:
+- the template: memory, architecture and logging settings of each function, access logging;
+- `make bench` (bench-results/latest.json): AWS calls per request, handler and extension
+  durations, clicks per ingest batch, DynamoDB writes per click;
+- PRICES below: AWS list prices for us-east-1 (on-demand, no free tier, first volume tier).
+
+Durations come from this machine against a local endpoint, so the Lambda duration lines are an
+estimate; they are also the smallest lines. Everything else is a count.
+"""
+
+import io
+import json
+import math
+import sys
+from collections.abc import Callable
+from contextlib import redirect_stdout
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+BENCH_RESULTS = ROOT / "bench-results" / "latest.json"
+TARGET_PER_MILLION_REDIRECTS = 1.70
+
+# USD, us-east-1, list prices.
+PRICES = {
+    "http_api_request": 1.00 / 1e6,  # HTTP API, first 300 million a month
+    "lambda_request": 0.20 / 1e6,
+    "lambda_gb_second_arm64": 0.0000133334,
+    "lambda_gb_second_x86_64": 0.0000166667,
+    "sqs_request": 0.40 / 1e6,  # standard queue, per 64 KB request
+    "dynamodb_read_unit": 0.125 / 1e6,  # on-demand
+    "dynamodb_write_unit": 0.625 / 1e6,  # on-demand
+    "logs_ingested_gb": 0.50,  # CloudWatch Logs, standard class
+}
+# Lambda's own "start" and "report" lines per invocation at SystemLogLevel INFO (JSON format).
+PLATFORM_LOG_BYTES = 700
+# The event source reads and deletes SQS messages 10 per request.
+MESSAGES_PER_SQS_REQUEST = 10
+
+
+@dataclass(frozen=True)
+class Line:
+    item: str
+    quantity: float  # per request of the kind priced
+    unit: str
+    unit_price: float
+
+    @property
+    def cost_per_million(self) -> float:
+        return self.quantity * self.unit_price * 1e6
+
+
+@dataclass(frozen=True)
+class FunctionSpec:
+    memory_gb: float
+    architecture: str
+    platform_logs: bool  # Lambda's start/report lines reach CloudWatch Logs
+
+    def gb_second_price(self) -> float:
+        return PRICES[f"lambda_gb_second_{self.architecture}"]
+
+
+def function_specs() -> dict[str, FunctionSpec]:
+    from samcli.yamlhelper import yaml_parse
+
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    defaults = template["Globals"]["Function"]
+    specs = {}
+    for name, resource in template["Resources"].items():
+        if resource["Type"] != "AWS::Serverless::Function":
+            continue
+        properties = resource["Properties"]
+        logging_config = properties.get("LoggingConfig", defaults.get("LoggingConfig", {}))
+        specs[name] = FunctionSpec(
+            memory_gb=properties.get("MemorySize", defaults.get("MemorySize", 128)) / 1024,
+            architecture=properties.get("Architectures", defaults.get("Architectures", ["x86_64"]))[0],
+            platform_logs=logging_config.get("SystemLogLevel", "INFO") != "WARN",
+        )
+    return specs
+
+
+def access_log_bytes() -> int:
+    """One access log line as the template formats it, with typical values."""
+    from samcli.yamlhelper import yaml_parse
+
+    api = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]["ShortlinkApi"]["Properties"]
+    settings = api.get("AccessLogSettings")
+    if not settings:
+        return 0
+    sample = {
+        "$context.requestId": "JkD2ZgXqIAMEVJQ=",
+        "$context.identity.sourceIp": "203.0.113.45",
+        "$context.requestTime": "30/Nov/2026:01:02:03 +0000",
+        "$context.httpMethod": "GET",
+        "$context.path": "/Ab3dE9x",
+        "$context.routeKey": "GET /{code}",
+        "$context.status": "302",
+        "$context.responseLatency": "12",
+        "$context.integrationErrorMessage": "-",
+    }
+    line = str(settings["Format"])
+    for variable, value in sample.items():
+        line = line.replace(variable, value)
+    return len(line.encode()) + 60  # CloudWatch Logs adds a timestamp and framing per event
+
+
+def redirect_metrics_bytes() -> int:
+    """The EMF record the redirect's extension emits per invocation, measured by emitting one."""
+    from shortlink import deferred_metrics
+
+    captured = io.StringIO()
+    with redirect_stdout(captured):
+        deferred_metrics.emit({"CacheHits": 1, "ClicksDispatched": 1})
+    return len(captured.getvalue().encode())
+
+
+def billed_ms(duration_ms: float) -> int:
+    return max(1, math.ceil(duration_ms))
+
+
+def lambda_lines(name: str, spec: FunctionSpec, duration_ms: float, per_request: float) -> list[Line]:
+    """Requests and GB-seconds of `per_request` invocations of `name` lasting `duration_ms`."""
+    gb_seconds = spec.memory_gb * billed_ms(duration_ms) / 1000
+    return [
+        Line(f"Lambda requests ({name})", per_request, "invocations", PRICES["lambda_request"]),
+        Line(
+            f"Lambda duration ({name}, {spec.memory_gb * 1024:.0f} MB {spec.architecture}, "
+            f"{billed_ms(duration_ms)} ms billed)",
+            per_request * gb_seconds,
+            "GB-s",
+            spec.gb_second_price(),
+        ),
+    ]
+
+
+def log_line(item: str, bytes_per_request: float) -> Line:
+    return Line(item, bytes_per_request / 1e9, "GB", PRICES["logs_ingested_gb"])
+
+
+def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[Line]:
+    """What one click costs after the redirect: the queue, the ingest function, the counters."""
+    ingest = bench["ingest"]
+    clicks_per_batch = ingest["clicks"] / max(ingest["batches"], 1)
+    per_click = 1 / clicks_per_batch
+    spec = specs["IngestFunction"]
+    lines = [
+        Line("SQS SendMessage (the click)", 1, "requests", PRICES["sqs_request"]),
+        Line(
+            "SQS ReceiveMessage + DeleteMessageBatch (event source)",
+            2 / MESSAGES_PER_SQS_REQUEST,
+            "requests",
+            PRICES["sqs_request"],
+        ),
+        *lambda_lines(
+            f"IngestFunction, {clicks_per_batch:.0f} clicks per batch", spec, ingest["ms_per_batch"], per_click
+        ),
+        Line(
+            "DynamoDB writes (click counters)",
+            ingest["dynamodb_writes_per_1000_clicks"] / 1000,
+            "write units",
+            PRICES["dynamodb_write_unit"],
+        ),
+    ]
+    if spec.platform_logs:
+        lines.append(log_line("CloudWatch Logs (ingest platform lines, per batch)", PLATFORM_LOG_BYTES * per_click))
+    return lines
+
+
+def redirect_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], case: str) -> list[Line]:
+    measured = bench["redirect"][f"ours_{case}"]
+    spec = specs["RedirectFunction"]
+    # Lambda bills until the extension asks for the next event: the handler plus the click send.
+    duration_ms = (measured["p50_us"] + measured["extension_after_response_p50_us"]) / 1000
+    lines = [
+        Line("API Gateway HTTP API request", 1, "requests", PRICES["http_api_request"]),
+        *lambda_lines("RedirectFunction", spec, duration_ms, 1),
+        Line(
+            "DynamoDB GetItem (strongly consistent)",
+            measured["aws_calls_before_response"],
+            "read units",
+            PRICES["dynamodb_read_unit"],
+        ),
+        log_line("CloudWatch Logs (metrics record, EMF)", redirect_metrics_bytes()),
+    ]
+    if access_log_bytes():
+        lines.append(log_line("CloudWatch Logs (API access log line)", access_log_bytes()))
+    if spec.platform_logs:
+        lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
+    return lines + click_analytics_lines(bench, specs)
+
+
+def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[Line]:
+    create = bench["create"]
+    spec = specs["CreateFunction"]
+    calls = create["calls"]
+    links = create["links"]
+    lines = [
+        Line("API Gateway HTTP API request", 1, "requests", PRICES["http_api_request"]),
+        *lambda_lines("CreateFunction", spec, create["p50_ms"], 1),
+        Line(
+            "DynamoDB GetItem (API key, eventually consistent: half a unit)",
+            calls.get("dynamodb.GetItem", 0) / links / 2,
+            "read units",
+            PRICES["dynamodb_read_unit"],
+        ),
+        Line(
+            "DynamoDB PutItem (link) + UpdateItem (id block)",
+            (calls.get("dynamodb.PutItem", 0) + calls.get("dynamodb.UpdateItem", 0)) / links,
+            "write units",
+            PRICES["dynamodb_write_unit"],
+        ),
+        log_line("CloudWatch Logs (one 'link created' line)", 400),
+    ]
+    if spec.platform_logs:
+        lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
+    return lines
+
+
+def table(title: str, lines: list[Line], write: Callable[[str], None]) -> float:
+    width = max(len(line.item) for line in lines)
+    write(f"\n{title}")
+    write(f"  {'item':<{width}} {'per request':>12} {'unit':<12} {'unit price $':>12} {'$ per 1M':>9}")
+    for line in lines:
+        write(
+            f"  {line.item:<{width}} {line.quantity:>12.6g} {line.unit:<12} {line.unit_price:>12.6g} "
+            f"{line.cost_per_million:>9.4f}"
+        )
+    total = sum(line.cost_per_million for line in lines)
+    write(f"  {'total':<{width}} {'':>12} {'':<12} {'':>12} {total:>9.4f}")
+    return total
+
+
+def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) -> float:
+    """The same table for the README (`python -m tools.cost --markdown`)."""
+    write(f"\n**{title}**\n")
+    write("| item | per request | unit | unit price $ | $ per million |")
+    write("| --- | ---: | --- | ---: | ---: |")
+    for line in lines:
+        write(
+            f"| {line.item} | {line.quantity:.6g} | {line.unit} | {line.unit_price:.6g} | {line.cost_per_million:.4f} |"
+        )
+    total = sum(line.cost_per_million for line in lines)
+    write(f"| **total** | | | | **{total:.4f}** |")
+    return total
+
+
+def main() -> None:
+    if not BENCH_RESULTS.is_file():
+        raise SystemExit("no bench-results/latest.json: run `make bench` first")
+    bench = json.loads(BENCH_RESULTS.read_text())
+    specs = function_specs()
+    render = markdown_table if "--markdown" in sys.argv[1:] else table
+    totals = {
+        "redirect_hit": render(
+            "Per million redirects, cache hit (click analytics included)",
+            redirect_lines(bench, specs, "hit"),
+            print,
+        ),
+        "redirect_miss": render(
+            "Per million redirects, cache miss (click analytics included)",
+            redirect_lines(bench, specs, "miss"),
+            print,
+        ),
+        "create": render("Per million creates", create_lines(bench, specs), print),
+    }
+    print(f"\nTarget: ≤ ${TARGET_PER_MILLION_REDIRECTS:.2f} per million redirects including click analytics.")
+    for case in ("redirect_hit", "redirect_miss"):
+        verdict = "met" if totals[case] <= TARGET_PER_MILLION_REDIRECTS else "NOT met"
+        print(f"  {case}: ${totals[case]:.4f} → {verdict}")
+    print(json.dumps({name: round(total, 4) for name, total in totals.items()}))
+
+
+if __name__ == "__main__":
+    main()
