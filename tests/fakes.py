@@ -3,7 +3,7 @@
 import threading
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken
+from shortlink.errors import CodeTaken, SlugTaken
 from shortlink.links import Link
 
 
@@ -23,12 +23,19 @@ class InMemoryCounter:
 class InMemoryLinks:
     def __init__(self) -> None:
         self.items: dict[str, Link] = {}
+        self.slug_claims: dict[str, str] = {}
         self.gets = 0
 
     def add(self, link: Link) -> None:
         if link.code in self.items:
             raise CodeTaken(link.code)
         self.items[link.code] = link
+
+    def add_with_slug(self, link: Link, slug_key: str) -> None:
+        if link.code in self.items or slug_key in self.slug_claims:
+            raise SlugTaken(link.code)
+        self.items[link.code] = link
+        self.slug_claims[slug_key] = link.code
 
     def get(self, code: str) -> Link | None:
         self.gets += 1

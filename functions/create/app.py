@@ -1,7 +1,8 @@
 """POST /links: create a short link for the caller's API key."""
 
+from dataclasses import asdict
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -11,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from shortlink.config import settings
 from shortlink.http_api import current_api_key, register_error_handlers, require_api_key
-from shortlink.links import create_link
+from shortlink.links import Link, LinkOptions, create_link
 from shortlink.services import code_generator, link_repository
 from shortlink.urls import MAX_URL_LENGTH
 
@@ -21,10 +22,31 @@ app.use(middlewares=[require_api_key])
 register_error_handlers(app)
 
 
+Tag = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="1-32 letters, digits, '_' or '-'")]
+
+
 class CreateLinkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     url: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) destination")]
+    slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
+    valid_from: Annotated[datetime | None, Field(description="not followable before (ISO 8601 with zone)")] = None
+    expires_at: Annotated[datetime | None, Field(description="410 Gone from then on (ISO 8601 with zone)")] = None
+    redirect_type: Literal[301, 302, 307, 308] = 302
+    tags: Annotated[list[Tag], Field(max_length=10)] = []
+    title: Annotated[str | None, Field(max_length=200)] = None
+    private: bool = False
+
+    def options(self) -> LinkOptions:
+        return LinkOptions(
+            slug=self.slug,
+            valid_from=self.valid_from,
+            expires_at=self.expires_at,
+            redirect_type=self.redirect_type,
+            tags=tuple(dict.fromkeys(self.tags)),
+            title=self.title,
+            private=self.private,
+        )
 
 
 class LinkCreated(BaseModel):
@@ -32,6 +54,16 @@ class LinkCreated(BaseModel):
     short_url: str
     url: str
     created_at: datetime
+    valid_from: datetime | None
+    expires_at: datetime | None
+    redirect_type: int
+    tags: list[str]
+    title: str | None
+    private: bool
+
+    @classmethod
+    def of(cls, link: Link, short_url: str) -> "LinkCreated":
+        return cls.model_validate({**asdict(link), "short_url": short_url})
 
 
 def public_base_url() -> str:
@@ -42,11 +74,11 @@ def public_base_url() -> str:
 @app.post("/links")
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
     owner = current_api_key(app)
-    link = create_link(request.url, owner.key_id, code_generator(), link_repository(), datetime.now(UTC))
-    logger.info("link created", extra={"code": link.code, "owner": owner.key_id})
-    created = LinkCreated(
-        code=link.code, short_url=f"{public_base_url()}/{link.code}", url=link.url, created_at=link.created_at
-    )
+    now = datetime.now(UTC)
+    link = create_link(request.url, owner.key_id, code_generator(), link_repository(), now, request.options())
+    # A private code is a capability: it is not written to the logs.
+    logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner.key_id})
+    created = LinkCreated.of(link, f"{public_base_url()}/{link.code}")
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created.model_dump_json())
 
 

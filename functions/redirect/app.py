@@ -9,21 +9,28 @@ Lambda writes as JSON (LoggingConfig in template.yaml).
 """
 
 import logging
+from datetime import UTC, datetime
 from typing import Any
 
 from shortlink.adapters import dynamodb_reader  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
 from shortlink.errors import StorageUnavailable
+from shortlink.links import Availability, Link
 from shortlink.services import cached_links, click_publisher
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
 dispatcher = click_dispatcher(click_publisher)
 
+PERMANENT_REDIRECT_MAX_AGE = 3600
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link not found</title>"
     "<h1>Link not found</h1><p>This short link does not exist.</p></html>"
+)
+GONE_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Link expired</title>"
+    "<h1>Link expired</h1><p>This short link has expired.</p></html>"
 )
 UNAVAILABLE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Try again</title>"
@@ -47,11 +54,34 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     if link is None:
         dispatcher.count("NotFound")
         return page(404, NOT_FOUND_PAGE)
+    if link.valid_from is not None or link.expires_at is not None:
+        availability = link.availability(datetime.now(UTC))
+        if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
+            dispatcher.count("NotFound")
+            return page(404, NOT_FOUND_PAGE)
+        if availability is Availability.EXPIRED:
+            dispatcher.count("Expired")
+            return page(410, GONE_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
     dispatcher.record_click(link.code)
-    # no-store: every click must reach us to be counted, and edits must apply at once.
-    return {"statusCode": 302, "headers": {"Location": link.url, "Cache-Control": "no-store"}, "body": ""}
+    return {
+        "statusCode": link.redirect_type,
+        "headers": {"Location": link.url, "Cache-Control": cache_control(link)},
+        "body": "",
+    }
+
+
+def cache_control(link: Link) -> str:
+    """302/307: no-store, so every click reaches us and edits apply at once. 301/308: the owner
+    chose a permanent redirect, which browsers and the edge may cache for an hour (never past
+    the link's expiry); repeat visits from a cache are not counted."""
+    if link.redirect_type in (302, 307):
+        return "no-store"
+    max_age = PERMANENT_REDIRECT_MAX_AGE
+    if link.expires_at is not None:
+        max_age = min(max_age, max(0, int((link.expires_at - datetime.now(UTC)).total_seconds())))
+    return f"public, max-age={max_age}"
 
 
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

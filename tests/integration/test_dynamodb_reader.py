@@ -1,6 +1,6 @@
 """The redirect's botocore reader and the pynamodb repository read and write the same items."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -26,3 +26,24 @@ def test_an_unknown_code_is_none(aws):
 def test_a_failed_read_is_a_storage_error(aws):
     with pytest.raises(StorageUnavailable):
         DynamoLinkReader("NoSuchTable").get("abc")
+
+
+def test_every_option_of_a_link_reads_back_equal(aws):
+    table = settings().links_table
+    moment = datetime(2026, 3, 4, 5, 6, 7, 891011, UTC)
+    link = Link(
+        "Spring-Sale",
+        "https://example.com/sale",
+        "owner-1",
+        moment,
+        valid_from=moment + timedelta(days=1),
+        expires_at=moment + timedelta(days=30),
+        redirect_type=308,
+        tags=("promo", "q2"),
+        title="Spring sale ✿",
+        custom_slug=True,
+        private=False,
+    )
+    DynamoLinkRepository(table).add_with_slug(link, "spring-sale")
+    assert DynamoLinkReader(table).get(link.code) == link
+    assert DynamoLinkRepository(table).get(link.code) == link

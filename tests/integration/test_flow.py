@@ -48,7 +48,11 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
     # Given a new link
     response, body = create(handlers, key)
     assert response["statusCode"] == 201
-    assert set(body) == {"code", "short_url", "url", "created_at"}
+    assert set(body) == {
+        *("code", "short_url", "url", "created_at", "valid_from", "expires_at"),
+        *("redirect_type", "tags", "title", "private"),
+    }
+    assert (body["redirect_type"], body["tags"], body["private"]) == (302, [], False)
     assert body["short_url"] == f"https://sho.rt/{body['code']}"
     assert body["url"] == "https://example.com/page"
     # When it is followed twice

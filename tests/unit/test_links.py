@@ -1,11 +1,19 @@
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from shortlink.codes import CodeGenerator
-from shortlink.errors import InvalidUrl, LinkNotFound, NoFreeCode
+from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken
 from shortlink.id_blocks import IdBlockAllocator
-from shortlink.links import MAX_CODE_ATTEMPTS, Link, create_link, owned_link
+from shortlink.links import (
+    MAX_CODE_ATTEMPTS,
+    Availability,
+    Link,
+    LinkOptions,
+    create_link,
+    is_possible_code,
+    owned_link,
+)
 from tests.fakes import InMemoryCounter, InMemoryLinks
 
 KEY = b"unit-test-permutation-key-0123456789"
@@ -76,3 +84,62 @@ def test_unknown_code_is_not_found_after_one_lookup():
     with pytest.raises(LinkNotFound):
         owned_link("abcdefg", "owner-1", links)
     assert links.gets == 1
+
+
+def test_a_custom_slug_becomes_the_code_and_claims_every_look_alike():
+    links = InMemoryLinks()
+    link = create_link("https://example.com", "owner-1", generator(), links, NOW, LinkOptions(slug="Promo"))
+    assert (link.code, link.custom_slug) == ("Promo", True)
+    for taken in ("Promo", "promo", "PR0MO"):
+        with pytest.raises(SlugTaken):
+            create_link("https://example.org", "owner-2", generator(), links, NOW, LinkOptions(slug=taken))
+    assert list(links.items) == ["Promo"]
+
+
+def test_a_reserved_slug_is_refused_and_nothing_is_stored():
+    links = InMemoryLinks()
+    with pytest.raises(InvalidLinkOption) as refused:
+        create_link("https://example.com", "owner-1", generator(), links, NOW, LinkOptions(slug="Admin"))
+    assert refused.value.field == "slug"
+    assert links.items == {}
+
+
+def test_a_private_link_gets_a_22_character_capability_code():
+    links = InMemoryLinks()
+    codes = {
+        create_link("https://example.com", "o", generator(), links, NOW, LinkOptions(private=True)).code
+        for _ in range(50)
+    }
+    assert len(codes) == 50
+    assert all(len(code) == 22 and is_possible_code(code) for code in codes)
+    assert all(links.items[code].private for code in codes)
+
+
+@pytest.mark.parametrize(
+    ("options", "field"),
+    [
+        (LinkOptions(redirect_type=303), "redirect_type"),
+        (LinkOptions(expires_at=NOW), "expires_at"),
+        (LinkOptions(expires_at=NOW - timedelta(days=1)), "expires_at"),
+        (LinkOptions(valid_from=NOW + timedelta(days=2), expires_at=NOW + timedelta(days=1)), "expires_at"),
+        (LinkOptions(valid_from=datetime(2026, 2, 1)), "valid_from"),
+        (LinkOptions(slug="mine", private=True), "private"),
+    ],
+)
+def test_options_that_cannot_work_are_refused_naming_the_field(options, field):
+    links = InMemoryLinks()
+    with pytest.raises(InvalidLinkOption) as refused:
+        create_link("https://example.com", "owner-1", generator(), links, NOW, options)
+    assert refused.value.field == field
+    assert links.items == {}
+
+
+def test_availability_follows_the_validity_window():
+    link = Link(
+        "c", "https://e.com", "o", NOW, valid_from=NOW + timedelta(hours=1), expires_at=NOW + timedelta(hours=2)
+    )
+    assert link.availability(NOW) is Availability.NOT_YET
+    assert link.availability(NOW + timedelta(hours=1)) is Availability.ACTIVE
+    assert link.availability(NOW + timedelta(hours=2) - timedelta(microseconds=1)) is Availability.ACTIVE
+    assert link.availability(NOW + timedelta(hours=2)) is Availability.EXPIRED
+    assert Link("c", "https://e.com", "o", NOW).availability(NOW + timedelta(days=9999)) is Availability.ACTIVE

@@ -9,6 +9,18 @@ class InvalidUrl(ShortlinkError):
     """The destination is not a URL we redirect to."""
 
 
+class InvalidLinkOption(ShortlinkError):
+    """A link option (slug, dates, ...) that cannot be accepted; names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class SlugTaken(ShortlinkError):
+    """The custom slug, or one a reader could take for it, belongs to another link."""
+
+
 class LinkNotFound(ShortlinkError):
     """No link with that code (or not one the caller may see)."""
 

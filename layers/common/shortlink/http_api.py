@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from shortlink.api_keys import ApiKey, authenticate
-from shortlink.errors import InvalidUrl, LinkNotFound, NoFreeCode, StorageUnavailable
+from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken, StorageUnavailable
 from shortlink.services import api_key_store
 
 MAX_BODY_BYTES = 16 * 1024
@@ -89,6 +89,14 @@ def register_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(InvalidUrl)
     def invalid_url(error: InvalidUrl) -> Response[Any]:
         return error_response(422, "invalid_url", str(error))
+
+    @app.exception_handler(InvalidLinkOption)
+    def invalid_option(error: InvalidLinkOption) -> Response[Any]:
+        return error_response(422, "invalid_request", f"{error.field}: {error}")
+
+    @app.exception_handler(SlugTaken)
+    def slug_taken(error: SlugTaken) -> Response[Any]:
+        return error_response(409, "slug_taken", f"slug {error} (or one that reads the same) is taken")
 
     @app.exception_handler(LinkNotFound)
     def link_not_found(error: LinkNotFound) -> Response[Any]:

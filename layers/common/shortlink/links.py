@@ -1,11 +1,13 @@
 """Links and the operations on them, written against the LinkRepository port."""
 
 import re
-from dataclasses import dataclass
+import secrets
+from dataclasses import dataclass, replace
 from datetime import datetime
+from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
-from shortlink.errors import CodeTaken, LinkNotFound, NoFreeCode
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode
 from shortlink.urls import validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -14,8 +16,31 @@ if TYPE_CHECKING:  # only create generates codes; the redirect must not import t
 # A collision means the code was taken by other means than our counter (a restored table,
 # a custom slug); a handful of fresh ids is plenty before we give up loudly.
 MAX_CODE_ATTEMPTS = 5
-# Any code we could have issued: generated base62 codes and (later) custom slugs.
+# Any code we could have issued: generated base62 codes, private codes and custom slugs.
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+REDIRECT_TYPES = (301, 302, 307, 308)
+DEFAULT_REDIRECT_TYPE = 302
+# A private link's code is a capability: 128 random bits, 22 URL-safe characters.
+PRIVATE_CODE_BYTES = 16
+
+
+class Availability(Enum):
+    ACTIVE = "active"
+    NOT_YET = "not_yet"  # before valid_from: answered as unknown, so it reveals nothing early
+    EXPIRED = "expired"  # from expires_at on: 410 Gone
+
+
+@dataclass(frozen=True)
+class LinkOptions:
+    """What a link's owner may choose besides the destination."""
+
+    slug: str | None = None
+    valid_from: datetime | None = None
+    expires_at: datetime | None = None
+    redirect_type: int = DEFAULT_REDIRECT_TYPE
+    tags: tuple[str, ...] = ()
+    title: str | None = None
+    private: bool = False
 
 
 @dataclass(frozen=True)
@@ -24,6 +49,20 @@ class Link:
     url: str
     owner: str
     created_at: datetime
+    valid_from: datetime | None = None
+    expires_at: datetime | None = None
+    redirect_type: int = DEFAULT_REDIRECT_TYPE
+    tags: tuple[str, ...] = ()
+    title: str | None = None
+    custom_slug: bool = False
+    private: bool = False
+
+    def availability(self, now: datetime) -> Availability:
+        if self.valid_from is not None and now < self.valid_from:
+            return Availability.NOT_YET
+        if self.expires_at is not None and now >= self.expires_at:
+            return Availability.EXPIRED
+        return Availability.ACTIVE
 
 
 class LinkSource(Protocol):
@@ -35,12 +74,63 @@ class LinkRepository(LinkSource, Protocol):
     def add(self, link: Link) -> None:
         """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
 
+    def add_with_slug(self, link: Link, slug_key: str) -> None:
+        """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
+        transaction; raise SlugTaken if the code or the claim exists."""
 
-def create_link(url: str, owner: str, codes: "CodeGenerator", links: LinkRepository, now: datetime) -> Link:
-    """Give `url` a fresh code and store it; the conditional put is the only uniqueness check."""
+
+def check_options(options: LinkOptions, now: datetime) -> None:
+    """Refuse options that cannot work together; each error names its field."""
+    if options.redirect_type not in REDIRECT_TYPES:
+        raise InvalidLinkOption("redirect_type", f"redirect_type must be one of {', '.join(map(str, REDIRECT_TYPES))}")
+    for field, moment in (("valid_from", options.valid_from), ("expires_at", options.expires_at)):
+        if moment is not None and moment.tzinfo is None:
+            raise InvalidLinkOption(field, f"{field} must carry a time zone (e.g. 2026-12-01T00:00:00Z)")
+    if options.expires_at is not None and options.expires_at <= now:
+        raise InvalidLinkOption("expires_at", "expires_at must be in the future")
+    if options.valid_from and options.expires_at and options.expires_at <= options.valid_from:
+        raise InvalidLinkOption("expires_at", "expires_at must be after valid_from")
+    if options.slug is not None and options.private:
+        raise InvalidLinkOption("private", "a private link gets a random code: leave out slug")
+
+
+def create_link(
+    url: str,
+    owner: str,
+    codes: "CodeGenerator",
+    links: LinkRepository,
+    now: datetime,
+    options: LinkOptions | None = None,
+) -> Link:
+    """Give `url` a code and store it; the conditional put is the only uniqueness check.
+
+    The code is the owner's slug, a private capability code, or the next generated code."""
+    options = options or LinkOptions()
     url = validate_destination(url)
+    check_options(options, now)
+
+    unnumbered = Link(
+        code="",
+        url=url,
+        owner=owner,
+        created_at=now,
+        valid_from=options.valid_from,
+        expires_at=options.expires_at,
+        redirect_type=options.redirect_type,
+        tags=options.tags,
+        title=options.title,
+        custom_slug=options.slug is not None,
+        private=options.private,
+    )
+    if options.slug is not None:
+        from shortlink.slugs import slug_key, validate_slug
+
+        link = replace(unnumbered, code=validate_slug(options.slug))
+        links.add_with_slug(link, slug_key(link.code))
+        return link
     for _ in range(MAX_CODE_ATTEMPTS):
-        link = Link(code=codes.next_code(), url=url, owner=owner, created_at=now)
+        code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
+        link = replace(unnumbered, code=code)
         try:
             links.add(link)
         except CodeTaken:

@@ -4,21 +4,34 @@ Table names come from configuration at run time, so each model is bound to its t
 `bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
 """
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
-from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
-from pynamodb.exceptions import DoesNotExist, PynamoDBException
+from pynamodb.attributes import (
+    BooleanAttribute,
+    ListAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.connection import Connection
+from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
 from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, StorageUnavailable
-from shortlink.links import Link
+from shortlink.errors import CodeTaken, SlugTaken, StorageUnavailable
+from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
 
 ModelT = TypeVar("ModelT", bound=Model)
 
 ID_COUNTER_NAME = "link-ids"
 TOTAL_BUCKET = "total"
+# A custom slug's claim lives in the links table under a key no code can have ('~' is outside
+# the code alphabet), so the redirect can never look one up.
+SLUG_CLAIM_PREFIX = "~slug~"
+# An expired link answers 410 for this long, then DynamoDB's TTL removes it.
+EXPIRED_LINK_KEPT = timedelta(days=30)
 
 
 class _Meta:
@@ -37,6 +50,24 @@ class LinkItem(Model):
     url = UnicodeAttribute()
     owner = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
+    valid_from = UTCDateTimeAttribute(null=True)
+    expires_at = UTCDateTimeAttribute(null=True)
+    expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute
+    redirect_type = NumberAttribute(null=True)
+    tags = ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True)
+    title = UnicodeAttribute(null=True)
+    custom_slug = BooleanAttribute(null=True)
+    private = BooleanAttribute(null=True)
+
+
+class SlugClaimItem(Model):
+    """The claim of a folded slug (see shortlink.slugs); never removed, so never reused."""
+
+    class Meta(_Meta):
+        pass
+
+    code = UnicodeAttribute(hash_key=True)  # SLUG_CLAIM_PREFIX + slug key
+    slug = UnicodeAttribute()
 
 
 class ApiKeyItem(Model):
@@ -84,14 +115,45 @@ def _unavailable(error: PynamoDBException) -> StorageUnavailable:
 class DynamoLinkRepository:
     def __init__(self, table_name: str) -> None:
         self._model = bound_model(LinkItem, table_name)
+        self._claims = bound_model(SlugClaimItem, table_name)
+
+    def _item(self, link: Link) -> LinkItem:
+        expires_at_epoch = None
+        if link.expires_at is not None:
+            expires_at_epoch = int((link.expires_at + EXPIRED_LINK_KEPT).timestamp())
+        return self._model(
+            code=link.code,
+            url=link.url,
+            owner=link.owner,
+            created_at=link.created_at,
+            valid_from=link.valid_from,
+            expires_at=link.expires_at,
+            expires_at_epoch=expires_at_epoch,
+            redirect_type=link.redirect_type,
+            tags=list(link.tags) or None,
+            title=link.title,
+            custom_slug=link.custom_slug or None,
+            private=link.private or None,
+        )
 
     def add(self, link: Link) -> None:
-        item = self._model(code=link.code, url=link.url, owner=link.owner, created_at=link.created_at)
         try:
-            item.save(condition=self._model.code.does_not_exist())
+            self._item(link).save(condition=self._model.code.does_not_exist())
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 raise CodeTaken(link.code) from None
+            raise _unavailable(error) from error
+
+    def add_with_slug(self, link: Link, slug_key: str) -> None:
+        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.code)
+        try:
+            with TransactWrite(connection=Connection()) as transaction:
+                transaction.save(self._item(link), condition=self._model.code.does_not_exist())
+                transaction.save(claim, condition=self._claims.code.does_not_exist())
+        except TransactWriteError as error:
+            reasons = [reason.code for reason in error.cancellation_reasons if reason is not None]
+            if "ConditionalCheckFailed" in reasons:
+                raise SlugTaken(link.code) from None
             raise _unavailable(error) from error
 
     def get(self, code: str) -> Link | None:
@@ -102,7 +164,19 @@ class DynamoLinkRepository:
             return None
         except PynamoDBException as error:
             raise _unavailable(error) from error
-        return Link(code=item.code, url=item.url, owner=item.owner, created_at=item.created_at)
+        return Link(
+            code=item.code,
+            url=item.url,
+            owner=item.owner,
+            created_at=item.created_at,
+            valid_from=item.valid_from,
+            expires_at=item.expires_at,
+            redirect_type=int(item.redirect_type or DEFAULT_REDIRECT_TYPE),
+            tags=tuple(str(tag) for tag in item.tags or ()),
+            title=item.title,
+            custom_slug=bool(item.custom_slug),
+            private=bool(item.private),
+        )
 
 
 class DynamoCounterStore:

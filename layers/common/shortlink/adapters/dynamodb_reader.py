@@ -15,7 +15,7 @@ from botocore.exceptions import BotoCoreError, ClientError
 from botocore.session import get_session
 
 from shortlink.errors import StorageUnavailable
-from shortlink.links import Link
+from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
 
 # pynamodb's UTCDateTimeAttribute format, which the repository writes.
 PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
@@ -48,9 +48,29 @@ class DynamoLinkReader:
         item = response.get("Item")
         if item is None:
             return None
-        return Link(
-            code=item["code"]["S"],
-            url=item["url"]["S"],
-            owner=item["owner"]["S"],
-            created_at=datetime.strptime(item["created_at"]["S"], PYNAMODB_DATETIME_FORMAT),
-        )
+        return link_from_item(item)
+
+
+def _moment(item: dict[str, Any], name: str) -> datetime | None:
+    value = item.get(name)
+    return datetime.strptime(value["S"], PYNAMODB_DATETIME_FORMAT) if value else None
+
+
+def link_from_item(item: dict[str, Any]) -> Link:
+    """A links-table item as pynamodb's LinkItem writes it (absent attributes are unset)."""
+    created_at = _moment(item, "created_at")
+    if created_at is None:  # written with every link: an item without it is not one of ours
+        raise StorageUnavailable(f"links item {item['code']['S']!r} has no created_at")
+    return Link(
+        code=item["code"]["S"],
+        url=item["url"]["S"],
+        owner=item["owner"]["S"],
+        created_at=created_at,
+        valid_from=_moment(item, "valid_from"),
+        expires_at=_moment(item, "expires_at"),
+        redirect_type=int(item["redirect_type"]["N"]) if "redirect_type" in item else DEFAULT_REDIRECT_TYPE,
+        tags=tuple(tag["S"] for tag in item["tags"]["L"]) if "tags" in item else (),
+        title=item["title"]["S"] if "title" in item else None,
+        custom_slug=item.get("custom_slug", {}).get("BOOL", False),
+        private=item.get("private", {}).get("BOOL", False),
+    )

@@ -1,0 +1,136 @@
+"""Link options end to end through the handlers against moto: custom slugs, private codes,
+validity windows and redirect types."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shortlink.adapters.dynamodb import SLUG_CLAIM_PREFIX, DynamoLinkRepository
+from shortlink.config import settings
+from shortlink.links import Link
+from shortlink.slugs import RESERVED_SLUGS
+from tests.events import bearer, http_event
+from tests.integration.conftest import ROOT
+from tools.devstack.template import LocalTemplate
+
+
+def create(aws, handlers, key=None, **fields):
+    body = {"url": "https://example.com/landing", **fields}
+    event = http_event("POST", "/links", headers=bearer(key or aws.new_api_key()), body=body)
+    response = handlers["CreateFunction"](event)
+    return response["statusCode"], json.loads(response["body"])
+
+
+def follow(handlers, code):
+    event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
+    return handlers["RedirectFunction"](event)
+
+
+def test_a_custom_slug_is_the_short_code_and_look_alikes_are_taken(aws, handlers):
+    status, created = create(aws, handlers, slug="Spring-Sale", title="Spring sale", tags=["promo", "q2"])
+    assert status == 201
+    assert created["code"] == "Spring-Sale"
+    assert created["short_url"] == "https://sho.rt/Spring-Sale"
+    assert (created["title"], created["tags"]) == ("Spring sale", ["promo", "q2"])
+    assert follow(handlers, "Spring-Sale")["statusCode"] == 302
+
+    for look_alike in ("spring-sale", "SPR1NG-SALE", "Spring-Sa1e"):
+        status, refused = create(aws, handlers, slug=look_alike)
+        assert status == 409, look_alike
+        assert refused["error"] == "slug_taken"
+    # One link and its one claim: the refused creates wrote nothing.
+    assert aws.item_count("LinksTable") == 2
+
+
+def test_a_slug_equal_to_an_existing_generated_code_is_taken(aws, handlers):
+    _, generated = create(aws, handlers)
+    status, refused = create(aws, handlers, slug=generated["code"])
+    assert status == 409
+    assert refused["error"] == "slug_taken"
+
+
+@pytest.mark.parametrize(
+    ("fields", "mentions"),
+    [
+        ({"slug": "admin"}, "slug: slug 'admin' is reserved"),
+        ({"slug": "L1NKS"}, "reserved"),
+        ({"slug": "a/b"}, "slug:"),
+        ({"slug": "x" * 65}, "slug:"),
+        ({"redirect_type": 303}, "redirect_type"),
+        ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at: expires_at must be in the future"),
+        ({"valid_from": "2030-01-02T00:00:00Z", "expires_at": "2030-01-01T00:00:00Z"}, "after valid_from"),
+        ({"valid_from": "2030-01-01T00:00:00"}, "valid_from: valid_from must carry a time zone"),
+        ({"expires_at": "next tuesday"}, "expires_at"),
+        ({"tags": ["ok", "not ok"]}, "tags.1"),
+        ({"tags": [f"t{i}" for i in range(11)]}, "tags"),
+        ({"title": "t" * 201}, "title"),
+        ({"slug": "mine", "private": True}, "private"),
+    ],
+)
+def test_bad_options_are_refused_naming_the_field_and_write_nothing(aws, handlers, fields, mentions):
+    status, refused = create(aws, handlers, **fields)
+    assert status == 422
+    assert mentions in refused["message"]
+    assert aws.item_count("LinksTable") == 0
+
+
+def test_a_private_link_has_a_capability_code(aws, handlers):
+    status, created = create(aws, handlers, private=True)
+    assert status == 201
+    assert len(created["code"]) == 22
+    assert created["private"] is True
+    assert follow(handlers, created["code"])["statusCode"] == 302
+
+
+@pytest.mark.parametrize("redirect_type", [301, 302, 307, 308])
+def test_the_redirect_answers_with_the_chosen_status(aws, handlers, redirect_type):
+    _, created = create(aws, handlers, redirect_type=redirect_type)
+    response = follow(handlers, created["code"])
+    assert response["statusCode"] == redirect_type
+    assert response["headers"]["Location"] == "https://example.com/landing"
+    permanent = redirect_type in (301, 308)
+    assert response["headers"]["Cache-Control"] == ("public, max-age=3600" if permanent else "no-store")
+
+
+def test_a_permanent_redirect_is_never_cached_past_the_links_expiry(aws, handlers):
+    expires = datetime.now(UTC) + timedelta(minutes=10)
+    _, created = create(aws, handlers, redirect_type=301, expires_at=expires.isoformat())
+    max_age = int(follow(handlers, created["code"])["headers"]["Cache-Control"].split("=")[1])
+    assert 590 <= max_age <= 600
+
+
+def test_before_valid_from_a_link_is_unknown_and_after_expiry_it_is_gone(aws, handlers):
+    now = datetime.now(UTC)
+    repository = DynamoLinkRepository(settings().links_table)
+    repository.add(Link("notyet", "https://e.com/a", "o", now, valid_from=now + timedelta(hours=1)))
+    repository.add(Link("expired", "https://e.com/b", "o", now - timedelta(days=2), expires_at=now - timedelta(days=1)))
+    repository.add(
+        Link(
+            "current",
+            "https://e.com/c",
+            "o",
+            now,
+            valid_from=now - timedelta(hours=1),
+            expires_at=now + timedelta(hours=1),
+        )
+    )
+    assert follow(handlers, "notyet")["statusCode"] == 404
+    gone = follow(handlers, "expired")
+    assert gone["statusCode"] == 410
+    assert "expired" in gone["body"]
+    assert follow(handlers, "current")["statusCode"] == 302
+    # Expired links leave with DynamoDB's TTL, 30 days after their expiry.
+    item = aws.dynamodb.get_item(TableName=settings().links_table, Key={"code": {"S": "expired"}})["Item"]
+    assert int(item["expires_at_epoch"]["N"]) == int((now - timedelta(days=1) + timedelta(days=30)).timestamp())
+
+
+def test_a_slug_claim_can_never_be_followed(aws, handlers):
+    create(aws, handlers, slug="claimed")
+    assert follow(handlers, SLUG_CLAIM_PREFIX + "clalmed")["statusCode"] == 404
+
+
+def test_every_first_path_segment_of_the_api_is_reserved():
+    routes = LocalTemplate.load(ROOT / "template.yaml").api().routes
+    segments = {route.path.strip("/").split("/")[0] for route in routes}
+    assert segments - {"{code}"} <= RESERVED_SLUGS
