@@ -3,6 +3,7 @@
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -14,7 +15,7 @@ from shortlink.config import settings
 from shortlink.http_api import current_api_key, register_error_handlers, require_api_key
 from shortlink.links import Link, LinkOptions, create_link
 from shortlink.services import code_generator, link_repository
-from shortlink.urls import MAX_URL_LENGTH
+from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, ascii_host
 
 logger = Logger(service="shortlink-create")
 app = APIGatewayHttpResolver(enable_validation=True)
@@ -71,11 +72,21 @@ def public_base_url() -> str:
     return configured or f"https://{app.current_event.request_context.domain_name}"
 
 
+def destination_policy() -> DestinationPolicy:
+    """Our own hosts (the public one and the one this request came in on) and the blocklist."""
+    own = {urlsplit(public_base_url()).hostname or "", app.current_event.request_context.domain_name or ""}
+    return DestinationPolicy(
+        own_hosts=frozenset(ascii_host(host) for host in own if host), blocked_domains=settings().blocked_domains
+    )
+
+
 @app.post("/links")
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
     owner = current_api_key(app)
     now = datetime.now(UTC)
-    link = create_link(request.url, owner.key_id, code_generator(), link_repository(), now, request.options())
+    link = create_link(
+        request.url, owner.key_id, code_generator(), link_repository(), now, request.options(), destination_policy()
+    )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner.key_id})
     created = LinkCreated.of(link, f"{public_base_url()}/{link.code}")

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shortlink import services
 from shortlink.adapters.dynamodb import SLUG_CLAIM_PREFIX, DynamoLinkRepository
 from shortlink.config import settings
 from shortlink.links import Link
@@ -134,3 +135,20 @@ def test_every_first_path_segment_of_the_api_is_reserved():
     routes = LocalTemplate.load(ROOT / "template.yaml").api().routes
     segments = {route.path.strip("/").split("/")[0] for route in routes}
     assert segments - {"{code}"} <= RESERVED_SLUGS
+
+
+@pytest.mark.parametrize(
+    ("url", "mentions"),
+    [
+        ("https://sho.rt/abc", "redirect loop"),  # the public base URL of the fixture
+        ("https://www.phish.example/login", "blocklist"),
+        ("https://phìsh.example/", "blocklist"),  # compared in punycode: xn--phsh-rpa.example
+    ],
+)
+def test_destinations_the_operator_refuses(aws, handlers, monkeypatch, url, mentions):
+    monkeypatch.setenv("BLOCKED_DOMAINS", "phish.example, xn--phsh-rpa.example")
+    services.reset()
+    status, refused = create(aws, handlers, url=url)
+    assert (status, refused["error"]) == (422, "invalid_url")
+    assert mentions in refused["message"]
+    assert aws.item_count("LinksTable") == 0

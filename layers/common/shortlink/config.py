@@ -31,6 +31,8 @@ class Settings:
     # The permutation key comes from SSM in AWS; PERMUTATION_KEY is for the local stack only.
     permutation_key: str = ""
     permutation_key_parameter: str = ""
+    # Destination domains refused at create (each covers its subdomains).
+    blocked_domains: frozenset[str] = frozenset()
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -64,6 +66,11 @@ class Settings:
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
             permutation_key=env.get("PERMUTATION_KEY", ""),
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
+            blocked_domains=frozenset(
+                domain.strip().lower().rstrip(".")
+                for domain in env.get("BLOCKED_DOMAINS", "").split(",")
+                if domain.strip()
+            ),
         )
 
 

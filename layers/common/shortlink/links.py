@@ -8,7 +8,7 @@ from enum import Enum
 from typing import TYPE_CHECKING, Protocol
 
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode
-from shortlink.urls import validate_destination
+from shortlink.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
     from shortlink.codes import CodeGenerator
@@ -101,12 +101,13 @@ def create_link(
     links: LinkRepository,
     now: datetime,
     options: LinkOptions | None = None,
+    policy: DestinationPolicy | None = None,
 ) -> Link:
     """Give `url` a code and store it; the conditional put is the only uniqueness check.
 
     The code is the owner's slug, a private capability code, or the next generated code."""
     options = options or LinkOptions()
-    url = validate_destination(url)
+    url = validate_destination(url, policy)
     check_options(options, now)
 
     unnumbered = Link(
