@@ -11,6 +11,7 @@ from shortlink.adapters.dynamodb import SLUG_CLAIM_PREFIX, DynamoLinkRepository
 from shortlink.config import settings
 from shortlink.links import Link
 from shortlink.slugs import RESERVED_SLUGS
+from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
 from tools.devstack.template import LocalTemplate
@@ -152,3 +153,16 @@ def test_destinations_the_operator_refuses(aws, handlers, monkeypatch, url, ment
     assert (status, refused["error"]) == (422, "invalid_url")
     assert mentions in refused["message"]
     assert aws.item_count("LinksTable") == 0
+
+
+def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
+    monkeypatch.setenv("CODE_MODE", "random")
+    services.reset()
+    key = aws.new_api_key()
+    with recording_aws_calls() as calls:
+        created = [create(aws, handlers, key=key, url=f"https://example.com/{i}")[1]["code"] for i in range(20)]
+    assert len(set(created)) == 20
+    assert all(len(code) == 7 for code in created)
+    assert calls.counts() == {("dynamodb", "GetItem"): 20, ("dynamodb", "PutItem"): 20}
+    assert aws.item_count("CountersTable") == 0
+    assert follow(handlers, created[0])["statusCode"] == 302

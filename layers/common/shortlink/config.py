@@ -21,6 +21,8 @@ class Settings:
     click_stats_table: str
     clicks_queue_url: str
     code_length: int = 7
+    # "sequence": permuted ids from the counter; "random": CSPRNG codes (see shortlink.codes).
+    code_mode: str = "sequence"
     id_block_size: int = 1000
     # The redirect's link cache: a found link may be served this long after an edit or delete.
     link_cache_ttl_seconds: int = 30
@@ -52,6 +54,12 @@ class Settings:
                 raise ConfigurationError(f"{name} must be between {low} and {high}, got {value}")
             return value
 
+        def choice(name: str, default: str, allowed: tuple[str, ...]) -> str:
+            value = env.get(name, "") or default
+            if value not in allowed:
+                raise ConfigurationError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
+            return value
+
         return cls(
             links_table=required("LINKS_TABLE"),
             api_keys_table=required("API_KEYS_TABLE"),
@@ -59,6 +67,7 @@ class Settings:
             click_stats_table=required("CLICK_STATS_TABLE"),
             clicks_queue_url=required("CLICKS_QUEUE_URL"),
             code_length=integer("CODE_LENGTH", 7, 4, 10),
+            code_mode=choice("CODE_MODE", "sequence", ("sequence", "random")),
             id_block_size=integer("ID_BLOCK_SIZE", 1000, 1, 1_000_000),
             link_cache_ttl_seconds=integer("LINK_CACHE_TTL_SECONDS", 30, 0, 3600),
             link_negative_cache_ttl_seconds=integer("LINK_NEGATIVE_CACHE_TTL_SECONDS", 5, 0, 3600),

@@ -11,7 +11,7 @@ from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeC
 from shortlink.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
-    from shortlink.codes import CodeGenerator
+    from shortlink.codes import CodeSource
 
 # A collision means the code was taken by other means than our counter (a restored table,
 # a custom slug); a handful of fresh ids is plenty before we give up loudly.
@@ -97,7 +97,7 @@ def check_options(options: LinkOptions, now: datetime) -> None:
 def create_link(
     url: str,
     owner: str,
-    codes: "CodeGenerator",
+    codes: "CodeSource",
     links: LinkRepository,
     now: datetime,
     options: LinkOptions | None = None,

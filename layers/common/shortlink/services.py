@@ -12,7 +12,7 @@ from shortlink.config import settings
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb import DynamoApiKeyStore, DynamoClickCounterStore, DynamoLinkRepository
     from shortlink.adapters.sqs import SqsClickPublisher
-    from shortlink.codes import CodeGenerator
+    from shortlink.codes import CodeSource
     from shortlink.link_cache import CachedLinks
 
 
@@ -60,15 +60,17 @@ def click_publisher() -> "SqsClickPublisher":
 
 
 @cache
-def code_generator() -> "CodeGenerator":
+def code_generator() -> "CodeSource":
     # Imported here: only the create function generates codes; the redirect's cold start
     # should not pay for the permutation and the key loader.
     from shortlink.adapters.dynamodb import DynamoCounterStore
-    from shortlink.codes import CodeGenerator
+    from shortlink.codes import CodeGenerator, RandomCodeGenerator
     from shortlink.id_blocks import IdBlockAllocator
     from shortlink.permutation_key import load_permutation_key
 
     config = settings()
+    if config.code_mode == "random":
+        return RandomCodeGenerator(config.code_length)
     allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
     return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
 
