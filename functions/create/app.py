@@ -1,5 +1,7 @@
 """POST /links: create a short link for the caller's API key."""
 
+import json
+import re
 from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
@@ -8,14 +10,27 @@ from urllib.parse import urlsplit
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
+from aws_lambda_powertools.utilities.idempotency.exceptions import (
+    IdempotencyAlreadyInProgressError,
+    IdempotencyValidationError,
+)
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 
 from shortlink.config import settings
-from shortlink.http_api import current_api_key, register_error_handlers, require_api_key
+from shortlink.http_api import current_api_key, error_response, register_error_handlers, require_api_key
 from shortlink.links import Link, LinkOptions, create_link
-from shortlink.services import code_generator, link_repository
+from shortlink.services import code_generator, idempotency_store, link_repository
 from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, ascii_host
+
+IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
+IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
+IDEMPOTENCY = IdempotencyConfig(
+    event_key_jmespath="[owner, key]",
+    payload_validation_jmespath="request",  # the same key with another body is refused
+    expires_after_seconds=24 * 3600,
+)
 
 logger = Logger(service="shortlink-create")
 app = APIGatewayHttpResolver(enable_validation=True)
@@ -80,19 +95,56 @@ def destination_policy() -> DestinationPolicy:
     )
 
 
-@app.post("/links")
-def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
-    owner = current_api_key(app)
+def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
     now = datetime.now(UTC)
     link = create_link(
-        request.url, owner.key_id, code_generator(), link_repository(), now, request.options(), destination_policy()
+        request.url, owner, code_generator(), link_repository(), now, request.options(), destination_policy()
     )
     # A private code is a capability: it is not written to the logs.
-    logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner.key_id})
-    created = LinkCreated.of(link, f"{public_base_url()}/{link.code}")
-    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=created.model_dump_json())
+    logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
+    return LinkCreated.of(link, f"{public_base_url()}/{link.code}").model_dump(mode="json")
+
+
+def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
+    """The create of one Idempotency-Key: Powertools stores its answer, and a retry with the same
+    key and body gets that answer instead of a second link."""
+    return create_and_describe(CreateLinkRequest.model_validate(attempt["request"]), attempt["owner"])
+
+
+@app.post("/links")
+def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
+    owner = current_api_key(app).key_id
+    idempotency_key = app.current_event.headers.get(IDEMPOTENCY_KEY_HEADER)
+    if idempotency_key is None:
+        created = create_and_describe(request, owner)
+    else:
+        if not IDEMPOTENCY_KEY_PATTERN.fullmatch(idempotency_key):
+            return error_response(422, "invalid_request", "Idempotency-Key: 1-255 printable ASCII characters")
+        once = idempotent_function(
+            create_once,
+            data_keyword_argument="attempt",
+            persistence_store=idempotency_store(),
+            config=IDEMPOTENCY,
+            key_prefix="create-link",
+        )
+        # Scoped by API key: two callers may pick the same Idempotency-Key.
+        created = once(attempt={"owner": owner, "key": idempotency_key, "request": request.model_dump(mode="json")})
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(created))
+
+
+@app.exception_handler(IdempotencyValidationError)
+def idempotency_key_reused(error: IdempotencyValidationError) -> Response[Any]:
+    return error_response(422, "idempotency_key_reused", "this Idempotency-Key was used with a different request")
+
+
+@app.exception_handler(IdempotencyAlreadyInProgressError)
+def idempotency_in_progress(error: IdempotencyAlreadyInProgressError) -> Response[Any]:
+    return error_response(
+        409, "request_in_progress", "a request with this Idempotency-Key is in progress", headers={"Retry-After": "1"}
+    )
 
 
 @logger.inject_lambda_context
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    IDEMPOTENCY.register_lambda_context(context)
     return app.resolve(event, context)

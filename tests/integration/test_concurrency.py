@@ -37,4 +37,8 @@ def test_8_workers_x_2000_creates_get_16000_distinct_codes(aws):
     assert len(set(codes)) == WORKERS * CREATES_PER_WORKER
     assert aws.item_count(config.links_table) == WORKERS * CREATES_PER_WORKER
     counter = aws.dynamodb.get_item(TableName=config.counters_table, Key={"name": {"S": "link-ids"}})["Item"]
-    assert int(counter["value"]["N"]) == WORKERS * CREATES_PER_WORKER  # 64 blocks, no id wasted
+    reserved = int(counter["value"]["N"])
+    # Whole blocks only; beyond the 16,000 ids used, each worker may hold the rest of one block,
+    # grown by the few codes skipped for spelling a blocked word.
+    assert reserved % BLOCK_SIZE == 0
+    assert WORKERS * CREATES_PER_WORKER <= reserved <= WORKERS * (CREATES_PER_WORKER + BLOCK_SIZE)

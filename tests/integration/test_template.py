@@ -32,13 +32,23 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
     ("function", "actions"),
     [
         ("RedirectFunction", {"dynamodb:GetItem", "sqs:SendMessage"}),
-        ("CreateFunction", {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "ssm:GetParameter"}),
+        (
+            "CreateFunction",
+            {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+        ),
         ("ManageFunction", {"dynamodb:GetItem"}),
         ("IngestFunction", {"dynamodb:UpdateItem"}),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):
     assert policy_actions(template, function) == actions
+
+
+def test_create_deletes_only_its_own_idempotency_records(template):
+    properties = template.stacks[0].template_dict["Resources"]["CreateFunction"]["Properties"]
+    statements = [statement for policy in properties["Policies"] for statement in policy["Statement"]]
+    deleting = [statement for statement in statements if "dynamodb:DeleteItem" in statement["Action"]]
+    assert [statement["Resource"] for statement in deleting] == [{"Fn::GetAtt": ["IdempotencyTable", "Arn"]}]
 
 
 def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(template):

@@ -33,6 +33,8 @@ class Settings:
     # The permutation key comes from SSM in AWS; PERMUTATION_KEY is for the local stack only.
     permutation_key: str = ""
     permutation_key_parameter: str = ""
+    # Powertools Idempotency records of creates with an Idempotency-Key (create function only).
+    idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
     blocked_domains: frozenset[str] = frozenset()
 
@@ -75,6 +77,7 @@ class Settings:
             public_base_url=env.get("PUBLIC_BASE_URL", "").rstrip("/"),
             permutation_key=env.get("PERMUTATION_KEY", ""),
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
+            idempotency_table=env.get("IDEMPOTENCY_TABLE", ""),
             blocked_domains=frozenset(
                 domain.strip().lower().rstrip(".")
                 for domain in env.get("BLOCKED_DOMAINS", "").split(",")

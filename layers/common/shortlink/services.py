@@ -5,9 +5,9 @@ the adapters it uses (the redirect never loads pynamodb). Tests reset everything
 """
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from shortlink.config import settings
+from shortlink.config import ConfigurationError, settings
 
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb import DynamoApiKeyStore, DynamoClickCounterStore, DynamoLinkRepository
@@ -75,6 +75,17 @@ def code_generator() -> "CodeSource":
     return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
 
 
+@cache
+def idempotency_store() -> Any:
+    """Powertools' DynamoDB persistence layer for idempotent creates."""
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    table = settings().idempotency_table
+    if not table:
+        raise ConfigurationError("IDEMPOTENCY_TABLE is not set")
+    return DynamoDBPersistenceLayer(table_name=table)
+
+
 def reset() -> None:
     """Forget every cached adapter and the settings (for tests that change the environment)."""
     for factory in (
@@ -84,6 +95,7 @@ def reset() -> None:
         click_counter_store,
         click_publisher,
         code_generator,
+        idempotency_store,
         settings,
     ):
         factory.cache_clear()
