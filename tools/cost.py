@@ -84,6 +84,13 @@ def function_specs() -> dict[str, FunctionSpec]:
     return specs
 
 
+def create_rate_limited() -> bool:
+    from samcli.yamlhelper import yaml_parse
+
+    parameters = yaml_parse((ROOT / "template.yaml").read_text())["Parameters"]
+    return int(parameters["CreateRateLimitPerMinute"]["Default"]) > 0
+
+
 def access_log_bytes() -> int:
     """One access log line as the template formats it, with typical values."""
     from samcli.yamlhelper import yaml_parse
@@ -216,6 +223,10 @@ def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[
         ),
         log_line("CloudWatch Logs (one 'link created' line)", 400),
     ]
+    if create_rate_limited():  # the bench runs without it (it creates 1,300 links with one key)
+        lines.append(
+            Line("DynamoDB UpdateItem (the key's rate window)", 1, "write units", PRICES["dynamodb_write_unit"])
+        )
     if spec.platform_logs:
         lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
     return lines

@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from shortlink.config import settings
 from shortlink.http_api import current_api_key, error_response, register_error_handlers, require_api_key
 from shortlink.links import Link, LinkOptions, create_link
-from shortlink.services import code_generator, idempotency_store, link_repository
+from shortlink.rate_limits import take_create_allowance
+from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
 from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, ascii_host
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
@@ -97,8 +98,20 @@ def destination_policy() -> DestinationPolicy:
 
 def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
     now = datetime.now(UTC)
+
+    def allowance() -> None:
+        # Inside the idempotent part: a replayed answer costs no allowance.
+        take_create_allowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
+
     link = create_link(
-        request.url, owner, code_generator(), link_repository(), now, request.options(), destination_policy()
+        request.url,
+        owner,
+        code_generator(),
+        link_repository(),
+        now,
+        request.options(),
+        destination_policy(),
+        allowance,
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})

@@ -64,3 +64,4 @@ def test_a_create_prices_its_key_read_and_its_writes():
     items = {line.item: line for line in cost.create_lines(BENCH, cost.function_specs())}
     assert items["DynamoDB GetItem (API key, eventually consistent: half a unit)"].quantity == 0.5
     assert items["DynamoDB PutItem (link) + UpdateItem (id block)"].quantity == pytest.approx(1.005)
+    assert items["DynamoDB UpdateItem (the key's rate window)"].quantity == 1  # on by default

@@ -2,6 +2,7 @@
 validity windows and redirect types."""
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -157,6 +158,7 @@ def test_destinations_the_operator_refuses(aws, handlers, monkeypatch, url, ment
 
 def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
     monkeypatch.setenv("CODE_MODE", "random")
+    monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "0")  # the counters table stays empty
     services.reset()
     key = aws.new_api_key()
     with recording_aws_calls() as calls:
@@ -166,3 +168,22 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
     assert calls.counts() == {("dynamodb", "GetItem"): 20, ("dynamodb", "PutItem"): 20}
     assert aws.item_count("CountersTable") == 0
     assert follow(handlers, created[0])["statusCode"] == 302
+
+
+def test_a_key_over_its_create_rate_gets_429_with_retry_after(aws, handlers, monkeypatch):
+    monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "3")
+    services.reset()
+    key = aws.new_api_key()
+    if time.time() % 60 > 55:  # keep the four creates inside one window
+        time.sleep(60 - time.time() % 60 + 0.1)
+    statuses = []
+    for i in range(4):
+        event = http_event("POST", "/links", headers=bearer(key), body={"url": f"https://example.com/{i}"})
+        response = handlers["CreateFunction"](event)
+        statuses.append(response["statusCode"])
+    assert statuses == [201, 201, 201, 429]
+    assert 1 <= int(response["headers"]["Retry-After"]) <= 60
+    assert json.loads(response["body"])["error"] == "rate_limited"
+    assert aws.item_count("LinksTable") == 3
+    # Another key has its own allowance.
+    assert create(aws, handlers)[0] == 201

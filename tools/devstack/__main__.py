@@ -1,7 +1,8 @@
 """`make dev`: run the shortener locally on http://127.0.0.1:3000 with no AWS account and no Docker.
 
 Environment: PORT (3000), MOTO_PORT (5005), AWS_ENDPOINT_URL (use that DynamoDB/SQS endpoint
-instead of the embedded moto server), SHORTLINK_API_KEY (the key to create; else one is generated).
+instead of the embedded moto server), SHORTLINK_API_KEY (the key to create; else one is generated),
+SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's).
 """
 
 import errno
@@ -104,6 +105,8 @@ def serve(port: int, moto_port: int) -> None:
 
     os.environ.update(function_environment(template, queue_urls))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
+    if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
+        os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     runner.load_all()
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 

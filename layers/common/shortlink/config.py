@@ -33,6 +33,8 @@ class Settings:
     # The permutation key comes from SSM in AWS; PERMUTATION_KEY is for the local stack only.
     permutation_key: str = ""
     permutation_key_parameter: str = ""
+    # Links one API key may create per minute (0: no limit).
+    create_rate_limit_per_minute: int = 60
     # Powertools Idempotency records of creates with an Idempotency-Key (create function only).
     idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
@@ -78,6 +80,7 @@ class Settings:
             permutation_key=env.get("PERMUTATION_KEY", ""),
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
             idempotency_table=env.get("IDEMPOTENCY_TABLE", ""),
+            create_rate_limit_per_minute=integer("CREATE_RATE_LIMIT_PER_MINUTE", 60, 0, 1_000_000),
             blocked_domains=frozenset(
                 domain.strip().lower().rstrip(".")
                 for domain in env.get("BLOCKED_DOMAINS", "").split(",")

@@ -21,6 +21,14 @@ class SlugTaken(ShortlinkError):
     """The custom slug, or one a reader could take for it, belongs to another link."""
 
 
+class RateLimited(ShortlinkError):
+    """The caller used up its allowance; it may try again after `retry_after` seconds."""
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(f"too many requests, retry after {retry_after} s")
+        self.retry_after = retry_after
+
+
 class LinkNotFound(ShortlinkError):
     """No link with that code (or not one the caller may see)."""
 

@@ -12,7 +12,15 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from shortlink.api_keys import ApiKey, authenticate
-from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken, StorageUnavailable
+from shortlink.errors import (
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    NoFreeCode,
+    RateLimited,
+    SlugTaken,
+    StorageUnavailable,
+)
 from shortlink.services import api_key_store
 
 MAX_BODY_BYTES = 16 * 1024
@@ -93,6 +101,10 @@ def register_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(InvalidLinkOption)
     def invalid_option(error: InvalidLinkOption) -> Response[Any]:
         return error_response(422, "invalid_request", f"{error.field}: {error}")
+
+    @app.exception_handler(RateLimited)
+    def rate_limited(error: RateLimited) -> Response[Any]:
+        return error_response(429, "rate_limited", str(error), headers={"Retry-After": str(error.retry_after)})
 
     @app.exception_handler(SlugTaken)
     def slug_taken(error: SlugTaken) -> Response[Any]:

@@ -2,6 +2,7 @@
 
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
@@ -102,13 +103,22 @@ def create_link(
     now: datetime,
     options: LinkOptions | None = None,
     policy: DestinationPolicy | None = None,
+    allowance: Callable[[], None] | None = None,
 ) -> Link:
     """Give `url` a code and store it; the conditional put is the only uniqueness check.
 
-    The code is the owner's slug, a private capability code, or the next generated code."""
+    The code is the owner's slug, a private capability code, or the next generated code.
+    `allowance` (a rate limit) is taken once the request is known to be valid, before anything
+    is stored: a refused request costs no allowance and writes nothing."""
     options = options or LinkOptions()
     url = validate_destination(url, policy)
     check_options(options, now)
+    if options.slug is not None:
+        from shortlink.slugs import validate_slug
+
+        validate_slug(options.slug)
+    if allowance is not None:
+        allowance()
 
     unnumbered = Link(
         code="",

@@ -10,7 +10,12 @@ from typing import TYPE_CHECKING, Any
 from shortlink.config import ConfigurationError, settings
 
 if TYPE_CHECKING:
-    from shortlink.adapters.dynamodb import DynamoApiKeyStore, DynamoClickCounterStore, DynamoLinkRepository
+    from shortlink.adapters.dynamodb import (
+        DynamoApiKeyStore,
+        DynamoClickCounterStore,
+        DynamoLinkRepository,
+        DynamoWindowCounter,
+    )
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
     from shortlink.link_cache import CachedLinks
@@ -76,6 +81,13 @@ def code_generator() -> "CodeSource":
 
 
 @cache
+def window_counter() -> "DynamoWindowCounter":
+    from shortlink.adapters.dynamodb import DynamoWindowCounter
+
+    return DynamoWindowCounter(settings().counters_table)
+
+
+@cache
 def idempotency_store() -> Any:
     """Powertools' DynamoDB persistence layer for idempotent creates."""
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
@@ -96,6 +108,7 @@ def reset() -> None:
         click_publisher,
         code_generator,
         idempotency_store,
+        window_counter,
         settings,
     ):
         factory.cache_clear()

@@ -87,6 +87,7 @@ class CounterItem(Model):
 
     name = UnicodeAttribute(hash_key=True)
     value = NumberAttribute(default=0)
+    expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute (rate windows)
 
 
 class ClickStatsItem(Model):
@@ -193,6 +194,26 @@ class DynamoCounterStore:
         except PynamoDBException as error:
             raise _unavailable(error) from error
         return int(item.value)
+
+
+class DynamoWindowCounter:
+    """Rate-limit windows in the counters table: one conditional `ADD` per use."""
+
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(CounterItem, table_name)
+
+    def take(self, subject: str, window: int, limit: int, expires_at_epoch: int) -> bool:
+        item = self._model(name=f"{subject}#{window}")
+        try:
+            item.update(
+                actions=[self._model.value.add(1), self._model.expires_at_epoch.set(expires_at_epoch)],
+                condition=self._model.value.does_not_exist() | (self._model.value < limit),
+            )
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _unavailable(error) from error
+        return True
 
 
 class DynamoApiKeyStore:
