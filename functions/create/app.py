@@ -16,10 +16,19 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shortlink.config import settings
-from shortlink.http_api import current_api_key, error_response, register_error_handlers, require_api_key
+from shortlink.errors import ShortlinkError
+from shortlink.http_api import (
+    ErrorAnswer,
+    current_api_key,
+    describe_validation_errors,
+    error_answer,
+    error_response,
+    register_error_handlers,
+    require_api_key,
+)
 from shortlink.links import Link, LinkOptions, create_link
 from shortlink.rate_limits import take_create_allowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
@@ -143,6 +152,39 @@ def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
         # Scoped by API key: two callers may pick the same Idempotency-Key.
         created = once(attempt={"owner": owner, "key": idempotency_key, "request": request.model_dump(mode="json")})
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(created))
+
+
+MAX_BULK_LINKS = 100
+
+
+class BulkCreateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # Validated one by one, so that one bad link gets its own error and the others go on.
+    links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]
+
+
+def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str, Any]:
+    try:
+        request = CreateLinkRequest.model_validate(item)
+    except ValidationError as error:
+        message = describe_validation_errors(list(error.errors()), location_prefix=0)
+        return {"index": index, "status": 422, "error": "invalid_request", "message": message}
+    try:
+        return {"index": index, "status": 201, "link": create_and_describe(request, owner)}
+    except ShortlinkError as error:
+        answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the link failed unexpectedly")
+        return {"index": index, "status": answer.status, "error": answer.error, "message": answer.message}
+
+
+@app.post("/links/bulk")
+def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
+    """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
+    owner = current_api_key(app).key_id
+    results = [create_one_of_many(index, item, owner) for index, item in enumerate(request.links)]
+    created = sum(1 for result in results if result["status"] == 201)
+    summary = {"created": created, "failed": len(results) - created, "results": results}
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(summary))
 
 
 @app.exception_handler(IdempotencyValidationError)

@@ -64,6 +64,7 @@ def test_routes_and_trigger(template):
     routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
     assert routes == {
         ("POST", "/links"): "CreateFunction",
+        ("POST", "/links/bulk"): "CreateFunction",
         ("GET", "/{code}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
     }

@@ -4,6 +4,7 @@ One place maps domain errors and validation failures to JSON answers, and one pr
 (body size, then API key) runs before anything else looks at a request.
 """
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -18,12 +19,16 @@ from shortlink.errors import (
     LinkNotFound,
     NoFreeCode,
     RateLimited,
+    ShortlinkError,
     SlugTaken,
     StorageUnavailable,
 )
 from shortlink.services import api_key_store
 
 MAX_BODY_BYTES = 16 * 1024
+# A bulk create carries up to 100 links of up to 2,048-character URLs.
+BULK_PATH_SUFFIX = "/links/bulk"
+MAX_BULK_BODY_BYTES = 256 * 1024
 API_KEY_CONTEXT = "api_key"
 
 
@@ -39,8 +44,9 @@ def error_response(status: int, error: str, message: str, headers: dict[str, str
 def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     """Refuse oversized bodies, requests without a valid key, then non-JSON bodies; None lets the request on."""
     body = app.current_event.decoded_body
-    if body and len(body.encode()) > MAX_BODY_BYTES:
-        return error_response(413, "body_too_large", f"request body must be at most {MAX_BODY_BYTES} bytes")
+    limit = MAX_BULK_BODY_BYTES if app.current_event.path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
+    if body and len(body.encode()) > limit:
+        return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
     key = authenticate(app.current_event.headers.get("authorization"), api_key_store())
     if key is None:
         return error_response(
@@ -83,6 +89,42 @@ def _describe(error: dict[str, Any]) -> str:
     return f"{location}: {message.removeprefix('Value error, ')}"
 
 
+@dataclass(frozen=True)
+class ErrorAnswer:
+    status: int
+    error: str
+    message: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
+    """The HTTP answer to a domain error (also per item of a bulk request); None if unexpected."""
+    retry_soon = {"Retry-After": "1"}
+    match error:
+        case InvalidUrl():
+            return ErrorAnswer(422, "invalid_url", str(error))
+        case InvalidLinkOption():
+            return ErrorAnswer(422, "invalid_request", f"{error.field}: {error}")
+        case RateLimited():
+            return ErrorAnswer(429, "rate_limited", str(error), {"Retry-After": str(error.retry_after)})
+        case SlugTaken():
+            return ErrorAnswer(409, "slug_taken", f"slug {error} (or one that reads the same) is taken")
+        case LinkNotFound():
+            return ErrorAnswer(404, "not_found", f"no link with code {error}")
+        case NoFreeCode():
+            return ErrorAnswer(503, "no_free_code", str(error), retry_soon)
+        case StorageUnavailable():
+            return ErrorAnswer(503, "unavailable", "storage is busy, retry shortly", retry_soon)
+    return None
+
+
+def describe_validation_errors(errors: list[Any], location_prefix: int = 1) -> str:
+    """Pydantic errors as one message naming each field (`location_prefix` parts of each error's
+    location are dropped: 1 for a request body, 0 for a model validated on its own)."""
+    details = [_describe({**item, "loc": ("body", *tuple(item.get("loc", ()))[location_prefix:])}) for item in errors]
+    return "; ".join(dict.fromkeys(details))
+
+
 def register_error_handlers(app: APIGatewayHttpResolver) -> None:
     """Map every expected failure to a JSON error; a failing pre-check wins over validation."""
 
@@ -91,37 +133,13 @@ def register_error_handlers(app: APIGatewayHttpResolver) -> None:
         refused = _precheck(app)
         if refused is not None:
             return refused
-        details = [_describe(item) for item in error.errors()]
-        return error_response(422, "invalid_request", "; ".join(dict.fromkeys(details)))
+        return error_response(422, "invalid_request", describe_validation_errors(list(error.errors())))
 
-    @app.exception_handler(InvalidUrl)
-    def invalid_url(error: InvalidUrl) -> Response[Any]:
-        return error_response(422, "invalid_url", str(error))
-
-    @app.exception_handler(InvalidLinkOption)
-    def invalid_option(error: InvalidLinkOption) -> Response[Any]:
-        return error_response(422, "invalid_request", f"{error.field}: {error}")
-
-    @app.exception_handler(RateLimited)
-    def rate_limited(error: RateLimited) -> Response[Any]:
-        return error_response(429, "rate_limited", str(error), headers={"Retry-After": str(error.retry_after)})
-
-    @app.exception_handler(SlugTaken)
-    def slug_taken(error: SlugTaken) -> Response[Any]:
-        return error_response(409, "slug_taken", f"slug {error} (or one that reads the same) is taken")
-
-    @app.exception_handler(LinkNotFound)
-    def link_not_found(error: LinkNotFound) -> Response[Any]:
-        return error_response(404, "not_found", f"no link with code {error}")
+    @app.exception_handler(ShortlinkError)
+    def domain_error(error: ShortlinkError) -> Response[Any]:
+        answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the request failed unexpectedly")
+        return error_response(answer.status, answer.error, answer.message, headers=answer.headers or None)
 
     @app.not_found
     def route_not_found(error: NotFoundError) -> Response[Any]:
         return error_response(404, "not_found", "no such route")
-
-    @app.exception_handler(StorageUnavailable)
-    def storage_unavailable(error: StorageUnavailable) -> Response[Any]:
-        return error_response(503, "unavailable", "storage is busy, retry shortly", headers={"Retry-After": "1"})
-
-    @app.exception_handler(NoFreeCode)
-    def no_free_code(error: NoFreeCode) -> Response[Any]:
-        return error_response(503, "no_free_code", str(error), headers={"Retry-After": "1"})
