@@ -1,10 +1,12 @@
 """In-memory implementations of the domain's ports, for unit tests."""
 
 import threading
+from dataclasses import replace
+from datetime import datetime
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, SlugTaken
-from shortlink.links import Link
+from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken
+from shortlink.links import Link, LinkChanges
 
 
 class InMemoryCounter:
@@ -40,6 +42,32 @@ class InMemoryLinks:
     def get(self, code: str) -> Link | None:
         self.gets += 1
         return self.items.get(code)
+
+    def _owned(self, code: str, owner: str) -> Link:
+        link = self.items.get(code)
+        if link is None or link.owner != owner:
+            raise LinkNotFound(code)
+        return link
+
+    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+        self.items[code] = changes.applied_to(self._owned(code, owner))
+        return self.items[code]
+
+    def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
+        self.items[code] = replace(self._owned(code, owner), deleted_at=deleted_at)
+        return self.items[code]
+
+    def list_for_owner(
+        self, owner: str, limit: int, cursor: str | None, tag: str | None
+    ) -> tuple[list[Link], str | None]:
+        mine = sorted(
+            (link for link in self.items.values() if link.owner == owner and (tag is None or tag in link.tags)),
+            key=lambda link: link.created_at,
+            reverse=True,
+        )
+        start = int(cursor or 0)
+        page = mine[start : start + limit]
+        return page, str(start + limit) if start + limit < len(mine) else None
 
 
 class InMemoryApiKeys:

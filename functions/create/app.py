@@ -2,10 +2,8 @@
 
 import json
 import re
-from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -24,15 +22,18 @@ from shortlink.http_api import (
     ErrorAnswer,
     current_api_key,
     describe_validation_errors,
+    destination_policy,
     error_answer,
     error_response,
+    public_base_url,
     register_error_handlers,
     require_api_key,
 )
-from shortlink.links import Link, LinkOptions, create_link
+from shortlink.link_views import LinkView
+from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import take_create_allowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
-from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, ascii_host
+from shortlink.urls import MAX_URL_LENGTH
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
@@ -75,36 +76,6 @@ class CreateLinkRequest(BaseModel):
         )
 
 
-class LinkCreated(BaseModel):
-    code: str
-    short_url: str
-    url: str
-    created_at: datetime
-    valid_from: datetime | None
-    expires_at: datetime | None
-    redirect_type: int
-    tags: list[str]
-    title: str | None
-    private: bool
-
-    @classmethod
-    def of(cls, link: Link, short_url: str) -> "LinkCreated":
-        return cls.model_validate({**asdict(link), "short_url": short_url})
-
-
-def public_base_url() -> str:
-    configured = settings().public_base_url
-    return configured or f"https://{app.current_event.request_context.domain_name}"
-
-
-def destination_policy() -> DestinationPolicy:
-    """Our own hosts (the public one and the one this request came in on) and the blocklist."""
-    own = {urlsplit(public_base_url()).hostname or "", app.current_event.request_context.domain_name or ""}
-    return DestinationPolicy(
-        own_hosts=frozenset(ascii_host(host) for host in own if host), blocked_domains=settings().blocked_domains
-    )
-
-
 def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
     now = datetime.now(UTC)
 
@@ -119,12 +90,12 @@ def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any
         link_repository(),
         now,
         request.options(),
-        destination_policy(),
+        destination_policy(app),
         allowance,
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    return LinkCreated.of(link, f"{public_base_url()}/{link.code}").model_dump(mode="json")
+    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
 
 
 def create_once(attempt: dict[str, Any]) -> dict[str, Any]:

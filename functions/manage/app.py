@@ -1,24 +1,114 @@
-"""Read and management routes for a key's own links, starting with GET /links/{code}/stats."""
+"""A key's own links: read, list, edit, delete, restore, and their click totals.
 
-from typing import Any
+Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
+"""
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.http_api import current_api_key, register_error_handlers, require_api_key
-from shortlink.links import owned_link
+from shortlink.http_api import (
+    current_api_key,
+    destination_policy,
+    public_base_url,
+    register_error_handlers,
+    require_api_key,
+)
+from shortlink.link_views import LinkView
+from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_counter_store, link_repository
+from shortlink.urls import MAX_URL_LENGTH
 
 logger = Logger(service="shortlink-manage")
 app = APIGatewayHttpResolver(enable_validation=True)
 app.use(middlewares=[require_api_key])
 register_error_handlers(app)
 
+Tag = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
+
+
+class EditLinkRequest(BaseModel):
+    """The fields to change; `null` removes `valid_from`, `expires_at` or `title`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH)] | None = None
+    valid_from: datetime | None = None
+    expires_at: datetime | None = None
+    redirect_type: Literal[301, 302, 307, 308] | None = None
+    tags: Annotated[list[Tag], Field(max_length=10)] | None = None
+    title: Annotated[str, Field(max_length=200)] | None = None
+
+    @model_validator(mode="after")
+    def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
+        for name in sorted(self.model_fields_set - LinkChanges.CLEARABLE):
+            if getattr(self, name) is None:
+                raise ValueError(f"{name} cannot be null (only valid_from, expires_at and title can)")
+        return self
+
+    def changes(self) -> LinkChanges:
+        given = self.model_fields_set
+        cleared = frozenset(name for name in LinkChanges.CLEARABLE if name in given and getattr(self, name) is None)
+        return LinkChanges(
+            url=self.url,
+            valid_from=self.valid_from,
+            expires_at=self.expires_at,
+            redirect_type=self.redirect_type,
+            tags=tuple(dict.fromkeys(self.tags)) if self.tags is not None else None,
+            title=self.title,
+            cleared=cleared,
+        )
+
+
+def view(link: Link) -> dict[str, Any]:
+    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+
+
+def owner() -> str:
+    return current_api_key(app).key_id
+
+
+@app.get("/links")
+def list_links(
+    limit: Annotated[int, Query(ge=1, le=100)] = 25,
+    cursor: Annotated[str | None, Query(max_length=4096)] = None,
+    tag: Annotated[str | None, Query(pattern=r"^[A-Za-z0-9_-]{1,32}$")] = None,
+) -> dict[str, Any]:
+    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag)
+    return {"links": [view(link) for link in links], "next_cursor": next_cursor}
+
+
+@app.get("/links/<code>")
+def get_link(code: str) -> dict[str, Any]:
+    return view(owned_link(code, owner(), link_repository()))
+
+
+@app.patch("/links/<code>")
+def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
+    policy = destination_policy(app)
+    edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
+    return view(edited)
+
+
+@app.delete("/links/<code>")
+def remove_link(code: str) -> Response[Any]:
+    delete_link(code, owner(), link_repository(), datetime.now(UTC))
+    return Response(status_code=204, content_type=content_types.APPLICATION_JSON, body="")
+
+
+@app.post("/links/<code>/restore")
+def restore(code: str) -> dict[str, Any]:
+    return view(restore_link(code, owner(), link_repository()))
+
 
 @app.get("/links/<code>/stats")
 def link_stats(code: str) -> dict[str, Any]:
-    link = owned_link(code, current_api_key(app).key_id, link_repository())
+    link = owned_link(code, owner(), link_repository())
     return {"code": link.code, "clicks": click_counter_store().total_clicks(link.code)}
 
 

@@ -32,6 +32,10 @@ GONE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link expired</title>"
     "<h1>Link expired</h1><p>This short link has expired.</p></html>"
 )
+DELETED_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Link removed</title>"
+    "<h1>Link removed</h1><p>This short link was removed by its owner.</p></html>"
+)
 UNAVAILABLE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Try again</title>"
     "<h1>Temporarily unavailable</h1><p>Please try again in a moment.</p></html>"
@@ -54,7 +58,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     if link is None:
         dispatcher.count("NotFound")
         return page(404, NOT_FOUND_PAGE)
-    if link.valid_from is not None or link.expires_at is not None:
+    if link.valid_from is not None or link.expires_at is not None or link.deleted_at is not None:
         availability = link.availability(datetime.now(UTC))
         if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
             dispatcher.count("NotFound")
@@ -62,6 +66,9 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         if availability is Availability.EXPIRED:
             dispatcher.count("Expired")
             return page(410, GONE_PAGE)
+        if availability is Availability.DELETED:
+            dispatcher.count("Deleted")
+            return page(410, DELETED_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
     dispatcher.record_click(link.code)

@@ -36,7 +36,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
             "CreateFunction",
             {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
         ),
-        ("ManageFunction", {"dynamodb:GetItem"}),
+        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"}),
         ("IngestFunction", {"dynamodb:UpdateItem"}),
     ],
 )
@@ -67,6 +67,11 @@ def test_routes_and_trigger(template):
         ("POST", "/links/bulk"): "CreateFunction",
         ("GET", "/{code}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
+        ("GET", "/links"): "ManageFunction",
+        ("GET", "/links/{code}"): "ManageFunction",
+        ("PATCH", "/links/{code}"): "ManageFunction",
+        ("DELETE", "/links/{code}"): "ManageFunction",
+        ("POST", "/links/{code}/restore"): "ManageFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (

@@ -6,6 +6,7 @@ One place maps domain errors and validation failures to JSON answers, and one pr
 
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlsplit
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
@@ -13,6 +14,7 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from shortlink.api_keys import ApiKey, authenticate
+from shortlink.config import settings
 from shortlink.errors import (
     InvalidLinkOption,
     InvalidUrl,
@@ -24,6 +26,7 @@ from shortlink.errors import (
     StorageUnavailable,
 )
 from shortlink.services import api_key_store
+from shortlink.urls import DestinationPolicy, ascii_host
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -68,6 +71,19 @@ def require_api_key(app: APIGatewayHttpResolver, next_middleware: NextMiddleware
     return _precheck(app) or next_middleware(app)
 
 
+def public_base_url(app: APIGatewayHttpResolver) -> str:
+    """Where short links live: the configured base, else the domain this request came in on."""
+    return settings().public_base_url or f"https://{app.current_event.request_context.domain_name}"
+
+
+def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
+    """Our own hosts (the public one and the one this request came in on) and the blocklist."""
+    own = {urlsplit(public_base_url(app)).hostname or "", app.current_event.request_context.domain_name or ""}
+    return DestinationPolicy(
+        own_hosts=frozenset(ascii_host(host) for host in own if host), blocked_domains=settings().blocked_domains
+    )
+
+
 def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
     key: ApiKey = app.context[API_KEY_CONTEXT]
     return key
@@ -77,6 +93,8 @@ def _describe(error: dict[str, Any]) -> str:
     if error.get("type") == "json_invalid":
         return "request body must be a JSON object"
     location = ".".join(str(part) for part in error.get("loc", ())[1:])
+    if not location and error.get("type") == "value_error":  # a check of the whole body
+        return str(error.get("msg", "is invalid")).removeprefix("Value error, ")
     if not location:
         return "request body must be a JSON object"
     message = str(error.get("msg", "is invalid"))

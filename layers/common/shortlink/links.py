@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime
 from enum import Enum
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode
 from shortlink.urls import DestinationPolicy, validate_destination
@@ -29,6 +29,7 @@ class Availability(Enum):
     ACTIVE = "active"
     NOT_YET = "not_yet"  # before valid_from: answered as unknown, so it reveals nothing early
     EXPIRED = "expired"  # from expires_at on: 410 Gone
+    DELETED = "deleted"  # deleted by its owner: 410 Gone, and its code is never reused
 
 
 @dataclass(frozen=True)
@@ -57,8 +58,11 @@ class Link:
     title: str | None = None
     custom_slug: bool = False
     private: bool = False
+    deleted_at: datetime | None = None
 
     def availability(self, now: datetime) -> Availability:
+        if self.deleted_at is not None:
+            return Availability.DELETED
         if self.valid_from is not None and now < self.valid_from:
             return Availability.NOT_YET
         if self.expires_at is not None and now >= self.expires_at:
@@ -71,9 +75,44 @@ class LinkSource(Protocol):
         """The link with this code, or None."""
 
 
+@dataclass(frozen=True)
+class LinkChanges:
+    """An owner's edit: the fields to set. `cleared` names optional fields to remove."""
+
+    url: str | None = None
+    valid_from: datetime | None = None
+    expires_at: datetime | None = None
+    redirect_type: int | None = None
+    tags: tuple[str, ...] | None = None
+    title: str | None = None
+    cleared: frozenset[str] = frozenset()
+
+    CLEARABLE = frozenset({"valid_from", "expires_at", "title"})
+
+    def applied_to(self, link: Link) -> Link:
+        values: dict[str, Any] = {
+            name: getattr(self, name) for name in ("url", "valid_from", "expires_at", "redirect_type", "tags", "title")
+        }
+        updated = replace(link, **{name: value for name, value in values.items() if value is not None})
+        cleared: dict[str, Any] = dict.fromkeys(self.cleared)
+        return replace(updated, **cleared)
+
+
 class LinkRepository(LinkSource, Protocol):
     def add(self, link: Link) -> None:
         """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
+
+    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+        """Apply `changes` in one conditional write if `owner` owns the link; raise LinkNotFound
+        otherwise. Returns the link as stored."""
+
+    def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
+        """Mark the link deleted (or restore it with None) if `owner` owns it; else LinkNotFound."""
+
+    def list_for_owner(
+        self, owner: str, limit: int, cursor: str | None, tag: str | None
+    ) -> tuple[list[Link], str | None]:
+        """The owner's links, newest first, a page at a time; the cursor of the next page."""
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
@@ -148,6 +187,44 @@ def create_link(
             continue
         return link
     raise NoFreeCode(f"no free code after {MAX_CODE_ATTEMPTS} attempts")
+
+
+def edit_link(
+    code: str,
+    owner: str,
+    changes: LinkChanges,
+    links: LinkRepository,
+    now: datetime,
+    policy: DestinationPolicy | None = None,
+) -> Link:
+    """Apply an owner's edit after checking the link as it would be: nothing is written unless
+    the whole edit is acceptable."""
+    current = owned_link(code, owner, links)
+    if changes.url is not None:
+        changes = replace(changes, url=validate_destination(changes.url, policy))
+    edited = changes.applied_to(current)
+    check_options(
+        LinkOptions(
+            valid_from=edited.valid_from,
+            expires_at=edited.expires_at if changes.expires_at is not None else None,
+            redirect_type=edited.redirect_type,
+        ),
+        now,
+    )
+    if edited.valid_from and edited.expires_at and edited.expires_at <= edited.valid_from:
+        raise InvalidLinkOption("expires_at", "expires_at must be after valid_from")
+    return links.update(code, owner, changes)
+
+
+def delete_link(code: str, owner: str, links: LinkRepository, now: datetime) -> Link:
+    """Soft delete: the link answers 410 and its code is never given to another link."""
+    owned_link(code, owner, links)
+    return links.set_deleted(code, owner, now)
+
+
+def restore_link(code: str, owner: str, links: LinkRepository) -> Link:
+    owned_link(code, owner, links)
+    return links.set_deleted(code, owner, None)
 
 
 def is_possible_code(code: str) -> bool:

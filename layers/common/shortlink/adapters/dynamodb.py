@@ -4,6 +4,8 @@ Table names come from configuration at run time, so each model is bound to its t
 `bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
 """
 
+import base64
+import json
 from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar, cast
 
@@ -16,12 +18,13 @@ from pynamodb.attributes import (
 )
 from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, SlugTaken, StorageUnavailable
-from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
+from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -42,9 +45,22 @@ class _Meta:
     max_retry_attempts = 3
 
 
+class OwnerIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
+    """GET /links: a key's links, newest first (slug claims have no owner: not in the index)."""
+
+    class Meta:
+        index_name = "ByOwner"
+        projection = AllProjection()
+
+    owner = UnicodeAttribute(hash_key=True)
+    created_at = UTCDateTimeAttribute(range_key=True)
+
+
 class LinkItem(Model):
     class Meta(_Meta):
         pass
+
+    by_owner = OwnerIndex()
 
     code = UnicodeAttribute(hash_key=True)
     url = UnicodeAttribute()
@@ -58,6 +74,7 @@ class LinkItem(Model):
     title = UnicodeAttribute(null=True)
     custom_slug = BooleanAttribute(null=True)
     private = BooleanAttribute(null=True)
+    deleted_at = UTCDateTimeAttribute(null=True)
 
 
 class SlugClaimItem(Model):
@@ -119,9 +136,7 @@ class DynamoLinkRepository:
         self._claims = bound_model(SlugClaimItem, table_name)
 
     def _item(self, link: Link) -> LinkItem:
-        expires_at_epoch = None
-        if link.expires_at is not None:
-            expires_at_epoch = int((link.expires_at + EXPIRED_LINK_KEPT).timestamp())
+        expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
         return self._model(
             code=link.code,
             url=link.url,
@@ -165,19 +180,110 @@ class DynamoLinkRepository:
             return None
         except PynamoDBException as error:
             raise _unavailable(error) from error
-        return Link(
-            code=item.code,
-            url=item.url,
-            owner=item.owner,
-            created_at=item.created_at,
-            valid_from=item.valid_from,
-            expires_at=item.expires_at,
-            redirect_type=int(item.redirect_type or DEFAULT_REDIRECT_TYPE),
-            tags=tuple(str(tag) for tag in item.tags or ()),
-            title=item.title,
-            custom_slug=bool(item.custom_slug),
-            private=bool(item.private),
-        )
+        return _to_link(item)
+
+    def _owned_update(self, code: str, owner: str, actions: list[Any]) -> Link:
+        item = self._model(code=code)
+        try:
+            item.update(actions=actions, condition=self._model.code.exists() & (self._model.owner == owner))
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise LinkNotFound(code) from None
+            raise _unavailable(error) from error
+        return _to_link(item)
+
+    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+        model = self._model
+        actions: list[Any] = []
+        if changes.url is not None:
+            actions.append(model.url.set(changes.url))
+        if changes.valid_from is not None:
+            actions.append(model.valid_from.set(changes.valid_from))
+        if changes.expires_at is not None:
+            actions.append(model.expires_at.set(changes.expires_at))
+            actions.append(model.expires_at_epoch.set(_ttl_of(changes.expires_at)))
+        if changes.redirect_type is not None:
+            actions.append(model.redirect_type.set(changes.redirect_type))
+        if changes.tags is not None:
+            tags: Any = list(changes.tags)
+            actions.append(model.tags.set(tags) if tags else model.tags.remove())
+        if changes.title is not None:
+            actions.append(model.title.set(changes.title))
+        for name in sorted(changes.cleared):
+            actions.append(getattr(model, name).remove())
+            if name == "expires_at":
+                actions.append(model.expires_at_epoch.remove())
+        if not actions:
+            found = self.get(code)
+            if found is None or found.owner != owner:
+                raise LinkNotFound(code)
+            return found
+        return self._owned_update(code, owner, actions)
+
+    def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
+        deleted = self._model.deleted_at
+        return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
+
+    def list_for_owner(
+        self, owner: str, limit: int, cursor: str | None, tag: str | None
+    ) -> tuple[list[Link], str | None]:
+        start = _decode_cursor(cursor) if cursor else None
+        if start is not None and start.get("owner") != {"S": owner}:
+            raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
+        condition = self._model.tags.contains(tag) if tag else None
+        links: list[Link] = []
+        try:
+            # A tag filter applies after the read: keep reading until the page is full.
+            while True:
+                page = self._model.by_owner.query(
+                    owner,
+                    filter_condition=condition,
+                    scan_index_forward=False,
+                    limit=limit - len(links),
+                    last_evaluated_key=start,
+                )
+                links.extend(_to_link(item) for item in page)
+                start = page.last_evaluated_key
+                if start is None or len(links) >= limit:
+                    break
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return links, _encode_cursor(start) if start else None
+
+
+def _ttl_of(expires_at: datetime) -> int:
+    return int((expires_at + EXPIRED_LINK_KEPT).timestamp())
+
+
+def _encode_cursor(key: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> dict[str, Any]:
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except ValueError:
+        raise InvalidLinkOption("cursor", "cursor is not one this API gave out") from None
+    if not isinstance(key, dict):
+        raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
+    return key
+
+
+def _to_link(item: LinkItem) -> Link:
+    return Link(
+        code=item.code,
+        url=item.url,
+        owner=item.owner,
+        created_at=item.created_at,
+        valid_from=item.valid_from,
+        expires_at=item.expires_at,
+        redirect_type=int(item.redirect_type or DEFAULT_REDIRECT_TYPE),
+        tags=tuple(str(tag) for tag in item.tags or ()),
+        title=item.title,
+        custom_slug=bool(item.custom_slug),
+        private=bool(item.private),
+        deleted_at=item.deleted_at,
+    )
 
 
 class DynamoCounterStore:

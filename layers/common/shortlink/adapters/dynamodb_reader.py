@@ -73,4 +73,5 @@ def link_from_item(item: dict[str, Any]) -> Link:
         title=item["title"]["S"] if "title" in item else None,
         custom_slug=item.get("custom_slug", {}).get("BOOL", False),
         private=item.get("private", {}).get("BOOL", False),
+        deleted_at=_moment(item, "deleted_at"),
     )

@@ -1,0 +1,140 @@
+"""Managing links: read, list (GSI, cursor, tag), edit, soft delete, restore; only one's own."""
+
+import json
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from tests.events import bearer, http_event
+
+
+def call(handlers, function, method, path, key, body=None, route=None, params=None, query=None):
+    event = http_event(method, path, headers=bearer(key), body=body, route=route or path, path_parameters=params)
+    if query:
+        event["queryStringParameters"] = query
+        event["rawQueryString"] = "&".join(f"{name}={value}" for name, value in query.items())
+    response = handlers[function](event)
+    body_text = response.get("body") or "null"
+    return response["statusCode"], json.loads(body_text)
+
+
+def create(handlers, key, **fields):
+    status, link = call(handlers, "CreateFunction", "POST", "/links", key, {"url": "https://example.com/x", **fields})
+    assert status == 201, link
+    return link
+
+
+def manage(handlers, method, code, key, body=None, suffix=""):
+    return call(
+        handlers,
+        "ManageFunction",
+        method,
+        f"/links/{code}{suffix}",
+        key,
+        body,
+        route="/links/{code}" + suffix,
+        params={"code": code},
+    )
+
+
+def follow(handlers, code):
+    event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
+    return handlers["RedirectFunction"](event)["statusCode"]
+
+
+def list_links(handlers, key, **query):
+    return call(handlers, "ManageFunction", "GET", "/links", key, query={k: str(v) for k, v in query.items()})
+
+
+def test_a_key_reads_its_link_and_nobody_elses(aws, handlers):
+    mine, other = aws.new_api_key("mine"), aws.new_api_key("other")
+    link = create(handlers, mine, title="Mine", tags=["a"])
+    status, read = manage(handlers, "GET", link["code"], mine)
+    assert (status, read) == (200, link)
+    assert manage(handlers, "GET", link["code"], other)[0] == 404
+    assert manage(handlers, "GET", "nope", mine)[0] == 404
+
+
+def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    assert manage(handlers, "DELETE", link["code"], aws.new_api_key("other"))[0] == 404
+    status, _ = manage(handlers, "DELETE", link["code"], key)
+    assert status == 204
+    assert follow(handlers, link["code"]) == 410
+    status, read = manage(handlers, "GET", link["code"], key)
+    assert read["deleted_at"] is not None
+    status, restored = manage(handlers, "POST", link["code"], key, suffix="/restore")
+    assert (status, restored["deleted_at"]) == (200, None)
+    # The redirect's cache may hold the deleted state for up to its TTL; a fresh environment sees it.
+    from shortlink import services
+
+    services.cached_links.cache_clear()
+    assert follow(handlers, link["code"]) == 302
+
+
+def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers):
+    key = aws.new_api_key()
+    expires = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    link = create(handlers, key, title="Old", tags=["a"], expires_at=expires)
+    status, edited = manage(
+        handlers, "PATCH", link["code"], key, {"url": "https://example.com/new", "tags": ["b", "c"], "title": None}
+    )
+    assert status == 200, edited
+    assert (edited["url"], edited["tags"], edited["title"]) == ("https://example.com/new", ["b", "c"], None)
+    assert edited["expires_at"] == link["expires_at"]
+    status, edited = manage(handlers, "PATCH", link["code"], key, {"expires_at": None, "redirect_type": 308})
+    assert (edited["expires_at"], edited["redirect_type"]) == (None, 308)
+    item = aws.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": link["code"]}})["Item"]
+    assert "expires_at_epoch" not in item  # no TTL once the expiry is gone
+
+
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ({"url": "ftp://example.com"}, "absolute http or https"),
+        ({"url": "https://sho.rt/loop"}, "redirect loop"),
+        ({"redirect_type": 303}, "redirect_type"),
+        ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at must be in the future"),
+        ({"valid_from": "2031-01-01T00:00:00Z", "expires_at": "2030-01-01T00:00:00Z"}, "after valid_from"),
+        ({"url": None}, "url"),
+        ({"code": "other"}, "code: unknown field"),
+        ({"tags": ["bad tag"]}, "tags.0"),
+    ],
+)
+def test_a_bad_edit_is_refused_whole(aws, handlers, body, mentions):
+    key = aws.new_api_key()
+    link = create(handlers, key, title="Keep")
+    status, refused = manage(handlers, "PATCH", link["code"], key, {"title": "Changed", **body})
+    assert status == 422, refused
+    assert mentions in refused["message"]
+    assert manage(handlers, "GET", link["code"], key)[1] == link
+
+
+def test_list_is_newest_first_paginated_and_filtered_by_tag(aws, handlers):
+    key, other = aws.new_api_key("lister"), aws.new_api_key("other")
+    made = [
+        create(handlers, key, url=f"https://example.com/{i}", tags=["even" if i % 2 == 0 else "odd"]) for i in range(7)
+    ]
+    create(handlers, other)
+    status, page = list_links(handlers, key, limit=3)
+    assert status == 200
+    seen = [link["code"] for link in page["links"]]
+    while page["next_cursor"]:
+        page = list_links(handlers, key, limit=3, cursor=page["next_cursor"])[1]
+        seen += [link["code"] for link in page["links"]]
+    assert seen == [link["code"] for link in reversed(made)]
+    status, evens = list_links(handlers, key, tag="even", limit=10)
+    assert [link["code"] for link in evens["links"]] == [link["code"] for link in reversed(made[::2])]
+    assert evens["next_cursor"] is None
+
+
+def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers):
+    key, other = aws.new_api_key("a"), aws.new_api_key("b")
+    for i in range(3):
+        create(handlers, key, url=f"https://example.com/{i}")
+    cursor = list_links(handlers, key, limit=1)[1]["next_cursor"]
+    assert list_links(handlers, other, cursor=cursor)[0] == 422
+    assert list_links(handlers, key, cursor="not-a-cursor!")[0] == 422
+    assert list_links(handlers, key, limit=0)[0] == 422
+    assert list_links(handlers, key, limit=101)[0] == 422
