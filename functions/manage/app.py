@@ -3,6 +3,8 @@
 Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
 """
 
+import base64
+import io
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -104,6 +106,26 @@ def remove_link(code: str) -> Response[Any]:
 @app.post("/links/<code>/restore")
 def restore(code: str) -> dict[str, Any]:
     return view(restore_link(code, owner(), link_repository()))
+
+
+@app.get("/links/<code>/qr")
+def qr_code(
+    code: str,
+    image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
+    scale: Annotated[int, Query(ge=1, le=40, description="pixels per module")] = 8,
+) -> Response[Any]:
+    """The QR code of the short URL: SVG by default, PNG with ?format=png."""
+    import segno  # only this route draws
+
+    link = owned_link(code, owner(), link_repository())
+    image = io.BytesIO()
+    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=scale, border=4)
+    if image_format == "svg":
+        return Response(status_code=200, content_type="image/svg+xml", body=image.getvalue().decode())
+    # Already base64 text: the response validation would try to read raw PNG bytes as UTF-8.
+    png = Response(status_code=200, content_type="image/png", body=base64.b64encode(image.getvalue()).decode())
+    png.base64_encoded = True
+    return png
 
 
 @app.get("/links/<code>/stats")

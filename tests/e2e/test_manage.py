@@ -20,3 +20,13 @@ def test_list_edit_delete_restore(stack, auth):
     restored = stack.request("POST", f"/links/{code}/restore", headers=auth)
     assert (restored.status, restored.json()["deleted_at"]) == (200, None)
     assert stack.request("GET", f"/links/{code}", headers={"Content-Type": "application/json"}).status == 401
+
+
+def test_qr_codes_over_http(stack, auth):
+    code = stack.request("POST", "/links", {"url": "https://example.com/qr"}, auth).json()["code"]
+    svg = stack.request("GET", f"/links/{code}/qr", headers=auth)
+    assert (svg.status, svg.headers["content-type"]) == (200, "image/svg+xml")
+    assert svg.body.startswith(b"<?xml")
+    png = stack.request("GET", f"/links/{code}/qr?format=png", headers=auth)
+    assert (png.status, png.headers["content-type"]) == (200, "image/png")
+    assert png.body.startswith(b"\x89PNG\r\n\x1a\n")

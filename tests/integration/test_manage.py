@@ -1,9 +1,13 @@
 """Managing links: read, list (GSI, cursor, tag), edit, soft delete, restore; only one's own."""
 
+import base64
+import io
 import json
+import struct
 from datetime import UTC, datetime, timedelta
 
 import pytest
+import segno
 
 from tests.events import bearer, http_event
 
@@ -138,3 +142,41 @@ def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers):
     assert list_links(handlers, key, cursor="not-a-cursor!")[0] == 422
     assert list_links(handlers, key, limit=0)[0] == 422
     assert list_links(handlers, key, limit=101)[0] == 422
+
+
+def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    event = http_event(
+        "GET",
+        f"/links/{link['code']}/qr",
+        headers=bearer(key),
+        route="/links/{code}/qr",
+        path_parameters={"code": link["code"]},
+    )
+    svg = handlers["ManageFunction"](event)
+    assert svg["statusCode"] == 200
+    assert svg["headers"]["Content-Type"] == "image/svg+xml"
+    expected = io.BytesIO()
+    segno.make(link["short_url"], error="m").save(expected, kind="svg", scale=8, border=4)
+    assert svg["body"] == expected.getvalue().decode()  # the short URL, not the destination
+
+    event["queryStringParameters"] = {"format": "png", "scale": "4"}
+    event["rawQueryString"] = "format=png&scale=4"
+    png = handlers["ManageFunction"](event)
+    assert png["statusCode"] == 200
+    assert png["headers"]["Content-Type"] == "image/png"
+    assert png["isBase64Encoded"] is True
+    data = base64.b64decode(png["body"])
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = struct.unpack(">II", data[16:24])
+    modules = segno.make(link["short_url"], error="m").symbol_size(scale=4, border=4)
+    assert (width, height) == modules
+
+    event["queryStringParameters"] = {"format": "gif"}
+    event["rawQueryString"] = "format=gif"
+    assert handlers["ManageFunction"](event)["statusCode"] == 422
+    other = {**event, "headers": {**event["headers"], **bearer(aws.new_api_key("other"))}}
+    other["queryStringParameters"] = None
+    other["rawQueryString"] = ""
+    assert handlers["ManageFunction"](other)["statusCode"] == 404

@@ -72,6 +72,7 @@ def test_routes_and_trigger(template):
         ("PATCH", "/links/{code}"): "ManageFunction",
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
+        ("GET", "/links/{code}/qr"): "ManageFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
