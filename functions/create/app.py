@@ -63,6 +63,7 @@ class CreateLinkRequest(BaseModel):
     tags: Annotated[list[Tag], Field(max_length=10)] = []
     title: Annotated[str | None, Field(max_length=200)] = None
     private: bool = False
+    max_clicks: Annotated[int | None, Field(ge=1, le=1_000_000_000, description="exact follow limit")] = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -73,6 +74,7 @@ class CreateLinkRequest(BaseModel):
             tags=tuple(dict.fromkeys(self.tags)),
             title=self.title,
             private=self.private,
+            max_clicks=self.max_clicks,
         )
 
 

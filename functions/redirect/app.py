@@ -1,7 +1,7 @@
 """GET /{code}: the hot path.
 
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
-pynamodb's import is not paid here, see adapters/dynamodb_reader.py). The click and the
+pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.click_dispatch). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
@@ -12,11 +12,11 @@ import logging
 from datetime import UTC, datetime
 from typing import Any
 
-from shortlink.adapters import dynamodb_reader  # noqa: F401 - botocore at init, where provisioned concurrency pays it
+from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
 from shortlink.errors import StorageUnavailable
 from shortlink.links import Availability, Link
-from shortlink.services import cached_links, click_publisher
+from shortlink.services import cached_links, click_budget, click_publisher
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -31,6 +31,10 @@ NOT_FOUND_PAGE = (
 GONE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link expired</title>"
     "<h1>Link expired</h1><p>This short link has expired.</p></html>"
+)
+EXHAUSTED_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Link used up</title>"
+    "<h1>Link used up</h1><p>This short link has been followed as many times as it allows.</p></html>"
 )
 DELETED_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link removed</title>"
@@ -69,6 +73,16 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
             return page(410, DELETED_PAGE)
+    if link.max_clicks is not None:
+        try:
+            allowed = click_budget().take(link.code)  # the one conditional update such links add
+        except StorageUnavailable:
+            logger.exception("click budget not updated")
+            dispatcher.count("LookupFailures")
+            return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
+        if not allowed:
+            dispatcher.count("ClicksExhausted")
+            return page(410, EXHAUSTED_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
     dispatcher.record_click(link.code)

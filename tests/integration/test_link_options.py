@@ -2,13 +2,16 @@
 validity windows and redirect types."""
 
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from shortlink import services
 from shortlink.adapters.dynamodb import SLUG_CLAIM_PREFIX, DynamoLinkRepository
+from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
 from shortlink.config import settings
 from shortlink.links import Link
 from shortlink.slugs import RESERVED_SLUGS
@@ -69,6 +72,8 @@ def test_a_slug_equal_to_an_existing_generated_code_is_taken(aws, handlers):
         ({"tags": [f"t{i}" for i in range(11)]}, "tags"),
         ({"title": "t" * 201}, "title"),
         ({"slug": "mine", "private": True}, "private"),
+        ({"max_clicks": 0}, "max_clicks"),
+        ({"max_clicks": "many"}, "max_clicks"),
     ],
 )
 def test_bad_options_are_refused_naming_the_field_and_write_nothing(aws, handlers, fields, mentions):
@@ -187,3 +192,55 @@ def test_a_key_over_its_create_rate_gets_429_with_retry_after(aws, handlers, mon
     assert aws.item_count("LinksTable") == 3
     # Another key has its own allowance.
     assert create(aws, handlers)[0] == 201
+
+
+def test_max_clicks_lets_exactly_that_many_visitors_through(aws, handlers):
+    _, created = create(aws, handlers, max_clicks=3)
+    assert created["max_clicks"] == 3
+    statuses = [follow(handlers, created["code"])["statusCode"] for _ in range(5)]
+    assert statuses == [302, 302, 302, 410, 410]
+    assert "used up" in follow(handlers, created["code"])["body"]
+    # Each follow, cached or not, makes its one conditional update before the response.
+    with recording_aws_calls() as calls:
+        follow(handlers, created["code"])
+    assert calls.counts() == {("dynamodb", "UpdateItem"): 1}
+
+
+@pytest.fixture
+def atomic_item_writes(monkeypatch):
+    """DynamoDB applies each conditional write to an item atomically; moto's in-memory backend
+    checks and writes in separate steps that threads can interleave. Make moto keep the
+    service's guarantee, so that the test checks our use of it."""
+    from moto.dynamodb.models import DynamoDBBackend
+
+    lock = threading.Lock()
+    original = DynamoDBBackend.update_item
+
+    def update_item(self, *args, **kwargs):
+        with lock:
+            return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(DynamoDBBackend, "update_item", update_item)
+
+
+def test_max_clicks_holds_under_concurrent_follows(aws, handlers, atomic_item_writes):
+    _, created = create(aws, handlers, max_clicks=50)
+    budget = DynamoClickBudget(settings().links_table)
+
+    def follower(_: int) -> int:
+        return sum(budget.take(created["code"]) for _ in range(25))
+
+    with ThreadPoolExecutor(8) as pool:
+        allowed = sum(pool.map(follower, range(8)))
+    assert allowed == 50
+    item = aws.dynamodb.get_item(TableName=settings().links_table, Key={"code": {"S": created["code"]}})["Item"]
+    assert item["clicks_used"] == {"N": "50"}
+
+
+def test_links_without_max_clicks_are_never_counted_by_the_budget(aws, handlers):
+    _, created = create(aws, handlers)
+    assert DynamoClickBudget(settings().links_table).take(created["code"]) is False
+    with recording_aws_calls() as calls:
+        follow(handlers, created["code"])
+        follow(handlers, created["code"])
+    assert ("dynamodb", "UpdateItem") not in calls.counts()

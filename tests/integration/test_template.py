@@ -31,7 +31,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
 @pytest.mark.parametrize(
     ("function", "actions"),
     [
-        ("RedirectFunction", {"dynamodb:GetItem", "sqs:SendMessage"}),
+        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage"}),
         (
             "CreateFunction",
             {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},

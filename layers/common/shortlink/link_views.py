@@ -20,6 +20,7 @@ class LinkView(BaseModel):
     title: str | None
     private: bool
     deleted_at: datetime | None
+    max_clicks: int | None
 
     @classmethod
     def of(cls, link: Link, public_base_url: str) -> "LinkView":

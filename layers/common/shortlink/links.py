@@ -43,6 +43,7 @@ class LinkOptions:
     tags: tuple[str, ...] = ()
     title: str | None = None
     private: bool = False
+    max_clicks: int | None = None
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,8 @@ class Link:
     custom_slug: bool = False
     private: bool = False
     deleted_at: datetime | None = None
+    # Followed at most this many times, exactly, also under concurrent clicks (see ClickBudget).
+    max_clicks: int | None = None
 
     def availability(self, now: datetime) -> Availability:
         if self.deleted_at is not None:
@@ -98,6 +101,11 @@ class LinkChanges:
         return replace(updated, **cleared)
 
 
+class ClickBudget(Protocol):
+    def take(self, code: str) -> bool:
+        """Count one follow of a link with max_clicks, atomically; False once all are used."""
+
+
 class LinkRepository(LinkSource, Protocol):
     def add(self, link: Link) -> None:
         """Store a new link; raise CodeTaken if its code exists (a conditional put)."""
@@ -130,6 +138,8 @@ def check_options(options: LinkOptions, now: datetime) -> None:
         raise InvalidLinkOption("expires_at", "expires_at must be in the future")
     if options.valid_from and options.expires_at and options.expires_at <= options.valid_from:
         raise InvalidLinkOption("expires_at", "expires_at must be after valid_from")
+    if options.max_clicks is not None and options.max_clicks < 1:
+        raise InvalidLinkOption("max_clicks", "max_clicks must be at least 1")
     if options.slug is not None and options.private:
         raise InvalidLinkOption("private", "a private link gets a random code: leave out slug")
 
@@ -171,6 +181,7 @@ def create_link(
         title=options.title,
         custom_slug=options.slug is not None,
         private=options.private,
+        max_clicks=options.max_clicks,
     )
     if options.slug is not None:
         from shortlink.slugs import slug_key, validate_slug

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
         DynamoLinkRepository,
         DynamoWindowCounter,
     )
+    from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
     from shortlink.link_cache import CachedLinks
@@ -31,7 +32,7 @@ def link_repository() -> "DynamoLinkRepository":
 @cache
 def cached_links() -> "CachedLinks":
     """The redirect's view of links: this environment's cache in front of a plain GetItem."""
-    from shortlink.adapters.dynamodb_reader import DynamoLinkReader
+    from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
     from shortlink.link_cache import CachedLinks
 
     config = settings()
@@ -41,6 +42,14 @@ def cached_links() -> "CachedLinks":
         ttl_seconds=config.link_cache_ttl_seconds,
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
     )
+
+
+@cache
+def click_budget() -> "DynamoClickBudget":
+    """The redirect's exact counter for links with max_clicks."""
+    from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
+
+    return DynamoClickBudget(settings().links_table)
 
 
 @cache
@@ -103,6 +112,7 @@ def reset() -> None:
     for factory in (
         link_repository,
         cached_links,
+        click_budget,
         api_key_store,
         click_counter_store,
         click_publisher,

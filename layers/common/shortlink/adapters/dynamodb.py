@@ -75,6 +75,8 @@ class LinkItem(Model):
     custom_slug = BooleanAttribute(null=True)
     private = BooleanAttribute(null=True)
     deleted_at = UTCDateTimeAttribute(null=True)
+    max_clicks = NumberAttribute(null=True)
+    clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
 
 
 class SlugClaimItem(Model):
@@ -150,6 +152,7 @@ class DynamoLinkRepository:
             title=link.title,
             custom_slug=link.custom_slug or None,
             private=link.private or None,
+            max_clicks=link.max_clicks,
         )
 
     def add(self, link: Link) -> None:
@@ -283,6 +286,7 @@ def _to_link(item: LinkItem) -> Link:
         custom_slug=bool(item.custom_slug),
         private=bool(item.private),
         deleted_at=item.deleted_at,
+        max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
     )
 
 

@@ -1,8 +1,9 @@
-"""The redirect's one read: a GetItem through a plain botocore client.
+"""The redirect's DynamoDB calls through a plain botocore client: its one read (GetItem), and for
+links with max_clicks, the one conditional update that counts a follow.
 
 Everything else goes through the pynamodb models in adapters/dynamodb.py, which remain the
 schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
-paid on every cold start a visitor waits for; tests/integration/test_dynamodb_reader.py writes
+paid on every cold start a visitor waits for; tests/integration/test_dynamodb_redirect.py writes
 links through the pynamodb repository and reads them back through this reader, so the two
 cannot drift apart.
 """
@@ -23,19 +24,43 @@ PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"max_attempts": 3, "mode": "standard"})
 
 
-class DynamoLinkReader:
-    """A LinkSource over the links table."""
-
+class _RedirectTable:
     def __init__(self, table_name: str) -> None:
         self._table_name = table_name
         self._client: Any = None
 
     def _dynamodb(self) -> Any:
-        # On first use, not at init: the redirect's init has nothing else to wait for anyway,
-        # and a process that never reads should not pay for a client.
+        # On first use, not at init: a process that never reads should not pay for a client.
         if self._client is None:
             self._client = get_session().create_client("dynamodb", config=CLIENT_CONFIG)
         return self._client
+
+
+class DynamoClickBudget(_RedirectTable):
+    """ClickBudget: `clicks_used` goes up by one only while it is below `max_clicks`, in one
+    conditional UpdateItem, so concurrent follows can never exceed the budget."""
+
+    def take(self, code: str) -> bool:
+        try:
+            self._dynamodb().update_item(
+                TableName=self._table_name,
+                Key={"code": {"S": code}},
+                UpdateExpression="SET clicks_used = if_not_exists(clicks_used, :zero) + :one",
+                ConditionExpression="attribute_exists(max_clicks) AND "
+                "(attribute_not_exists(clicks_used) OR clicks_used < max_clicks)",
+                ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}},
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        except BotoCoreError as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        return True
+
+
+class DynamoLinkReader(_RedirectTable):
+    """A LinkSource over the links table."""
 
     def get(self, code: str) -> Link | None:
         try:
@@ -74,4 +99,5 @@ def link_from_item(item: dict[str, Any]) -> Link:
         custom_slug=item.get("custom_slug", {}).get("BOOL", False),
         private=item.get("private", {}).get("BOOL", False),
         deleted_at=_moment(item, "deleted_at"),
+        max_clicks=int(item["max_clicks"]["N"]) if "max_clicks" in item else None,
     )

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.adapters.dynamodb import DynamoLinkRepository
-from shortlink.adapters.dynamodb_reader import DynamoLinkReader
+from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
 from shortlink.config import settings
 from shortlink.errors import StorageUnavailable
 from shortlink.links import Link
@@ -43,6 +43,7 @@ def test_every_option_of_a_link_reads_back_equal(aws):
         title="Spring sale ✿",
         custom_slug=True,
         private=False,
+        max_clicks=100,
     )
     DynamoLinkRepository(table).add_with_slug(link, "spring-sale")
     assert DynamoLinkReader(table).get(link.code) == link
