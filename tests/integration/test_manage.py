@@ -140,6 +140,8 @@ def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers):
     cursor = list_links(handlers, key, limit=1)[1]["next_cursor"]
     assert list_links(handlers, other, cursor=cursor)[0] == 422
     assert list_links(handlers, key, cursor="not-a-cursor!")[0] == 422
+    owner_only = base64.urlsafe_b64encode(json.dumps({"owner": {"S": "x"}}).encode()).decode()
+    assert list_links(handlers, key, cursor=owner_only)[0] == 422
     assert list_links(handlers, key, limit=0)[0] == 422
     assert list_links(handlers, key, limit=101)[0] == 422
 

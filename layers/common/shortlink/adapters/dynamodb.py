@@ -267,9 +267,17 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
         key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
     except ValueError:
         raise InvalidLinkOption("cursor", "cursor is not one this API gave out") from None
-    if not isinstance(key, dict):
+    # Exactly the key of the ByOwner index, all strings: anything else is not ours.
+    well_formed = (
+        isinstance(key, dict)
+        and set(key) == {"code", "owner", "created_at"}
+        and all(
+            isinstance(value, dict) and set(value) == {"S"} and isinstance(value["S"], str) for value in key.values()
+        )
+    )
+    if not well_formed:
         raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
-    return key
+    return dict(key)
 
 
 def _to_link(item: LinkItem) -> Link:
