@@ -73,6 +73,8 @@ def test_a_slug_equal_to_an_existing_generated_code_is_taken(aws, handlers):
         ({"title": "t" * 201}, "title"),
         ({"slug": "mine", "private": True}, "private"),
         ({"max_clicks": 0}, "max_clicks"),
+        ({"expires_at": "9999-12-31T00:00:00Z"}, "expires_at: expires_at must be within 100 years"),
+        ({"valid_from": "9999-12-31T00:00:00Z"}, "valid_from: valid_from must be within 100 years"),
         ({"max_clicks": "many"}, "max_clicks"),
     ],
 )

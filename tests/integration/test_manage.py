@@ -102,6 +102,7 @@ def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers):
         ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at must be in the future"),
         ({"valid_from": "2031-01-01T00:00:00Z", "expires_at": "2030-01-01T00:00:00Z"}, "after valid_from"),
         ({"url": None}, "url"),
+        ({"expires_at": "9999-12-31T00:00:00Z"}, "within 100 years"),
         ({"code": "other"}, "code: unknown field"),
         ({"tags": ["bad tag"]}, "tags.0"),
     ],

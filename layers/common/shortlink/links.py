@@ -4,7 +4,7 @@ import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -21,6 +21,8 @@ MAX_CODE_ATTEMPTS = 5
 CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 REDIRECT_TYPES = (301, 302, 307, 308)
 DEFAULT_REDIRECT_TYPE = 302
+# Dates further ahead are mistakes (and would overflow the expiry's TTL arithmetic).
+MAX_SCHEDULE_AHEAD = timedelta(days=100 * 365)
 # A private link's code is a capability: 128 random bits, 22 URL-safe characters.
 PRIVATE_CODE_BYTES = 16
 
@@ -134,6 +136,8 @@ def check_options(options: LinkOptions, now: datetime) -> None:
     for field, moment in (("valid_from", options.valid_from), ("expires_at", options.expires_at)):
         if moment is not None and moment.tzinfo is None:
             raise InvalidLinkOption(field, f"{field} must carry a time zone (e.g. 2026-12-01T00:00:00Z)")
+        if moment is not None and moment > now + MAX_SCHEDULE_AHEAD:
+            raise InvalidLinkOption(field, f"{field} must be within {MAX_SCHEDULE_AHEAD.days // 365} years")
     if options.expires_at is not None and options.expires_at <= now:
         raise InvalidLinkOption("expires_at", "expires_at must be in the future")
     if options.valid_from and options.expires_at and options.expires_at <= options.valid_from:
