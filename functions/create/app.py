@@ -3,7 +3,7 @@
 import json
 import re
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
+    IdempotencyPersistenceLayerError,
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -29,11 +30,10 @@ from shortlink.http_api import (
     register_error_handlers,
     require_api_key,
 )
-from shortlink.link_views import LinkView
+from shortlink.link_views import LinkView, RedirectType, Tags, Title, Url
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import take_create_allowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
-from shortlink.urls import MAX_URL_LENGTH
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
@@ -49,19 +49,16 @@ app.use(middlewares=[require_api_key])
 register_error_handlers(app)
 
 
-Tag = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="1-32 letters, digits, '_' or '-'")]
-
-
 class CreateLinkRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) destination")]
+    url: Url
     slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
     valid_from: Annotated[datetime | None, Field(description="not followable before (ISO 8601 with zone)")] = None
     expires_at: Annotated[datetime | None, Field(description="410 Gone from then on (ISO 8601 with zone)")] = None
-    redirect_type: Literal[301, 302, 307, 308] = 302
-    tags: Annotated[list[Tag], Field(max_length=10)] = []
-    title: Annotated[str | None, Field(max_length=200)] = None
+    redirect_type: RedirectType = 302
+    tags: Tags = []
+    title: Title | None = None
     private: bool = False
     max_clicks: Annotated[int | None, Field(ge=1, le=1_000_000_000, description="exact follow limit")] = None
 
@@ -170,6 +167,12 @@ def idempotency_in_progress(error: IdempotencyAlreadyInProgressError) -> Respons
     return error_response(
         409, "request_in_progress", "a request with this Idempotency-Key is in progress", headers={"Retry-After": "1"}
     )
+
+
+@app.exception_handler(IdempotencyPersistenceLayerError)
+def idempotency_store_failed(error: IdempotencyPersistenceLayerError) -> Response[Any]:
+    logger.exception("idempotency record not read or written")
+    return error_response(503, "unavailable", "storage is busy, retry shortly", headers={"Retry-After": "1"})
 
 
 @logger.inject_lambda_context

@@ -12,7 +12,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from shortlink.http_api import (
     current_api_key,
@@ -21,17 +21,14 @@ from shortlink.http_api import (
     register_error_handlers,
     require_api_key,
 )
-from shortlink.link_views import LinkView
+from shortlink.link_views import TAG_PATTERN, LinkView, RedirectType, Tags, Title, Url
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_counter_store, link_repository
-from shortlink.urls import MAX_URL_LENGTH
 
 logger = Logger(service="shortlink-manage")
 app = APIGatewayHttpResolver(enable_validation=True)
 app.use(middlewares=[require_api_key])
 register_error_handlers(app)
-
-Tag = Annotated[str, Field(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 
 
 class EditLinkRequest(BaseModel):
@@ -39,12 +36,12 @@ class EditLinkRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    url: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH)] | None = None
+    url: Url | None = None
     valid_from: datetime | None = None
     expires_at: datetime | None = None
-    redirect_type: Literal[301, 302, 307, 308] | None = None
-    tags: Annotated[list[Tag], Field(max_length=10)] | None = None
-    title: Annotated[str, Field(max_length=200)] | None = None
+    redirect_type: RedirectType | None = None
+    tags: Tags | None = None
+    title: Title | None = None
 
     @model_validator(mode="after")
     def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
@@ -79,7 +76,7 @@ def owner() -> str:
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
-    tag: Annotated[str | None, Query(pattern=r"^[A-Za-z0-9_-]{1,32}$")] = None,
+    tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
 ) -> dict[str, Any]:
     links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag)
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}

@@ -2,6 +2,7 @@
 
 import json
 
+from shortlink import services
 from tests.events import bearer, http_event
 
 
@@ -66,4 +67,12 @@ def test_malformed_keys_are_refused(aws, handlers):
         status, refused = create(handlers, key, {"url": "https://example.com"}, bad)
         assert status == 422, bad
         assert "Idempotency-Key" in refused["message"]
+    assert link_count(aws) == 0
+
+
+def test_an_unreachable_idempotency_store_is_a_503_and_creates_nothing(aws, handlers, monkeypatch):
+    monkeypatch.setenv("IDEMPOTENCY_TABLE", "NoSuchIdempotencyTable")
+    services.reset()
+    status, answer = create(handlers, aws.new_api_key(), {"url": "https://example.com/x"}, "k-503")
+    assert (status, answer["error"]) == (503, "unavailable")
     assert link_count(aws) == 0

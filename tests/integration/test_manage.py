@@ -9,6 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import segno
 
+from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
 
@@ -63,6 +64,9 @@ def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
     key = aws.new_api_key()
     link = create(handlers, key)
     assert manage(handlers, "DELETE", link["code"], aws.new_api_key("other"))[0] == 404
+    with recording_aws_calls() as calls:
+        assert manage(handlers, "DELETE", "x" * 5000, key)[0] == 404  # never a code: not even a write
+    assert ("dynamodb", "UpdateItem") not in calls.counts()
     status, _ = manage(handlers, "DELETE", link["code"], key)
     assert status == 204
     assert follow(handlers, link["code"]) == 410

@@ -166,10 +166,11 @@ def create_link(
     options = options or LinkOptions()
     url = validate_destination(url, policy)
     check_options(options, now)
+    slug = None
     if options.slug is not None:
         from shortlink.slugs import validate_slug
 
-        validate_slug(options.slug)
+        slug = validate_slug(options.slug)
     if allowance is not None:
         allowance()
 
@@ -187,11 +188,11 @@ def create_link(
         private=options.private,
         max_clicks=options.max_clicks,
     )
-    if options.slug is not None:
-        from shortlink.slugs import slug_key, validate_slug
+    if slug is not None:
+        from shortlink.slugs import slug_key
 
-        link = replace(unnumbered, code=validate_slug(options.slug))
-        links.add_with_slug(link, slug_key(link.code))
+        link = replace(unnumbered, code=slug)
+        links.add_with_slug(link, slug_key(slug))
         return link
     for _ in range(MAX_CODE_ATTEMPTS):
         code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
@@ -232,13 +233,16 @@ def edit_link(
 
 
 def delete_link(code: str, owner: str, links: LinkRepository, now: datetime) -> Link:
-    """Soft delete: the link answers 410 and its code is never given to another link."""
-    owned_link(code, owner, links)
+    """Soft delete: the link answers 410 and its code is never given to another link. The
+    repository's conditional write checks ownership: no read first."""
+    if not is_possible_code(code):
+        raise LinkNotFound(code)
     return links.set_deleted(code, owner, now)
 
 
 def restore_link(code: str, owner: str, links: LinkRepository) -> Link:
-    owned_link(code, owner, links)
+    if not is_possible_code(code):
+        raise LinkNotFound(code)
     return links.set_deleted(code, owner, None)
 
 
