@@ -96,9 +96,17 @@ class InProcessRunner:
     def invoke(self, function_name: str, event: str, stdout: Any = None, stderr: Any = None, **_: Any) -> None:
         """SAM CLI's runner interface: the event arrives as JSON, the result leaves on stdout."""
         try:
-            result = self.call(function_name, json.loads(event), after_response=release_when_response_closes)
+            result = self.call(function_name, as_api_gateway_sends(json.loads(event)), release_when_response_closes)
         except Exception as error:
             # What the Lambda runtime reports for an unhandled error; API Gateway answers 502.
             logger.exception("%s raised", function_name)
             result = {"errorMessage": str(error), "errorType": type(error).__name__}
         stdout.write_str(json.dumps(result))
+
+
+def as_api_gateway_sends(event: dict[str, Any]) -> dict[str, Any]:
+    """SAM CLI keeps the header names as the client wrote them; an HTTP API (payload 2.0)
+    lower-cases them, and handlers rely on it."""
+    if event.get("version") == "2.0" and event.get("headers"):
+        event["headers"] = {name.lower(): value for name, value in event["headers"].items()}
+    return event
