@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 
-.PHONY: dev test lint unit integration e2e bench load build deploy delete secrets cost clean admin
+.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -50,8 +50,20 @@ unit: venv
 integration: venv
 	$(PY) -m pytest tests/integration
 
-e2e: venv
+e2e: venv browser
 	$(PY) -m pytest tests/e2e
+
+# The password page's browser test drives Debian's chromium through chromedriver: installed here
+# where missing (root and apt-get needed); otherwise that one test is skipped and says why.
+browser:
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then :; \
+	elif [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "Installing Debian's chromium and chromium-driver for the browser test"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y -q --no-install-recommends chromium chromium-driver >/dev/null 2>&1 || \
+		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends chromium chromium-driver >/dev/null 2>&1; } || \
+		echo "chromium could not be installed: the browser test will be skipped"; \
+	else echo "chromium is missing and cannot be installed here (root and apt-get needed): the browser test will be skipped"; fi
 
 # Benchmarks are not tests: nothing in `make test` asserts a timing.
 bench: venv

@@ -21,7 +21,17 @@ from shortlink.http_api import (
     register_error_handlers,
     require_api_key,
 )
-from shortlink.link_views import TAG_PATTERN, LinkView, RedirectType, Tags, Title, Url
+from shortlink.link_views import (
+    TAG_PATTERN,
+    LinkView,
+    MaxClicks,
+    Password,
+    RedirectType,
+    Rules,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_counter_store, link_repository
 
@@ -32,7 +42,8 @@ register_error_handlers(app)
 
 
 class EditLinkRequest(BaseModel):
-    """The fields to change; `null` removes `valid_from`, `expires_at` or `title`."""
+    """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
+    `password` or `rules`."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -42,12 +53,16 @@ class EditLinkRequest(BaseModel):
     redirect_type: RedirectType | None = None
     tags: Tags | None = None
     title: Title | None = None
+    max_clicks: MaxClicks | None = None
+    password: Password | None = None
+    rules: Rules | None = None
 
     @model_validator(mode="after")
     def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
         for name in sorted(self.model_fields_set - LinkChanges.CLEARABLE):
             if getattr(self, name) is None:
-                raise ValueError(f"{name} cannot be null (only valid_from, expires_at and title can)")
+                clearable = ", ".join(sorted(LinkChanges.CLEARABLE))
+                raise ValueError(f"{name} cannot be null (only {clearable} can)")
         return self
 
     def changes(self) -> LinkChanges:
@@ -60,6 +75,9 @@ class EditLinkRequest(BaseModel):
             redirect_type=self.redirect_type,
             tags=tuple(dict.fromkeys(self.tags)) if self.tags is not None else None,
             title=self.title,
+            max_clicks=self.max_clicks,
+            password=self.password,
+            rules=self.rules,
             cleared=cleared,
         )
 

@@ -1,11 +1,16 @@
-"""GET /{code}: the hot path.
+"""GET /{code}: the hot path; and POST /{code}, the unlock form of password-protected links.
 
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
 pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.click_dispatch). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
-Lambda writes as JSON (LoggingConfig in template.yaml).
+Lambda writes as JSON (LoggingConfig in template.yaml). Links with rules or a password load
+what those need on first use.
+
+The order in which a link's settings apply (the README's "Rules" section):
+  unknown or not yet valid → 404; deleted or expired → 410; access rules → 403;
+  password → unlock form; max_clicks → 410 once used up; routes pick the destination.
 """
 
 import logging
@@ -14,9 +19,10 @@ from typing import Any
 
 from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
-from shortlink.errors import StorageUnavailable
+from shortlink.config import settings
+from shortlink.errors import RateLimited, StorageUnavailable
 from shortlink.links import Availability, Link
-from shortlink.services import cached_links, click_budget, click_publisher
+from shortlink.services import cached_links, click_budget, click_publisher, window_counter
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -40,6 +46,20 @@ DELETED_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link removed</title>"
     "<h1>Link removed</h1><p>This short link was removed by its owner.</p></html>"
 )
+DENIED_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Not available</title>"
+    "<h1>Not available</h1><p>This short link is not available to you.</p></html>"
+)
+METHOD_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Method not allowed</title>"
+    "<h1>Method not allowed</h1><p>Follow this link with GET.</p></html>"
+)
+TOO_LARGE_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Too large</title>"
+    "<h1>Request too large</h1><p>The form sent more than this page accepts.</p></html>"
+)
+# An unlock form carries one password of at most 128 characters (percent-encoded: 3 bytes each).
+MAX_FORM_BYTES = 1024
 UNAVAILABLE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Try again</title>"
     "<h1>Temporarily unavailable</h1><p>Please try again in a moment.</p></html>"
@@ -52,6 +72,7 @@ def page(status: int, html: str, extra_headers: dict[str, str] | None = None) ->
 
 def redirect(event: dict[str, Any]) -> dict[str, Any]:
     code = (event.get("pathParameters") or {}).get("code") or ""
+    method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
     links = cached_links()
     try:
         link = links.get(code)
@@ -73,6 +94,22 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
             return page(410, DELETED_PAGE)
+    visitor = None
+    if link.rules is not None:
+        from shortlink.visitors import visitor_of
+
+        visitor = visitor_of(event, settings().trust_edge_headers, datetime.now(UTC))
+        if link.rules.denies(visitor):
+            dispatcher.count("RuleDenials")
+            return page(403, DENIED_PAGE)
+    status = link.redirect_type
+    if link.password_hash is not None:
+        refusal = unlock(event, link, method)
+        if refusal is not None:
+            return refusal
+        status = 303  # after a POST: the browser GETs the destination, never re-sends the password
+    elif method != "GET":
+        return page(405, METHOD_PAGE, {"Allow": "GET"})
     if link.max_clicks is not None:
         try:
             allowed = click_budget().take(link.code)  # the one conditional update such links add
@@ -86,18 +123,84 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
     dispatcher.record_click(link.code)
+    url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return {
-        "statusCode": link.redirect_type,
-        "headers": {"Location": link.url, "Cache-Control": cache_control(link)},
+        "statusCode": status,
+        "headers": {"Location": url, "Cache-Control": cache_control(link, status)},
         "body": "",
     }
 
 
-def cache_control(link: Link) -> str:
-    """302/307: no-store, so every click reaches us and edits apply at once. 301/308: the owner
-    chose a permanent redirect, which browsers and the edge may cache for an hour (never past
-    the link's expiry); repeat visits from a cache are not counted."""
-    if link.redirect_type in (302, 307):
+def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | None:
+    """None once the visitor sent the right password; otherwise the page to answer with: the
+    form on GET, the form with an error on a wrong or missing password, 429 past the attempts
+    allowed per link and client address."""
+    from shortlink.passwords import MAX_LENGTH, password_matches
+    from shortlink.unlock_page import HEADERS, unlock_form
+
+    def form(status: int, error: str | None, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
+        return {
+            "statusCode": status,
+            "headers": {**HEADERS, **(extra_headers or {})},
+            "body": unlock_form(error, MAX_LENGTH),
+        }
+
+    if method == "GET":
+        return form(200, None)
+    if method != "POST":
+        return page(405, METHOD_PAGE, {"Allow": "GET, POST"})
+    body = form_body(event)
+    if body is None:
+        return page(413, TOO_LARGE_PAGE)
+    password = body.get("password", "")
+    if not password:
+        return form(400, "Enter the password.")
+    from shortlink.rate_limits import take_unlock_attempt
+    from shortlink.visitors import client_ip
+
+    client = str(client_ip(event, settings().trust_edge_headers) or "unknown")
+    try:
+        take_unlock_attempt(
+            link.code, client, settings().unlock_attempts_per_window, datetime.now(UTC), window_counter()
+        )
+    except RateLimited as limited:
+        dispatcher.count("UnlockThrottled")
+        minutes = -(-limited.retry_after // 60)
+        message = f"Too many attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
+        return form(429, message, {"Retry-After": str(limited.retry_after)})
+    except StorageUnavailable:
+        logger.exception("unlock attempt not counted")
+        dispatcher.count("LookupFailures")
+        return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
+    if not password_matches(password, link.password_hash or ""):
+        dispatcher.count("UnlockFailures")
+        return form(403, "Wrong password. Try again.")
+    return None
+
+
+def form_body(event: dict[str, Any]) -> dict[str, str] | None:
+    """The fields of a posted form (first value of each); None when it is too large."""
+    import base64
+    from urllib.parse import parse_qsl
+
+    raw = event.get("body") or ""
+    if len(raw) > MAX_FORM_BYTES * 2:
+        return None
+    data = base64.b64decode(raw) if event.get("isBase64Encoded") else raw.encode()
+    if len(data) > MAX_FORM_BYTES:
+        return None
+    fields: dict[str, str] = {}
+    for name, value in parse_qsl(data.decode("utf-8", errors="replace"), keep_blank_values=True):
+        fields.setdefault(name, value)
+    return fields
+
+
+def cache_control(link: Link, status: int) -> str:
+    """302/303/307: no-store, so every click reaches us and edits apply at once. 301/308: the
+    owner chose a permanent redirect, which browsers and the edge may cache for an hour (never
+    past the link's expiry); repeat visits from a cache are not counted. A link whose answer
+    depends on the visitor (rules) or on a check (password, max_clicks) is never cached."""
+    if status in (302, 303, 307) or link.rules is not None or link.max_clicks is not None:
         return "no-store"
     max_age = PERMANENT_REDIRECT_MAX_AGE
     if link.expires_at is not None:

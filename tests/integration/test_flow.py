@@ -51,7 +51,7 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
     assert response["statusCode"] == 201
     assert set(body) == {
         *("code", "short_url", "url", "created_at", "valid_from", "expires_at"),
-        *("redirect_type", "tags", "title", "private", "deleted_at", "max_clicks"),
+        *("redirect_type", "tags", "title", "private", "deleted_at", "max_clicks", "has_password", "rules"),
     }
     assert (body["redirect_type"], body["tags"], body["private"]) == (302, [], False)
     assert body["short_url"] == f"https://sho.rt/{body['code']}"

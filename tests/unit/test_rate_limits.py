@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.errors import RateLimited
-from shortlink.rate_limits import take_create_allowance
+from shortlink.rate_limits import take_create_allowance, take_unlock_attempt
 
 
 class InMemoryWindows:
@@ -21,7 +21,7 @@ class InMemoryWindows:
 
 
 def at(second: int) -> datetime:
-    return datetime.fromtimestamp(1_800_000_000 - 1_800_000_000 % 60 + second, UTC)
+    return datetime.fromtimestamp(1_800_000_000 - 1_800_000_000 % 900 + second, UTC)
 
 
 def test_a_key_gets_its_limit_per_minute_then_waits_for_the_next_one():
@@ -48,3 +48,17 @@ def test_zero_means_no_limit_and_no_count():
     for _ in range(100):
         take_create_allowance("k", 0, at(0), windows)
     assert windows.counts == {}
+
+
+def test_password_attempts_are_limited_per_link_and_client_for_a_quarter_hour():
+    windows = InMemoryWindows()
+    for _ in range(3):
+        take_unlock_attempt("abc", "203.0.113.9", 3, at(0), windows)
+    with pytest.raises(RateLimited) as refused:
+        take_unlock_attempt("abc", "203.0.113.9", 3, at(60), windows)
+    assert refused.value.retry_after == 15 * 60 - 60
+    take_unlock_attempt("abc", "198.51.100.1", 3, at(60), windows)  # another client
+    take_unlock_attempt("xyz", "203.0.113.9", 3, at(60), windows)  # another link
+    take_unlock_attempt("abc", "203.0.113.9", 3, at(15 * 60), windows)  # the next window
+    # The client's address is kept only as a hash.
+    assert not any("203.0.113.9" in subject for subject, _ in windows.counts)

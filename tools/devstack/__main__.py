@@ -105,6 +105,9 @@ def serve(port: int, moto_port: int) -> None:
 
     os.environ.update(function_environment(template, queue_urls))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
+    # The local stack stands in for the edge: country rules can be tried with
+    # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
+    os.environ["TRUST_EDGE_HEADERS"] = os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true")
     if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     runner.load_all()

@@ -39,6 +39,10 @@ class Settings:
     idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
     blocked_domains: frozenset[str] = frozenset()
+    # CloudFront's viewer headers (country, address) are believed only behind the edge.
+    trust_edge_headers: bool = False
+    # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
+    unlock_attempts_per_window: int = 10
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -64,6 +68,12 @@ class Settings:
                 raise ConfigurationError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
             return value
 
+        def boolean(name: str) -> bool:
+            value = env.get(name, "").lower() or "false"
+            if value not in ("true", "false"):
+                raise ConfigurationError(f"{name} must be true or false, got {value!r}")
+            return value == "true"
+
         return cls(
             links_table=required("LINKS_TABLE"),
             api_keys_table=required("API_KEYS_TABLE"),
@@ -81,6 +91,8 @@ class Settings:
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
             idempotency_table=env.get("IDEMPOTENCY_TABLE", ""),
             create_rate_limit_per_minute=integer("CREATE_RATE_LIMIT_PER_MINUTE", 60, 0, 1_000_000),
+            trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
+            unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
             blocked_domains=frozenset(
                 domain.strip().lower().rstrip(".")
                 for domain in env.get("BLOCKED_DOMAINS", "").split(",")

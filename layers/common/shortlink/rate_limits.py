@@ -1,15 +1,16 @@
-"""How many links an API key may create per minute: a fixed one-minute window per key.
-
-The count lives in the store (one conditional increment per create), so every execution
-environment sees the same budget. A refused create waits for the next window.
+"""Fixed-window allowances kept in the store (one conditional increment per use), so every
+execution environment sees the same budget: link creates per API key and minute, and password
+attempts per link and client address. A refused use waits for the next window.
 """
 
+import hashlib
 from datetime import datetime
 from typing import Protocol
 
 from shortlink.errors import RateLimited
 
-WINDOW_SECONDS = 60
+CREATE_WINDOW_SECONDS = 60
+UNLOCK_WINDOW_SECONDS = 15 * 60
 
 
 class WindowCounter(Protocol):
@@ -17,13 +18,24 @@ class WindowCounter(Protocol):
         """Count one more use of `subject` in `window` if fewer than `limit` were counted."""
 
 
+def _take(subject: str, window_seconds: int, limit: int, now: datetime, counter: WindowCounter) -> None:
+    epoch = int(now.timestamp())
+    window = epoch // window_seconds
+    next_window = (window + 1) * window_seconds
+    if not counter.take(subject, window, limit, expires_at_epoch=next_window + window_seconds):
+        raise RateLimited(retry_after=max(1, next_window - epoch))
+
+
 def take_create_allowance(key_id: str, limit: int, now: datetime, counter: WindowCounter) -> None:
     """Count this create against the key's minute; raise RateLimited once the minute is used up.
     A limit of 0 means no limit."""
-    if limit <= 0:
-        return
-    epoch = int(now.timestamp())
-    window = epoch // WINDOW_SECONDS
-    next_window = (window + 1) * WINDOW_SECONDS
-    if not counter.take(f"create-rate#{key_id}", window, limit, expires_at_epoch=next_window + WINDOW_SECONDS):
-        raise RateLimited(retry_after=max(1, next_window - epoch))
+    if limit > 0:
+        _take(f"create-rate#{key_id}", CREATE_WINDOW_SECONDS, limit, now, counter)
+
+
+def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, counter: WindowCounter) -> None:
+    """Count one password attempt on `code` from `client` (an address, kept only as a hash);
+    raise RateLimited past `limit` attempts in the window. Counted before the password is
+    checked, so a guesser also cannot make us spend the hash's CPU time."""
+    client_hash = hashlib.sha256(client.encode()).hexdigest()[:16]
+    _take(f"unlock#{code}#{client_hash}", UNLOCK_WINDOW_SECONDS, limit, now, counter)

@@ -25,6 +25,7 @@ from pynamodb.transactions import TransactWrite
 from shortlink.api_keys import ApiKey
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
+from shortlink.rules import stored_rules
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -77,6 +78,8 @@ class LinkItem(Model):
     deleted_at = UTCDateTimeAttribute(null=True)
     max_clicks = NumberAttribute(null=True)
     clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
+    password_hash = UnicodeAttribute(null=True)
+    rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
 
 
 class SlugClaimItem(Model):
@@ -153,6 +156,8 @@ class DynamoLinkRepository:
             custom_slug=link.custom_slug or None,
             private=link.private or None,
             max_clicks=link.max_clicks,
+            password_hash=link.password_hash,
+            rules=rules_json(link.rules.document) if link.rules is not None else None,
         )
 
     def add(self, link: Link) -> None:
@@ -212,8 +217,14 @@ class DynamoLinkRepository:
             actions.append(model.tags.set(tags) if tags else model.tags.remove())
         if changes.title is not None:
             actions.append(model.title.set(changes.title))
+        if changes.max_clicks is not None:
+            actions.append(model.max_clicks.set(changes.max_clicks))
+        if changes.password_hash is not None:
+            actions.append(model.password_hash.set(changes.password_hash))
+        if changes.rules is not None:
+            actions.append(model.rules.set(rules_json(changes.rules)))
         for name in sorted(changes.cleared):
-            actions.append(getattr(model, name).remove())
+            actions.append(getattr(model, "password_hash" if name == "password" else name).remove())
             if name == "expires_at":
                 actions.append(model.expires_at_epoch.remove())
         if not actions:
@@ -252,6 +263,10 @@ class DynamoLinkRepository:
         except PynamoDBException as error:
             raise _unavailable(error) from error
         return links, _encode_cursor(start) if start else None
+
+
+def rules_json(document: dict[str, Any]) -> str:
+    return json.dumps(document, separators=(",", ":"), sort_keys=True)
 
 
 def _ttl_of(expires_at: datetime) -> int:
@@ -295,6 +310,8 @@ def _to_link(item: LinkItem) -> Link:
         private=bool(item.private),
         deleted_at=item.deleted_at,
         max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
+        password_hash=item.password_hash,
+        rules=stored_rules(item.rules) if item.rules is not None else None,
     )
 
 

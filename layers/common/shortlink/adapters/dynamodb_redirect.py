@@ -9,7 +9,7 @@ cannot drift apart.
 """
 
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
@@ -17,6 +17,9 @@ from botocore.session import get_session
 
 from shortlink.errors import StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
+
+if TYPE_CHECKING:
+    from shortlink.rules import LinkRules
 
 # pynamodb's UTCDateTimeAttribute format, which the repository writes.
 PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
@@ -100,4 +103,15 @@ def link_from_item(item: dict[str, Any]) -> Link:
         private=item.get("private", {}).get("BOOL", False),
         deleted_at=_moment(item, "deleted_at"),
         max_clicks=int(item["max_clicks"]["N"]) if "max_clicks" in item else None,
+        password_hash=item["password_hash"]["S"] if "password_hash" in item else None,
+        rules=_rules(item),
     )
+
+
+def _rules(item: dict[str, Any]) -> "LinkRules | None":
+    if "rules" not in item:
+        return None
+    # Only links with rules load the rules engine (and ipaddress): plain links' cold start is spared.
+    from shortlink.rules import stored_rules
+
+    return stored_rules(item["rules"]["S"])

@@ -1,0 +1,122 @@
+"""What kind of client follows a link: device type, browser and OS, from the User-Agent and, when
+the browser sends them, its Sec-CH-UA* client hints (which win: Chromium freezes much of its
+User-Agent string).
+
+A closed vocabulary, because rules are validated against it when saved. Written here rather than
+taken from ua-parser: importing ua-parser (through user-agents) costs about 185 ms and each parse
+about 1 ms on this machine, both on a visitor's redirect; these few patterns cost microseconds.
+"""
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+DEVICES = frozenset({"mobile", "tablet", "desktop", "bot"})
+BROWSERS = frozenset({"chrome", "edge", "firefox", "safari", "opera", "samsung", "other"})
+OPERATING_SYSTEMS = frozenset({"android", "ios", "windows", "macos", "linux", "chromeos", "other"})
+
+# Crawlers, link previewers, monitors and HTTP libraries: not a person following a link.
+BOT_PATTERN = re.compile(
+    r"bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|embedly|headless|lighthouse|"
+    r"curl/|wget/|python-|httpx|aiohttp|go-http-client|java/|okhttp|axios/|node-fetch|libwww|scrapy|"
+    r"monitor|pingdom|uptime|whatsapp|telegram|discord|slack",
+    re.IGNORECASE,
+)
+# Sec-CH-UA-Platform values as browsers send them (quoted).
+HINTED_PLATFORMS = {
+    "android": "android",
+    "ios": "ios",
+    "windows": "windows",
+    "macos": "macos",
+    "linux": "linux",
+    "chrome os": "chromeos",
+    "chromium os": "chromeos",
+}
+# Sec-CH-UA brands, most specific first ("Chromium" is listed by every Chromium browser).
+HINTED_BRANDS = (
+    ("microsoft edge", "edge"),
+    ("opera", "opera"),
+    ("samsung internet", "samsung"),
+    ("google chrome", "chrome"),
+    ("chromium", "chrome"),
+)
+# User-Agent tokens, most specific first: Edge and Opera also say Chrome, Chrome also says Safari.
+UA_BROWSERS = (
+    ("edg/", "edge"),
+    ("edga/", "edge"),
+    ("edgios/", "edge"),
+    ("opr/", "opera"),
+    ("opera", "opera"),
+    ("samsungbrowser/", "samsung"),
+    ("firefox/", "firefox"),
+    ("fxios/", "firefox"),
+    ("crios/", "chrome"),
+    ("chrome/", "chrome"),
+    ("chromium/", "chrome"),
+    ("safari/", "safari"),
+)
+BRAND_PATTERN = re.compile(r'"([^"]*)"\s*;\s*v=')
+
+
+@dataclass(frozen=True)
+class Client:
+    device: str
+    browser: str
+    os: str
+
+
+def classify(user_agent: str, headers: Mapping[str, str]) -> Client:
+    """The client behind a request; `headers` are lower-cased request headers (client hints)."""
+    ua = user_agent.lower()
+    return Client(device=_device(ua, headers), browser=_browser(ua, headers), os=_os(ua, headers))
+
+
+def is_bot(user_agent: str) -> bool:
+    return not user_agent.strip() or BOT_PATTERN.search(user_agent) is not None
+
+
+def _device(ua: str, headers: Mapping[str, str]) -> str:
+    if is_bot(ua):
+        return "bot"
+    if "ipad" in ua or "tablet" in ua or ("android" in ua and "mobile" not in ua):
+        return "tablet"
+    mobile_hint = headers.get("sec-ch-ua-mobile")
+    if mobile_hint is not None:
+        return "mobile" if mobile_hint.strip() == "?1" else "desktop"
+    if "mobi" in ua or "iphone" in ua or "ipod" in ua:
+        return "mobile"
+    return "desktop"
+
+
+def _browser(ua: str, headers: Mapping[str, str]) -> str:
+    hinted = headers.get("sec-ch-ua")
+    if hinted:
+        brands = {brand.lower() for brand in BRAND_PATTERN.findall(hinted)}
+        for brand, name in HINTED_BRANDS:
+            if brand in brands:
+                return name
+    for token, name in UA_BROWSERS:
+        if token in ua:
+            return name
+    return "other"
+
+
+def _os(ua: str, headers: Mapping[str, str]) -> str:
+    hinted = headers.get("sec-ch-ua-platform")
+    if hinted:
+        platform = HINTED_PLATFORMS.get(hinted.strip().strip('"').lower())
+        if platform is not None:
+            return platform
+    if "iphone" in ua or "ipad" in ua or "ipod" in ua:
+        return "ios"
+    if "android" in ua:
+        return "android"
+    if "windows" in ua:
+        return "windows"
+    if "cros" in ua:
+        return "chromeos"
+    if "mac os x" in ua or "macintosh" in ua:
+        return "macos"
+    if "linux" in ua or "x11" in ua:
+        return "linux"
+    return "other"

@@ -1,0 +1,73 @@
+"""The visitor of a redirect as the rules see it, read from API Gateway's event.
+
+Country and the viewer's address come from CloudFront's headers only when the edge is in front
+(TRUST_EDGE_HEADERS): a visitor calling the API directly could send any such header. Without the
+edge, the country is XX (unknown) and the address is the event's source IP.
+"""
+
+import ipaddress
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from shortlink.countries import COUNTRY_CODES, UNKNOWN_COUNTRY
+from shortlink.rules import LANGUAGE_PATTERN, IpAddress, Visitor
+from shortlink.user_agents import classify
+
+# More are ignored: a header is a client's choice, its parsing is our cost.
+MAX_LANGUAGES = 20
+
+
+def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -> Visitor:
+    headers: Mapping[str, str] = event.get("headers") or {}  # API Gateway lower-cases the names
+    user_agent = headers.get("user-agent", "")
+    ip = client_ip(event, trust_edge_headers)
+    country = UNKNOWN_COUNTRY
+    if trust_edge_headers:
+        given = headers.get("cloudfront-viewer-country", "").strip().upper()
+        country = given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
+    return Visitor(
+        country=country,
+        client=classify(user_agent, headers),
+        ip=ip,
+        languages=preferred_languages(headers.get("accept-language", "")),
+        now=now,
+        sticky_key=f"{ip}\n{user_agent}".encode(),
+    )
+
+
+def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | None:
+    """The viewer's address: CloudFront-Viewer-Address ("ip:port") behind the edge, else the
+    source IP of the request. IPv4-mapped IPv6 addresses count as IPv4."""
+    raw = ((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", "")
+    if trust_edge_headers:
+        viewer = (event.get("headers") or {}).get("cloudfront-viewer-address", "")
+        if viewer:
+            raw = viewer.rsplit(":", 1)[0].strip("[]")
+    try:
+        address = ipaddress.ip_address(raw)
+    except ValueError:
+        return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def preferred_languages(header: str) -> tuple[str, ...]:
+    """Accept-Language tags, most preferred first: by quality value, then by their order.
+    Tags with q=0, the wildcard and malformed entries are left out."""
+    ranked = []
+    for position, part in enumerate(header.split(",")[:MAX_LANGUAGES]):
+        tag, _, parameters = part.partition(";")
+        tag = tag.strip().lower()
+        quality = 1.0
+        for parameter in parameters.split(";"):
+            name, _, value = parameter.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        if 0.0 < quality <= 1.0 and LANGUAGE_PATTERN.fullmatch(tag):
+            ranked.append((-quality, position, tag))
+    return tuple(tag for _, _, tag in sorted(ranked))

@@ -1,0 +1,75 @@
+"""Device type, browser and OS from the User-Agent and Sec-CH-UA* client hints."""
+
+import pytest
+
+from shortlink.user_agents import Client, classify, is_bot
+
+IPHONE = (
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+    "Version/17.5 Mobile/15E148 Safari/604.1"
+)
+IPAD = (
+    "Mozilla/5.0 (iPad; CPU OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/604.1"
+)
+ANDROID_PHONE = (
+    "Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.0.0 Mobile Safari/537.36"
+)
+ANDROID_TABLET = (
+    "Mozilla/5.0 (Linux; Android 13; SM-X700) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36"
+)
+SAMSUNG = (
+    "Mozilla/5.0 (Linux; Android 14; SM-S918B) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/25.0 "
+    "Chrome/121.0.0.0 Mobile Safari/537.36"
+)
+WINDOWS_CHROME = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36"
+)
+WINDOWS_EDGE = WINDOWS_CHROME + " Edg/125.0.2535.51"
+MAC_SAFARI = (
+    "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_5) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Safari/605.1.15"
+)
+LINUX_FIREFOX = "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0"
+CHROMEOS = "Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0 Safari/537.36"
+OPERA = WINDOWS_CHROME + " OPR/110.0.0.0"
+GOOGLEBOT = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "expected"),
+    [
+        (IPHONE, Client("mobile", "safari", "ios")),
+        (IPAD, Client("tablet", "safari", "ios")),
+        (ANDROID_PHONE, Client("mobile", "chrome", "android")),
+        (ANDROID_TABLET, Client("tablet", "chrome", "android")),
+        (SAMSUNG, Client("mobile", "samsung", "android")),
+        (WINDOWS_CHROME, Client("desktop", "chrome", "windows")),
+        (WINDOWS_EDGE, Client("desktop", "edge", "windows")),
+        (MAC_SAFARI, Client("desktop", "safari", "macos")),
+        (LINUX_FIREFOX, Client("desktop", "firefox", "linux")),
+        (CHROMEOS, Client("desktop", "chrome", "chromeos")),
+        (OPERA, Client("desktop", "opera", "windows")),
+        (GOOGLEBOT, Client("bot", "other", "other")),
+        ("curl/8.5.0", Client("bot", "other", "other")),
+        ("", Client("bot", "other", "other")),
+    ],
+)
+def test_user_agents_are_classified(user_agent, expected):
+    assert classify(user_agent, {}) == expected
+
+
+def test_client_hints_win_over_a_frozen_user_agent():
+    # Chromium's reduced User-Agent says "Windows NT 10.0" and "Chrome" whatever the truth.
+    hints = {
+        "sec-ch-ua": '"Microsoft Edge";v="125", "Chromium";v="125", "Not.A/Brand";v="24"',
+        "sec-ch-ua-mobile": "?1",
+        "sec-ch-ua-platform": '"Android"',
+    }
+    assert classify(WINDOWS_CHROME, hints) == Client("mobile", "edge", "android")
+    assert classify(WINDOWS_CHROME, {"sec-ch-ua-platform": '"Chrome OS"'}).os == "chromeos"
+    assert classify(WINDOWS_CHROME, {"sec-ch-ua": '"Google Chrome";v="125", "Chromium";v="125"'}).browser == "chrome"
+
+
+def test_bots_and_link_previewers_are_flagged():
+    for agent in (GOOGLEBOT, "Slackbot-LinkExpanding 1.0", "facebookexternalhit/1.1", "python-requests/2.32"):
+        assert is_bot(agent), agent
+    assert not is_bot(IPHONE)
