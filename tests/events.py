@@ -7,6 +7,7 @@ handler without HTTP build the same shape here.
 import base64
 import json
 from typing import Any
+from urllib.parse import urlencode
 
 
 def http_event(
@@ -19,6 +20,7 @@ def http_event(
     body: Any = None,
     base64_body: bool = False,
     source_ip: str = "203.0.113.9",
+    query: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     raw = body if isinstance(body, str) or body is None else json.dumps(body)
     all_headers = {"host": "sho.rt", "user-agent": "pytest"}
@@ -31,7 +33,8 @@ def http_event(
         "version": "2.0",
         "routeKey": f"{method} {route or path}",
         "rawPath": path,
-        "rawQueryString": "",
+        "rawQueryString": urlencode(query or {}),
+        **({"queryStringParameters": query} if query else {}),
         "headers": all_headers,
         "pathParameters": path_parameters or {},
         "requestContext": {

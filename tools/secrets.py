@@ -9,7 +9,6 @@ ones), and never printed. The functions read them through Powertools Parameters,
 """
 
 import argparse
-import posixpath
 import secrets
 import shlex
 import sys
@@ -23,6 +22,7 @@ from tools.aws_target import configure_endpoint
 ROOT = Path(__file__).resolve().parents[1]
 SAMCONFIG = ROOT / "samconfig.toml"
 TEMPLATE_DEFAULT_KEY_PARAMETER = "/shortlink/permutation-key"
+TEMPLATE_DEFAULT_SALT_PARAMETER = "/shortlink/visitor-salt"
 SECRET_BYTES = 48  # 384 random bits, far beyond the 16 bytes the permutation needs
 
 
@@ -39,10 +39,12 @@ def stack_secrets(environment: str, samconfig: Path = SAMCONFIG) -> list[Secret]
         raise SystemExit(f"no environment {environment!r} in {samconfig.name} (have: {', '.join(config)})")
     overrides_text = config[environment].get("deploy", {}).get("parameters", {}).get("parameter_overrides", "")
     overrides = dict(item.split("=", 1) for item in shlex.split(overrides_text))
-    key_name = overrides.get("PermutationKeyParameter", TEMPLATE_DEFAULT_KEY_PARAMETER)
     return [
-        Secret(key_name, "the code permutation key"),
-        Secret(posixpath.join(posixpath.dirname(key_name), "visitor-salt"), "the root of the daily visitor-hash salt"),
+        Secret(overrides.get("PermutationKeyParameter", TEMPLATE_DEFAULT_KEY_PARAMETER), "the code permutation key"),
+        Secret(
+            overrides.get("VisitorSaltParameter", TEMPLATE_DEFAULT_SALT_PARAMETER),
+            "the root of the daily visitor-hash salt",
+        ),
     ]
 
 

@@ -5,9 +5,10 @@ import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from aws_lambda_powertools import Logger
+from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body
+from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
 from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyAlreadyInProgressError,
@@ -44,6 +45,7 @@ IDEMPOTENCY = IdempotencyConfig(
 )
 
 logger = Logger(service="shortlink-create")
+tracer = Tracer(service="shortlink-create")
 app = APIGatewayHttpResolver(enable_validation=True)
 app.use(middlewares=[require_api_key])
 register_error_handlers(app)
@@ -189,7 +191,9 @@ def idempotency_store_failed(error: IdempotencyPersistenceLayerError) -> Respons
     return error_response(503, "unavailable", "storage is busy, retry shortly", headers={"Retry-After": "1"})
 
 
-@logger.inject_lambda_context
+# Each log line carries API Gateway's request id, the id in the access log and the answer.
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     IDEMPOTENCY.register_lambda_context(context)
     return app.resolve(event, context)

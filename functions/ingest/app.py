@@ -1,38 +1,64 @@
-"""SQS → click totals. Each batch costs one counter update per link, not one per click."""
+"""SQS → click counters, each click exactly once.
+
+Powertools' BatchProcessor reads the batch (a malformed message fails alone, and after five
+tries rests in the dead-letter queue). The clicks are then grouped per link and hour, and each
+group is counted with one conditional UpdateItem per shard it touches, counters and ledger of
+click ids together (see adapters/dynamodb_click_stats.py): writes per batch follow the groups,
+never the clicks. A group that cannot be written reports its messages as failed; SQS offers
+them again, and the ledger skips any that were in fact counted.
+"""
 
 from typing import Any
 
-from aws_lambda_powertools import Logger
+from aws_lambda_powertools import Logger, Metrics, Tracer
+from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.clicks import ClickEvent, clicks_per_link
+from shortlink.clicks import ClickEvent, clicks_per_link_hour
 from shortlink.errors import StorageUnavailable
-from shortlink.services import click_counter_store
+from shortlink.services import click_stats
 
 logger = Logger(service="shortlink-ingest")
+tracer = Tracer(service="shortlink-ingest")
+metrics = Metrics(service="ingest")
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 
-@logger.inject_lambda_context
-def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     parsed: list[tuple[ClickEvent, str]] = []
 
     def parse(record: SQSRecord) -> None:
-        parsed.append((ClickEvent.from_json(record.body), record.message_id))
+        parsed.append((ClickEvent.from_json(record.body, fallback_id=record.message_id), record.message_id))
 
-    with processor(records=event["Records"], handler=parse):
+    with processor(records=records, handler=parse):
         processor.process()
     failures = [{"itemIdentifier": item["itemIdentifier"]} for item in processor.response()["batchItemFailures"]]
 
-    store = click_counter_store()
-    for code, count in clicks_per_link(click for click, _ in parsed).items():
+    message_ids: dict[str, list[str]] = {}
+    for click, message_id in parsed:
+        message_ids.setdefault(click.click_id, []).append(message_id)
+    counted = skipped = 0
+    store = click_stats()
+    for (code, hour), clicks in clicks_per_link_hour(click for click, _ in parsed).items():
         try:
-            store.add_clicks(code, count)
+            new = store.add(code, hour, clicks)
         except StorageUnavailable:
-            # Only this link's messages come back; the others are already counted.
-            logger.exception("click totals not updated", extra={"code": code, "clicks": count})
-            failures.extend({"itemIdentifier": message_id} for click, message_id in parsed if click.code == code)
-    logger.info("batch counted", extra={"records": len(event["Records"]), "failed": len(failures)})
+            # Only this group comes back; the others are counted, and the ledger keeps them so.
+            logger.exception("clicks not counted", extra={"code": code, "hour": hour, "clicks": len(clicks)})
+            failures.extend({"itemIdentifier": mid} for click in clicks for mid in message_ids[click.click_id])
+            continue
+        counted += new
+        skipped += len(clicks) - new
+    metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
+    metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
+    logger.info("batch counted", extra={"records": len(records), "counted": counted, "duplicates": skipped})
     return {"batchItemFailures": failures}
+
+
+@metrics.log_metrics
+@logger.inject_lambda_context
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return count_batch(event["Records"])

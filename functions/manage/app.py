@@ -5,12 +5,14 @@ Another key's link answers 404, as an unknown code does: a key cannot learn whic
 
 import base64
 import io
+import json
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools import Logger
+from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, model_validator
 
@@ -33,9 +35,11 @@ from shortlink.link_views import (
     Url,
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
-from shortlink.services import click_counter_store, link_repository
+from shortlink.services import click_stats, link_repository
+from shortlink.stats import Granularity, link_report, series_csv, stats_range
 
 logger = Logger(service="shortlink-manage")
+tracer = Tracer(service="shortlink-manage")
 app = APIGatewayHttpResolver(enable_validation=True)
 app.use(middlewares=[require_api_key])
 register_error_handlers(app)
@@ -144,11 +148,27 @@ def qr_code(
 
 
 @app.get("/links/<code>/stats")
-def link_stats(code: str) -> dict[str, Any]:
+def link_stats(
+    code: str,
+    start: Annotated[datetime | None, Query(alias="from", description="inclusive, ISO 8601 with zone")] = None,
+    end: Annotated[datetime | None, Query(alias="to", description="exclusive, ISO 8601 with zone; default now")] = None,
+    granularity: Granularity = "day",
+    output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
+) -> Response[Any]:
+    """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
+    span = stats_range(start, end, granularity, datetime.now(UTC))
     link = owned_link(code, owner(), link_repository())
-    return {"code": link.code, "clicks": click_counter_store().total_clicks(link.code)}
+    report = link_report(link.code, click_stats().hours(link.code, span.first_hour, span.last_hour), span)
+    if output == "csv":
+        headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}
+        return Response(
+            status_code=200, content_type="text/csv; charset=utf-8", body=series_csv(report), headers=headers
+        )
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 
 
-@logger.inject_lambda_context
+# Each log line carries API Gateway's request id, the id in the access log and the answer.
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
     return app.resolve(event, context)

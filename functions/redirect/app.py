@@ -121,8 +121,11 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             dispatcher.count("ClicksExhausted")
             return page(410, EXHAUSTED_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
-    dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
-    dispatcher.record_click(link.code)
+    if links.last_was_hit:
+        dispatcher.count("CacheHits")
+    else:
+        dispatcher.count("CacheMisses")
+    dispatcher.record_click(link.code, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return {
         "statusCode": status,

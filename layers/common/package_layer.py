@@ -29,6 +29,7 @@ BOTOCORE_SERVICES = frozenset(
         "sqs",  # the clicks queue
         "ssm",  # secrets read through Powertools Parameters
         "sts",  # credential providers that assume a role
+        "xray",  # Powertools Tracer: the X-Ray SDK reads its sampling rules
     }
 )
 

@@ -1,6 +1,7 @@
 """Create → redirect → queue → ingest → stats, through the real handlers against moto."""
 
 import json
+from datetime import UTC, datetime, timedelta
 
 from shortlink import services
 from tests.aws_calls import recording_aws_calls
@@ -19,17 +20,22 @@ def follow(handlers, code):
     )
 
 
-def stats(handlers, key, code):
-    response = handlers["ManageFunction"](
+def stats_response(handlers, key, code, **query):
+    return handlers["ManageFunction"](
         http_event(
             "GET",
             f"/links/{code}/stats",
             route="/links/{code}/stats",
             path_parameters={"code": code},
             headers=bearer(key),
+            query=query,
         ),
         None,
     )
+
+
+def stats(handlers, key, code, **query):
+    response = stats_response(handlers, key, code, **query)
     return response["statusCode"], json.loads(response["body"])
 
 
@@ -63,7 +69,48 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
         assert redirect["headers"]["Location"] == "https://example.com/page"
     # Then two clicks were queued, and once ingested the stats show them
     assert drain_clicks(aws, handlers) == 2
-    assert stats(handlers, key, body["code"]) == (200, {"code": body["code"], "clicks": 2})
+    status, report = stats(handlers, key, body["code"])
+    assert status == 200
+    assert (report["code"], report["clicks"], report["bots"], report["unique_visitors"]) == (body["code"], 2, 0, 1)
+    assert report["top"]["country"] == [{"value": "XX", "clicks": 2}]  # no edge: the country is unknown
+    assert report["series"][-1]["clicks"] == 2  # today
+    assert report["granularity"] == "day"
+
+
+def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers):
+    key = aws.new_api_key()
+    _, body = create(handlers, key)
+    bot = http_event("GET", f"/{body['code']}", route="/{code}", path_parameters={"code": body["code"]})
+    bot["headers"]["user-agent"] = "Googlebot/2.1 (+http://www.google.com/bot.html)"
+    handlers["RedirectFunction"](bot, None)
+    follow(handlers, body["code"])
+    drain_clicks(aws, handlers)
+    now = datetime.now(UTC)
+    window = {"from": (now - timedelta(hours=5)).strftime("%Y-%m-%dT%H:%M:%SZ"), "granularity": "hour"}
+    status, report = stats(handlers, key, body["code"], **window)
+    assert (status, report["clicks"], report["bots"]) == (200, 2, 1)
+    assert len(report["series"]) == 6
+    assert {"value": "bot", "clicks": 1} in report["top"]["device"]
+    answer = stats_response(handlers, key, body["code"], format="csv", **window)
+    assert answer["headers"]["Content-Type"].startswith("text/csv")
+    lines = answer["body"].splitlines()
+    assert lines[0] == "start,clicks,bots,unique_visitors"
+    assert lines[-1].split(",")[1:3] == ["2", "1"]
+    for query, field in (
+        (
+            {
+                "from": now.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "to": (now - timedelta(days=1)).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            },
+            "from",
+        ),
+        ({"from": (now - timedelta(days=40)).strftime("%Y-%m-%dT%H:%M:%SZ"), "granularity": "hour"}, "to"),
+        ({"granularity": "minute"}, "granularity"),
+        ({"from": "yesterday"}, "from"),
+    ):
+        status, refused = stats(handlers, key, body["code"], **query)
+        assert status == 422, query
+        assert field in refused["message"], refused
 
 
 def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handlers):

@@ -95,4 +95,6 @@ def test_every_aws_service_the_code_calls_is_kept_in_the_layer():
             called.add("dynamodb")
         if "utilities.parameters" in text:
             called.add("ssm")
+        if "Tracer(" in text:
+            called.add("xray")
     assert called <= BOTOCORE_SERVICES, f"add {called - BOTOCORE_SERVICES} to package_layer.BOTOCORE_SERVICES"

@@ -31,13 +31,13 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
 @pytest.mark.parametrize(
     ("function", "actions"),
     [
-        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage"}),
+        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage", "ssm:GetParameter"}),
         (
             "CreateFunction",
             {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
         ),
         ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"}),
-        ("IngestFunction", {"dynamodb:UpdateItem"}),
+        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem"}),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):

@@ -1,10 +1,10 @@
 import re
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, clicks_per_link
+from shortlink.clicks import ClickEvent, clicks_per_link_hour
 from shortlink.config import ConfigurationError, Settings
 from tests.fakes import InMemoryApiKeys
 
@@ -49,11 +49,22 @@ def test_authenticate_accepts_only_active_known_keys():
     assert authenticate("Bearer " + "x" * 500, store) is None
 
 
-def test_click_events_round_trip_and_aggregate_per_link():
-    click = ClickEvent("abc", NOW)
+def test_click_events_round_trip_and_group_per_link_and_hour():
+    click = ClickEvent("id-1", "abc", NOW, country="DE", device="mobile", bot=True, visitor="ab" * 16)
     assert ClickEvent.from_json(click.to_json()) == click
-    counts = clicks_per_link([click, click, ClickEvent("xyz", NOW)])
-    assert counts == {"abc": 2, "xyz": 1}
+    later = ClickEvent("id-2", "abc", NOW + timedelta(hours=1))
+    groups = clicks_per_link_hour([click, later, ClickEvent("id-3", "xyz", NOW), click])
+    hour = NOW.strftime("%Y-%m-%dT%H")
+    assert {key: len(clicks) for key, clicks in groups.items()} == {
+        ("abc", hour): 2,
+        ("abc", later.hour()): 1,
+        ("xyz", hour): 1,
+    }
+
+
+def test_clicks_queued_before_ids_existed_take_their_message_id():
+    old = ClickEvent.from_json('{"code": "abc", "at": "2026-01-01T00:00:00+00:00"}', fallback_id="m-1")
+    assert (old.click_id, old.country, old.referrer) == ("m-1", "XX", "(direct)")
 
 
 @pytest.mark.parametrize(

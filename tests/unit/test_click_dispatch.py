@@ -10,7 +10,23 @@ from shortlink.click_dispatch import LOST_CLICK_EVENT, InlineDispatcher, deliver
 from shortlink.clicks import ClickEvent
 from shortlink.errors import StorageUnavailable
 
-CLICK = ClickEvent("abc", datetime(2026, 1, 1, tzinfo=UTC))
+CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
+REQUEST = {
+    "headers": {"user-agent": "Mozilla/5.0 (Windows NT 10.0) Firefox/126.0", "referer": "https://www.news.example/a"},
+    "requestContext": {"http": {"sourceIp": "203.0.113.5", "method": "GET"}},
+}
+
+
+@pytest.fixture(autouse=True)
+def _settings(monkeypatch):
+    from shortlink import services
+
+    for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
+        monkeypatch.setenv(name, "unit")
+    monkeypatch.setenv("VISITOR_SALT", "unit-test-visitor-salt-root")
+    services.reset()
+    yield
+    services.reset()
 
 
 class FlakyPublisher:
@@ -54,13 +70,24 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher)
-    dispatcher.record_click("abc")
+    dispatcher.record_click("abc", REQUEST)
     dispatcher.count("CacheHits")
     assert publisher.sent == []
     dispatcher.invocation_done()
     [sent] = publisher.sent
     assert sent.code == "abc"
     assert abs((datetime.now(UTC) - sent.at).total_seconds()) < 5
+    # Described after the response: what the stats count, and nothing that names the visitor.
+    assert (sent.device, sent.browser, sent.os, sent.referrer, sent.bot) == (
+        "desktop",
+        "firefox",
+        "windows",
+        "news.example",
+        False,
+    )
+    assert len(sent.visitor) == 32
+    assert "203.0.113.5" not in sent.to_json()
+    assert "Firefox" not in sent.to_json()
     [record] = emf_records(capsys.readouterr().out)
     assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
     assert (record["CacheHits"], record["ClicksDispatched"]) == ([1.0], [1.0])
@@ -72,7 +99,7 @@ def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(ca
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure(capsys):
     dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
-    dispatcher.record_click("abc")
+    dispatcher.record_click("abc", REQUEST)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
     assert record["ClickDispatchFailures"] == [1.0]

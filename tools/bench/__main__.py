@@ -250,7 +250,7 @@ def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     def floor(event: dict[str, Any], context: Any) -> dict[str, Any]:
         try:
             dispatcher.count("CacheHits")
-            dispatcher.record_click("floor")
+            dispatcher.record_click("floor", event)
             return FOUND
         finally:
             dispatcher.invocation_done()
@@ -375,6 +375,9 @@ def measure_cold_starts(code: str) -> dict[str, Any]:
     return result
 
 
+CLICK_TIME = "2026-01-01T00:00:00+00:00"
+
+
 def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
     """DynamoDB writes per 1,000 clicks, through the real queue in the template's batch size."""
     from tools.devstack.sqs_trigger import SqsPoller
@@ -383,7 +386,8 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
     queue = stack.queue_urls["ClicksQueue"]
     for start in range(0, CLICKS, 10):
         bodies = [
-            json.dumps({"code": codes[(start + n) % CLICK_LINKS], "at": "2026-01-01T00:00:00+00:00"}) for n in range(10)
+            json.dumps({"click_id": f"bench-{start + n}", "code": codes[(start + n) % CLICK_LINKS], "at": CLICK_TIME})
+            for n in range(10)
         ]
         entries: Any = [{"Id": str(n), "MessageBody": body} for n, body in enumerate(bodies)]
         stack.sqs.send_message_batch(QueueUrl=queue, Entries=entries)

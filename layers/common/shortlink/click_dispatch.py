@@ -18,7 +18,6 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol
 
 from shortlink import deferred_metrics
@@ -38,15 +37,17 @@ RETRY_PAUSE_SECONDS = 0.05
 @dataclass
 class PendingWork:
     """What one invocation leaves for after its response: clicks to send, metrics to emit.
-    Clicks are kept as (code, epoch seconds); their events are built after the response."""
+    Clicks are kept as (code, epoch seconds, the request); their events are built after the
+    response (shortlink.click_context)."""
 
-    clicks: list[tuple[str, float]] = field(default_factory=list)
+    clicks: list[tuple[str, float, dict[str, Any]]] = field(default_factory=list)
     counts: dict[str, int] = field(default_factory=dict)
 
 
 class ClickDispatcher(Protocol):
-    def record_click(self, code: str) -> None:
-        """Hold a click on `code`, now, for after the response."""
+    def record_click(self, code: str, request: dict[str, Any]) -> None:
+        """Hold a click on `code`, now, made by `request` (an API Gateway event), for after
+        the response."""
 
     def count(self, metric: str) -> None:
         """Add one to a metric of the current invocation."""
@@ -72,10 +73,25 @@ def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
     return lost
 
 
+def describe_clicks(work: PendingWork) -> list[ClickEvent]:
+    from shortlink.click_context import click_from_request
+    from shortlink.config import settings
+    from shortlink.services import visitor_salt_root
+
+    try:
+        salt_root: bytes | None = visitor_salt_root()
+    except Exception:
+        # Unique visitors are worth a log line, never a lost click.
+        logger.exception("visitor salt not loaded: clicks go without a visitor hash")
+        salt_root = None
+    trust = settings().trust_edge_headers
+    return [click_from_request(code, at, request, trust, salt_root) for code, at, request in work.clicks]
+
+
 def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
     """Send the clicks, then emit the invocation's metrics with the dispatch outcome."""
     if work.clicks:
-        clicks = [ClickEvent(code=code, at=datetime.fromtimestamp(at, UTC)) for code, at in work.clicks]
+        clicks = describe_clicks(work)
         lost = deliver(publisher(), clicks)
         work.counts["ClicksDispatched"] = len(work.clicks) - lost
         work.counts["ClickDispatchFailures"] = lost
@@ -93,8 +109,8 @@ class _InvocationRecorder:
         self._publisher = publisher
         self._pending = PendingWork()
 
-    def record_click(self, code: str) -> None:
-        self._pending.clicks.append((code, time.time()))
+    def record_click(self, code: str, request: dict[str, Any]) -> None:
+        self._pending.clicks.append((code, time.time(), request))
 
     def count(self, metric: str) -> None:
         counts = self._pending.counts

@@ -1,31 +1,68 @@
-"""Click events: what the redirect emits and the ingest function counts."""
+"""Click events: what the redirect emits and the ingest function counts.
+
+A click carries what the stats show and nothing that identifies a person: no IP address, no
+User-Agent; the visitor is a hash under a salt that changes every day (shortlink.visitor_hashes).
+"""
 
 import json
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
-from datetime import datetime
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
 from typing import Protocol
 
 from shortlink.links import is_possible_code
 
+# Every dimension a click is counted by (besides clicks and bots), in the stats' order.
+DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")
+UNKNOWN = "unknown"
+DIRECT = "(direct)"  # no Referer
+
 
 @dataclass(frozen=True)
 class ClickEvent:
+    click_id: str  # unique per click: what makes counting it twice detectable
     code: str
     at: datetime
+    country: str = "XX"
+    device: str = UNKNOWN
+    browser: str = UNKNOWN
+    os: str = UNKNOWN
+    referrer: str = DIRECT  # the referring host only
+    language: str = UNKNOWN  # the primary subtag of the most preferred language
+    bot: bool = False
+    visitor: str = ""  # a daily-salted hash; empty when unknown
 
     def to_json(self) -> str:
-        return json.dumps({"code": self.code, "at": self.at.isoformat()})
+        return json.dumps({**asdict(self), "at": self.at.isoformat()}, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, body: str) -> "ClickEvent":
-        """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one."""
+    def from_json(cls, body: str, fallback_id: str = "") -> "ClickEvent":
+        """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one. Clicks
+        queued before ids existed use `fallback_id` (their SQS message id)."""
         data = json.loads(body)
         code = data["code"]
         if not isinstance(code, str) or not is_possible_code(code):
             raise ValueError("click without a valid code")
-        return cls(code=code, at=datetime.fromisoformat(data["at"]))
+        click_id = data.get("click_id") or fallback_id
+        if not isinstance(click_id, str) or not click_id:
+            raise ValueError("click without an id")
+        at = datetime.fromisoformat(data["at"])
+        if at.tzinfo is None:
+            raise ValueError("click time without a zone")
+        text = {name: str(data[name])[:253] for name in DIMENSIONS if isinstance(data.get(name), str) and data[name]}
+        return cls(
+            click_id=click_id,
+            code=code,
+            at=at,
+            bot=data.get("bot") is True,
+            visitor=str(data.get("visitor") or "")[:64],
+            **text,
+        )
+
+    def hour(self) -> str:
+        """The hour bucket the click is counted in (UTC), e.g. 2026-11-30T14."""
+        return self.at.astimezone(UTC).strftime("%Y-%m-%dT%H")
 
 
 class ClickPublisher(Protocol):
@@ -33,14 +70,15 @@ class ClickPublisher(Protocol):
         """Queue a click for counting."""
 
 
-class ClickCounterStore(Protocol):
-    def add_clicks(self, code: str, count: int) -> None:
-        """Atomically add `count` to the link's total."""
-
-    def total_clicks(self, code: str) -> int:
-        """The link's total so far."""
+class ClickStatsStore(Protocol):
+    def add(self, code: str, hour: str, clicks: list[ClickEvent]) -> int:
+        """Count these clicks of one link and hour, each exactly once however often it is
+        offered (a click already counted is skipped). Returns how many were new."""
 
 
-def clicks_per_link(clicks: Iterable[ClickEvent]) -> Counter[str]:
-    """One count per link, so a batch costs one write per link, not one per click."""
-    return Counter(click.code for click in clicks)
+def clicks_per_link_hour(clicks: Iterable[ClickEvent]) -> dict[tuple[str, str], list[ClickEvent]]:
+    """Clicks grouped by (link, hour): a batch costs one write per group, never one per click."""
+    groups: dict[tuple[str, str], list[ClickEvent]] = defaultdict(list)
+    for click in clicks:
+        groups[(click.code, click.hour())].append(click)
+    return dict(groups)

@@ -39,6 +39,9 @@ class Settings:
     idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
     blocked_domains: frozenset[str] = frozenset()
+    # The root of the daily visitor-hash salt: SSM in AWS, VISITOR_SALT in the local stack.
+    visitor_salt: str = ""
+    visitor_salt_parameter: str = ""
     # CloudFront's viewer headers (country, address) are believed only behind the edge.
     trust_edge_headers: bool = False
     # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
@@ -91,6 +94,8 @@ class Settings:
             permutation_key_parameter=env.get("PERMUTATION_KEY_PARAMETER", ""),
             idempotency_table=env.get("IDEMPOTENCY_TABLE", ""),
             create_rate_limit_per_minute=integer("CREATE_RATE_LIMIT_PER_MINUTE", 60, 0, 1_000_000),
+            visitor_salt=env.get("VISITOR_SALT", ""),
+            visitor_salt_parameter=env.get("VISITOR_SALT_PARAMETER", ""),
             trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
             blocked_domains=frozenset(

@@ -12,10 +12,10 @@ from shortlink.config import ConfigurationError, settings
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb import (
         DynamoApiKeyStore,
-        DynamoClickCounterStore,
         DynamoLinkRepository,
         DynamoWindowCounter,
     )
+    from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
@@ -60,10 +60,10 @@ def api_key_store() -> "DynamoApiKeyStore":
 
 
 @cache
-def click_counter_store() -> "DynamoClickCounterStore":
-    from shortlink.adapters.dynamodb import DynamoClickCounterStore
+def click_stats() -> "DynamoClickStats":
+    from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
 
-    return DynamoClickCounterStore(settings().click_stats_table)
+    return DynamoClickStats(settings().click_stats_table)
 
 
 @cache
@@ -87,6 +87,14 @@ def code_generator() -> "CodeSource":
         return RandomCodeGenerator(config.code_length)
     allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
     return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
+
+
+@cache
+def visitor_salt_root() -> bytes:
+    """The secret root of the daily visitor-hash salt (read after a response, then kept)."""
+    from shortlink.visitor_hashes import load_salt_root
+
+    return load_salt_root(settings())
 
 
 @cache
@@ -114,11 +122,12 @@ def reset() -> None:
         cached_links,
         click_budget,
         api_key_store,
-        click_counter_store,
+        click_stats,
         click_publisher,
         code_generator,
         idempotency_store,
         window_counter,
+        visitor_salt_root,
         settings,
     ):
         factory.cache_clear()

@@ -22,18 +22,22 @@ def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -
     headers: Mapping[str, str] = event.get("headers") or {}  # API Gateway lower-cases the names
     user_agent = headers.get("user-agent", "")
     ip = client_ip(event, trust_edge_headers)
-    country = UNKNOWN_COUNTRY
-    if trust_edge_headers:
-        given = headers.get("cloudfront-viewer-country", "").strip().upper()
-        country = given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
     return Visitor(
-        country=country,
+        country=viewer_country(headers, trust_edge_headers),
         client=classify(user_agent, headers),
         ip=ip,
         languages=preferred_languages(headers.get("accept-language", "")),
         now=now,
         sticky_key=f"{ip}\n{user_agent}".encode(),
     )
+
+
+def viewer_country(headers: Mapping[str, str], trust_edge_headers: bool) -> str:
+    """CloudFront-Viewer-Country behind the edge; XX (unknown) without it, or when absent."""
+    if not trust_edge_headers:
+        return UNKNOWN_COUNTRY
+    given = headers.get("cloudfront-viewer-country", "").strip().upper()
+    return given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
 
 
 def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | None:

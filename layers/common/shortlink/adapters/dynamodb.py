@@ -1,4 +1,4 @@
-"""DynamoDB adapters (pynamodb) for links, API keys, the id counter and click totals.
+"""DynamoDB adapters (pynamodb) for links, API keys, the id counter and rate-limit windows.
 
 Table names come from configuration at run time, so each model is bound to its table by
 `bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
@@ -30,7 +30,6 @@ from shortlink.rules import stored_rules
 ModelT = TypeVar("ModelT", bound=Model)
 
 ID_COUNTER_NAME = "link-ids"
-TOTAL_BUCKET = "total"
 # A custom slug's claim lives in the links table under a key no code can have ('~' is outside
 # the code alphabet), so the redirect can never look one up.
 SLUG_CLAIM_PREFIX = "~slug~"
@@ -110,15 +109,6 @@ class CounterItem(Model):
     name = UnicodeAttribute(hash_key=True)
     value = NumberAttribute(default=0)
     expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute (rate windows)
-
-
-class ClickStatsItem(Model):
-    class Meta(_Meta):
-        pass
-
-    code = UnicodeAttribute(hash_key=True)
-    bucket = UnicodeAttribute(range_key=True)
-    clicks = NumberAttribute(default=0)
 
 
 def bound_model(model: type[ModelT], table_name: str) -> type[ModelT]:
@@ -383,24 +373,3 @@ class DynamoApiKeyStore:
             item.update(actions=[self._model.revoked.set(True)])
             found = True
         return found
-
-
-class DynamoClickCounterStore:
-    def __init__(self, table_name: str) -> None:
-        self._model = bound_model(ClickStatsItem, table_name)
-
-    def add_clicks(self, code: str, count: int) -> None:
-        item = self._model(code=code, bucket=TOTAL_BUCKET)
-        try:
-            item.update(actions=[self._model.clicks.add(count)])
-        except PynamoDBException as error:
-            raise _unavailable(error) from error
-
-    def total_clicks(self, code: str) -> int:
-        try:
-            item: Any = self._model.get(code, TOTAL_BUCKET)
-        except DoesNotExist:
-            return 0
-        except PynamoDBException as error:
-            raise _unavailable(error) from error
-        return int(item.clicks)

@@ -1,0 +1,50 @@
+"""A click event built from the request that made it, after the visitor has the response: what
+the stats count (country, device, browser, OS, referring host, language, bot flag) and a
+daily-salted visitor hash. The address and User-Agent themselves go no further."""
+
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent
+from shortlink.user_agents import classify
+from shortlink.visitor_hashes import daily_salt, visitor_hash
+from shortlink.visitors import client_ip, preferred_languages, viewer_country
+
+
+def referrer_host(referer: str) -> str:
+    if not referer:
+        return DIRECT
+    try:
+        host = urlsplit(referer).hostname
+    except ValueError:
+        return UNKNOWN
+    return host.removeprefix("www.")[:253] if host else UNKNOWN
+
+
+def click_from_request(
+    code: str, at_epoch: float, request: dict[str, Any], trust_edge_headers: bool, salt_root: bytes | None
+) -> ClickEvent:
+    headers = request.get("headers") or {}
+    user_agent = headers.get("user-agent", "")
+    client = classify(user_agent, headers)
+    at = datetime.fromtimestamp(at_epoch, UTC)
+    languages = preferred_languages(headers.get("accept-language", ""))
+    visitor = ""
+    if salt_root is not None:
+        address = client_ip(request, trust_edge_headers)
+        visitor = visitor_hash(daily_salt(salt_root, at.date()), str(address or ""), user_agent)
+    return ClickEvent(
+        click_id=uuid.uuid4().hex,
+        code=code,
+        at=at,
+        country=viewer_country(headers, trust_edge_headers),
+        device=client.device,
+        browser=client.browser,
+        os=client.os,
+        referrer=referrer_host(headers.get("referer", "")),
+        language=languages[0].split("-")[0] if languages else UNKNOWN,
+        bot=client.device == "bot",
+        visitor=visitor,
+    )

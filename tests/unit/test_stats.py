@@ -1,0 +1,73 @@
+"""Stats over a range: validation naming the parameter, series, totals and top values."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shortlink.errors import InvalidLinkOption
+from shortlink.stats import link_report, series_csv, stats_range
+from shortlink.unique_visitors import sketch_element
+
+NOW = datetime(2026, 11, 30, 14, 25, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("start", "end", "granularity", "field"),
+    [
+        (NOW, NOW - timedelta(hours=1), "day", "from"),
+        (NOW.replace(tzinfo=None), None, "day", "from"),
+        (None, NOW.replace(tzinfo=None), "hour", "to"),
+        (NOW - timedelta(days=32), NOW, "hour", "to"),
+        (NOW - timedelta(days=401), NOW, "day", "to"),
+    ],
+)
+def test_invalid_ranges_name_the_parameter(start, end, granularity, field):
+    with pytest.raises(InvalidLinkOption) as refused:
+        stats_range(start, end, granularity, NOW)
+    assert refused.value.field == field
+
+
+def test_the_default_range_is_the_last_30_days_in_whole_hours():
+    span = stats_range(None, None, "day", NOW)
+    assert (span.start, span.end) == (datetime(2026, 10, 31, 14, tzinfo=UTC), datetime(2026, 11, 30, 15, tzinfo=UTC))
+    assert (span.first_hour, span.last_hour) == ("2026-10-31T14", "2026-11-30T14")
+
+
+def hour(name, clicks, bots=0, visitors=(), **dimensions):
+    return {
+        "hour": name,
+        "clicks": clicks,
+        "bots": bots,
+        "visitors": {sketch_element(v * 32) for v in visitors},
+        **dimensions,
+    }
+
+
+def test_a_report_sums_series_totals_and_top_values():
+    items = [
+        hour("2026-11-29T23", 2, visitors="ab", **{"country#DE": 2, "device#mobile": 2}),
+        hour("2026-11-30T09", 3, bots=1, visitors="bc", **{"country#FR": 1, "country#DE": 2, "device#bot": 1}),
+        hour("2026-11-30T10", 1, visitors="c", **{"country#DE": 1}),
+    ]
+    span = stats_range(datetime(2026, 11, 29, 12, tzinfo=UTC), NOW, "day", NOW)
+    report = link_report("abc", items, span)
+    assert (report["clicks"], report["bots"]) == (6, 1)
+    # Unique per day: a and b on the 29th, b and c on the 30th (the salt changes daily).
+    assert report["unique_visitors"] == 4
+    assert [(p["start"], p["clicks"], p["unique_visitors"]) for p in report["series"]] == [
+        ("2026-11-29T00:00:00Z", 2, 2),
+        ("2026-11-30T00:00:00Z", 4, 2),
+    ]
+    assert report["top"]["country"] == [{"value": "DE", "clicks": 5}, {"value": "FR", "clicks": 1}]
+    assert report["top"]["referrer"] == []
+    assert series_csv(report).splitlines() == [
+        "start,clicks,bots,unique_visitors",
+        "2026-11-29T00:00:00Z,2,0,2",
+        "2026-11-30T00:00:00Z,4,1,2",
+    ]
+
+
+def test_an_hourly_series_has_every_hour_of_the_range():
+    span = stats_range(NOW - timedelta(hours=3), NOW, "hour", NOW)
+    report = link_report("abc", [hour("2026-11-30T12", 5)], span)
+    assert [(p["start"][11:13], p["clicks"]) for p in report["series"]] == [("11", 0), ("12", 5), ("13", 0), ("14", 0)]
