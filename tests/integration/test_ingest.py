@@ -191,3 +191,27 @@ def test_dead_letters_are_redriven_and_counted_once(aws, handlers):
     records = [record(message["MessageId"], message["Body"]) for message in messages]
     assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
     assert totals("aaa")["clicks"] == 1
+
+
+def test_an_item_filled_by_made_up_referrers_keeps_counting_every_click(aws, handlers):
+    """A bot sends clicks with a different Referer each until its item would pass DynamoDB's
+    400 KB. DynamoDB refuses such an update whole (moto applies it halfway, so the refusal is
+    injected here as DynamoDB sends it): the clicks are then counted under "(other)"."""
+    client = services.click_stats()._dynamodb()
+    writes: Counter[str] = Counter()
+
+    def item_full_after_five_writes(params, **_):
+        names = params.get("ExpressionAttributeNames", {}).values()
+        writes["all"] += 1
+        if writes["all"] > 5 and any(name.startswith("referrer#") and name != "referrer#(other)" for name in names):
+            writes["refused"] += 1
+            message = "Item size to update has exceeded the maximum allowed size"
+            raise ClientError({"Error": {"Code": "ValidationException", "Message": message}}, "UpdateItem")
+
+    client.meta.events.register("before-parameter-build.dynamodb.UpdateItem", item_full_after_five_writes)
+    records = [record(f"r{i}", click("aaa", referrer=f"site{i}.example")) for i in range(1_000)]
+    assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
+    found = totals("aaa")
+    assert writes["refused"] == 5  # ten writes of 100 clicks: the last five were too big as they were
+    assert (found["clicks"], found["referrer#(other)"]) == (1_000, 500)
+    assert sum(count for name, count in found.items() if name.startswith("referrer#")) == 1_000

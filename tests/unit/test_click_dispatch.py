@@ -104,3 +104,18 @@ def test_a_lost_click_is_counted_as_a_dispatch_failure(capsys):
     [record] = emf_records(capsys.readouterr().out)
     assert record["ClickDispatchFailures"] == [1.0]
     assert "ClicksDispatched" not in record
+
+
+def test_visitor_chosen_values_are_kept_short_and_plain():
+    from shortlink.click_context import primary_language, referrer_host
+
+    assert referrer_host("https://www.News.example:8443/a?b") == "news.example"
+    assert referrer_host("") == "(direct)"
+    assert referrer_host("https://" + "x" * 150 + ".example/") == "unknown"
+    assert referrer_host("http://[::1") == "unknown"
+    assert referrer_host("android-app://com.google.android.gm/") == "com.google.android.gm"
+    assert (primary_language(("de-at", "en")), primary_language(("x-klingon",)), primary_language(())) == (
+        "de",
+        "unknown",
+        "unknown",
+    )

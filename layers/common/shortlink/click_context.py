@@ -2,6 +2,7 @@
 the stats count (country, device, browser, OS, referring host, language, bot flag) and a
 daily-salted visitor hash. The address and User-Agent themselves go no further."""
 
+import re
 import uuid
 from datetime import UTC, datetime
 from typing import Any
@@ -12,15 +13,26 @@ from shortlink.user_agents import classify
 from shortlink.visitor_hashes import daily_salt, visitor_hash
 from shortlink.visitors import client_ip, preferred_languages, viewer_country
 
+# What a counter name may hold: visitors choose these values, so they are kept short and plain.
+HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")
+LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}")
+
 
 def referrer_host(referer: str) -> str:
+    """The referring host without `www.`; (direct) without a Referer, unknown if malformed."""
     if not referer:
         return DIRECT
     try:
         host = urlsplit(referer).hostname
     except ValueError:
         return UNKNOWN
-    return host.removeprefix("www.")[:253] if host else UNKNOWN
+    host = (host or "").removeprefix("www.")
+    return host if HOST_PATTERN.fullmatch(host) else UNKNOWN
+
+
+def primary_language(languages: tuple[str, ...]) -> str:
+    subtag = languages[0].split("-")[0] if languages else ""
+    return subtag if LANGUAGE_SUBTAG.fullmatch(subtag) else UNKNOWN
 
 
 def click_from_request(
@@ -44,7 +56,7 @@ def click_from_request(
         browser=client.browser,
         os=client.os,
         referrer=referrer_host(headers.get("referer", "")),
-        language=languages[0].split("-")[0] if languages else UNKNOWN,
+        language=primary_language(languages),
         bot=client.device == "bot",
         visitor=visitor,
     )

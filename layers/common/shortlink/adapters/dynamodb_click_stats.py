@@ -36,8 +36,17 @@ MAX_LEDGER_RETRIES = 3
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempts": 3, "mode": "standard"})
 
 
-def counter_names(click: ClickEvent) -> list[str]:
-    names = ["clicks", *(f"{dimension}#{getattr(click, dimension)}" for dimension in DIMENSIONS)]
+# Dimensions whose values visitors choose (any Referer, any Accept-Language). If their variety
+# fills an item, the rest of its clicks are counted under OTHER for them, still exactly once.
+OPEN_DIMENSIONS = frozenset({"referrer", "language"})
+OTHER = "(other)"
+
+
+def counter_names(click: ClickEvent, coarse: bool = False) -> list[str]:
+    names = ["clicks"]
+    for dimension in DIMENSIONS:
+        value = OTHER if coarse and dimension in OPEN_DIMENSIONS else getattr(click, dimension)
+        names.append(f"{dimension}#{value}")
     if click.bot:
         names.append("bots")
     return names
@@ -79,14 +88,18 @@ class DynamoClickStats:
                 )
         return counted
 
-    def _add_to_item(self, code: str, bucket: str, pending: dict[str, ClickEvent]) -> int:
+    def _add_to_item(self, code: str, bucket: str, pending: dict[str, ClickEvent], coarse: bool = False) -> int:
         for _ in range(MAX_LEDGER_RETRIES):
             if not pending:
                 return 0
             try:
-                self._dynamodb().update_item(**self._update(code, bucket, pending))
+                self._dynamodb().update_item(**self._update(code, bucket, pending, coarse))
             except ClientError as error:
-                if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
+                reason = error.response.get("Error", {})
+                if not coarse and "maximum allowed size" in reason.get("Message", ""):
+                    # Thousands of made-up referrers (a bot, say) must not make real clicks fail.
+                    return self._add_to_item(code, bucket, pending, coarse=True)
+                if reason.get("Code") != "ConditionalCheckFailedException":
                     raise StorageUnavailable(f"click counters not written: {error}") from error
                 counted = self._ledger(code, bucket)
                 pending = {digest: click for digest, click in pending.items() if digest not in counted}
@@ -96,8 +109,8 @@ class DynamoClickStats:
             return len(pending)
         raise StorageUnavailable(f"clicks of {code} in {bucket} kept racing another writer")
 
-    def _update(self, code: str, bucket: str, pending: dict[str, ClickEvent]) -> dict[str, Any]:
-        counts = Counter(name for click in pending.values() for name in counter_names(click))
+    def _update(self, code: str, bucket: str, pending: dict[str, ClickEvent], coarse: bool) -> dict[str, Any]:
+        counts = Counter(name for click in pending.values() for name in counter_names(click, coarse))
         names: dict[str, str] = {"#ids": "ids"}
         values: dict[str, Any] = {":ids": {"SS": list(pending)}}
         actions = ["#ids :ids"]
