@@ -83,6 +83,12 @@ def browser() -> Iterator[Any]:
 
 def test_the_password_page_unlocks_the_link_in_a_real_browser(stack, auth, destination, browser):
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    def shown(element_id: str) -> Any:
+        # A submit returns before the next page loads (and checking a password takes ~0.3 s).
+        return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
 
     created = stack.request("POST", "/links", {"url": destination, "password": "browser-pass-1"}, auth)
     assert created.status == 201, created.body
@@ -94,13 +100,13 @@ def test_the_password_page_unlocks_the_link_in_a_real_browser(stack, auth, desti
     assert field.get_attribute("type") == "password"
     field.send_keys("not the password")
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert browser.find_element(By.ID, "error").text == "Wrong password. Try again."
+    assert shown("error").text == "Wrong password. Try again."
     assert browser.current_url == short_url  # still on the form
     assert Destination.requests == []
 
     browser.find_element(By.ID, "password").send_keys("browser-pass-1")
     browser.find_element(By.CSS_SELECTOR, "button[type=submit]").click()
-    assert browser.find_element(By.ID, "welcome").text == "Welcome in"
+    assert shown("welcome").text == "Welcome in"
     assert browser.current_url == destination
     # A GET after the 303 (then the browser's own favicon request): the password stays behind.
     assert Destination.requests[0] == ("GET", "/welcome")
