@@ -76,6 +76,7 @@ def test_clicks_queued_before_ids_existed_take_their_message_id():
         '{"code": "a"}',
         '{"code": "' + "x" * 5000 + '", "at": "2026-01-01T00:00:00"}',
         '{"code": "a/b", "at": "2026-01-01T00:00:00"}',
+        '{"code": "a", "click_id": "c", "at": "0001-01-01T00:00:00+01:00"}',
     ],
 )
 def test_malformed_click_events_are_refused(body):

@@ -19,6 +19,7 @@ NOW = datetime(2026, 11, 30, 14, 25, tzinfo=UTC)
         (None, NOW.replace(tzinfo=None), "hour", "to"),
         (NOW - timedelta(days=32), NOW, "hour", "to"),
         (NOW - timedelta(days=401), NOW, "day", "to"),
+        (None, datetime(9999, 12, 31, 23, 30, tzinfo=UTC), "day", "to"),
     ],
 )
 def test_invalid_ranges_name_the_parameter(start, end, granularity, field):

@@ -9,9 +9,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent
-from shortlink.user_agents import classify
 from shortlink.visitor_hashes import daily_salt, visitor_hash
-from shortlink.visitors import client_ip, preferred_languages, viewer_country
+from shortlink.visitors import visitor_of
 
 # What a counter name may hold: visitors choose these values, so they are kept short and plain.
 HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")
@@ -38,25 +37,24 @@ def primary_language(languages: tuple[str, ...]) -> str:
 def click_from_request(
     code: str, at_epoch: float, request: dict[str, Any], trust_edge_headers: bool, salt_root: bytes | None
 ) -> ClickEvent:
-    headers = request.get("headers") or {}
-    user_agent = headers.get("user-agent", "")
-    client = classify(user_agent, headers)
+    """The click as the stats count it, from the same reading of the request the rules use."""
     at = datetime.fromtimestamp(at_epoch, UTC)
-    languages = preferred_languages(headers.get("accept-language", ""))
-    visitor = ""
+    visitor = visitor_of(request, trust_edge_headers, at)
+    headers = request.get("headers") or {}
+    visitor_id = ""
     if salt_root is not None:
-        address = client_ip(request, trust_edge_headers)
-        visitor = visitor_hash(daily_salt(salt_root, at.date()), str(address or ""), user_agent)
+        address = str(visitor.ip or "")
+        visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, headers.get("user-agent", ""))
     return ClickEvent(
         click_id=uuid.uuid4().hex,
         code=code,
         at=at,
-        country=viewer_country(headers, trust_edge_headers),
-        device=client.device,
-        browser=client.browser,
-        os=client.os,
+        country=visitor.country,
+        device=visitor.client.device,
+        browser=visitor.client.browser,
+        os=visitor.client.os,
         referrer=referrer_host(headers.get("referer", "")),
-        language=primary_language(languages),
-        bot=client.device == "bot",
-        visitor=visitor,
+        language=primary_language(visitor.languages),
+        bot=visitor.client.device == "bot",
+        visitor=visitor_id,
     )

@@ -50,6 +50,10 @@ class ClickEvent:
         at = datetime.fromisoformat(data["at"])
         if at.tzinfo is None:
             raise ValueError("click time without a zone")
+        try:
+            at = at.astimezone(UTC)  # here, so that a time out of range fails this click alone
+        except OverflowError:
+            raise ValueError("click time out of range") from None
         text = {name: str(data[name])[:253] for name in DIMENSIONS if isinstance(data.get(name), str) and data[name]}
         return cls(
             click_id=click_id,

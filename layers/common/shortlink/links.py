@@ -103,13 +103,17 @@ class LinkChanges:
 
     CLEARABLE = frozenset({"valid_from", "expires_at", "title", "max_clicks", "password", "rules"})
 
+    def cleared_fields(self) -> list[str]:
+        """The stored fields the edit removes (a password is stored as its hash)."""
+        return sorted("password_hash" if name == "password" else name for name in self.cleared)
+
     def applied_to(self, link: Link) -> Link:
         values: dict[str, Any] = {
             name: getattr(self, name) for name in ("url", "valid_from", "expires_at", "redirect_type", "tags", "title")
         }
         updated = replace(link, **{name: value for name, value in values.items() if value is not None})
         # Rules and passwords are checked on their own (edit_link); they don't shape the others.
-        cleared: dict[str, Any] = {"password_hash" if name == "password" else name: None for name in self.cleared}
+        cleared: dict[str, Any] = dict.fromkeys(self.cleared_fields())
         return replace(updated, **cleared)
 
 
@@ -156,14 +160,11 @@ def check_options(options: LinkOptions, now: datetime) -> None:
         raise InvalidLinkOption("max_clicks", "max_clicks must be at least 1")
     if options.slug is not None and options.private:
         raise InvalidLinkOption("private", "a private link gets a random code: leave out slug")
-    check_password(options.password)
+    if options.password is not None:
+        from shortlink.passwords import MAX_LENGTH, MIN_LENGTH
 
-
-def check_password(password: str | None) -> None:
-    from shortlink.passwords import MAX_LENGTH, MIN_LENGTH
-
-    if password is not None and not MIN_LENGTH <= len(password) <= MAX_LENGTH:
-        raise InvalidLinkOption("password", f"password must be {MIN_LENGTH}-{MAX_LENGTH} characters")
+        if not MIN_LENGTH <= len(options.password) <= MAX_LENGTH:
+            raise InvalidLinkOption("password", f"password must be {MIN_LENGTH}-{MAX_LENGTH} characters")
 
 
 def checked_rules(document: Any, policy: DestinationPolicy | None) -> "LinkRules":
@@ -254,24 +255,23 @@ def edit_link(
     current = owned_link(code, owner, links)
     if changes.url is not None:
         changes = replace(changes, url=validate_destination(changes.url, policy))
-    if changes.max_clicks is not None and changes.max_clicks < 1:
-        raise InvalidLinkOption("max_clicks", "max_clicks must be at least 1")
     if changes.rules is not None:
         changes = replace(changes, rules=checked_rules(changes.rules, policy).document)
-    check_password(changes.password)
-    if changes.password is not None:
-        changes = replace(changes, password=None, password_hash=password_hash_of(changes.password))
     edited = changes.applied_to(current)
     check_options(
         LinkOptions(
             valid_from=edited.valid_from,
             expires_at=edited.expires_at if changes.expires_at is not None else None,
             redirect_type=edited.redirect_type,
+            max_clicks=changes.max_clicks,
+            password=changes.password,
         ),
         now,
     )
     if edited.valid_from and edited.expires_at and edited.expires_at <= edited.valid_from:
         raise InvalidLinkOption("expires_at", "expires_at must be after valid_from")
+    if changes.password is not None:  # last: the hash's CPU is spent only on an edit that is accepted
+        changes = replace(changes, password=None, password_hash=password_hash_of(changes.password))
     return links.update(code, owner, changes)
 
 

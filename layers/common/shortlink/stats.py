@@ -15,6 +15,7 @@ Granularity = Literal["hour", "day"]
 DEFAULT_RANGE = timedelta(days=30)
 # Series length bounds: 31 days of hours (744 points), about 13 months of days.
 MAX_RANGE = {"hour": timedelta(days=31), "day": timedelta(days=400)}
+MAX_AHEAD = timedelta(days=1)
 TOP_VALUES = 10
 HOUR_FORMAT = "%Y-%m-%dT%H"
 
@@ -41,6 +42,8 @@ def stats_range(start: datetime | None, end: datetime | None, granularity: Granu
         if moment is not None and moment.tzinfo is None:
             raise InvalidLinkOption(name, f"{name} must carry a time zone (e.g. 2026-11-01T00:00:00Z)")
     end = end.astimezone(UTC) if end is not None else now
+    if end > now + MAX_AHEAD:  # no clicks are there yet, and far-future hours overflow
+        raise InvalidLinkOption("to", "to must not be more than a day ahead")
     start = start.astimezone(UTC) if start is not None else end - DEFAULT_RANGE
     if start >= end:
         raise InvalidLinkOption("from", "from must be before to")

@@ -213,8 +213,8 @@ class DynamoLinkRepository:
             actions.append(model.password_hash.set(changes.password_hash))
         if changes.rules is not None:
             actions.append(model.rules.set(rules_json(changes.rules)))
-        for name in sorted(changes.cleared):
-            actions.append(getattr(model, "password_hash" if name == "password" else name).remove())
+        for name in changes.cleared_fields():
+            actions.append(getattr(model, name).remove())
             if name == "expires_at":
                 actions.append(model.expires_at_epoch.remove())
         if not actions:
