@@ -15,6 +15,7 @@ The order in which a link's settings apply (the README's "Rules" section):
 
 import logging
 from datetime import UTC, datetime
+from time import monotonic  # the clock services.cached_links() keeps its entries by
 from typing import Any
 
 from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
@@ -22,13 +23,14 @@ from shortlink.click_dispatch import click_dispatcher
 from shortlink.config import settings
 from shortlink.errors import RateLimited, StorageUnavailable
 from shortlink.links import Availability, Link
-from shortlink.services import cached_links, click_budget, click_publisher, window_counter
+from shortlink.redirect_responses import redirect_response
+from shortlink.services import cached_links, click_budget, click_publisher, link_entries, window_counter
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
 dispatcher = click_dispatcher(click_publisher)
 
-PERMANENT_REDIRECT_MAX_AGE = 3600
+FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one string
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link not found</title>"
@@ -127,11 +129,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         dispatcher.count("CacheMisses")
     dispatcher.record_click(link.code, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
-    return {
-        "statusCode": status,
-        "headers": {"Location": url, "Cache-Control": cache_control(link, status)},
-        "body": "",
-    }
+    return redirect_response(link, status, url)
 
 
 def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | None:
@@ -198,21 +196,23 @@ def form_body(event: dict[str, Any]) -> dict[str, str] | None:
     return fields
 
 
-def cache_control(link: Link, status: int) -> str:
-    """302/303/307: no-store, so every click reaches us and edits apply at once. 301/308: the
-    owner chose a permanent redirect, which browsers and the edge may cache for an hour (never
-    past the link's expiry); repeat visits from a cache are not counted. A link whose answer
-    depends on the visitor (rules) or on a check (password, max_clicks) is never cached."""
-    if status in (302, 303, 307) or link.rules is not None or link.max_clicks is not None:
-        return "no-store"
-    max_age = PERMANENT_REDIRECT_MAX_AGE
-    if link.expires_at is not None:
-        max_age = min(max_age, max(0, int((link.expires_at - datetime.now(UTC)).total_seconds())))
-    return f"public, max-age={max_age}"
-
-
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
+        # The hot path, inline because every step shows on a visitor's redirect: a GET of a
+        # cached plain link gets the response made when it was cached (services.link_entries,
+        # shortlink.redirect_responses). Every other case takes the full walk in `redirect`.
+        try:
+            route = event["routeKey"]  # API Gateway always sets it (a subscript: cheaper than .get)
+        except KeyError:
+            route = None
+        if route == FOLLOW_ROUTE:  # then pathParameters.code is set too
+            code = event["pathParameters"]["code"]
+            entry = link_entries.get(code)
+            if entry is not None and entry.prepared is not None and entry.fresh_until > monotonic():
+                entry.used = True  # spared by the cache's next eviction sweep
+                dispatcher.count("CacheHits")
+                dispatcher.record_click(code, event)
+                return entry.prepared  # type: ignore[no-any-return]
         return redirect(event)
     finally:
         dispatcher.invocation_done()

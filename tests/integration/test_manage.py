@@ -77,7 +77,7 @@ def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
     # The redirect's cache may hold the deleted state for up to its TTL; a fresh environment sees it.
     from shortlink import services
 
-    services.cached_links.cache_clear()
+    services.forget_cached_links()
     assert follow(handlers, link["code"]) == 302
 
 

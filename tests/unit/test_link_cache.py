@@ -58,13 +58,19 @@ def test_unknown_codes_are_cached_briefly():
     assert cache.get("nope") is not None
 
 
-def test_the_cache_is_bounded_and_forgets_the_least_recently_used():
+def full_cache(links_known: int, max_entries: int) -> tuple[InMemoryLinks, FakeClock, CachedLinks]:
+    """Links c0, c1... of which the first `max_entries` are cached, in order."""
     links, clock = InMemoryLinks(), FakeClock()
-    for i in range(5):
+    for i in range(links_known):
         links.add(Link(f"c{i}", f"https://{i}.example", "o", NOW))
-    cache = cache_over(links, clock, max_entries=3)
-    for code in ("c0", "c1", "c2"):
-        cache.get(code)
+    cache = cache_over(links, clock, max_entries=max_entries)
+    for i in range(max_entries):
+        cache.get(f"c{i}")
+    return links, clock, cache
+
+
+def test_the_cache_is_bounded_and_forgets_the_least_recently_used():
+    links, _, cache = full_cache(5, max_entries=3)
     cache.get("c0")  # c0 is now the most recent
     cache.get("c3")  # evicts c1
     assert len(cache) == 3
@@ -72,6 +78,28 @@ def test_the_cache_is_bounded_and_forgets_the_least_recently_used():
     cache.get("c0")
     cache.get("c1")
     assert links.gets == before + 1
+
+
+def test_an_entry_used_since_the_last_sweep_is_never_the_one_evicted():
+    _, _, cache = full_cache(10, max_entries=4)
+    # Marked on the hot path's way (a flag, no reordering), as the redirect does
+    cache.entries["c0"].used = True
+    cache.get("c2")
+    cache.get("c4")  # c0, the oldest, was used: spared and moved back; c1 goes
+    assert list(cache.entries) == ["c2", "c3", "c4", "c0"]
+    cache.get("c5")  # c2 was used: spared; c3 goes
+    assert list(cache.entries) == ["c4", "c0", "c5", "c2"]
+    cache.get("c6")  # c4 goes, then c0 (spared once, unused since)
+    cache.get("c7")
+    assert list(cache.entries) == ["c5", "c2", "c6", "c7"]
+
+
+def test_a_reloaded_code_goes_behind_the_others():
+    _, clock, cache = full_cache(3, max_entries=3)
+    clock.now += 31  # all stale
+    cache.get("c0")
+    assert list(cache.entries) == ["c1", "c2", "c0"]
+    assert not cache.entries["c0"].used
 
 
 def test_bounds_must_be_positive():
@@ -87,3 +115,22 @@ def test_codes_we_could_never_have_issued_are_neither_looked_up_nor_cached(code)
     assert cache.get(code) is None
     assert links.gets == 0
     assert len(cache) == 0
+
+
+def test_each_entry_keeps_what_prepare_made_of_its_link_once_per_load():
+    links, clock = InMemoryLinks(), FakeClock()
+    links.add(Link("abc", "https://a.example", "o", NOW))
+    prepared: list[Link | None] = []
+
+    def prepare(link: Link | None) -> str | None:
+        prepared.append(link)
+        return None if link is None else f"ready:{link.url}"
+
+    cache = CachedLinks(links, max_entries=10, ttl_seconds=30, negative_ttl_seconds=5, clock=clock, prepare=prepare)
+    cache.get("abc")
+    cache.get("abc")
+    cache.get("nope")
+    found, unknown = cache.entries["abc"], cache.entries["nope"]
+    assert (found.fresh_until, found.link, found.prepared) == (1030.0, links.items["abc"], "ready:https://a.example")
+    assert (unknown.fresh_until, unknown.link, unknown.prepared) == (1005.0, None, None)
+    assert prepared == [links.items["abc"], None]

@@ -17,7 +17,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def main() -> None:
     which, code = sys.argv[1], sys.argv[2]
-    event = {"pathParameters": {"code": code}, "rawPath": f"/{code}", "headers": {}, "requestContext": {}}
+    event = {
+        "version": "2.0",
+        "routeKey": "GET /{code}",
+        "pathParameters": {"code": code},
+        "rawPath": f"/{code}",
+        "headers": {},
+        "requestContext": {"http": {"method": "GET", "path": f"/{code}", "sourceIp": "203.0.113.9"}},
+    }
     # Harness, not measured: Lambda's runtime already serves the Extensions API. Imported for
     # both handlers, so that neither finds more of the standard library loaded than the other.
     from tools.devstack.extensions_api import ExtensionsApi

@@ -1,7 +1,8 @@
 """The adapters each function uses, built from settings on first use and kept per environment.
 
-Nothing here runs at import, and each factory imports its own adapter: a function loads only
-the adapters it uses (the redirect never loads pynamodb). Tests reset everything with `reset()`.
+Nothing here runs at import but an empty table, and each factory imports its own adapter: a
+function loads only the adapters it uses (the redirect never loads pynamodb). Tests reset
+everything with `reset()`.
 """
 
 from functools import cache
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
-    from shortlink.link_cache import CachedLinks
+    from shortlink.link_cache import CachedLinks, Entry
 
 
 @cache
@@ -29,11 +30,18 @@ def link_repository() -> "DynamoLinkRepository":
     return DynamoLinkRepository(settings().links_table)
 
 
+# The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
+# hot path reads them without calling anything. A new cache empties the table.
+link_entries: "dict[str, Entry]" = {}
+
+
 @cache
 def cached_links() -> "CachedLinks":
-    """The redirect's view of links: this environment's cache in front of a plain GetItem."""
+    """The redirect's view of links: this environment's cache in front of a plain GetItem, over
+    the process's `link_entries` (on time.monotonic)."""
     from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
     from shortlink.link_cache import CachedLinks
+    from shortlink.redirect_responses import plain_redirect
 
     config = settings()
     return CachedLinks(
@@ -41,6 +49,8 @@ def cached_links() -> "CachedLinks":
         max_entries=config.link_cache_max_entries,
         ttl_seconds=config.link_cache_ttl_seconds,
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
+        prepare=plain_redirect,
+        entries=link_entries,
     )
 
 
@@ -115,8 +125,15 @@ def idempotency_store() -> Any:
     return DynamoDBPersistenceLayer(table_name=table)
 
 
+def forget_cached_links() -> None:
+    """A fresh environment's view of links: the next follow reads the table again."""
+    cached_links.cache_clear()
+    link_entries.clear()
+
+
 def reset() -> None:
     """Forget every cached adapter and the settings (for tests that change the environment)."""
+    link_entries.clear()
     for factory in (
         link_repository,
         cached_links,

@@ -1,0 +1,45 @@
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shortlink.links import Link
+from shortlink.redirect_responses import cache_control, plain_redirect
+from shortlink.rules import parse_rules
+
+NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
+LINK = Link("abc", "https://example.com/a", "owner", NOW)
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [(302, "no-store"), (307, "no-store"), (301, "public, max-age=3600"), (308, "public, max-age=3600")],
+)
+def test_a_plain_link_is_answered_with_a_response_made_once(status, expected):
+    assert plain_redirect(replace(LINK, redirect_type=status)) == {
+        "statusCode": status,
+        "headers": {"Location": "https://example.com/a", "Cache-Control": expected},
+        "body": "",
+    }
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"valid_from": NOW},
+        {"expires_at": NOW + timedelta(days=1)},
+        {"deleted_at": NOW},
+        {"max_clicks": 3},
+        {"password_hash": "pbkdf2_sha256$600000$salt$hash"},
+        {"rules": parse_rules({"deny": {"devices": ["bot"]}})},
+    ],
+)
+def test_a_link_whose_answer_depends_on_the_request_or_the_time_is_not_plain(change):
+    assert plain_redirect(replace(LINK, **change)) is None
+    assert plain_redirect(None) is None
+
+
+def test_a_permanent_redirect_is_cached_no_longer_than_the_link_lives():
+    expiring = replace(LINK, redirect_type=301, expires_at=NOW + timedelta(minutes=10))
+    assert cache_control(expiring, 301, NOW) == "public, max-age=600"
+    assert cache_control(expiring, 301, NOW + timedelta(hours=1)) == "public, max-age=0"
