@@ -6,8 +6,12 @@ group is counted with one conditional UpdateItem per shard it touches, counters 
 click ids together (see adapters/dynamodb_click_stats.py): writes per batch follow the groups,
 never the clicks. A group that cannot be written reports its messages as failed; SQS offers
 them again, and the ledger skips any that were in fact counted.
+
+The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
+here are emitted as one record per batch, as the redirect's (service=redirect).
 """
 
+from collections import Counter
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -16,6 +20,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shortlink import deferred_metrics
 from shortlink.clicks import ClickEvent, clicks_per_link_hour
 from shortlink.errors import StorageUnavailable
 from shortlink.services import click_stats
@@ -40,6 +45,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     for click, message_id in parsed:
         message_ids.setdefault(click.click_id, []).append(message_id)
     counted = skipped = 0
+    redirect_counts: Counter[str] = Counter()
     store = click_stats()
     for (code, hour), clicks in clicks_per_link_hour(click for click, _ in parsed).items():
         try:
@@ -51,6 +57,9 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         counted += new
         skipped += len(clicks) - new
+        for click in clicks:
+            redirect_counts.update(click.counts)
+    deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
     logger.info("batch counted", extra={"records": len(records), "counted": counted, "duplicates": skipped})

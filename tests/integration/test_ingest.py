@@ -1,6 +1,7 @@
 """The ingest function counts each batch with one write per link and 10 minutes, exactly once,
 and reports partial failures."""
 
+import json
 import os
 import random
 import uuid
@@ -90,6 +91,32 @@ def test_a_failed_write_returns_only_that_groups_messages(aws, handlers):
     assert sorted(item["itemIdentifier"] for item in result["batchItemFailures"]) == ["b1", "b2"]
     assert totals("aaa")["clicks"] == 1
     assert totals("bbb")["clicks"] == 0
+
+
+def emf_records(output: str) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in output.splitlines() if line.startswith('{"_aws"')]
+
+
+def test_the_redirects_metrics_carried_by_clicks_are_emitted_once_per_batch(aws, handlers, capsys):
+    # Given clicks carrying their redirects' counts, one of them in a group that cannot be written
+    real_add = DynamoClickStats.add
+
+    def throttled_for_bbb(self, code, hour, clicks):
+        if code == "bbb":
+            raise StorageUnavailable("ProvisionedThroughputExceededException")
+        return real_add(self, code, hour, clicks)
+
+    records = [record(f"a{i}", click("aaa", counts={"CacheHits": 1})) for i in range(3)]
+    records += [record("a3", click("aaa", counts={"CacheMisses": 1})), record("a4", click("aaa"))]
+    records.append(record("b1", click("bbb", counts={"CacheHits": 1})))
+    capsys.readouterr()
+    with mock.patch.object(DynamoClickStats, "add", throttled_for_bbb):
+        handlers["IngestFunction"]({"Records": records}, None)
+    # Then one record under the redirect's service dimension sums the written groups' counts
+    # (bbb's click comes back from SQS with its counts, and is emitted then)
+    [redirect] = [rec for rec in emf_records(capsys.readouterr().out) if rec.get("service") == "redirect"]
+    assert (redirect["CacheHits"], redirect["CacheMisses"]) == ([3.0], [1.0])
+    assert redirect["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
 
 
 class Crash(Exception):

@@ -1,5 +1,6 @@
 import json
 import logging
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -50,7 +51,7 @@ def _no_pause(monkeypatch):
 
 def test_a_failed_send_is_retried():
     publisher = FlakyPublisher(failures=2)
-    assert deliver(publisher, [CLICK]) == 0
+    assert deliver(publisher, [CLICK]) == []
     assert publisher.sent == [CLICK]
     assert publisher.attempts == 3
 
@@ -58,8 +59,10 @@ def test_a_failed_send_is_retried():
 def test_a_click_that_keeps_failing_becomes_one_replayable_log_line(caplog):
     publisher = FlakyPublisher(failures=99)
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
-        assert deliver(publisher, [CLICK]) == 1
+        carrying = replace(CLICK, counts={"CacheHits": 1})
+        assert deliver(publisher, [carrying]) == [carrying]
     [line] = [record.getMessage() for record in caplog.records]
+    # Without its counts: they are emitted at once, and a replay must not add them again.
     assert json.loads(line) == {"event": LOST_CLICK_EVENT, "click": json.loads(CLICK.to_json())}
 
 
@@ -67,7 +70,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
     return [json.loads(line) for line in output.splitlines() if line.startswith('{"_aws"')]
 
 
-def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(capsys):
+def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher)
     dispatcher.record_click("abc", REQUEST)
@@ -88,22 +91,43 @@ def test_inline_dispatch_sends_and_emits_metrics_at_the_end_of_the_invocation(ca
     assert len(sent.visitor) == 32
     assert "203.0.113.5" not in sent.to_json()
     assert "Firefox" not in sent.to_json()
-    [record] = emf_records(capsys.readouterr().out)
-    assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
-    assert (record["CacheHits"], record["ClicksDispatched"]) == ([1.0], [1.0])
+    # The invocation's metrics travel with its click (ingest emits them): no record of its own.
+    assert sent.counts == {"CacheHits": 1}
+    assert ClickEvent.from_json(sent.to_json()).counts == {"CacheHits": 1}
+    assert emf_records(capsys.readouterr().out) == []
     # The next invocation starts empty
     dispatcher.invocation_done()
     assert publisher.sent == [sent]
     assert emf_records(capsys.readouterr().out) == []
 
 
-def test_a_lost_click_is_counted_as_a_dispatch_failure(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
-    dispatcher.record_click("abc", REQUEST)
+def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0))
+    dispatcher.count("NotFound")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
-    assert record["ClickDispatchFailures"] == [1.0]
-    assert "ClicksDispatched" not in record
+    assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
+    assert (record["NotFound"], record["service"]) == ([1.0], "redirect")
+
+
+def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
+    dispatcher.record_click("abc", REQUEST)
+    dispatcher.count("CacheMisses")
+    dispatcher.invocation_done()
+    [record] = emf_records(capsys.readouterr().out)
+    assert (record["ClickDispatchFailures"], record["CacheMisses"]) == ([1.0], [1.0])
+
+
+def test_carried_counts_are_kept_only_when_well_formed():
+    body = json.loads(CLICK.to_json())
+    assert "counts" not in body  # nothing carried, nothing written
+    body["counts"] = {"CacheHits": 1, "CacheMisses": 10**9, "NotFound": 1, "Made Up": 1, "Text": "1"}
+    assert ClickEvent.from_json(json.dumps(body)).counts == {"CacheHits": 1}
+    body["counts"] = {"CacheHits": True, "CacheMisses": -1}
+    assert ClickEvent.from_json(json.dumps(body)).counts == {}
+    body["counts"] = ["CacheHits"]
+    assert ClickEvent.from_json(json.dumps(body)).counts == {}
 
 
 def test_visitor_chosen_values_are_kept_short_and_plain():

@@ -17,11 +17,11 @@ import queue
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from shortlink import deferred_metrics
-from shortlink.clicks import ClickEvent, ClickPublisher
+from shortlink.clicks import CARRIED_METRICS, ClickEvent, ClickPublisher
 from shortlink.errors import StorageUnavailable
 
 logger = logging.getLogger("shortlink.clicks")
@@ -56,9 +56,9 @@ class ClickDispatcher(Protocol):
         """The handler is done: its clicks and metrics may go (call it in a `finally`)."""
 
 
-def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
-    """Publish each click, retrying; log each one that still fails. Returns how many were lost."""
-    lost = 0
+def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> list[ClickEvent]:
+    """Publish each click, retrying; log each one that still fails. Returns the lost ones."""
+    lost = []
     for click in clicks:
         for attempt in range(SEND_ATTEMPTS):
             try:
@@ -68,8 +68,10 @@ def deliver(publisher: ClickPublisher, clicks: list[ClickEvent]) -> int:
                 if attempt + 1 < SEND_ATTEMPTS:
                     time.sleep(RETRY_PAUSE_SECONDS * 2**attempt)
         else:
-            lost += 1
-            logger.error(json.dumps({"event": LOST_CLICK_EVENT, "click": json.loads(click.to_json())}))
+            lost.append(click)
+            # Logged without its counts: those are emitted right here, a replay must not add them.
+            logged = json.loads(replace(click, counts={}).to_json())
+            logger.error(json.dumps({"event": LOST_CLICK_EVENT, "click": logged}))
     return lost
 
 
@@ -89,14 +91,24 @@ def describe_clicks(work: PendingWork) -> list[ClickEvent]:
 
 
 def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
-    """Send the clicks, then emit the invocation's metrics with the dispatch outcome."""
+    """Send the clicks, then emit what metrics the clicks could not carry.
+
+    The cache outcome travels with the invocation's (first) click, and ingest emits it, one
+    metrics record per batch: a redirect that sends its click writes no log record at all. Other
+    counts, those of an invocation without a click (404, 410, 403...) and those of a lost click
+    are emitted here."""
+    counts = dict(work.counts)
     if work.clicks:
         clicks = describe_clicks(work)
+        carried = {name: counts.pop(name) for name in CARRIED_METRICS & counts.keys()}
+        clicks[0] = replace(clicks[0], counts=carried)
         lost = deliver(publisher(), clicks)
-        work.counts["ClicksDispatched"] = len(work.clicks) - lost
-        work.counts["ClickDispatchFailures"] = lost
+        if clicks[0] in lost:
+            counts.update(carried)
+        if lost:
+            counts["ClickDispatchFailures"] = len(lost)
     try:
-        deferred_metrics.emit(work.counts)
+        deferred_metrics.emit(counts)
     except Exception:
         # Metrics are worth a log line, never a lost click or a stuck extension.
         logger.exception("metrics not emitted")

@@ -2,12 +2,15 @@
 
 A click carries what the stats show and nothing that identifies a person: no IP address, no
 User-Agent; the visitor is a hash under a salt that changes every day (shortlink.visitor_hashes).
+
+It also carries the redirect's cache outcome as a count (`CacheHits: 1`), which ingest emits as
+a metric, one record per batch: a redirect that queues its click writes no metrics record.
 """
 
 import json
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
@@ -17,6 +20,10 @@ from shortlink.links import is_possible_code
 DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")
 UNKNOWN = "unknown"
 DIRECT = "(direct)"  # no Referer
+# The redirect's metrics a click may carry (the others are emitted by the redirect itself), and
+# at most one invocation's worth of each: a queued message never makes up metrics.
+CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
+MAX_CARRIED_COUNT = 100
 
 
 @dataclass(frozen=True)
@@ -32,9 +39,13 @@ class ClickEvent:
     language: str = UNKNOWN  # the primary subtag of the most preferred language
     bot: bool = False
     visitor: str = ""  # a daily-salted hash; empty when unknown
+    counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above
 
     def to_json(self) -> str:
-        return json.dumps({**asdict(self), "at": self.at.isoformat()}, separators=(",", ":"))
+        data = {**asdict(self), "at": self.at.isoformat()}
+        if not self.counts:
+            del data["counts"]
+        return json.dumps(data, separators=(",", ":"))
 
     @classmethod
     def from_json(cls, body: str, fallback_id: str = "") -> "ClickEvent":
@@ -61,12 +72,25 @@ class ClickEvent:
             at=at,
             bot=data.get("bot") is True,
             visitor=str(data.get("visitor") or "")[:64],
+            counts=carried_counts(data.get("counts")),
             **text,
         )
 
     def hour(self) -> str:
         """The hour bucket the click is counted in (UTC), e.g. 2026-11-30T14."""
         return self.at.astimezone(UTC).strftime("%Y-%m-%dT%H")
+
+
+def carried_counts(value: object) -> dict[str, int]:
+    """The counts a queued click carries, keeping only well-formed ones: a bad count is dropped,
+    never a click."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        name: count
+        for name, count in value.items()
+        if name in CARRIED_METRICS and type(count) is int and 0 < count <= MAX_CARRIED_COUNT
+    }
 
 
 class ClickPublisher(Protocol):

@@ -1,5 +1,9 @@
-"""Metrics counted during an invocation and emitted (CloudWatch EMF, through Powertools) after
-the response: the redirect's response path neither imports nor flushes Powertools."""
+"""The redirect's metrics (CloudWatch EMF, through Powertools, dimension service=redirect).
+
+Counted during an invocation, they are emitted after the response by the redirect's extension
+when no click carries them, or by ingest for the clicks of a batch (shortlink.clicks): the
+response path neither imports nor flushes Powertools. EphemeralMetrics keeps them apart from
+the metrics of the function that emits them (Powertools' Metrics share one set per process)."""
 
 import os
 from collections.abc import Mapping
@@ -13,9 +17,10 @@ DEFAULT_NAMESPACE = "Shortlink"
 @cache
 def _metrics() -> Any:
     # Imported on first use, in the extension thread after the first response (cold start).
-    from aws_lambda_powertools import Metrics
+    from aws_lambda_powertools.metrics import EphemeralMetrics
 
-    return Metrics(namespace=os.environ.get("POWERTOOLS_METRICS_NAMESPACE", DEFAULT_NAMESPACE), service=SERVICE)
+    namespace = os.environ.get("POWERTOOLS_METRICS_NAMESPACE", DEFAULT_NAMESPACE)
+    return EphemeralMetrics(namespace=namespace, service=SERVICE)
 
 
 def emit(counts: Mapping[str, int]) -> None:
