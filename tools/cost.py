@@ -4,7 +4,10 @@ Every line is priced from three sources, shown as it is computed:
 - the template: memory, architecture and logging settings of each function, access logging;
 - `make bench` (bench-results/latest.json): AWS calls per request, handler and extension
   durations, clicks per ingest batch, DynamoDB writes per click;
-- PRICES below: AWS list prices for us-east-1 (on-demand, no free tier, first volume tier).
+- PRICES below: AWS list prices for us-east-1 (on-demand, no free tier). Each table is priced
+  at the first volume tier, and its total is also given beyond 300 million API requests a month,
+  where HTTP API requests cost $0.90 a million instead of $1.00 (no other price here has a tier
+  before 100 billion requests).
 
 Durations come from this machine against a local endpoint, so the Lambda duration lines are an
 estimate; they are also the smallest lines. Everything else is a count.
@@ -29,6 +32,7 @@ TARGET_PER_MILLION_REDIRECTS = 1.70
 # USD, us-east-1, list prices.
 PRICES = {
     "http_api_request": 1.00 / 1e6,  # HTTP API, first 300 million a month
+    "http_api_request_over_300m": 0.90 / 1e6,  # HTTP API, beyond 300 million a month
     "lambda_request": 0.20 / 1e6,
     "lambda_gb_second_arm64": 0.0000133334,
     "lambda_gb_second_x86_64": 0.0000166667,
@@ -36,9 +40,12 @@ PRICES = {
     "dynamodb_read_unit": 0.125 / 1e6,  # on-demand
     "dynamodb_write_unit": 0.625 / 1e6,  # on-demand
     "logs_ingested_gb": 0.50,  # CloudWatch Logs, standard class
+    "logs_ingested_gb_infrequent_access": 0.25,  # CloudWatch Logs, Infrequent Access class
 }
 # Lambda's own "start" and "report" lines per invocation at SystemLogLevel INFO (JSON format).
 PLATFORM_LOG_BYTES = 700
+API_REQUEST_ITEM = "API Gateway HTTP API request"
+ACCESS_LOG_ITEM = "CloudWatch Logs (API access log line)"
 # The event source reads and deletes SQS messages 10 per request.
 MESSAGES_PER_SQS_REQUEST = 10
 
@@ -91,18 +98,33 @@ def create_rate_limited() -> bool:
     return int(parameters["CreateRateLimitPerMinute"]["Default"]) > 0
 
 
+def access_log_price_per_gb() -> float:
+    """What a GB of access log costs in the log group class the template gives it."""
+    from samcli.yamlhelper import yaml_parse
+
+    group = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]["ApiAccessLogs"]["Properties"]
+    if group.get("LogGroupClass") == "INFREQUENT_ACCESS":
+        return PRICES["logs_ingested_gb_infrequent_access"]
+    return PRICES["logs_ingested_gb"]
+
+
 def access_log_bytes() -> int:
     """One access log line as the template formats it, with typical values."""
     from samcli.yamlhelper import yaml_parse
 
-    api = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]["ShortlinkApi"]["Properties"]
-    settings = api.get("AccessLogSettings")
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    settings = template["Resources"]["ShortlinkApi"]["Properties"].get("AccessLogSettings")
+    if isinstance(settings, dict) and "Fn::If" in settings:  # the AccessLogs parameter decides
+        condition, enabled, _ = settings["Fn::If"]
+        assert condition == "HasAccessLogs", condition
+        settings = enabled if template["Parameters"]["AccessLogs"]["Default"] == "Enabled" else None
     if not settings:
         return 0
     sample = {
         "$context.requestId": "JkD2ZgXqIAMEVJQ=",
         "$context.identity.sourceIp": "203.0.113.45",
         "$context.requestTime": "30/Nov/2026:01:02:03 +0000",
+        "$context.requestTimeEpoch": "1796000523",
         "$context.httpMethod": "GET",
         "$context.path": "/Ab3dE9x",
         "$context.routeKey": "GET /{code}",
@@ -117,13 +139,19 @@ def access_log_bytes() -> int:
 
 
 def redirect_metrics_bytes() -> int:
-    """The EMF record the redirect's extension emits per invocation, measured by emitting one."""
+    """The EMF record of the redirect's metrics that ingest emits per batch, measured by emitting
+    one (a redirect's own click carries its counts there; see shortlink.clicks)."""
     from shortlink import deferred_metrics
 
     captured = io.StringIO()
     with redirect_stdout(captured):
-        deferred_metrics.emit({"CacheHits": 1, "ClicksDispatched": 1})
+        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50})
     return len(captured.getvalue().encode())
+
+
+# Ingest's own records per batch: its EMF record (ClicksIngested, DuplicatesSkipped) and its
+# "batch counted" log line, each about 500 bytes with Powertools' fields.
+INGEST_LOG_BYTES_PER_BATCH = 1000
 
 
 def billed_ms(duration_ms: float) -> int:
@@ -145,8 +173,8 @@ def lambda_lines(name: str, spec: FunctionSpec, duration_ms: float, per_request:
     ]
 
 
-def log_line(item: str, bytes_per_request: float) -> Line:
-    return Line(item, bytes_per_request / 1e9, "GB", PRICES["logs_ingested_gb"])
+def log_line(item: str, bytes_per_request: float, price_per_gb: float = PRICES["logs_ingested_gb"]) -> Line:
+    return Line(item, bytes_per_request / 1e9, "GB", price_per_gb)
 
 
 def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[Line]:
@@ -172,6 +200,10 @@ def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec])
             "write units",
             PRICES["dynamodb_write_unit"],
         ),
+        log_line(
+            "CloudWatch Logs (the redirect's metrics, one EMF record per batch)", redirect_metrics_bytes() * per_click
+        ),
+        log_line("CloudWatch Logs (ingest's metrics and log line, per batch)", INGEST_LOG_BYTES_PER_BATCH * per_click),
     ]
     if spec.platform_logs:
         lines.append(log_line("CloudWatch Logs (ingest platform lines, per batch)", PLATFORM_LOG_BYTES * per_click))
@@ -184,7 +216,7 @@ def redirect_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], case: 
     # Lambda bills until the extension asks for the next event: the handler plus the click send.
     duration_ms = (measured["p50_us"] + measured["extension_after_response_p50_us"]) / 1000
     lines = [
-        Line("API Gateway HTTP API request", 1, "requests", PRICES["http_api_request"]),
+        Line(API_REQUEST_ITEM, 1, "requests", PRICES["http_api_request"]),
         *lambda_lines("RedirectFunction", spec, duration_ms, 1),
         Line(
             "DynamoDB GetItem (strongly consistent)",
@@ -192,10 +224,9 @@ def redirect_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], case: 
             "read units",
             PRICES["dynamodb_read_unit"],
         ),
-        log_line("CloudWatch Logs (metrics record, EMF)", redirect_metrics_bytes()),
     ]
     if access_log_bytes():
-        lines.append(log_line("CloudWatch Logs (API access log line)", access_log_bytes()))
+        lines.append(log_line(ACCESS_LOG_ITEM, access_log_bytes(), access_log_price_per_gb()))
     if spec.platform_logs:
         lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
     return lines + click_analytics_lines(bench, specs)
@@ -207,7 +238,7 @@ def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[
     calls = create["calls"]
     links = create["links"]
     lines = [
-        Line("API Gateway HTTP API request", 1, "requests", PRICES["http_api_request"]),
+        Line(API_REQUEST_ITEM, 1, "requests", PRICES["http_api_request"]),
         *lambda_lines("CreateFunction", spec, create["p50_ms"], 1),
         Line(
             "DynamoDB GetItem (API key, eventually consistent: half a unit)",
@@ -232,7 +263,15 @@ def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[
     return lines
 
 
-def table(title: str, lines: list[Line], write: Callable[[str], None]) -> float:
+def totals(lines: list[Line]) -> tuple[float, float]:
+    """Per million: at the first volume tier, and beyond 300 million API requests a month."""
+    total = sum(line.cost_per_million for line in lines)
+    api_requests = sum(line.quantity for line in lines if line.item == API_REQUEST_ITEM)
+    discount = api_requests * (PRICES["http_api_request"] - PRICES["http_api_request_over_300m"]) * 1e6
+    return total, total - discount
+
+
+def table(title: str, lines: list[Line], write: Callable[[str], None]) -> tuple[float, float]:
     width = max(len(line.item) for line in lines)
     write(f"\n{title}")
     write(f"  {'item':<{width}} {'per request':>12} {'unit':<12} {'unit price $':>12} {'$ per 1M':>9}")
@@ -241,12 +280,13 @@ def table(title: str, lines: list[Line], write: Callable[[str], None]) -> float:
             f"  {line.item:<{width}} {line.quantity:>12.6g} {line.unit:<12} {line.unit_price:>12.6g} "
             f"{line.cost_per_million:>9.4f}"
         )
-    total = sum(line.cost_per_million for line in lines)
+    total, at_scale = totals(lines)
     write(f"  {'total':<{width}} {'':>12} {'':<12} {'':>12} {total:>9.4f}")
-    return total
+    write(f"  {'total beyond 300 M API requests a month':<{width}} {'':>12} {'':<12} {'':>12} {at_scale:>9.4f}")
+    return total, at_scale
 
 
-def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) -> float:
+def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) -> tuple[float, float]:
     """The same table for the README (`python -m tools.cost --markdown`)."""
     write(f"\n**{title}**\n")
     write("| item | per request | unit | unit price $ | $ per million |")
@@ -255,9 +295,21 @@ def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) 
         write(
             f"| {line.item} | {line.quantity:.6g} | {line.unit} | {line.unit_price:.6g} | {line.cost_per_million:.4f} |"
         )
-    total = sum(line.cost_per_million for line in lines)
+    total, at_scale = totals(lines)
     write(f"| **total** | | | | **{total:.4f}** |")
-    return total
+    write(f"| total beyond 300 M API requests a month ($0.90 per million) | | | | {at_scale:.4f} |")
+    return total, at_scale
+
+
+def verdict(total: float) -> str:
+    return "met" if total <= TARGET_PER_MILLION_REDIRECTS else "NOT met"
+
+
+def fixed_floor(api_request_price: float) -> float:
+    """Per million redirects, what no duration, write or log is in: the API request, the
+    invocation, and the click's SQS requests (its send, and its share of receives and deletes)."""
+    sqs = PRICES["sqs_request"] * (1 + 2 / MESSAGES_PER_SQS_REQUEST)
+    return (api_request_price + PRICES["lambda_request"] + sqs) * 1e6
 
 
 def main() -> None:
@@ -266,24 +318,37 @@ def main() -> None:
     bench = json.loads(BENCH_RESULTS.read_text())
     specs = function_specs()
     render = markdown_table if "--markdown" in sys.argv[1:] else table
-    totals = {
+    results = {
         "redirect_hit": render(
-            "Per million redirects, cache hit (click analytics included)",
-            redirect_lines(bench, specs, "hit"),
-            print,
+            "Per million redirects, cache hit (click analytics included)", redirect_lines(bench, specs, "hit"), print
         ),
         "redirect_miss": render(
-            "Per million redirects, cache miss (click analytics included)",
-            redirect_lines(bench, specs, "miss"),
-            print,
+            "Per million redirects, cache miss (click analytics included)", redirect_lines(bench, specs, "miss"), print
         ),
         "create": render("Per million creates", create_lines(bench, specs), print),
     }
     print(f"\nTarget: ≤ ${TARGET_PER_MILLION_REDIRECTS:.2f} per million redirects including click analytics.")
     for case in ("redirect_hit", "redirect_miss"):
-        verdict = "met" if totals[case] <= TARGET_PER_MILLION_REDIRECTS else "NOT met"
-        print(f"  {case}: ${totals[case]:.4f} → {verdict}")
-    print(json.dumps({name: round(total, 4) for name, total in totals.items()}))
+        first_tier, at_scale = results[case]
+        print(
+            f"  {case}: ${first_tier:.4f} ({verdict(first_tier)}); "
+            f"beyond 300 M API requests a month: ${at_scale:.4f} ({verdict(at_scale)})"
+        )
+    hit_lines = [line for line in redirect_lines(bench, specs, "hit") if line.item != ACCESS_LOG_ITEM]
+    if access_log_bytes():
+        first_tier, at_scale = totals(hit_lines)
+        print(
+            f"  redirect_hit with AccessLogs=Disabled: ${first_tier:.4f} ({verdict(first_tier)}); "
+            f"beyond 300 M API requests a month: ${at_scale:.4f} ({verdict(at_scale)})"
+        )
+    print(
+        "  Fixed part (API request + invocation + the click's SQS requests): "
+        f"${fixed_floor(PRICES['http_api_request']):.2f}, "
+        f"${fixed_floor(PRICES['http_api_request_over_300m']):.2f} beyond 300 M a month."
+    )
+    summary = {name: round(first, 4) for name, (first, _) in results.items()}
+    summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
+    print(json.dumps(summary))
 
 
 if __name__ == "__main__":

@@ -38,15 +38,27 @@ def test_a_hit_prices_one_api_request_one_invocation_and_the_click_pipeline():
     assert items["Lambda requests (IngestFunction, 100 clicks per batch)"].quantity == pytest.approx(0.01)
 
 
-def test_the_redirect_pays_no_platform_log_lines_but_its_metrics_and_access_log():
+def test_the_redirect_writes_no_log_record_but_its_access_log_line():
     specs = cost.function_specs()
     assert not specs["RedirectFunction"].platform_logs  # SystemLogLevel WARN in the template
-    items = [line.item for line in cost.redirect_lines(BENCH, specs, "hit")]
-    assert "CloudWatch Logs (Lambda start/report lines)" not in items
-    assert "CloudWatch Logs (metrics record, EMF)" in items
-    assert "CloudWatch Logs (API access log line)" in items
+    lines = {line.item: line for line in cost.redirect_lines(BENCH, specs, "hit")}
+    assert "CloudWatch Logs (Lambda start/report lines)" not in lines
+    # Its metrics ride on its click: one record per ingest batch (here, of 100 clicks).
+    metrics = lines["CloudWatch Logs (the redirect's metrics, one EMF record per batch)"]
+    assert metrics.quantity == pytest.approx(cost.redirect_metrics_bytes() / 100 / 1e9)
     assert 100 < cost.redirect_metrics_bytes() < 2000
-    assert 100 < cost.access_log_bytes() < 1000
+    # The access log line, priced in its log group's class (Infrequent Access in the template).
+    access = lines["CloudWatch Logs (API access log line)"]
+    assert access.unit_price == cost.PRICES["logs_ingested_gb_infrequent_access"]
+    assert 100 < cost.access_log_bytes() < 400
+
+
+def test_beyond_300_million_requests_a_month_an_api_request_costs_a_tenth_less():
+    lines = cost.redirect_lines(BENCH, cost.function_specs(), "hit")
+    first_tier, at_scale = cost.totals(lines)
+    assert first_tier == pytest.approx(sum(line.cost_per_million for line in lines))
+    assert first_tier - at_scale == pytest.approx(0.10)
+    assert cost.fixed_floor(cost.PRICES["http_api_request"]) == pytest.approx(1.00 + 0.20 + 0.40 + 0.08)
 
 
 def test_a_miss_adds_exactly_one_strongly_consistent_read():

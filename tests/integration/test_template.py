@@ -1,5 +1,7 @@
 """template.yaml is the single source of truth: lint it and check what it promises."""
 
+import json
+import re
 from pathlib import Path
 
 import cfnlint.api
@@ -122,6 +124,20 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
         assert resources[record]["Condition"] == "DnsForApi"
     for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
         assert resources[record]["Condition"] == "DnsForEdge"
+
+
+def test_the_access_log_is_one_json_line_on_by_default_and_optional():
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources = template["Resources"]
+    assert template["Parameters"]["AccessLogs"]["Default"] == "Enabled"
+    condition, enabled, disabled = resources["ShortlinkApi"]["Properties"]["AccessLogSettings"]["Fn::If"]
+    assert (condition, disabled) == ("HasAccessLogs", {"Ref": "AWS::NoValue"})
+    assert enabled["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
+    line = re.sub(r"\$context\.[A-Za-z.]+", "x", enabled["Format"])
+    assert set(json.loads(line)) == {"requestId", "ip", "time", "routeKey", "path", "status", "latencyMs", "error"}
+    group = resources["ApiAccessLogs"]
+    assert group["Condition"] == "HasAccessLogs"
+    assert group["Properties"]["LogGroupClass"] == "INFREQUENT_ACCESS"
 
 
 def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_viewer_context():
