@@ -15,7 +15,7 @@ The order in which a link's settings apply (the README's "Rules" section):
 
 import logging
 from datetime import UTC, datetime
-from time import monotonic  # the clock services.cached_links() keeps its entries by
+from time import monotonic  # the clock services.cached_links() is given
 from typing import Any
 
 from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it

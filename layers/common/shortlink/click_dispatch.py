@@ -103,7 +103,7 @@ def finish(publisher: Callable[[], ClickPublisher], work: PendingWork) -> None:
         carried = {name: counts.pop(name) for name in CARRIED_METRICS & counts.keys()}
         clicks[0] = replace(clicks[0], counts=carried)
         lost = deliver(publisher(), clicks)
-        if clicks[0] in lost:
+        if any(click is clicks[0] for click in lost):
             counts.update(carried)
         if lost:
             counts["ClickDispatchFailures"] = len(lost)

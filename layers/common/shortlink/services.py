@@ -5,6 +5,7 @@ function loads only the adapters it uses (the redirect never loads pynamodb). Te
 everything with `reset()`.
 """
 
+import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -38,7 +39,7 @@ link_entries: "dict[str, Entry]" = {}
 @cache
 def cached_links() -> "CachedLinks":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, over
-    the process's `link_entries` (on time.monotonic)."""
+    the process's `link_entries`, on the clock the redirect's hot path reads them by."""
     from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
     from shortlink.link_cache import CachedLinks
     from shortlink.redirect_responses import plain_redirect
@@ -49,6 +50,7 @@ def cached_links() -> "CachedLinks":
         max_entries=config.link_cache_max_entries,
         ttl_seconds=config.link_cache_ttl_seconds,
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
+        clock=time.monotonic,
         prepare=plain_redirect,
         entries=link_entries,
     )
@@ -133,10 +135,9 @@ def forget_cached_links() -> None:
 
 def reset() -> None:
     """Forget every cached adapter and the settings (for tests that change the environment)."""
-    link_entries.clear()
+    forget_cached_links()
     for factory in (
         link_repository,
-        cached_links,
         click_budget,
         api_key_store,
         click_stats,
