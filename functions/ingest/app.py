@@ -21,7 +21,7 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink import deferred_metrics
-from shortlink.clicks import ClickEvent, clicks_per_link_hour
+from shortlink.clicks import ClickEvent, ClickPack, clicks_per_link_hour
 from shortlink.errors import StorageUnavailable
 from shortlink.services import click_stats
 
@@ -35,7 +35,8 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     parsed: list[tuple[ClickEvent, str]] = []
 
     def parse(record: SQSRecord) -> None:
-        parsed.append((ClickEvent.from_json(record.body, fallback_id=record.message_id), record.message_id))
+        pack = ClickPack.from_message(record.body, message_id=record.message_id)
+        parsed.extend((click, record.message_id) for click in pack.clicks)
 
     with processor(records=records, handler=parse):
         processor.process()

@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, clicks_per_link_hour
+from shortlink.clicks import ClickEvent, ClickPack, clicks_per_link_hour
 from shortlink.config import ConfigurationError, Settings
 from tests.fakes import InMemoryApiKeys
 
@@ -101,3 +101,26 @@ def test_settings_parse_and_default():
 def test_settings_fail_loudly_naming_the_variable(change, problem):
     with pytest.raises(ConfigurationError, match=problem):
         Settings.from_env({**ENV, **change})
+
+
+def test_a_pack_reads_back_as_written_and_a_single_click_is_a_pack_of_one():
+    at = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
+    clicks = (ClickEvent("c-1", "abc", at, country="DE"), ClickEvent("c-2", "abd", at, bot=True))
+    pack = ClickPack("p-1", clicks)
+    assert ClickPack.from_message(pack.to_json(), message_id="m-1") == pack
+    single = ClickPack.from_message(clicks[0].to_json(), message_id="m-2")
+    assert single == ClickPack("c-1", clicks[:1])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "[]",
+        '{"v": 2, "clicks": [{"code": "abc", "at": "2026-01-01T00:00:00+00:00", "click_id": "c"}]}',
+        '{"v": 2, "pack": "p", "clicks": []}',
+        '{"v": 2, "pack": "p", "clicks": [{"code": "abc", "at": "2026-01-01T00:00:00"}]}',
+    ],
+)
+def test_a_malformed_pack_is_refused_whole(body):
+    with pytest.raises((ValueError, KeyError, TypeError)):
+        ClickPack.from_message(body, message_id="m-1")

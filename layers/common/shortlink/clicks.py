@@ -93,6 +93,41 @@ def carried_counts(value: object) -> dict[str, int]:
     }
 
 
+# A pack is the unit of a queue message: clicks held together by one redirect environment. Its
+# id is fixed when the pack is formed and kept across every send of it, so ingest can tell a
+# pack it already counted (a redelivery, a redrive) from a new one.
+PACK_VERSION = 2
+MAX_PACK_CLICKS = 1000  # a pack of 1,000 clicks stays under SQS's 256 KB message limit
+
+
+@dataclass(frozen=True)
+class ClickPack:
+    pack_id: str
+    clicks: tuple[ClickEvent, ...]
+
+    def to_json(self) -> str:
+        clicks = ",".join(click.to_json() for click in self.clicks)
+        return f'{{"v":{PACK_VERSION},"pack":{json.dumps(self.pack_id)},"clicks":[{clicks}]}}'
+
+    @classmethod
+    def from_message(cls, body: str, message_id: str) -> "ClickPack":
+        """Parse a queue message: a pack, or a single click as queued before packs existed (its
+        pack id is its click id). ValueError (or KeyError/TypeError) for a malformed one: one bad
+        click fails its whole pack, since a pack is counted whole or not at all."""
+        data = json.loads(body)
+        if not isinstance(data, dict):
+            raise ValueError("a queue message must be a JSON object")
+        if data.get("v") != PACK_VERSION:
+            click = ClickEvent.from_json(body, fallback_id=message_id)
+            return cls(click.click_id, (click,))
+        pack_id, clicks = data.get("pack"), data.get("clicks")
+        if not isinstance(pack_id, str) or not 0 < len(pack_id) <= 64:
+            raise ValueError("pack without a valid id")
+        if not isinstance(clicks, list) or not 0 < len(clicks) <= MAX_PACK_CLICKS:
+            raise ValueError(f"a pack holds 1 to {MAX_PACK_CLICKS} clicks")
+        return cls(pack_id, tuple(ClickEvent.from_json(json.dumps(click)) for click in clicks))
+
+
 class ClickPublisher(Protocol):
     def publish(self, click: ClickEvent) -> None:
         """Queue a click for counting."""
