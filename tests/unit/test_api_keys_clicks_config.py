@@ -4,7 +4,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, ClickPack, clicks_per_link_hour
+from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit, clicks_per_link_hour
 from shortlink.config import ConfigurationError, Settings
 from tests.fakes import InMemoryApiKeys
 
@@ -106,10 +106,14 @@ def test_settings_fail_loudly_naming_the_variable(change, problem):
 def test_a_pack_reads_back_as_written_and_a_single_click_is_a_pack_of_one():
     at = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
     clicks = (ClickEvent("c-1", "abc", at, country="DE"), ClickEvent("c-2", "abd", at, bot=True))
-    pack = ClickPack("p-1", clicks)
-    assert ClickPack.from_message(pack.to_json(), message_id="m-1") == pack
+    orphans = (OrphanVisit("nosuch", "unknown", "2026-11-30T14", 3), OrphanVisit("abe", "expired", "2026-11-30T14", 1))
+    for pack in (ClickPack("p-1", clicks), ClickPack("p-2", clicks, orphans), ClickPack("p-3", (), orphans)):
+        assert ClickPack.from_message(pack.to_json(), message_id="m-1") == pack
     single = ClickPack.from_message(clicks[0].to_json(), message_id="m-2")
     assert single == ClickPack("c-1", clicks[:1])
+
+
+ORPHAN_PACK = '{"v": 2, "pack": "p", "clicks": [], "orphans": [{"code": "x", "outcome": %s, "hour": %s, "count": %s}]}'
 
 
 @pytest.mark.parametrize(
@@ -119,6 +123,10 @@ def test_a_pack_reads_back_as_written_and_a_single_click_is_a_pack_of_one():
         '{"v": 2, "clicks": [{"code": "abc", "at": "2026-01-01T00:00:00+00:00", "click_id": "c"}]}',
         '{"v": 2, "pack": "p", "clicks": []}',
         '{"v": 2, "pack": "p", "clicks": [{"code": "abc", "at": "2026-01-01T00:00:00"}]}',
+        ORPHAN_PACK % ('"lost"', '"2026-11-30T14"', 1),
+        ORPHAN_PACK % ('"unknown"', '"2026-11-30"', 1),
+        ORPHAN_PACK % ('"unknown"', '"2026-11-30T14"', 0),
+        ORPHAN_PACK % ('"unknown"', '"2026-11-30T14"', "true"),
     ],
 )
 def test_a_malformed_pack_is_refused_whole(body):

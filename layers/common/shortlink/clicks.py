@@ -100,14 +100,50 @@ PACK_VERSION = 2
 MAX_PACK_CLICKS = 1000  # a pack of 1,000 clicks stays under SQS's 256 KB message limit
 
 
+# Why a follow found no live link. Orphan visits are counted, not queued one by one: a pack
+# carries how many of each (code, outcome, hour) its environment saw.
+ORPHAN_OUTCOMES = frozenset({"unknown", "not_yet_valid", "deleted", "expired", "used_up"})
+MAX_PACK_ORPHANS = 100  # distinct (code, outcome, hour) entries per pack
+MAX_ORPHAN_CODE_LENGTH = 64
+
+
+@dataclass(frozen=True)
+class OrphanVisit:
+    code: str  # as the visitor asked for it (unknown codes are whatever was typed, bounded)
+    outcome: str  # one of ORPHAN_OUTCOMES
+    hour: str  # UTC, e.g. 2026-11-30T14
+    count: int
+
+    @classmethod
+    def from_dict(cls, data: object) -> "OrphanVisit":
+        if not isinstance(data, dict):
+            raise ValueError("an orphan visit must be an object")
+        code, outcome, hour, count = data.get("code"), data.get("outcome"), data.get("hour"), data.get("count")
+        if not isinstance(code, str) or not 0 < len(code) <= MAX_ORPHAN_CODE_LENGTH or not code.isprintable():
+            raise ValueError("orphan visit without a valid code")
+        if outcome not in ORPHAN_OUTCOMES:
+            raise ValueError("orphan visit with an unknown outcome")
+        if not isinstance(hour, str):
+            raise ValueError("orphan visit without an hour")
+        datetime.strptime(hour, "%Y-%m-%dT%H")  # ValueError when malformed
+        if type(count) is not int or count < 1:
+            raise ValueError("orphan visit without a positive count")
+        return cls(code, outcome, hour, count)
+
+
 @dataclass(frozen=True)
 class ClickPack:
     pack_id: str
     clicks: tuple[ClickEvent, ...]
+    orphans: tuple[OrphanVisit, ...] = ()
 
     def to_json(self) -> str:
         clicks = ",".join(click.to_json() for click in self.clicks)
-        return f'{{"v":{PACK_VERSION},"pack":{json.dumps(self.pack_id)},"clicks":[{clicks}]}}'
+        body = f'{{"v":{PACK_VERSION},"pack":{json.dumps(self.pack_id)},"clicks":[{clicks}]'
+        if self.orphans:
+            orphans = json.dumps([asdict(orphan) for orphan in self.orphans], separators=(",", ":"))
+            body += f',"orphans":{orphans}'
+        return body + "}"
 
     @classmethod
     def from_message(cls, body: str, message_id: str) -> "ClickPack":
@@ -120,12 +156,20 @@ class ClickPack:
         if data.get("v") != PACK_VERSION:
             click = ClickEvent.from_json(body, fallback_id=message_id)
             return cls(click.click_id, (click,))
-        pack_id, clicks = data.get("pack"), data.get("clicks")
+        pack_id, clicks, orphans = data.get("pack"), data.get("clicks"), data.get("orphans", [])
         if not isinstance(pack_id, str) or not 0 < len(pack_id) <= 64:
             raise ValueError("pack without a valid id")
-        if not isinstance(clicks, list) or not 0 < len(clicks) <= MAX_PACK_CLICKS:
-            raise ValueError(f"a pack holds 1 to {MAX_PACK_CLICKS} clicks")
-        return cls(pack_id, tuple(ClickEvent.from_json(json.dumps(click)) for click in clicks))
+        if not isinstance(clicks, list) or len(clicks) > MAX_PACK_CLICKS:
+            raise ValueError(f"a pack holds at most {MAX_PACK_CLICKS} clicks")
+        if not isinstance(orphans, list) or len(orphans) > MAX_PACK_ORPHANS:
+            raise ValueError(f"a pack holds at most {MAX_PACK_ORPHANS} orphan visit counts")
+        if not clicks and not orphans:
+            raise ValueError("an empty pack")
+        return cls(
+            pack_id,
+            tuple(ClickEvent.from_json(json.dumps(click)) for click in clicks),
+            tuple(OrphanVisit.from_dict(orphan) for orphan in orphans),
+        )
 
 
 class ClickPublisher(Protocol):
