@@ -152,6 +152,8 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str
         return {"index": index, "status": 201, "link": create_and_describe(request, owner)}
     except ShortlinkError as error:
         answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the link failed unexpectedly")
+        if answer.status >= 500:
+            logger.exception("link of a bulk request not created", extra={"index": index})
         return {"index": index, "status": answer.status, "error": answer.error, "message": answer.message}
 
 

@@ -4,6 +4,7 @@ One place maps domain errors and validation failures to JSON answers, and one pr
 (body size, then API key) runs before anything else looks at a request.
 """
 
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -33,6 +34,8 @@ MAX_BODY_BYTES = 16 * 1024
 BULK_PATH_SUFFIX = "/links/bulk"
 MAX_BULK_BODY_BYTES = 256 * 1024
 API_KEY_CONTEXT = "api_key"
+
+logger = logging.getLogger("shortlink.http_api")
 
 
 def error_response(status: int, error: str, message: str, headers: dict[str, str] | None = None) -> Response[Any]:
@@ -156,6 +159,8 @@ def register_error_handlers(app: APIGatewayHttpResolver) -> None:
     @app.exception_handler(ShortlinkError)
     def domain_error(error: ShortlinkError) -> Response[Any]:
         answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the request failed unexpectedly")
+        if answer.status >= 500:  # the caller sees only "retry": the cause must reach the logs
+            logger.error("request failed: %s", error, exc_info=error)
         return error_response(answer.status, answer.error, answer.message, headers=answer.headers or None)
 
     @app.not_found

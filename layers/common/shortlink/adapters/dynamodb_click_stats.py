@@ -144,7 +144,8 @@ class DynamoClickStats:
                     TableName=self._table,
                     Key={"code": {"S": code}, "bucket": {"S": bucket}},
                     ConsistentRead=True,
-                    ProjectionExpression="ids",
+                    ProjectionExpression="#ids",
+                    ExpressionAttributeNames={"#ids": "ids"},
                 )
                 .get("Item", {})
             )
@@ -160,7 +161,9 @@ class DynamoClickStats:
         found: list[dict[str, Any]] = []
         query: dict[str, Any] = {
             "TableName": self._table,
-            "KeyConditionExpression": "code = :code AND bucket BETWEEN :first AND :last",
+            # `bucket` is a DynamoDB reserved word: every name is aliased.
+            "KeyConditionExpression": "#code = :code AND #bucket BETWEEN :first AND :last",
+            "ExpressionAttributeNames": {"#code": "code", "#bucket": "bucket"},
             "ExpressionAttributeValues": {
                 ":code": {"S": code},
                 ":first": {"S": COUNTERS_PREFIX + first_hour},

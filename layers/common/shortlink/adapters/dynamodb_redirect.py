@@ -48,9 +48,9 @@ class DynamoClickBudget(_RedirectTable):
             self._dynamodb().update_item(
                 TableName=self._table_name,
                 Key={"code": {"S": code}},
-                UpdateExpression="SET clicks_used = if_not_exists(clicks_used, :zero) + :one",
-                ConditionExpression="attribute_exists(max_clicks) AND "
-                "(attribute_not_exists(clicks_used) OR clicks_used < max_clicks)",
+                UpdateExpression="SET #used = if_not_exists(#used, :zero) + :one",
+                ConditionExpression="attribute_exists(#max) AND (attribute_not_exists(#used) OR #used < #max)",
+                ExpressionAttributeNames={"#used": "clicks_used", "#max": "max_clicks"},
                 ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}},
             )
         except ClientError as error:
