@@ -50,8 +50,14 @@ unit: venv
 integration: venv
 	$(PY) -m pytest tests/integration
 
-e2e: venv browser
+e2e: venv browser node_modules/.installed
 	$(PY) -m pytest tests/e2e
+
+# dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
+# since it refuses what DynamoDB refuses and moto lets pass. No install scripts: it runs in memory.
+node_modules/.installed: package.json package-lock.json
+	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
 # where missing (root and apt-get needed); otherwise that one test is skipped and says why.
@@ -103,4 +109,4 @@ admin: venv
 	$(PY) -m tools.admin $(ARGS)
 
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results

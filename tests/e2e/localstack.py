@@ -14,6 +14,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 READY_LINE = "Press Ctrl-C to stop."
+# Installed by `npm ci` from package.json (make e2e runs it).
+DYNALITE = ROOT / "node_modules" / "dynalite" / "cli.js"
 
 
 def free_port() -> int:
@@ -37,14 +39,18 @@ class LocalStack:
     process: subprocess.Popen[str]
     port: int
     moto_port: int
+    endpoints: dict[str, str] = field(default_factory=dict)  # the AWS_ENDPOINT_URL* it was given
     lines: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, timeout: float = 90, **env: str) -> "LocalStack":
+    def start(cls, timeout: float = 90, endpoints: dict[str, str] | None = None, **env: str) -> "LocalStack":
+        """`endpoints`: AWS_ENDPOINT_URL* variables for the stack (and for tools run against it)."""
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
         environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
-        environment.pop("AWS_ENDPOINT_URL", None)  # only the caller's own choice counts
+        for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS"):
+            environment.pop(name, None)  # only the caller's own choice counts
         environment.update(env)
+        environment.update(endpoints or {})
         process = subprocess.Popen(
             [sys.executable, "-m", "tools.devstack"],
             cwd=ROOT,
@@ -53,7 +59,7 @@ class LocalStack:
             stderr=subprocess.STDOUT,
             text=True,
         )
-        stack = cls(process, port, moto_port)
+        stack = cls(process, port, moto_port, dict(endpoints or {}))
         threading.Thread(target=stack._read, daemon=True).start()
         deadline = time.monotonic() + timeout
         while READY_LINE not in stack.output():
@@ -99,3 +105,40 @@ class LocalStack:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         return self.process.wait(timeout=timeout)
+
+
+@dataclass
+class Dynalite:
+    """dynalite (npm), an independent DynamoDB implementation: unlike moto it refuses what
+    DynamoDB refuses (reserved words in expressions, ...). It has no transactions and no TTL."""
+
+    process: subprocess.Popen[str]
+    port: int
+
+    @classmethod
+    def start(cls, timeout: float = 30) -> "Dynalite":
+        port = free_port()
+        process = subprocess.Popen(
+            ["node", str(DYNALITE), "--host", "127.0.0.1", "--port", str(port), "--createTableMs", "0"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        assert process.stdout is not None
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                return cls(process, port)
+            except OSError:
+                time.sleep(0.1)
+        process.kill()
+        raise AssertionError(f"dynalite did not start on port {port}:\n{process.stdout.read()}")
+
+    @property
+    def endpoint(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=10)

@@ -62,11 +62,11 @@ def test_unknown_code_gets_a_404_page(stack):
 
 
 def run_admin(stack: LocalStack, *args: str) -> str:
-    """The admin command against the local stack's embedded endpoint, as a user runs it."""
+    """The admin command against the local stack's endpoints, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "tools.admin", "--local", *args],
         cwd=ROOT,
-        env={"MOTO_PORT": str(stack.moto_port), "PATH": "/usr/bin:/bin"},
+        env={"MOTO_PORT": str(stack.moto_port), "PATH": "/usr/bin:/bin", **stack.endpoints},
         capture_output=True,
         text=True,
         timeout=60,

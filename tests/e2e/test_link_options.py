@@ -4,7 +4,10 @@ expiry."""
 import time
 from datetime import UTC, datetime, timedelta
 
+import pytest
 
+
+@pytest.mark.dynamodb_features("TransactWriteItems")  # a slug and its claim are written together
 def test_a_custom_slug_is_followed_and_its_look_alikes_are_refused(stack, auth):
     slug = f"Sale-{time.time_ns()}"
     created = stack.request("POST", "/links", {"url": "https://example.com/sale", "slug": slug}, auth)

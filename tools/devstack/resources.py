@@ -30,7 +30,12 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
         dynamodb.create_table(TableName=name, **request)
         ttl = properties.get("TimeToLiveSpecification")
         if ttl:
-            dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+            try:
+                dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
+            except dynamodb.exceptions.ClientError as error:
+                # A store without TTL (dynalite) keeps expired items: the stack works without it.
+                if error.response["Error"]["Code"] != "UnknownOperationException":
+                    raise
         created.append(name)
     return created
 
