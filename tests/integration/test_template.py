@@ -109,6 +109,33 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
         assert function.architectures == ["arm64"]
 
 
+LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
+
+
+def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deployed():
+    # CloudFormation drops a property whose value is AWS::NoValue: no empty AWS_ENDPOINT_URL in AWS.
+    variables = yaml_parse((ROOT / "template.yaml").read_text())["Globals"]["Function"]["Environment"]["Variables"]
+    for name in LOCAL_ONLY_VARIABLES:
+        assert variables[name] == {"Ref": "AWS::NoValue"}, name
+    # sam local sets through --env-vars only what a function declares: every function declares them.
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
+    for function in SamFunctionProvider(stacks).get_all():
+        assert set(LOCAL_ONLY_VARIABLES) <= set(function.environment["Variables"]), function.name
+
+
+def test_the_architecture_is_a_parameter_for_native_local_runs():
+    stacks, _ = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"), parameter_overrides={"Architecture": "x86_64"}
+    )
+    for function in SamFunctionProvider(stacks).get_all():
+        assert function.architectures == ["x86_64"], function.name
+    [layer] = [
+        resource for resource in stacks[0].resources.values() if resource["Type"] == "AWS::Serverless::LayerVersion"
+    ]
+    assert layer["Metadata"]["BuildArchitecture"] == "x86_64"
+    assert layer["Properties"]["CompatibleArchitectures"] == ["x86_64"]
+
+
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     template = yaml_parse((ROOT / "template.yaml").read_text())
     resources, conditions = template["Resources"], template["Conditions"]
