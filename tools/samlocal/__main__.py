@@ -49,11 +49,13 @@ def use_local_aws(endpoint: str) -> None:
     os.environ.update(offline, AWS_ENDPOINT_URL=endpoint)
 
 
-def wait_for_stop() -> None:
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    with contextlib.suppress(KeyboardInterrupt):
-        stopped.wait()
+def stop_on_sigterm() -> None:
+    """SIGTERM (kill, a process manager) stops as cleanly as Ctrl-C: SAM, its containers, moto."""
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def run(serve: bool) -> None:
@@ -117,7 +119,8 @@ def run(serve: bool) -> None:
         )
         if serve:
             print("Press Ctrl-C to stop.", flush=True)
-            wait_for_stop()
+            with contextlib.suppress(KeyboardInterrupt):
+                threading.Event().wait()
         else:
             totals = flow.run(local.api_url, api_key)
             print(f"sam local: create → follow → stats works ({totals})", flush=True)
@@ -142,8 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     if problem:
         print(f"sam local needs Docker: {problem}", file=sys.stderr)
         return 2
+    stop_on_sigterm()
     try:
         run(args.serve)
+    except KeyboardInterrupt:
+        return 130
     except SystemExit as failure:
         if failure.code not in (None, 0):
             print(f"error: {failure.code}", file=sys.stderr)
