@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 
-.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin
+.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -91,6 +91,11 @@ ENV ?= default
 
 build: venv
 	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build --config-env $(ENV)
+
+# The template under `sam local start-api` (Docker needed): create → follow → stats, then stops.
+# `$(PY) -m tools.samlocal --serve` keeps it running (README, sam local).
+sam-local: venv
+	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.samlocal
 
 deploy: build
 	$(BIN)/sam deploy --config-env $(ENV)

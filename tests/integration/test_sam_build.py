@@ -77,12 +77,16 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
 
 def test_the_layer_is_built_for_the_functions_architecture():
     template = yaml_parse((ROOT / "template.yaml").read_text())
-    [architecture] = template["Globals"]["Function"]["Architectures"]
+    # One parameter decides both; deployed stacks keep its default, arm64.
+    architecture = {"Ref": "Architecture"}
+    assert template["Parameters"]["Architecture"]["Default"] == "arm64"
+    assert template["Globals"]["Function"]["Architectures"] == [architecture]
     layer = template["Resources"]["CommonLayer"]
     assert layer["Metadata"]["BuildArchitecture"] == architecture
+    assert layer["Properties"]["CompatibleArchitectures"] == [architecture]
+    # The Makefile's default platform is the default architecture's (make sam-local sets LAMBDA_PLATFORM).
     makefile = (ROOT / "layers" / "common" / "Makefile").read_text()
-    platform = {"x86_64": "manylinux2014_x86_64", "arm64": "manylinux2014_aarch64"}[architecture]
-    assert f"LAMBDA_PLATFORM ?= {platform}" in makefile
+    assert "LAMBDA_PLATFORM ?= manylinux2014_aarch64" in makefile
 
 
 def test_every_aws_service_the_code_calls_is_kept_in_the_layer():

@@ -1,14 +1,18 @@
 """template.yaml is the single source of truth: lint it and check what it promises."""
 
 import json
+import os
 import re
 from pathlib import Path
+from typing import Any
+from unittest.mock import patch
 
 import cfnlint.api
 import pytest
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
+from samtranslator.translator.transform import transform  # type: ignore[import-untyped]
 
 from tools.devstack.template import LocalTemplate
 
@@ -107,6 +111,53 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
     for function in functions:
         assert function.environment["Variables"]["PUBLIC_BASE_URL"] == base_url, function.name
         assert function.architectures == ["arm64"]
+
+
+LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
+
+
+def deployed_template() -> dict[str, Any]:
+    """The CloudFormation template `sam deploy` would send (SAM's own transform, code on S3)."""
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    for resource in template["Resources"].values():
+        uri = {"AWS::Serverless::Function": "CodeUri", "AWS::Serverless::LayerVersion": "ContentUri"}
+        if resource["Type"] in uri:
+            resource["Properties"][uri[resource["Type"]]] = "s3://artifacts/code.zip"
+    with patch.dict(os.environ, {"AWS_DEFAULT_REGION": "us-east-1"}):
+        return dict(transform(template, {}, NoManagedPolicies()))
+
+
+class NoManagedPolicies:
+    def load(self) -> dict[str, str]:
+        return {}
+
+
+def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deployed():
+    # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
+    # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
+    functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
+    assert len(functions) == 4
+    for function in functions:
+        variables = function["Properties"]["Environment"]["Variables"]
+        for name in LOCAL_ONLY_VARIABLES:
+            assert variables[name] == {"Ref": "AWS::NoValue"}, name
+    # sam local sets through --env-vars only what a function declares: every function declares them.
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
+    for function in SamFunctionProvider(stacks).get_all():
+        assert set(LOCAL_ONLY_VARIABLES) <= set(function.environment["Variables"]), function.name
+
+
+def test_the_architecture_is_a_parameter_for_native_local_runs():
+    stacks, _ = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"), parameter_overrides={"Architecture": "x86_64"}
+    )
+    for function in SamFunctionProvider(stacks).get_all():
+        assert function.architectures == ["x86_64"], function.name
+    [layer] = [
+        resource for resource in stacks[0].resources.values() if resource["Type"] == "AWS::Serverless::LayerVersion"
+    ]
+    assert layer["Metadata"]["BuildArchitecture"] == "x86_64"
+    assert layer["Properties"]["CompatibleArchitectures"] == ["x86_64"]
 
 
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():

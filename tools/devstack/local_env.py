@@ -13,6 +13,8 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
     merged: dict[str, str] = {}
     for function in template.functions.values():
         for name, value in ((function.environment or {}).get("Variables") or {}).items():
+            if value is None or isinstance(value, dict):  # AWS::NoValue: declared for `sam local` only
+                continue
             resolved = queue_urls.get(str(value), str(value))
             if merged.setdefault(name, resolved) != resolved:
                 raise SystemExit(f"functions disagree on {name}; the local stack runs them in one process")

@@ -5,14 +5,19 @@ whole batch, when the function raises) to come back after the visibility timeout
 import logging
 import threading
 import time
-from typing import Any
+from typing import Any, Protocol
 
-from tools.devstack.runner import InProcessRunner
 from tools.devstack.template import SqsTrigger
 
 logger = logging.getLogger("devstack")
 
 SQS_RECEIVE_LIMIT = 10  # SQS hands out at most 10 messages per ReceiveMessage call
+
+
+class FunctionCaller(Protocol):
+    """What runs the function: the in-process runner here, `sam local start-lambda` in tools.samlocal."""
+
+    def call(self, function_name: str, event: dict[str, Any]) -> Any: ...
 
 
 def sqs_event(messages: list[dict[str, Any]], queue_arn: str, region: str) -> dict[str, Any]:
@@ -36,7 +41,7 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str, region: str) -> di
 
 class SqsPoller(threading.Thread):
     def __init__(
-        self, trigger: SqsTrigger, queue_url: str, sqs: Any, runner: InProcessRunner, region: str, interval: float = 1.0
+        self, trigger: SqsTrigger, queue_url: str, sqs: Any, runner: FunctionCaller, region: str, interval: float = 1.0
     ) -> None:
         super().__init__(name=f"sqs-{trigger.function_name}", daemon=True)
         self._trigger = trigger

@@ -1,0 +1,108 @@
+"""make sam-local's logic, without Docker: what it tells SAM, what it hands the functions, and
+what it keeps away from them. The full run (Docker) is `make sam-local` itself."""
+
+from pathlib import Path
+
+import pytest
+from samcli.lib.providers.sam_function_provider import SamFunctionProvider
+from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
+
+from shortlink.stack_secrets import read_secret
+from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
+from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
+
+ROOT = Path(__file__).resolve().parents[2]
+LOCAL = SamLocal(
+    architecture="x86_64", build_dir=Path("/b"), network="shortlink-sam-local", api_port=3001, lambda_port=3002
+)
+
+
+def option(command: list[str], name: str) -> str:
+    return command[command.index(name) + 1]
+
+
+@pytest.mark.parametrize(("machine", "architecture"), [("x86_64", "x86_64"), ("AMD64", "x86_64"), ("aarch64", "arm64")])
+def test_the_native_architecture_is_the_hosts_in_lambdas_words(machine, architecture):
+    assert native_architecture(machine) == architecture
+
+
+def test_a_host_no_lambda_architecture_runs_on_is_refused():
+    with pytest.raises(SystemExit, match="riscv64"):
+        native_architecture("riscv64")
+
+
+def test_every_variable_sam_is_given_is_declared_by_every_function():
+    # Given the --env-vars document make sam-local writes
+    document = env_vars("http://172.18.0.1:5006", "http://172.18.0.1:5006/123456789012/ClicksQueue", LOCAL.api_url)
+    # Then SAM applies all of it: it sets only variables a function declares (item 21)
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
+    for function in SamFunctionProvider(stacks).get_all():
+        assert set(document["Parameters"]) <= set(function.environment["Variables"]), function.name
+    assert document["Parameters"]["PUBLIC_BASE_URL"] == "http://127.0.0.1:3001"  # not https://localhost
+    for secret in ("PERMUTATION_KEY", "VISITOR_SALT"):  # accepted by the functions, never read from SSM
+        assert read_secret(document["Parameters"][secret], "", (secret, f"{secret}_PARAMETER"), secret)
+
+
+def test_sam_runs_natively_on_its_own_network_ports_and_build_without_pulling():
+    for command, port in ((LOCAL.start_api(), "3001"), (LOCAL.start_lambda(), "3002")):
+        assert option(command, "--docker-network") == "shortlink-sam-local"
+        assert option(command, "--env-vars") == "/b/env-vars.json"
+        assert option(command, "--template") == "/b/build/template.yaml"
+        assert option(command, "--parameter-overrides") == "Architecture=x86_64"
+        assert (option(command, "--host"), option(command, "--port")) == ("127.0.0.1", port)  # make dev has 3000
+        assert {"--skip-pull-image", "--force-image-build"} <= set(command)
+    build = LOCAL.build()
+    assert option(build, "--parameter-overrides") == "Architecture=x86_64"
+    assert option(build, "--build-dir") == "/b/build"  # apart from make build's arm64 output
+
+
+def test_the_host_aws_identity_and_endpoints_never_reach_sam_or_the_functions():
+    host = {
+        "PATH": "/usr/bin",
+        "AWS_PROFILE": "prod",
+        "AWS_ACCESS_KEY_ID": "AKIAREAL",
+        "AWS_SECRET_ACCESS_KEY": "real",
+        "AWS_SESSION_TOKEN": "token",
+        "AWS_ENDPOINT_URL_DYNAMODB": "http://elsewhere",
+        "AWS_REGION": "eu-west-1",
+    }
+    offline = offline_environment(host, "us-east-1")
+    assert offline == {
+        "PATH": "/usr/bin",
+        "AWS_ACCESS_KEY_ID": "local",
+        "AWS_SECRET_ACCESS_KEY": "local",
+        "AWS_DEFAULT_REGION": "us-east-1",
+        "AWS_REGION": "us-east-1",
+    }
+    # The layer is built for the functions' architecture (its Makefile's LAMBDA_PLATFORM).
+    assert sam_environment(host, "x86_64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_x86_64"
+    assert sam_environment(host, "arm64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_aarch64"
+
+
+def test_the_stand_in_is_tagged_as_sam_asks_for_the_base_image():
+    assert base_image_tag("x86_64") == "public.ecr.aws/lambda/python:3.13-x86_64"
+    assert base_image_tag("arm64") == "public.ecr.aws/lambda/python:3.13-arm64"
+
+
+@pytest.mark.parametrize(
+    ("sources", "mirror"),
+    [
+        (
+            "Types: deb\nURIs: http://mirror.example/debian-security\nSuites: bookworm-security\n\n"
+            "Types: deb\nURIs: http://mirror.example/debian\nSuites: bookworm\n",
+            "http://mirror.example/debian",
+        ),
+        ("deb [arch=amd64] http://mirror.example/debian/ bookworm main\n", "http://mirror.example/debian/"),
+        ("deb https://packages.example/apt stable main\n", None),
+    ],
+)
+def test_debootstrap_uses_the_debian_archive_apt_already_uses(sources, mirror):
+    assert debian_mirror(sources) == mirror
+
+
+def test_the_stand_in_is_rebuilt_when_its_recipe_changes(tmp_path):
+    bootstrap = tmp_path / "bootstrap"
+    bootstrap.write_text("exec python3.13 -m awslambdaric")
+    before = recipe_digest((bootstrap,))
+    bootstrap.write_text('exec python3.13 -m awslambdaric "$_HANDLER"')
+    assert recipe_digest((bootstrap,)) != before

@@ -1,0 +1,1 @@
+"""`make sam-local`: the template under SAM CLI's own `sam local start-api`, natively and offline."""

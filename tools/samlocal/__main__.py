@@ -1,0 +1,161 @@
+"""`make sam-local`: the template under `sam local start-api`, natively, all on this machine.
+
+    python -m tools.samlocal            # create → follow → stats through SAM, then stop (make sam-local)
+    python -m tools.samlocal --serve    # the same stack, kept running for your own requests
+
+Steps: the Lambda base image (a local stand-in when none can be pulled), a Docker network of
+its own, moto on that network's gateway (the only address the containers call), the template's
+tables and queues there, `sam build` for this host's architecture, `sam local start-lambda` and
+`sam local start-api`, and the clicks queue's trigger delivering batches to ingest through
+start-lambda. Environment: SAM_LOCAL_API_PORT (3001; make dev has 3000), SAM_LOCAL_LAMBDA_PORT
+(3002), SAM_LOCAL_MOTO_PORT (5006).
+"""
+
+import argparse
+import contextlib
+import json
+import logging
+import os
+import signal
+import sys
+import threading
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+from tools.devstack.__main__ import REGION, ensure_api_key, ensure_free  # noqa: E402
+from tools.devstack.local_env import function_environment  # noqa: E402
+from tools.devstack.resources import create_queues, create_tables  # noqa: E402
+from tools.devstack.sqs_trigger import SqsPoller  # noqa: E402
+from tools.devstack.template import LocalTemplate  # noqa: E402
+from tools.samlocal import flow  # noqa: E402
+from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment  # noqa: E402
+from tools.samlocal.docker_network import docker_available, ensure_network, remove_function_containers  # noqa: E402
+from tools.samlocal.image import ensure_base_image  # noqa: E402
+from tools.samlocal.processes import SamProcess, run_logged  # noqa: E402
+from tools.samlocal.start_lambda import StartLambdaCaller  # noqa: E402
+
+NETWORK = "shortlink-sam-local"
+CACHE_DIR = Path.home() / ".cache" / "shortlink" / "sam-local"
+
+
+def use_local_aws(endpoint: str) -> None:
+    """This process's own calls (tables, queues, the API key, the trigger) go to the local endpoint only."""
+    offline = offline_environment(os.environ, REGION)
+    for name in set(os.environ) - set(offline):
+        del os.environ[name]
+    os.environ.update(offline, AWS_ENDPOINT_URL=endpoint)
+
+
+def stop_on_sigterm() -> None:
+    """SIGTERM (kill, a process manager) stops as cleanly as Ctrl-C: SAM, its containers, moto."""
+
+    def interrupt(*_: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
+
+
+def run(serve: bool) -> None:
+    import boto3
+    from moto.server import ThreadedMotoServer
+
+    local = SamLocal(
+        architecture=native_architecture(),
+        build_dir=ROOT / ".aws-sam" / "sam-local",
+        network=NETWORK,
+        api_port=int(os.environ.get("SAM_LOCAL_API_PORT", "3001")),
+        lambda_port=int(os.environ.get("SAM_LOCAL_LAMBDA_PORT", "3002")),
+    )
+    moto_port = int(os.environ.get("SAM_LOCAL_MOTO_PORT", "5006"))
+    ensure_free(local.api_port, "stop what runs there or set SAM_LOCAL_API_PORT=<free port>")
+    ensure_free(local.lambda_port, "stop what runs there or set SAM_LOCAL_LAMBDA_PORT=<free port>")
+    print(f"Architecture {local.architecture} (this host's: no emulation)", flush=True)
+    print(f"Base image {ensure_base_image(local.architecture, CACHE_DIR)}", flush=True)
+    gateway = ensure_network(local.network)
+    endpoint = f"http://{gateway}:{moto_port}"
+    moto = ThreadedMotoServer(ip_address=gateway, port=moto_port, verbose=False)
+    moto.start()
+    processes: list[SamProcess] = []
+    poller: SqsPoller | None = None
+    try:
+        use_local_aws(endpoint)
+        template = LocalTemplate.load(ROOT / "template.yaml")
+        sqs: Any = boto3.client("sqs")
+        create_tables(template, boto3.client("dynamodb"))
+        queue_urls = create_queues(template, sqs)
+        environment = function_environment(template, queue_urls)
+        api_key = ensure_api_key(environment["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
+        local.build_dir.mkdir(parents=True, exist_ok=True)
+        local.env_vars_file.write_text(
+            json.dumps(env_vars(endpoint, environment["CLICKS_QUEUE_URL"], local.api_url), indent=2)
+        )
+        print(f"DynamoDB/SQS endpoint {endpoint} (moto, on docker network {local.network})", flush=True)
+
+        sam_env = sam_environment(os.environ, local.architecture, REGION)
+        print("sam build ...", flush=True)
+        run_logged(local.build(), local.build_dir / "build.log", sam_env, ROOT)
+        for command, port, name in (
+            (local.start_lambda(), local.lambda_port, "start-lambda"),
+            (local.start_api(), local.api_port, "start-api"),
+        ):
+            processes.append(SamProcess(command, port, local.build_dir / f"{name}.log", sam_env, ROOT))
+        for process in processes:
+            process.wait_until_listening(local.host)
+
+        [trigger] = template.sqs_triggers()
+        function_timeout = int(template.functions[trigger.function_name].timeout or 30)
+        caller = StartLambdaCaller(local.lambda_url, timeout_seconds=function_timeout + 60)
+        poller = SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, caller, REGION)
+        poller.start()
+
+        print(
+            f"sam local ready\n  API:     {local.api_url}\n  API key: {api_key}\n"
+            f"  Ran:     {' '.join(local.start_api())}\n           {' '.join(local.start_lambda())}\n"
+            f"  Logs:    {local.build_dir}/start-api.log, start-lambda.log",
+            flush=True,
+        )
+        if serve:
+            print("Press Ctrl-C to stop.", flush=True)
+            with contextlib.suppress(KeyboardInterrupt):
+                threading.Event().wait()
+        else:
+            totals = flow.run(local.api_url, api_key)
+            print(f"sam local: create → follow → stats works ({totals})", flush=True)
+    finally:
+        if poller:
+            poller.stopping.set()
+            poller.join(timeout=10)
+        for process in reversed(processes):
+            process.stop()
+        remove_function_containers(local.network)
+        moto.stop()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tools.samlocal", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--serve", action="store_true", help="keep the stack running instead of checking the flow")
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stdout)
+    for noisy in ("samcli", "botocore", "moto", "werkzeug", "pynamodb"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+    problem = docker_available()
+    if problem:
+        print(f"sam local needs Docker: {problem}", file=sys.stderr)
+        return 2
+    stop_on_sigterm()
+    try:
+        run(args.serve)
+    except KeyboardInterrupt:
+        return 130
+    except SystemExit as failure:
+        if failure.code not in (None, 0):
+            print(f"error: {failure.code}", file=sys.stderr)
+            return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
