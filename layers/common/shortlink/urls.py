@@ -23,6 +23,7 @@ MAX_URL_LENGTH = 2048
 ALLOWED_SCHEMES = ("http", "https")
 MAX_DOMAIN_LENGTH = 253
 _SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_WHITESPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")  # \s: what str.isspace() calls space
 # A label of a valid domain in the standard's strict sense (UTS 46 with UseSTD3ASCIIRules and
 # VerifyDnsLength): 1-63 letters, digits and inner hyphens, as the ASCII form spells it.
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
@@ -60,7 +61,7 @@ def validate_destination(url: str, policy: DestinationPolicy | None = None) -> s
     naming the problem."""
     if len(url) > MAX_URL_LENGTH:
         raise InvalidUrl(f"url is longer than {MAX_URL_LENGTH} characters")
-    if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
+    if _WHITESPACE_OR_CONTROL.search(url):
         raise InvalidUrl("url must not contain whitespace or control characters")
     scheme = _SCHEME.match(url)
     if scheme is None or scheme.group(1).lower() not in ALLOWED_SCHEMES:
