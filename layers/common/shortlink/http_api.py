@@ -5,7 +5,7 @@ One place maps domain errors and validation failures to JSON answers, and one pr
 """
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -86,7 +86,11 @@ def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
         *settings().own_hosts,
         *stack_own_hosts(settings().own_hosts_parameter),
     }
-    return DestinationPolicy.of((host for host in own if host), settings().blocked_domains)
+    return _policy(frozenset(host for host in own if host), settings().blocked_domains)
+
+
+# The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).
+_policy = lru_cache(maxsize=16)(DestinationPolicy.of)
 
 
 @cache
