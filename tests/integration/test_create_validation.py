@@ -95,7 +95,7 @@ LOCAL_PORT = 3000  # the local stack's short URLs are http://127.0.0.1:PORT/...
 @pytest.mark.parametrize(
     ("url", "mentions"),
     [
-        # Read as browsers read them: `\` is `/`, so the host is sho.rt (the fixture's public host)
+        # Read as browsers read them: `\` is `/`, so the host is sho.rt (the domain the request came in on)
         ("https://sho.rt\\loopme", "redirect loop"),
         ("https://evil.com\\.example.org/x", "evil.com is on the blocklist"),
         # The local stack's own address in the spellings browsers accept
@@ -115,7 +115,8 @@ LOCAL_PORT = 3000  # the local stack's short URLs are http://127.0.0.1:PORT/...
 )
 def test_urls_are_refused_as_browsers_would_read_them(aws, handlers, monkeypatch, url, mentions):
     monkeypatch.setenv("BLOCKED_DOMAINS", "evil.com")
-    monkeypatch.setenv("OWN_HOSTS", f"127.0.0.1:{LOCAL_PORT}")
+    # The local stack's public base; the request comes in on sho.rt (tests.events)
+    monkeypatch.setenv("PUBLIC_BASE_URL", f"http://127.0.0.1:{LOCAL_PORT}")
     settings.cache_clear()
     key = aws.new_api_key()
     code, answer = post(handlers, {"url": url}, bearer(key))

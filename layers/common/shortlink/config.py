@@ -44,10 +44,9 @@ class Settings:
     idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
     blocked_domains: frozenset[str] = frozenset()
-    # This stack's other host names (a link to one loops), besides PUBLIC_BASE_URL's and the
-    # request's: OWN_HOSTS lists them, OWN_HOSTS_PARAMETER names the SSM parameter the stack
-    # writes them to (its execute-api and edge domains, which the functions cannot reference).
-    own_hosts: frozenset[str] = frozenset()
+    # The SSM parameter holding this stack's other hosts (a link to one loops) besides
+    # PUBLIC_BASE_URL's and the request's: its execute-api and edge domains, which the functions
+    # cannot reference (see OwnHostsParameter in template.yaml).
     own_hosts_parameter: str = ""
     # The root of the daily visitor-hash salt: SSM in AWS, VISITOR_SALT in the local stack.
     visitor_salt: str = ""
@@ -109,7 +108,6 @@ class Settings:
             trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
-            own_hosts=comma_list(env.get("OWN_HOSTS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
         )
 

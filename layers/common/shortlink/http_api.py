@@ -83,7 +83,6 @@ def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
     own = {
         urlsplit(public_base_url(app)).netloc,
         app.current_event.request_context.domain_name or "",
-        *settings().own_hosts,
         *stack_own_hosts(settings().own_hosts_parameter),
     }
     return _policy(frozenset(host for host in own if host), settings().blocked_domains)
