@@ -32,6 +32,18 @@ BOTOCORE_SERVICES = frozenset(
         "xray",  # Powertools Tracer: the X-Ray SDK reads its sampling rules
     }
 )
+# Lambda's python3.13 runs on Amazon Linux 2023, glibc 2.34. pip takes a platform tag literally:
+# wheels for a newer manylinux than manylinux2014 (2_17), such as ada-url's 2_28, are asked for
+# by name, up to that glibc.
+LAMBDA_GLIBC_MINOR = 34
+
+
+def platform_tags(platform: str) -> list[str]:
+    """`platform` and, for manylinux2014, the newer manylinux tags of its architecture."""
+    if not platform.startswith("manylinux2014_"):
+        return [platform]
+    architecture = platform.removeprefix("manylinux2014_")
+    return [platform, *(f"manylinux_2_{minor}_{architecture}" for minor in range(18, LAMBDA_GLIBC_MINOR + 1))]
 
 
 def install_dependencies(target: Path, platform: str | None) -> None:
@@ -40,8 +52,7 @@ def install_dependencies(target: Path, platform: str | None) -> None:
         # Wheels for Lambda's platform, whatever the build machine is.
         major, minor = RUNTIME_PYTHON
         command += [
-            "--platform",
-            platform,
+            *(argument for tag in platform_tags(platform) for argument in ("--platform", tag)),
             "--implementation",
             "cp",
             "--python-version",
@@ -56,6 +67,14 @@ def trim_botocore(target: Path) -> None:
     for entry in data.iterdir():
         if entry.is_dir() and entry.name not in BOTOCORE_SERVICES:
             shutil.rmtree(entry)
+
+
+def drop_build_leftovers(target: Path) -> None:
+    # ada-url's wheel carries the C++ sources it was compiled from, its build script and a
+    # top-level docs/ package: about 1.2 MB that nothing loads.
+    for name in ("ada_url/ada.cpp", "ada_url/ada.h", "ada_url/ada_c.h", "ada_url/ada_build.py"):
+        (target / name).unlink(missing_ok=True)
+    shutil.rmtree(target / "docs", ignore_errors=True)
 
 
 def copy_shortlink(target: Path) -> None:
@@ -78,6 +97,7 @@ def package(target: Path, platform: str | None, dependencies: bool = True) -> No
     if dependencies:
         install_dependencies(target, platform)
         trim_botocore(target)
+        drop_build_leftovers(target)
     copy_shortlink(target)
     precompile(target)
 

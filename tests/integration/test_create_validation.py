@@ -2,8 +2,12 @@
 
 import json
 
+import boto3
 import pytest
 
+from shortlink.config import settings
+from shortlink.http_api import stack_own_hosts
+from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
 
@@ -74,4 +78,109 @@ def test_an_exhausted_code_space_is_a_503_not_a_crash(aws, handlers):
     code, answer = post(handlers, {"url": "https://example.com"}, bearer(aws.new_api_key()))
     assert code == 503
     assert answer["error"] == "no_free_code"
+    assert aws.item_count("LinksTable") == 0
+
+
+def patch(handlers, code, key, body):
+    event = http_event(
+        "PATCH", f"/links/{code}", route="/links/{code}", path_parameters={"code": code}, headers=bearer(key), body=body
+    )
+    response = handlers["ManageFunction"](event, None)
+    return response["statusCode"], json.loads(response["body"])
+
+
+LOCAL_PORT = 3000  # the local stack's short URLs are http://127.0.0.1:PORT/...
+
+
+@pytest.mark.parametrize(
+    ("url", "mentions"),
+    [
+        # Read as browsers read them: `\` is `/`, so the host is sho.rt (the domain the request came in on)
+        ("https://sho.rt\\loopme", "redirect loop"),
+        ("https://evil.com\\.example.org/x", "evil.com is on the blocklist"),
+        # The local stack's own address in the spellings browsers accept
+        (f"http://127.1:{LOCAL_PORT}/", "redirect loop"),
+        (f"http://2130706433:{LOCAL_PORT}/", "redirect loop"),
+        (f"http://0x7f.0.0.1:{LOCAL_PORT}/", "redirect loop"),
+        (f"http://017700000001:{LOCAL_PORT}/", "redirect loop"),
+        (f"http://[::ffff:127.0.0.1]:{LOCAL_PORT}/", "redirect loop"),
+        (f"http://%31%32%37.0.0.1:{LOCAL_PORT}/", "redirect loop"),
+        # Hosts that are not valid hosts
+        ("https://⒈.com/", "malformed"),
+        ("https://-example.com/", "not a valid domain"),
+        ("https://xn--/", "full domain name"),
+        ("https://exa%20mple.com", "malformed"),
+        ("https://[v1.fe]/", "malformed"),
+    ],
+)
+def test_urls_are_refused_as_browsers_would_read_them(aws, handlers, monkeypatch, url, mentions):
+    monkeypatch.setenv("BLOCKED_DOMAINS", "evil.com")
+    # The local stack's public base; the request comes in on sho.rt (tests.events)
+    monkeypatch.setenv("PUBLIC_BASE_URL", f"http://127.0.0.1:{LOCAL_PORT}")
+    settings.cache_clear()
+    key = aws.new_api_key()
+    code, answer = post(handlers, {"url": url}, bearer(key))
+    assert (code, answer["error"]) == (422, "invalid_url")
+    assert mentions in answer["message"]
+    assert aws.item_count("LinksTable") == 0
+    # Nor may an edit or a route of the rules point there
+    link = post(handlers, {"url": "https://example.com/kept"}, bearer(key))[1]
+    assert patch(handlers, link["code"], key, {"url": url})[0] == 422
+    routes = {"routes": [{"devices": ["mobile"], "url": url}]}
+    assert post(handlers, {"url": "https://example.com/", "rules": routes}, bearer(key))[0] == 422
+    assert aws.item_count("LinksTable") == 1
+
+
+def test_what_is_stored_and_sent_in_location_is_the_browsers_reading(aws, handlers):
+    key = aws.new_api_key()
+    code, created = post(handlers, {"url": "HTTPS://Bücher.Example:443/a/../ü?q=ö#top"}, bearer(key))
+    assert code == 201
+    expected = "https://xn--bcher-kva.example/%C3%BC?q=%C3%B6#top"
+    assert created["url"] == expected
+    item = aws.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": created["code"]}})["Item"]
+    assert item["url"]["S"] == expected
+    follow = http_event("GET", f"/{created['code']}", route="/{code}", path_parameters={"code": created["code"]})
+    assert handlers["RedirectFunction"](follow, None)["headers"]["Location"] == expected
+
+
+STACK_HOSTS = "abc123.execute-api.us-east-1.amazonaws.com,d111111abcdef8.cloudfront.net"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://abc123.execute-api.us-east-1.amazonaws.com/x",
+        "https://ABC123.execute-api.us-east-1.amazonaws.com./x",
+        "https://d111111abcdef8.cloudfront.net/x",
+        "https://d111111abcdef8.cloudfront.net\\x",
+        "https://%64111111abcdef8.cloudfront.net/",
+    ],
+)
+def test_the_stacks_execute_api_and_edge_domains_are_own_hosts(aws, handlers, monkeypatch, url):
+    # Given the stack wrote its other hosts to SSM (OwnHostsParameter, with a domain or the edge)
+    ssm = boto3.client("ssm")
+    ssm.put_parameter(Name="/shortlink-test/own-hosts", Value=STACK_HOSTS, Type="String")
+    monkeypatch.setenv("OWN_HOSTS_PARAMETER", "/shortlink-test/own-hosts")
+    settings.cache_clear()
+    stack_own_hosts.cache_clear()
+    key = aws.new_api_key()
+    with recording_aws_calls() as calls:
+        link = post(handlers, {"url": "https://example.com/kept"}, bearer(key))[1]
+        for _ in range(3):
+            code, answer = post(handlers, {"url": url}, bearer(key))
+            assert (code, answer["error"]) == (422, "invalid_url")
+            assert "redirect loop" in answer["message"]
+        assert patch(handlers, link["code"], key, {"url": url})[0] == 422
+    # Then each execution environment reads them once (create and manage share this process)
+    assert calls.counts()[("ssm", "GetParameter")] == 1
+    assert aws.item_count("LinksTable") == 1
+
+
+def test_own_hosts_that_cannot_be_read_refuse_the_create_with_a_503(aws, handlers, monkeypatch):
+    # Given a stack still deploying: its own-hosts parameter not written yet
+    monkeypatch.setenv("OWN_HOSTS_PARAMETER", "/shortlink-test/not-yet")
+    settings.cache_clear()
+    stack_own_hosts.cache_clear()
+    code, answer = post(handlers, {"url": "https://example.com/"}, bearer(aws.new_api_key()))
+    assert (code, answer["error"]) == (503, "unavailable")
     assert aws.item_count("LinksTable") == 0

@@ -194,4 +194,4 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
     )
     loaded = set(result.stdout.strip().split(","))
     assert "botocore" in loaded  # the probe itself is meaningful
-    assert not loaded & {"pynamodb", "boto3", "aws_lambda_powertools", "pydantic", "shortlink.codes"}
+    assert not loaded & {"pynamodb", "boto3", "aws_lambda_powertools", "pydantic", "shortlink.codes", "ada_url", "cffi"}

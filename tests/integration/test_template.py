@@ -3,6 +3,7 @@
 import json
 import os
 import re
+from graphlib import TopologicalSorter
 from pathlib import Path
 from typing import Any
 from unittest.mock import patch
@@ -12,11 +13,18 @@ import pytest
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
-from samtranslator.translator.transform import transform  # type: ignore[import-untyped]
+from samtranslator.translator.transform import transform
 
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+class NoManagedPolicies:
+    """SAM's policy loader, for a template that names no managed policy."""
+
+    def load(self) -> dict[str, str]:
+        return {}
 
 
 def test_cfn_lint_finds_nothing():
@@ -42,7 +50,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
             "CreateFunction",
             {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
         ),
-        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query"}),
+        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
         ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem"}),
     ],
 )
@@ -116,7 +124,7 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
 LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
 
 
-def deployed_template() -> dict[str, Any]:
+def deployed_template(parameters: dict[str, str] | None = None) -> dict[str, Any]:
     """The CloudFormation template `sam deploy` would send (SAM's own transform, code on S3)."""
     template = yaml_parse((ROOT / "template.yaml").read_text())
     for resource in template["Resources"].values():
@@ -124,12 +132,7 @@ def deployed_template() -> dict[str, Any]:
         if resource["Type"] in uri:
             resource["Properties"][uri[resource["Type"]]] = "s3://artifacts/code.zip"
     with patch.dict(os.environ, {"AWS_DEFAULT_REGION": "us-east-1"}):
-        return dict(transform(template, {}, NoManagedPolicies()))
-
-
-class NoManagedPolicies:
-    def load(self) -> dict[str, str]:
-        return {}
+        return dict(transform(template, parameters or {}, NoManagedPolicies()))
 
 
 def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deployed():
@@ -158,6 +161,37 @@ def test_the_architecture_is_a_parameter_for_native_local_runs():
     ]
     assert layer["Metadata"]["BuildArchitecture"] == "x86_64"
     assert layer["Properties"]["CompatibleArchitectures"] == ["x86_64"]
+
+
+@pytest.mark.parametrize(
+    ("overrides", "told"),
+    [({}, False), ({"EnableEdge": "true"}, True), ({"DomainName": "sho.rt", "CertificateArn": CERTIFICATE}, True)],
+)
+def test_functions_are_told_where_the_stacks_other_hosts_are_when_it_has_some(overrides, told):
+    # Without a domain or the edge every request comes in on the execute-api domain itself.
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
+    named = stacks[0].resources["OwnHostsParameter"]["Properties"]["Name"]
+    for function in SamFunctionProvider(stacks).get_all():
+        assert function.environment["Variables"]["OWN_HOSTS_PARAMETER"] == (named if told else ""), function.name
+    for function in ("CreateFunction", "ManageFunction"):
+        statements = stacks[0].resources[function]["Properties"]["Policies"][0]["Statement"]
+        readable = [statement["Resource"] for statement in statements if statement["Action"] == "ssm:GetParameter"]
+        arns = [arn for resource in readable for arn in (resource if isinstance(resource, list) else [resource])]
+        assert any(arn.endswith(f":parameter{named}") for arn in arns), function
+    value = stacks[0].resources["OwnHostsParameter"]["Properties"]["Value"]
+    assert value.split(",")[0] == "ShortlinkApi.execute-api.us-east-1.localhost"  # SAM's local reading of it
+    assert ("EdgeDistribution.DomainName" in value) == (overrides.get("EnableEdge") == "true")
+
+
+def test_no_resource_depends_on_itself_once_sam_has_transformed_the_template():
+    # cfn-lint misses a cycle through an HttpApi's routes: the API depends on its functions, so a
+    # function's environment that referenced the API or the distribution could not deploy.
+    resources = deployed_template({"EnableEdge": "true", "DomainName": "sho.rt"})["Resources"]
+    dependencies = {
+        name: {found for found in re.findall(r"[A-Za-z0-9]+", json.dumps(resource)) if found in resources} - {name}
+        for name, resource in resources.items()
+    }
+    TopologicalSorter(dependencies).prepare()  # raises CycleError
 
 
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():

@@ -27,7 +27,7 @@ def generator() -> CodeGenerator:
 def test_create_stores_the_link_under_a_fresh_code():
     links = InMemoryLinks()
     link = create_link("https://example.com", "owner-1", generator(), links, NOW)
-    assert links.items[link.code] == Link(link.code, "https://example.com", "owner-1", NOW)
+    assert links.items[link.code] == Link(link.code, "https://example.com/", "owner-1", NOW)  # as browsers read it
 
 
 def test_a_taken_code_makes_create_take_the_next_id():

@@ -13,6 +13,11 @@ class ConfigurationError(RuntimeError):
     """The function's environment is incomplete or invalid."""
 
 
+def comma_list(text: str) -> frozenset[str]:
+    """The items of a comma-separated setting, blanks around them dropped."""
+    return frozenset(item.strip() for item in text.split(",") if item.strip())
+
+
 @dataclass(frozen=True)
 class Settings:
     links_table: str
@@ -39,6 +44,10 @@ class Settings:
     idempotency_table: str = ""
     # Destination domains refused at create (each covers its subdomains).
     blocked_domains: frozenset[str] = frozenset()
+    # The SSM parameter holding this stack's other hosts (a link to one loops) besides
+    # PUBLIC_BASE_URL's and the request's: its execute-api and edge domains, which the functions
+    # cannot reference (see OwnHostsParameter in template.yaml).
+    own_hosts_parameter: str = ""
     # The root of the daily visitor-hash salt: SSM in AWS, VISITOR_SALT in the local stack.
     visitor_salt: str = ""
     visitor_salt_parameter: str = ""
@@ -98,11 +107,8 @@ class Settings:
             visitor_salt_parameter=env.get("VISITOR_SALT_PARAMETER", ""),
             trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
-            blocked_domains=frozenset(
-                domain.strip().lower().rstrip(".")
-                for domain in env.get("BLOCKED_DOMAINS", "").split(",")
-                if domain.strip()
-            ),
+            blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
+            own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
         )
 
 

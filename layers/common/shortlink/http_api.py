@@ -6,6 +6,7 @@ One place maps domain errors and validation failures to JSON answers, and one pr
 
 import logging
 from dataclasses import dataclass, field
+from functools import cache, lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -15,7 +16,7 @@ from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
 from shortlink.api_keys import ApiKey, authenticate
-from shortlink.config import settings
+from shortlink.config import comma_list, settings
 from shortlink.errors import (
     InvalidLinkOption,
     InvalidUrl,
@@ -27,7 +28,7 @@ from shortlink.errors import (
     StorageUnavailable,
 )
 from shortlink.services import api_key_store
-from shortlink.urls import DestinationPolicy, ascii_host
+from shortlink.urls import DestinationPolicy
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -80,11 +81,34 @@ def public_base_url(app: APIGatewayHttpResolver) -> str:
 
 
 def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
-    """Our own hosts (the public one and the one this request came in on) and the blocklist."""
-    own = {urlsplit(public_base_url(app)).hostname or "", app.current_event.request_context.domain_name or ""}
-    return DestinationPolicy(
-        own_hosts=frozenset(ascii_host(host) for host in own if host), blocked_domains=settings().blocked_domains
-    )
+    """Our own hosts (the public one, the one this request came in on, the stack's others) and
+    the blocklist, each in any spelling a browser reads."""
+    own = {
+        urlsplit(public_base_url(app)).netloc,
+        app.current_event.request_context.domain_name or "",
+        *stack_own_hosts(settings().own_hosts_parameter),
+    }
+    return _policy(frozenset(host for host in own if host), settings().blocked_domains)
+
+
+# The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).
+_policy = lru_cache(maxsize=16)(DestinationPolicy.of)
+
+
+@cache
+def stack_own_hosts(parameter: str) -> frozenset[str]:
+    """The hosts the stack wrote to SSM `parameter` (none without one): they never change for a
+    stack, so each execution environment reads them once."""
+    if not parameter:
+        return frozenset()
+    from aws_lambda_powertools.utilities.parameters import get_parameter
+    from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
+
+    try:
+        hosts = get_parameter(parameter, force_fetch=True)  # held by @cache, not by Powertools
+    except GetParameterError as error:  # throttled, or not written yet while the stack deploys
+        raise StorageUnavailable(f"own hosts not readable: {error}") from error
+    return comma_list(hosts)
 
 
 def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:

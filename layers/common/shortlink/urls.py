@@ -1,62 +1,147 @@
-"""What a destination URL must look like before we agree to redirect to it."""
+"""Destination URLs, read as browsers read them.
 
+A URL is parsed by the WHATWG URL standard through ada-url (the parser of Node.js), and what we
+store and send in `Location` is that parser's serialization (its href): the host we check is the
+host a browser goes to, whatever the spelling (`\\` for `/`, `127.1`, `%31`, Unicode, case).
+ada-url is imported on the first check, not with this module: the redirect imports this module
+(through shortlink.links) but never checks a URL.
+"""
+
+import ipaddress
+import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from typing import TYPE_CHECKING
 
+from shortlink.config import ConfigurationError
 from shortlink.errors import InvalidUrl
+
+if TYPE_CHECKING:
+    from ada_url import URL
 
 MAX_URL_LENGTH = 2048
 ALLOWED_SCHEMES = ("http", "https")
+MAX_DOMAIN_LENGTH = 253
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]*):")
+_WHITESPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")  # \s: what str.isspace() calls space
+# A label of a valid domain in the standard's strict sense (UTS 46 with UseSTD3ASCIIRules and
+# VerifyDnsLength): 1-63 letters, digits and inner hyphens, as the ASCII form spells it.
+_LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
 
 
 @dataclass(frozen=True)
 class DestinationPolicy:
-    """Hosts a link may not point to: this shortener's own (a link to a short link could loop)
-    and the operator's blocklist (a blocked domain covers its subdomains). ASCII, lower case."""
+    """Hosts a link may not point to: this shortener's own (a link to a short link loops) and the
+    operator's blocklist (a blocked domain covers its subdomains). Both hold hosts in their
+    canonical form (`host_key`); `of` builds a policy from any spelling."""
 
     own_hosts: frozenset[str] = frozenset()
     blocked_domains: frozenset[str] = frozenset()
 
+    @classmethod
+    def of(cls, own_hosts: Iterable[str], blocked_domains: Iterable[str]) -> "DestinationPolicy":
+        return cls(frozenset(map(host_key, own_hosts)), frozenset(map(host_key, blocked_domains)))
 
-def ascii_host(hostname: str) -> str:
-    """The host as DNS sees it: internationalised labels in punycode, lower case, no final dot."""
+
+def host_key(host: str) -> str:
+    """The canonical form of a host (a port is ignored): the one a browser connects to, lower
+    case, punycode, dotted-decimal IPv4 (also for an IPv4-mapped IPv6 address), no final dot.
+    Raises ConfigurationError for a host no browser reads (own hosts and the blocklist are
+    configuration)."""
     try:
-        return hostname.rstrip(".").encode("idna").decode("ascii").lower()
-    except UnicodeError:
-        raise InvalidUrl("url host is not a valid domain name") from None
-
-
-def _within(host: str, domain: str) -> bool:
-    return host == domain or host.endswith("." + domain)
+        parsed = _parse(f"http://{host}/")
+    except ValueError:
+        raise ConfigurationError(f"{host!r} is not a host name or address a browser can read") from None
+    return _key(parsed)
 
 
 def validate_destination(url: str, policy: DestinationPolicy | None = None) -> str:
-    """`url` with its host in punycode, if it is an absolute http(s) URL we may redirect to;
-    else raise InvalidUrl. Hosts are compared in their punycode form, so a look-alike Unicode
-    spelling of a blocked or own domain is caught."""
+    """`url` as browsers read it (its WHATWG serialization: the form we store and redirect to), if
+    it is an absolute http(s) URL with a valid host that the policy allows; else InvalidUrl
+    naming the problem."""
     if len(url) > MAX_URL_LENGTH:
         raise InvalidUrl(f"url is longer than {MAX_URL_LENGTH} characters")
-    if any(ch.isspace() or ord(ch) < 0x20 or ord(ch) == 0x7F for ch in url):
+    if _WHITESPACE_OR_CONTROL.search(url):
         raise InvalidUrl("url must not contain whitespace or control characters")
-    try:
-        parts = urlsplit(url)
-        hostname = parts.hostname
-        parts.port  # noqa: B018 - raises ValueError on a malformed port
-    except ValueError as error:
-        raise InvalidUrl(f"url is malformed: {error}") from None
-    if parts.scheme.lower() not in ALLOWED_SCHEMES:
+    scheme = _SCHEME.match(url)
+    if scheme is None or scheme.group(1).lower() not in ALLOWED_SCHEMES:
         raise InvalidUrl("url must be an absolute http or https URL")
-    if not hostname:
-        raise InvalidUrl("url must name a host")
-    if parts.username is not None or parts.password is not None:
+    try:
+        parsed = _parse(url)
+    except ValueError:
+        raise InvalidUrl(_why_unreadable(url[scheme.end() :])) from None
+    if len(parsed.href) > MAX_URL_LENGTH:
+        raise InvalidUrl(f"url is longer than {MAX_URL_LENGTH} characters once percent-encoded")
+    if parsed.username or parsed.password:
         raise InvalidUrl("url must not embed credentials (user:password@)")
-    host = ascii_host(hostname)
-    policy = policy or DestinationPolicy()
+    _check_host(parsed)
+    _check_policy(_key(parsed), policy or DestinationPolicy())
+    return parsed.href
+
+
+def _parse(url: str) -> "URL":
+    from ada_url import URL
+
+    return URL(url)
+
+
+def _why_unreadable(after_scheme: str) -> str:
+    rest = after_scheme.lstrip("/\\")
+    if not rest or rest[0] in "?#":
+        return "url must name a host"
+    return "url is malformed: browsers cannot read its host or port"
+
+
+def _key(parsed: "URL") -> str:
+    from ada_url import HostType
+
+    if parsed.host_type == HostType.IPV6:
+        address = ipaddress.IPv6Address(parsed.hostname.strip("[]"))
+        return str(address.ipv4_mapped or address)
+    return parsed.hostname.removesuffix(".")
+
+
+def _check_host(parsed: "URL") -> None:
+    """A domain must be valid in the standard's strict sense, which browsers do not enforce:
+    `-example.com`, `xn--` or `a_b.com` parse, but name nothing DNS can register."""
+    from ada_url import HostType
+
+    if parsed.host_type != HostType.DEFAULT:
+        return  # an IPv4 or IPv6 address, valid once parsed
+    name = parsed.hostname.removesuffix(".")
+    labels = name.split(".")
+    if len(labels) < 2:
+        raise InvalidUrl("url host must be a full domain name (such as example.com) or an IP address")
+    if len(name) > MAX_DOMAIN_LENGTH or not all(map(_valid_label, labels)):
+        raise InvalidUrl(f"url host {parsed.hostname} is not a valid domain name")
+
+
+def _valid_label(label: str) -> bool:
+    if not _LABEL.fullmatch(label):
+        return False
+    if not label.startswith("xn--"):
+        return label[2:4] != "--"  # reserved for encodings such as punycode (UTS 46 CheckHyphens)
+    # An A-label must be the punycode of a valid Unicode label: ada returns one it cannot decode
+    # unchanged, and one that is not the standard's encoding of its decoding does not round-trip.
+    from ada_url import idna_to_ascii, idna_to_unicode
+
+    decoded = idna_to_unicode(label)
+    hyphens_ok = not (decoded.startswith("-") or decoded.endswith("-") or decoded[2:4] == "--")
+    return not decoded.isascii() and hyphens_ok and idna_to_ascii(decoded) == label.encode()
+
+
+def _check_policy(host: str, policy: DestinationPolicy) -> None:
     if host in policy.own_hosts:
         raise InvalidUrl("url points back at this shortener (a redirect loop)")
-    if any(_within(host, domain) for domain in policy.blocked_domains):
+    if _is_loopback(host):
+        raise InvalidUrl("url points at the visitor's own machine (a loopback address)")
+    if any(host == domain or host.endswith("." + domain) for domain in policy.blocked_domains):
         raise InvalidUrl(f"url host {host} is on the blocklist")
-    if host == hostname or ":" in hostname:  # unchanged, or an IPv6 literal
-        return url
-    netloc = host if parts.port is None else f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, parts.fragment))
+
+
+def _is_loopback(host: str) -> bool:
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host == "localhost" or host.endswith(".localhost")  # always loopback (RFC 6761)
+    return address.is_loopback or address.is_unspecified
