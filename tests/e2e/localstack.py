@@ -40,18 +40,23 @@ class LocalStack:
     lines: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, timeout: float = 90, **env: str) -> "LocalStack":
+    def start(
+        cls, timeout: float = 90, command: list[str] | None = None, popen: dict[str, Any] | None = None, **env: str
+    ) -> "LocalStack":
+        """`python -m tools.devstack`, or `command`; `popen`: further arguments of Popen."""
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
         environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
-        environment.pop("AWS_ENDPOINT_URL", None)  # only the caller's own choice counts
+        for variable in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS"):
+            environment.pop(variable, None)  # only the caller's own choice counts
         environment.update(env)
         process = subprocess.Popen(
-            [sys.executable, "-m", "tools.devstack"],
+            command or [sys.executable, "-m", "tools.devstack"],
             cwd=ROOT,
             env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            **(popen or {}),
         )
         stack = cls(process, port, moto_port)
         threading.Thread(target=stack._read, daemon=True).start()

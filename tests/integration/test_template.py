@@ -68,6 +68,7 @@ def test_routes_and_trigger(template):
         ("POST", "/links"): "CreateFunction",
         ("POST", "/links/bulk"): "CreateFunction",
         ("GET", "/{code}"): "RedirectFunction",
+        ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
