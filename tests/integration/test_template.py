@@ -127,6 +127,19 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
         assert resources[record]["Condition"] == "DnsForEdge"
 
 
+# API Gateway's $context variables that never hold the request's path or query ($context.path,
+# $context.domainName... are not among them); routeKey is the route template, `GET /{code}`.
+ACCESS_LOG_VARIABLES_WITHOUT_THE_PATH = {
+    "requestId",
+    "identity.sourceIp",
+    "requestTimeEpoch",
+    "routeKey",
+    "status",
+    "responseLatency",
+    "integrationErrorMessage",
+}
+
+
 def test_the_access_log_is_one_json_line_on_by_default_and_optional():
     template = yaml_parse((ROOT / "template.yaml").read_text())
     resources = template["Resources"]
@@ -135,7 +148,9 @@ def test_the_access_log_is_one_json_line_on_by_default_and_optional():
     assert (condition, disabled) == ("HasAccessLogs", {"Ref": "AWS::NoValue"})
     assert enabled["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
     line = re.sub(r"\$context\.[A-Za-z.]+", "x", enabled["Format"])
-    assert set(json.loads(line)) == {"requestId", "ip", "time", "routeKey", "path", "status", "latencyMs", "error"}
+    assert set(json.loads(line)) == {"requestId", "ip", "time", "routeKey", "status", "latencyMs", "error"}
+    # None of its values can carry the request's path or query: a private link's code is its capability.
+    assert set(re.findall(r"\$context\.([A-Za-z.]+)", enabled["Format"])) <= ACCESS_LOG_VARIABLES_WITHOUT_THE_PATH
     group = resources["ApiAccessLogs"]
     assert group["Condition"] == "HasAccessLogs"
     assert group["Properties"]["LogGroupClass"] == "INFREQUENT_ACCESS"
