@@ -128,7 +128,10 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return page(410, EXHAUSTED_PAGE)
     if not checking:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
-        dispatcher.count("CacheHits" if links.last_was_hit else "CacheMisses")
+        if links.last_was_hit:
+            dispatcher.count("CacheHits")
+        else:
+            dispatcher.count("CacheMisses")
         dispatcher.record_click(link.code, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return redirect_response(link, status, url)
