@@ -10,6 +10,8 @@ from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 
+from shortlink.visitors import EDGE_SECRET_HEADER
+from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -179,3 +181,22 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
     assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
+
+
+def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_adds():
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources = template["Resources"]
+    secret = {"Fn::Sub": "{{resolve:ssm:${EdgeSecretParameter}}}"}
+    # CloudFront sets the secret on every request it sends to the API...
+    [origin] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    [header] = origin["OriginCustomHeaders"]
+    assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
+    # ...and the redirect gets the same secret only with the edge: without it, nothing is believed
+    variables = resources["RedirectFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["EDGE_SECRET"] == {"Fn::If": ["EdgeEnabled", secret, ""]}
+    assert "TRUST_EDGE_HEADERS" not in json.dumps(template)
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
+    for function in SamFunctionProvider(stacks).get_all():
+        assert function.environment["Variables"].get("EDGE_SECRET", "") == "", function.name
+    # The secret is kept in SSM under the name `make secrets` creates
+    assert template["Parameters"]["EdgeSecretParameter"]["Default"] == secrets_command.TEMPLATE_DEFAULT_EDGE_PARAMETER

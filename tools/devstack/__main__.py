@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
-from tools.devstack.local_env import function_environment
+from tools.devstack.local_env import DEV_EDGE_SECRET, function_environment
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -71,6 +71,21 @@ def request_log_handler() -> type:
             super().handle_one_request()
 
     return RequestLogHandler
+
+
+def as_the_edge(app: Any, secret: str) -> Any:
+    """What CloudFront does to a request on its way to the API, as far as the functions can
+    tell: it adds the edge secret (replacing one the client sent). The viewer headers stay as
+    the client sent them, so that rules can be tried with curl -H."""
+    from shortlink.visitors import EDGE_SECRET_HEADER
+
+    environ_key = "HTTP_" + EDGE_SECRET_HEADER.upper().replace("-", "_")
+
+    def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
+        environ[environ_key] = secret
+        return app(environ, start_response)
+
+    return through_the_edge
 
 
 def ensure_api_key(table: str, plaintext: str | None) -> str:
@@ -136,12 +151,14 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     os.environ.update(function_environment(template, queue_urls))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
-    # The local stack stands in for the edge: country rules can be tried with
-    # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
-    os.environ["TRUST_EDGE_HEADERS"] = os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true")
+    os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     runner.load_all()
+    # The local stack stands in for the edge: country rules can be tried with
+    # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
+    if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
     pollers = [
