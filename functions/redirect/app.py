@@ -114,7 +114,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return refusal
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif method not in ("GET", "HEAD"):
-        return page(405, METHOD_PAGE, {"Allow": "GET"})
+        return page(405, METHOD_PAGE, {"Allow": "GET, HEAD"})
     checking = method == "HEAD"
     if link.max_clicks is not None and not checking:
         try:
@@ -154,7 +154,7 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     if method in ("GET", "HEAD"):
         return form(200, None)
     if method != "POST":
-        return page(405, METHOD_PAGE, {"Allow": "GET, POST"})
+        return page(405, METHOD_PAGE, {"Allow": "GET, HEAD, POST"})
     body = form_body(event)
     if body is None:
         return page(413, TOO_LARGE_PAGE)
