@@ -14,6 +14,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
 
+from botocore.exceptions import BotoCoreError  # noqa: E402
+from pynamodb.exceptions import PynamoDBException  # noqa: E402
+
 from shortlink.adapters.dynamodb import DynamoApiKeyStore  # noqa: E402
 from shortlink.api_keys import generate_api_key, hash_api_key, key_id_for  # noqa: E402
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
@@ -43,7 +46,16 @@ def table_name(args: argparse.Namespace) -> str:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     configure_endpoint(args)
-    store = DynamoApiKeyStore(table_name(args))
+    try:
+        return run(args, DynamoApiKeyStore(table_name(args)))
+    except (PynamoDBException, BotoCoreError) as error:
+        # Nothing answers, or the table is missing: a sentence, not a traceback.
+        hint = " (is `make dev` running there? MOTO_PORT picks its port)" if args.local else ""
+        print(f"error: {error}{hint}", file=sys.stderr)
+        return 2
+
+
+def run(args: argparse.Namespace, store: DynamoApiKeyStore) -> int:
     if args.action == "create":
         plaintext = generate_api_key()
         key_hash = hash_api_key(plaintext)

@@ -1,11 +1,12 @@
-"""Create a stack's secrets in SSM Parameter Store (SecureString), once, before its first deploy.
+"""Create a stack's secrets in SSM Parameter Store, once, before its first deploy.
 
     python -m tools.secrets --env default      # or: make secrets ENV=prod
 
-The names come from samconfig.toml (the environment's PermutationKeyParameter override); the
-visitor-hash salt sits next to the permutation key. Values are random, written only if the
+The names come from samconfig.toml (the environment's PermutationKeyParameter,
+VisitorSaltParameter and EdgeSecretParameter overrides). Values are random, written only if the
 parameter does not exist yet (a changed permutation key would make new codes collide with old
-ones), and never printed. The functions read them through Powertools Parameters, with caching.
+ones), and never printed. The functions read the SecureStrings through Powertools Parameters,
+with caching; CloudFormation puts the edge secret (a String) into CloudFront and the redirect.
 """
 
 import argparse
@@ -23,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMCONFIG = ROOT / "samconfig.toml"
 TEMPLATE_DEFAULT_KEY_PARAMETER = "/shortlink/permutation-key"
 TEMPLATE_DEFAULT_SALT_PARAMETER = "/shortlink/visitor-salt"
+TEMPLATE_DEFAULT_EDGE_PARAMETER = "/shortlink/edge-secret"
 SECRET_BYTES = 48  # 384 random bits, far beyond the 16 bytes the permutation needs
 
 
@@ -30,6 +32,8 @@ SECRET_BYTES = 48  # 384 random bits, far beyond the 16 bytes the permutation ne
 class Secret:
     name: str
     purpose: str
+    # CloudFormation resolves only String parameters into CloudFront's origin headers.
+    type: str = "SecureString"
 
 
 def stack_secrets(environment: str, samconfig: Path = SAMCONFIG) -> list[Secret]:
@@ -45,6 +49,11 @@ def stack_secrets(environment: str, samconfig: Path = SAMCONFIG) -> list[Secret]
             overrides.get("VisitorSaltParameter", TEMPLATE_DEFAULT_SALT_PARAMETER),
             "the root of the daily visitor-hash salt",
         ),
+        Secret(
+            overrides.get("EdgeSecretParameter", TEMPLATE_DEFAULT_EDGE_PARAMETER),
+            "the proof CloudFront adds to requests it sends to the API",
+            "String",
+        ),
     ]
 
 
@@ -53,7 +62,7 @@ def ensure_secret(ssm: Any, secret: Secret) -> bool:
     try:
         ssm.put_parameter(
             Name=secret.name,
-            Type="SecureString",
+            Type=secret.type,
             Value=secrets.token_urlsafe(SECRET_BYTES),
             Description=f"Shortlink: {secret.purpose}",
             Overwrite=False,

@@ -53,7 +53,8 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
             new = store.add(code, hour, clicks)
         except StorageUnavailable:
             # Only this group comes back; the others are counted, and the ledger keeps them so.
-            logger.exception("clicks not counted", extra={"code": code, "hour": hour, "clicks": len(clicks)})
+            # Without the code: a private link's code is its capability, and logs must not hold it.
+            logger.exception("clicks not counted", extra={"hour": hour, "clicks": len(clicks)})
             failures.extend({"itemIdentifier": mid} for click in clicks for mid in message_ids[click.click_id])
             continue
         counted += new

@@ -31,6 +31,9 @@ logger = logging.getLogger("shortlink.redirect")
 dispatcher = click_dispatcher(click_publisher)
 
 FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one string
+# Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
+# follow taken from max_clicks.
+CHECK_ROUTE = "HEAD /{code}"
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link not found</title>"
@@ -110,9 +113,10 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         if refusal is not None:
             return refusal
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
-    elif method != "GET":
-        return page(405, METHOD_PAGE, {"Allow": "GET"})
-    if link.max_clicks is not None:
+    elif method not in ("GET", "HEAD"):
+        return page(405, METHOD_PAGE, {"Allow": "GET, HEAD"})
+    checking = method == "HEAD"
+    if link.max_clicks is not None and not checking:
         try:
             allowed = click_budget().take(link.code)  # the one conditional update such links add
         except StorageUnavailable:
@@ -122,12 +126,13 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         if not allowed:
             dispatcher.count("ClicksExhausted")
             return page(410, EXHAUSTED_PAGE)
-    # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
-    if links.last_was_hit:
-        dispatcher.count("CacheHits")
-    else:
-        dispatcher.count("CacheMisses")
-    dispatcher.record_click(link.code, event)
+    if not checking:
+        # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
+        if links.last_was_hit:
+            dispatcher.count("CacheHits")
+        else:
+            dispatcher.count("CacheMisses")
+        dispatcher.record_click(link.code, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return redirect_response(link, status, url)
 
@@ -146,10 +151,10 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
             "body": unlock_form(error, MAX_LENGTH),
         }
 
-    if method == "GET":
+    if method in ("GET", "HEAD"):
         return form(200, None)
     if method != "POST":
-        return page(405, METHOD_PAGE, {"Allow": "GET, POST"})
+        return page(405, METHOD_PAGE, {"Allow": "GET, HEAD, POST"})
     body = form_body(event)
     if body is None:
         return page(413, TOO_LARGE_PAGE)
@@ -213,6 +218,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
                 dispatcher.count("CacheHits")
                 dispatcher.record_click(code, event)
                 return entry.prepared  # type: ignore[no-any-return]
-        return redirect(event)
+        answer = redirect(event)
+        return {**answer, "body": ""} if route == CHECK_ROUTE else answer
     finally:
         dispatcher.invocation_done()

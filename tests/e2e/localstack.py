@@ -43,21 +43,30 @@ class LocalStack:
     lines: list[str] = field(default_factory=list)
 
     @classmethod
-    def start(cls, timeout: float = 90, endpoints: dict[str, str] | None = None, **env: str) -> "LocalStack":
-        """`endpoints`: AWS_ENDPOINT_URL* variables for the stack (and for tools run against it)."""
+    def start(
+        cls,
+        timeout: float = 90,
+        endpoints: dict[str, str] | None = None,
+        command: list[str] | None = None,
+        popen: dict[str, Any] | None = None,
+        **env: str,
+    ) -> "LocalStack":
+        """`python -m tools.devstack`, or `command`; `endpoints`: AWS_ENDPOINT_URL* variables for the
+        stack (and for tools run against it); `popen`: further arguments of Popen."""
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
         environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
-        for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS"):
-            environment.pop(name, None)  # only the caller's own choice counts
+        for variable in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS"):
+            environment.pop(variable, None)  # only the caller's own choice counts
         environment.update(env)
         environment.update(endpoints or {})
         process = subprocess.Popen(
-            [sys.executable, "-m", "tools.devstack"],
+            command or [sys.executable, "-m", "tools.devstack"],
             cwd=ROOT,
             env=environment,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
+            **(popen or {}),
         )
         stack = cls(process, port, moto_port, dict(endpoints or {}))
         threading.Thread(target=stack._read, daemon=True).start()

@@ -8,6 +8,9 @@ import pytest
 from shortlink import services
 from tests.events import bearer, http_event
 
+# What CloudFront adds to each request it sends to the API (the behind_the_edge stack's secret).
+EDGE_SECRET = "an-edge-secret-of-at-least-32-characters"
+THROUGH_THE_EDGE = {"x-shortlink-edge-secret": EDGE_SECRET}
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1"
 
 
@@ -38,7 +41,7 @@ def follow(handlers, code, method="GET", headers=None, form=None, source_ip="203
         f"/{code}",
         route="/{code}",
         path_parameters={"code": code},
-        headers=headers,
+        headers={**THROUGH_THE_EDGE, **(headers or {})},
         body=body,
         source_ip=source_ip,
         base64_body=base64_body,
@@ -50,8 +53,9 @@ def follow(handlers, code, method="GET", headers=None, form=None, source_ip="203
 
 @pytest.fixture
 def behind_the_edge(monkeypatch):
-    """As deployed with EnableEdge=true: CloudFront's viewer headers are believed."""
-    monkeypatch.setenv("TRUST_EDGE_HEADERS", "true")
+    """As deployed with EnableEdge=true: CloudFront's viewer headers are believed on requests
+    with the edge's secret (which `follow` sends, as CloudFront would)."""
+    monkeypatch.setenv("EDGE_SECRET", EDGE_SECRET)
     services.reset()
 
 
@@ -114,7 +118,7 @@ def test_oversized_forms_and_posts_to_plain_links_are_refused(aws, handlers):
     assert follow(handlers, locked["code"], "POST", form={"password": "x" * 5000})["statusCode"] == 413
     _, plain = create(aws, handlers)
     refused = follow(handlers, plain["code"], "POST", form={"password": "x"})
-    assert (refused["statusCode"], refused["headers"]["Allow"]) == (405, "GET")
+    assert (refused["statusCode"], refused["headers"]["Allow"]) == (405, "GET, HEAD")
 
 
 def test_access_rules_deny_with_a_403_page(aws, handlers, behind_the_edge):

@@ -38,8 +38,8 @@ def new_link(aws, handlers, url: str = "https://example.com/hot") -> str:
     return str(json.loads(handlers["CreateFunction"](event)["body"])["code"])
 
 
-def follow_event(code: str) -> dict[str, Any]:
-    return http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
+def follow_event(code: str, method: str = "GET") -> dict[str, Any]:
+    return http_event(method, f"/{code}", route="/{code}", path_parameters={"code": code})
 
 
 def test_the_redirect_registers_an_internal_extension(runner):
@@ -66,6 +66,12 @@ def test_a_hit_makes_no_aws_call_before_the_response_and_a_miss_one_getitem(aws,
         releases.pop()()
         assert extension.wait_until_idle(10)
         assert calls.counts() == {("sqs", "SendMessage"): 1}
+        calls.clear()
+        # A HEAD of a hit: no AWS call before the response, and no click after it
+        assert runner.call(REDIRECT, follow_event(code, "HEAD"), after_response=releases.append)["body"] == ""
+        releases.pop()()
+        assert extension.wait_until_idle(10)
+        assert calls.counts() == {}
 
 
 @pytest.mark.parametrize(
@@ -94,6 +100,9 @@ def test_a_hit_answers_exactly_as_the_full_walk_does(aws, handlers, options, pla
     # ...and a hit answers as the miss did, whichever path it takes
     hit = redirect(follow_event(code))
     assert (hit["statusCode"], hit["headers"]) == (missed["statusCode"], missed["headers"])
+    # ...and so does a HEAD, without the body
+    checked = redirect(follow_event(code, "HEAD"))
+    assert (checked["statusCode"], checked["headers"], checked["body"]) == (missed["statusCode"], missed["headers"], "")
     # A POST to a cached plain link is still refused by the full walk
     posted = redirect(http_event("POST", f"/{code}", route="/{code}", path_parameters={"code": code}))
     assert posted["statusCode"] == (400 if "password" in options else 405)  # 400: no password sent

@@ -19,10 +19,12 @@ def test_names_follow_samconfig():
     assert [s.name for s in secrets_command.stack_secrets("default")] == [
         "/shortlink/dev/permutation-key",
         "/shortlink/dev/visitor-salt",
+        "/shortlink/dev/edge-secret",
     ]
     assert [s.name for s in secrets_command.stack_secrets("prod")] == [
         "/shortlink/prod/permutation-key",
         "/shortlink/prod/visitor-salt",
+        "/shortlink/prod/edge-secret",
     ]
 
 
@@ -49,3 +51,11 @@ def test_secrets_are_created_once_as_securestrings_and_never_printed(ssm, capsys
 def test_an_unknown_environment_is_refused():
     with pytest.raises(SystemExit, match="no environment 'staging'"):
         secrets_command.stack_secrets("staging")
+
+
+def test_the_edge_secret_is_a_string_parameter_cloudformation_can_resolve_into_cloudfront(ssm, capsys):
+    secrets_command.main(["--env", "prod"])
+    parameter = ssm.get_parameter(Name="/shortlink/prod/edge-secret")["Parameter"]
+    assert parameter["Type"] == "String"  # ssm-secure does not resolve in CloudFront origin headers
+    assert len(parameter["Value"]) >= 64
+    assert parameter["Value"] not in capsys.readouterr().out

@@ -15,6 +15,8 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
+from shortlink.visitors import EDGE_SECRET_HEADER
+from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,6 +82,7 @@ def test_routes_and_trigger(template):
         ("POST", "/links"): "CreateFunction",
         ("POST", "/links/bulk"): "CreateFunction",
         ("GET", "/{code}"): "RedirectFunction",
+        ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
@@ -211,6 +214,19 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
         assert resources[record]["Condition"] == "DnsForEdge"
 
 
+# API Gateway's $context variables that never hold the request's path or query ($context.path,
+# $context.domainName... are not among them); routeKey is the route template, `GET /{code}`.
+ACCESS_LOG_VARIABLES_WITHOUT_THE_PATH = {
+    "requestId",
+    "identity.sourceIp",
+    "requestTimeEpoch",
+    "routeKey",
+    "status",
+    "responseLatency",
+    "integrationErrorMessage",
+}
+
+
 def test_the_access_log_is_one_json_line_on_by_default_and_optional():
     template = yaml_parse((ROOT / "template.yaml").read_text())
     resources = template["Resources"]
@@ -219,7 +235,9 @@ def test_the_access_log_is_one_json_line_on_by_default_and_optional():
     assert (condition, disabled) == ("HasAccessLogs", {"Ref": "AWS::NoValue"})
     assert enabled["DestinationArn"] == {"Fn::GetAtt": ["ApiAccessLogs", "Arn"]}
     line = re.sub(r"\$context\.[A-Za-z.]+", "x", enabled["Format"])
-    assert set(json.loads(line)) == {"requestId", "ip", "time", "routeKey", "path", "status", "latencyMs", "error"}
+    assert set(json.loads(line)) == {"requestId", "ip", "time", "routeKey", "status", "latencyMs", "error"}
+    # None of its values can carry the request's path or query: a private link's code is its capability.
+    assert set(re.findall(r"\$context\.([A-Za-z.]+)", enabled["Format"])) <= ACCESS_LOG_VARIABLES_WITHOUT_THE_PATH
     group = resources["ApiAccessLogs"]
     assert group["Condition"] == "HasAccessLogs"
     assert group["Properties"]["LogGroupClass"] == "INFREQUENT_ACCESS"
@@ -248,3 +266,22 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
     assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
+
+
+def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_adds():
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources = template["Resources"]
+    secret = {"Fn::Sub": "{{resolve:ssm:${EdgeSecretParameter}}}"}
+    # CloudFront sets the secret on every request it sends to the API...
+    [origin] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    [header] = origin["OriginCustomHeaders"]
+    assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
+    # ...and the redirect gets the same secret only with the edge: without it, nothing is believed
+    variables = resources["RedirectFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["EDGE_SECRET"] == {"Fn::If": ["EdgeEnabled", secret, ""]}
+    assert "TRUST_EDGE_HEADERS" not in json.dumps(template)
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
+    for function in SamFunctionProvider(stacks).get_all():
+        assert function.environment["Variables"].get("EDGE_SECRET", "") == "", function.name
+    # The secret is kept in SSM under the name `make secrets` creates
+    assert template["Parameters"]["EdgeSecretParameter"]["Default"] == secrets_command.TEMPLATE_DEFAULT_EDGE_PARAMETER

@@ -1,9 +1,13 @@
-"""The visitor as rules see it: trusted headers only behind the edge, q-valued languages."""
+"""The visitor as rules see it: viewer headers only through the edge, q-valued languages."""
 
 import ipaddress
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
-from shortlink.visitors import client_ip, preferred_languages, visitor_of
+import pytest
+
+from shortlink.config import MIN_EDGE_SECRET_LENGTH, ConfigurationError, Settings, settings
+from shortlink.visitors import EDGE_SECRET_HEADER, client_ip, preferred_languages, visitor_of
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -19,20 +23,52 @@ def test_languages_are_ordered_by_quality_then_position():
     assert preferred_languages("") == ()
 
 
-def test_cloudfront_headers_count_only_behind_the_edge():
-    spoofed = event(**{"cloudfront-viewer-country": "DE", "cloudfront-viewer-address": "203.0.113.9:443"})
-    direct = visitor_of(spoofed, trust_edge_headers=False, now=NOW)
-    assert direct.country == "XX"
-    assert direct.ip == ipaddress.ip_address("198.51.100.4")
-    behind_edge = visitor_of(spoofed, trust_edge_headers=True, now=NOW)
-    assert behind_edge.country == "DE"
-    assert behind_edge.ip == ipaddress.ip_address("203.0.113.9")
-    assert visitor_of(event(), trust_edge_headers=True, now=NOW).country == "XX"  # absent: unknown
-    assert visitor_of(event(**{"cloudfront-viewer-country": "Q1"}), True, NOW).country == "XX"
+@pytest.fixture
+def edge_secret(monkeypatch) -> Iterator[str]:
+    """A stack with the edge: its functions' environment holds the edge's secret."""
+    secret = "s" * MIN_EDGE_SECRET_LENGTH
+    for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
+        monkeypatch.setenv(name, "x")
+    monkeypatch.setenv("EDGE_SECRET", secret)
+    settings.cache_clear()
+    yield secret
+    settings.cache_clear()
 
 
-def test_client_addresses_ipv6_and_mapped_ipv4():
-    v6 = event(**{"cloudfront-viewer-address": "2001:db8::1:51234"})
+def test_cloudfront_headers_count_only_on_requests_through_the_edge(edge_secret):
+    viewer = {"cloudfront-viewer-country": "DE", "cloudfront-viewer-address": "203.0.113.9:443"}
+    through_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: edge_secret}), trust_edge_headers=True, now=NOW)
+    assert through_edge.country == "DE"
+    assert through_edge.ip == ipaddress.ip_address("203.0.113.9")
+    # Sent to the API directly: without the secret, or with another, nothing is believed
+    for forged in (
+        event(**viewer),
+        event(**viewer, **{EDGE_SECRET_HEADER: "s" * 31}),
+        event(**viewer, **{EDGE_SECRET_HEADER: ""}),
+    ):
+        direct = visitor_of(forged, trust_edge_headers=True, now=NOW)
+        assert (direct.country, direct.ip) == ("XX", ipaddress.ip_address("198.51.100.4"))
+    # Without an edge, not even the secret is believed
+    no_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: edge_secret}), trust_edge_headers=False, now=NOW)
+    assert (no_edge.country, no_edge.ip) == ("XX", ipaddress.ip_address("198.51.100.4"))
+    secret = {EDGE_SECRET_HEADER: edge_secret}
+    assert visitor_of(event(**secret), trust_edge_headers=True, now=NOW).country == "XX"  # absent: unknown
+    assert visitor_of(event(**secret, **{"cloudfront-viewer-country": "Q1"}), True, NOW).country == "XX"
+
+
+def test_an_edge_secret_is_long_or_absent():
+    required = {
+        name: "x"
+        for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL")
+    }
+    assert Settings.from_env(required).trust_edge_headers is False
+    assert Settings.from_env({**required, "EDGE_SECRET": "e" * MIN_EDGE_SECRET_LENGTH}).trust_edge_headers is True
+    with pytest.raises(ConfigurationError, match="EDGE_SECRET must be at least"):
+        Settings.from_env({**required, "EDGE_SECRET": "short"})
+
+
+def test_client_addresses_ipv6_and_mapped_ipv4(edge_secret):
+    v6 = event(**{"cloudfront-viewer-address": "2001:db8::1:51234", EDGE_SECRET_HEADER: edge_secret})
     assert client_ip(v6, trust_edge_headers=True) == ipaddress.ip_address("2001:db8::1")
     assert client_ip(event(source_ip="::ffff:192.0.2.1"), False) == ipaddress.ip_address("192.0.2.1")
     assert client_ip(event(source_ip="not an address"), False) is None

@@ -1,7 +1,8 @@
 """`make dev`: run the shortener locally on http://127.0.0.1:3000 with no AWS account and no Docker.
 
-Environment: PORT (3000), MOTO_PORT (5005), AWS_ENDPOINT_URL (use that DynamoDB/SQS endpoint
-instead of the embedded moto server), SHORTLINK_API_KEY (the key to create; else one is generated),
+Environment: PORT (3000), MOTO_PORT (5005), AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB and
+AWS_ENDPOINT_URL_SQS (use those endpoints instead of the embedded moto server, which then starts
+only for a service none of them covers), SHORTLINK_API_KEY (the key to create; else one is generated),
 SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's).
 """
 
@@ -12,10 +13,12 @@ import signal
 import socket
 import sys
 import time
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from tools.devstack.local_env import function_environment
+from tools.aws_target import LOCAL_SERVICES, given_endpoint
+from tools.devstack.local_env import DEV_EDGE_SECRET, function_environment
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,6 +32,13 @@ http_log = logging.getLogger("devstack.http")
 
 class PortTaken(SystemExit):
     pass
+
+
+class StopRequested(Exception):
+    """A stop signal arrived: leave whatever is running, through its cleanups."""
+
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
 def ensure_free(port: int, advice: str) -> None:
@@ -45,18 +55,37 @@ def ensure_free(port: int, advice: str) -> None:
 def request_log_handler() -> type:
     from werkzeug.serving import WSGIRequestHandler
 
+    from tools.devstack.http_api import route_key_of
+
     class RequestLogHandler(WSGIRequestHandler):
-        """One plain line per request: method, path, status, milliseconds."""
+        """One plain line per request: route key, status, milliseconds. The route, never the
+        path: a private link's code is its capability, and logs must not hold it."""
 
         def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
             elapsed = (time.perf_counter() - self.started) * 1000 if hasattr(self, "started") else 0.0
-            http_log.info("%s %s -> %s (%.1f ms)", self.command, self.path, code, elapsed)
+            route = route_key_of(getattr(self, "environ", {}))
+            http_log.info("%s -> %s (%.1f ms)", route if route != "-" else f"{self.command} (no route)", code, elapsed)
 
         def handle_one_request(self) -> None:
             self.started = time.perf_counter()
             super().handle_one_request()
 
     return RequestLogHandler
+
+
+def as_the_edge(app: Any, secret: str) -> Any:
+    """What CloudFront does to a request on its way to the API, as far as the functions can
+    tell: it adds the edge secret (replacing one the client sent). The viewer headers stay as
+    the client sent them, so that rules can be tried with curl -H."""
+    from shortlink.visitors import EDGE_SECRET_HEADER
+
+    environ_key = "HTTP_" + EDGE_SECRET_HEADER.upper().replace("-", "_")
+
+    def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
+        environ[environ_key] = secret
+        return app(environ, start_response)
+
+    return through_the_edge
 
 
 def ensure_api_key(table: str, plaintext: str | None) -> str:
@@ -71,46 +100,65 @@ def ensure_api_key(table: str, plaintext: str | None) -> str:
     return key
 
 
-def serve(port: int, moto_port: int) -> None:
+def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
+    """The banner's say on where DynamoDB and SQS are, and which of them the embedded moto serves."""
+
+    def described(service: str) -> str:
+        return f"{endpoints[service]}{' (embedded moto)' if service in embedded else ''}"
+
+    if endpoints["dynamodb"] == endpoints["sqs"]:
+        return f"  DynamoDB/SQS endpoint: {described('dynamodb')}\n"
+    return f"  DynamoDB endpoint: {described('dynamodb')}\n  SQS endpoint:      {described('sqs')}\n"
+
+
+def serve(port: int, moto_port: int, running: ExitStack) -> None:
+    """Start everything, each part registered on `running` to be stopped in reverse order."""
     import boto3
-    from samcli.local.apigw.local_apigw_service import LocalApigwService
     from werkzeug.serving import make_server
 
+    from tools.devstack.http_api import HttpApiService
     from tools.devstack.resources import create_queues, create_tables
     from tools.devstack.runner import InProcessRunner
     from tools.devstack.sqs_trigger import SqsPoller
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, REGION)
-    service = LocalApigwService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
-    service.create()
+    running.callback(runner.stop)
+    api = HttpApiService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
+    api.create()
     ensure_free(port, "stop what runs there or set PORT=<free port>")
-    http_server = make_server(HOST, port, service._app, threaded=True, request_handler=request_log_handler())
+    http_server = make_server(HOST, port, api._app, threaded=True, request_handler=request_log_handler())
+    running.callback(http_server.server_close)
 
-    moto = None
-    endpoint = os.environ.get("AWS_ENDPOINT_URL")
-    if not endpoint:
+    # An endpoint the environment names for a service replaces the embedded moto for it; moto
+    # starts only if a service is left to it.
+    embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
+    if embedded:
         from moto.server import ThreadedMotoServer
 
         ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
         moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
         moto.start()
-        endpoint = f"http://{HOST}:{moto_port}"
-        os.environ["AWS_ENDPOINT_URL"] = endpoint
+        running.callback(moto.stop)
+    endpoints = {service: given_endpoint(service) or f"http://{HOST}:{moto_port}" for service in LOCAL_SERVICES}
+    for service, endpoint in endpoints.items():
+        os.environ[LOCAL_SERVICES[service]] = endpoint
 
     dynamodb: Any = boto3.client("dynamodb")
     sqs: Any = boto3.client("sqs")
-    create_tables(template, dynamodb)
+    without_ttl = create_tables(template, dynamodb)
     queue_urls = create_queues(template, sqs)
 
     os.environ.update(function_environment(template, queue_urls))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
-    # The local stack stands in for the edge: country rules can be tried with
-    # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
-    os.environ["TRUST_EDGE_HEADERS"] = os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true")
+    os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     runner.load_all()
+    # The local stack stands in for the edge: country rules can be tried with
+    # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
+    if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
     pollers = [
@@ -118,13 +166,21 @@ def serve(port: int, moto_port: int) -> None:
     ]
     for poller in pollers:
         poller.start()
+        running.callback(poller.join, timeout=5)
+        running.callback(poller.stopping.set)
 
     base = f"http://{HOST}:{port}"
+    ttl_line = (
+        f"  TTL:       not supported by this DynamoDB ({', '.join(without_ttl)}): expired items are never deleted\n"
+        if without_ttl
+        else ""
+    )
     print(
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
-        f"  DynamoDB/SQS endpoint: {endpoint}{' (embedded moto)' if moto else ''}\n"
+        f"{endpoint_lines(endpoints, embedded)}"
+        f"{ttl_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"
         f"Try:\n"
         f"  curl -s -X POST {base}/links -H 'Authorization: Bearer {api_key}' \\\n"
@@ -132,21 +188,21 @@ def serve(port: int, moto_port: int) -> None:
         f"Press Ctrl-C to stop.",
         flush=True,
     )
-    try:
-        http_server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        print("\nStopping the local stack...", flush=True)
-        for poller in pollers:
-            poller.stopping.set()
-        for poller in pollers:
-            poller.join(timeout=5)
-        http_server.server_close()
-        runner.stop()
-        if moto:
-            moto.stop()
-        print("Stopped.", flush=True)
+    running.callback(print, "\nStopping the local stack...", flush=True)
+    http_server.serve_forever()
+
+
+def stop_on_signals() -> None:
+    """Ctrl-C, SIGINT and SIGTERM stop the stack, once: a second signal while it stops is
+    ignored. SIGINT is set explicitly since a shell starts background jobs with it ignored."""
+
+    def request_stop(signum: int, frame: object) -> None:
+        for stop_signal in STOP_SIGNALS:
+            signal.signal(stop_signal, signal.SIG_IGN)
+        raise StopRequested
+
+    for stop_signal in STOP_SIGNALS:
+        signal.signal(stop_signal, request_stop)
 
 
 def main() -> None:
@@ -155,15 +211,17 @@ def main() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     os.environ.setdefault("AWS_DEFAULT_REGION", REGION)
     os.environ.setdefault("AWS_REGION", os.environ["AWS_DEFAULT_REGION"])
-    if not os.environ.get("AWS_ENDPOINT_URL"):
+    if any(given_endpoint(service) is None for service in LOCAL_SERVICES):
         # The embedded endpoint accepts any credentials; never let a real profile be picked up.
         os.environ["AWS_ACCESS_KEY_ID"] = "local"
         os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
         os.environ.pop("AWS_PROFILE", None)
-    # SIGTERM (from a test or a process manager) stops as cleanly as Ctrl-C.
-    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    stop_on_signals()
     try:
-        serve(int(os.environ.get("PORT", "3000")), int(os.environ.get("MOTO_PORT", "5005")))
+        with ExitStack() as running:
+            serve(int(os.environ.get("PORT", "3000")), int(os.environ.get("MOTO_PORT", "5005")), running)
+    except StopRequested:
+        print("Stopped.", flush=True)
     except PortTaken as error:
         print(f"error: {error}", file=sys.stderr)
         sys.exit(2)

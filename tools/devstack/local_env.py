@@ -5,6 +5,8 @@ from tools.devstack.template import LocalTemplate
 # Only ever used locally; deployed stacks read their key from SSM.
 DEV_PERMUTATION_KEY = "local-dev-permutation-key-do-not-use-in-aws"
 DEV_VISITOR_SALT = "local-dev-visitor-salt-do-not-use-in-aws"
+# The local stack stands in for the edge and adds this to every request (tools.devstack).
+DEV_EDGE_SECRET = "local-dev-edge-secret-do-not-use-in-aws"
 
 
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:

@@ -4,12 +4,16 @@ CloudFormation properties: the template stays the only definition of them."""
 import json
 from typing import Any
 
+from botocore.exceptions import ClientError
+
 from tools.devstack.template import QUEUE_TYPE, TABLE_TYPE, LocalTemplate, logical_id_of
 
 # CloudFormation table properties that CreateTable takes under the same name.
 TABLE_PROPERTIES = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput")
 # CloudFormation queue properties that are not queue attributes.
 QUEUE_NON_ATTRIBUTES = {"QueueName", "Tags"}
+# What a store without Time to Live (dynalite) answers UpdateTimeToLive with.
+NO_TTL_ERRORS = {"UnknownOperationException"}
 
 
 def _index(index: dict[str, Any], on_demand: bool) -> dict[str, Any]:
@@ -17,8 +21,10 @@ def _index(index: dict[str, Any], on_demand: bool) -> dict[str, Any]:
 
 
 def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
+    """Create the tables that do not exist yet; the names of those left without their Time to
+    Live because the store has none (their expired items are then never deleted)."""
     existing = set(dynamodb.list_tables()["TableNames"])
-    created = []
+    without_ttl = []
     for name, properties in template.resources(TABLE_TYPE).items():
         if name in existing:
             continue
@@ -32,12 +38,11 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
         if ttl:
             try:
                 dynamodb.update_time_to_live(TableName=name, TimeToLiveSpecification=ttl)
-            except dynamodb.exceptions.ClientError as error:
-                # A store without TTL (dynalite) keeps expired items: the stack works without it.
-                if error.response["Error"]["Code"] != "UnknownOperationException":
+            except ClientError as error:
+                if error.response.get("Error", {}).get("Code") not in NO_TTL_ERRORS:
                     raise
-        created.append(name)
-    return created
+                without_ttl.append(name)
+    return without_ttl
 
 
 def _queue_attributes(properties: dict[str, Any], queue_arns: dict[str, str]) -> dict[str, str]:

@@ -8,6 +8,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 
+# A guessable edge secret would let anyone forge CloudFront's viewer headers.
+MIN_EDGE_SECRET_LENGTH = 32
+
 
 class ConfigurationError(RuntimeError):
     """The function's environment is incomplete or invalid."""
@@ -51,10 +54,17 @@ class Settings:
     # The root of the daily visitor-hash salt: SSM in AWS, VISITOR_SALT in the local stack.
     visitor_salt: str = ""
     visitor_salt_parameter: str = ""
-    # CloudFront's viewer headers (country, address) are believed only behind the edge.
-    trust_edge_headers: bool = False
+    # The secret CloudFront adds to each request it sends to the API (from SSM at deploy; the
+    # local stack's own locally): CloudFront's viewer headers are believed only on requests
+    # that carry it (shortlink.visitors). Empty: no edge, and they are never believed.
+    edge_secret: str = ""
     # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
     unlock_attempts_per_window: int = 10
+
+    @property
+    def trust_edge_headers(self) -> bool:
+        """An edge is in front and proves, with its secret, which requests came through it."""
+        return bool(self.edge_secret)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -80,11 +90,11 @@ class Settings:
                 raise ConfigurationError(f"{name} must be one of {', '.join(allowed)}, got {value!r}")
             return value
 
-        def boolean(name: str) -> bool:
-            value = env.get(name, "").lower() or "false"
-            if value not in ("true", "false"):
-                raise ConfigurationError(f"{name} must be true or false, got {value!r}")
-            return value == "true"
+        def edge_secret() -> str:
+            value = env.get("EDGE_SECRET", "")
+            if value and len(value) < MIN_EDGE_SECRET_LENGTH:
+                raise ConfigurationError(f"EDGE_SECRET must be at least {MIN_EDGE_SECRET_LENGTH} characters")
+            return value
 
         return cls(
             links_table=required("LINKS_TABLE"),
@@ -105,7 +115,7 @@ class Settings:
             create_rate_limit_per_minute=integer("CREATE_RATE_LIMIT_PER_MINUTE", 60, 0, 1_000_000),
             visitor_salt=env.get("VISITOR_SALT", ""),
             visitor_salt_parameter=env.get("VISITOR_SALT_PARAMETER", ""),
-            trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
+            edge_secret=edge_secret(),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),

@@ -1,10 +1,13 @@
 """The visitor of a redirect as the rules see it, read from API Gateway's event.
 
-Country and the viewer's address come from CloudFront's headers only when the edge is in front
-(TRUST_EDGE_HEADERS): a visitor calling the API directly could send any such header. Without the
-edge, the country is XX (unknown) and the address is the event's source IP.
+Country and the viewer's address come from CloudFront's headers only on a request that
+provably came through the edge: it carries the edge's secret, which CloudFront adds to every
+request it sends to the API (template.yaml, EdgeDistribution). Anyone can call the execute-api
+URL directly with any such header. Otherwise the country is XX (unknown) and the address is the
+event's source IP. `trust_edge_headers` says that the stack has an edge (Settings).
 """
 
+import hmac
 import ipaddress
 from collections.abc import Mapping
 from datetime import datetime
@@ -16,6 +19,17 @@ from shortlink.user_agents import classify
 
 # More are ignored: a header is a client's choice, its parsing is our cost.
 MAX_LANGUAGES = 20
+# The origin header CloudFront adds; its value is the edge secret (Settings.edge_secret).
+EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
+
+
+def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> bool:
+    if not trust_edge_headers:
+        return False
+    from shortlink.config import settings
+
+    given = headers.get(EDGE_SECRET_HEADER, "").encode()
+    return hmac.compare_digest(given, settings().edge_secret.encode())
 
 
 def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -> Visitor:
@@ -33,19 +47,20 @@ def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -
 
 
 def viewer_country(headers: Mapping[str, str], trust_edge_headers: bool) -> str:
-    """CloudFront-Viewer-Country behind the edge; XX (unknown) without it, or when absent."""
-    if not trust_edge_headers:
+    """CloudFront-Viewer-Country through the edge; XX (unknown) otherwise, or when absent."""
+    if not came_through_edge(headers, trust_edge_headers):
         return UNKNOWN_COUNTRY
     given = headers.get("cloudfront-viewer-country", "").strip().upper()
     return given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
 
 
 def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | None:
-    """The viewer's address: CloudFront-Viewer-Address ("ip:port") behind the edge, else the
+    """The viewer's address: CloudFront-Viewer-Address ("ip:port") through the edge, else the
     source IP of the request. IPv4-mapped IPv6 addresses count as IPv4."""
     raw = ((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", "")
-    if trust_edge_headers:
-        viewer = (event.get("headers") or {}).get("cloudfront-viewer-address", "")
+    headers: Mapping[str, str] = event.get("headers") or {}
+    if came_through_edge(headers, trust_edge_headers):
+        viewer = headers.get("cloudfront-viewer-address", "")
         if viewer:
             raw = viewer.rsplit(":", 1)[0].strip("[]")
     try:

@@ -107,7 +107,7 @@ class DynamoClickStats:
             except BotoCoreError as error:
                 raise StorageUnavailable(f"click counters not written: {error}") from error
             return len(pending)
-        raise StorageUnavailable(f"clicks of {code} in {bucket} kept racing another writer")
+        raise StorageUnavailable(f"clicks in {bucket} kept racing another writer")  # no code: it may be private
 
     def _update(self, code: str, bucket: str, pending: dict[str, ClickEvent], coarse: bool) -> dict[str, Any]:
         counts = Counter(name for click in pending.values() for name in counter_names(click, coarse))

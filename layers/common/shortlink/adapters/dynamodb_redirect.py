@@ -88,7 +88,7 @@ def link_from_item(item: dict[str, Any]) -> Link:
     """A links-table item as pynamodb's LinkItem writes it (absent attributes are unset)."""
     created_at = _moment(item, "created_at")
     if created_at is None:  # written with every link: an item without it is not one of ours
-        raise StorageUnavailable(f"links item {item['code']['S']!r} has no created_at")
+        raise StorageUnavailable("a links item has no created_at")  # never its code: it may be private
     return Link(
         code=item["code"]["S"],
         url=item["url"]["S"],
