@@ -72,3 +72,15 @@ def test_client_addresses_ipv6_and_mapped_ipv4(edge_secret):
     assert client_ip(v6, trust_edge_headers=True) == ipaddress.ip_address("2001:db8::1")
     assert client_ip(event(source_ip="::ffff:192.0.2.1"), False) == ipaddress.ip_address("192.0.2.1")
     assert client_ip(event(source_ip="not an address"), False) is None
+
+
+def test_header_names_are_read_whatever_their_case():
+    # API Gateway lower-cases header names; SAM CLI's start-api keeps the client's spelling.
+    firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0"
+    spelled = {"User-Agent": firefox, "Accept-Language": "de-AT,de;q=0.9"}
+    lowered = {name.lower(): value for name, value in spelled.items()}
+    now = datetime(2026, 12, 1, tzinfo=UTC)
+    as_sent, as_lowered = ({"headers": headers} for headers in (spelled, lowered))
+    assert visitor_of(as_sent, False, now) == visitor_of(as_lowered, False, now)
+    assert visitor_of(as_sent, False, now).client.browser == "firefox"
+    assert visitor_of(as_sent, False, now).languages[0] == "de-at"

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent
 from shortlink.visitor_hashes import daily_salt, visitor_hash
-from shortlink.visitors import visitor_of
+from shortlink.visitors import request_headers, visitor_of
 
 # What a counter name may hold: visitors choose these values, so they are kept short and plain.
 HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")
@@ -40,7 +40,7 @@ def click_from_request(
     """The click as the stats count it, from the same reading of the request the rules use."""
     at = datetime.fromtimestamp(at_epoch, UTC)
     visitor = visitor_of(request, trust_edge_headers, at)
-    headers = request.get("headers") or {}
+    headers = request_headers(request)
     visitor_id = ""
     if salt_root is not None:
         address = str(visitor.ip or "")

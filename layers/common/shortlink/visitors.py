@@ -23,6 +23,15 @@ MAX_LANGUAGES = 20
 EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
 
 
+def request_headers(event: dict[str, Any]) -> Mapping[str, str]:
+    """The request's headers by lower-case name, as API Gateway hands them over (SAM CLI's
+    `sam local start-api` keeps the client's spelling)."""
+    headers: Mapping[str, str] = event.get("headers") or {}
+    if all(name.islower() for name in headers):
+        return headers
+    return {name.lower(): value for name, value in headers.items()}
+
+
 def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> bool:
     if not trust_edge_headers:
         return False
@@ -33,7 +42,7 @@ def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> b
 
 
 def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -> Visitor:
-    headers: Mapping[str, str] = event.get("headers") or {}  # API Gateway lower-cases the names
+    headers = request_headers(event)
     user_agent = headers.get("user-agent", "")
     ip = client_ip(event, trust_edge_headers)
     return Visitor(
@@ -58,7 +67,7 @@ def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | No
     """The viewer's address: CloudFront-Viewer-Address ("ip:port") through the edge, else the
     source IP of the request. IPv4-mapped IPv6 addresses count as IPv4."""
     raw = ((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", "")
-    headers: Mapping[str, str] = event.get("headers") or {}
+    headers = request_headers(event)
     if came_through_edge(headers, trust_edge_headers):
         viewer = headers.get("cloudfront-viewer-address", "")
         if viewer:
