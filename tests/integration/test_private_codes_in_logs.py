@@ -62,7 +62,10 @@ def assert_not_logged(code: str, logged: list[str]) -> None:
 def test_a_malformed_link_item_is_logged_without_its_code(aws, handlers, private_code, logged):
     # Given the link's item lost an attribute every link has
     aws.dynamodb.update_item(
-        TableName="LinksTable", Key={"code": {"S": private_code}}, UpdateExpression="REMOVE created_at"
+        TableName="LinksTable",
+        Key={"code": {"S": private_code}},
+        UpdateExpression="REMOVE #created",
+        ExpressionAttributeNames={"#created": "created_at"},
     )
     services.reset()
     assert follow(handlers, private_code)["statusCode"] == 503
