@@ -3,7 +3,8 @@
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
 pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
-them after the response (see shortlink.click_dispatch). Nothing else is imported here: every
+them after the response (see shortlink.click_dispatch), as do follows that found no live link
+(orphan visits). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
 Lambda writes as JSON (LoggingConfig in template.yaml). Links with rules or a password load
 what those need on first use.
@@ -84,17 +85,21 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
     if link is None:
         dispatcher.count("NotFound")
+        dispatcher.record_orphan(code, "unknown")
         return page(404, NOT_FOUND_PAGE)
     if link.valid_from is not None or link.expires_at is not None or link.deleted_at is not None:
         availability = link.availability(datetime.now(UTC))
         if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
             dispatcher.count("NotFound")
+            dispatcher.record_orphan(link.code, "not_yet_valid")
             return page(404, NOT_FOUND_PAGE)
         if availability is Availability.EXPIRED:
             dispatcher.count("Expired")
+            dispatcher.record_orphan(link.code, "expired")
             return page(410, GONE_PAGE)
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
+            dispatcher.record_orphan(link.code, "deleted")
             return page(410, DELETED_PAGE)
     visitor = None
     if link.rules is not None:
@@ -121,6 +126,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
         if not allowed:
             dispatcher.count("ClicksExhausted")
+            dispatcher.record_orphan(link.code, "used_up")
             return page(410, EXHAUSTED_PAGE)
     # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
     if links.last_was_hit:

@@ -46,6 +46,10 @@ class Settings:
     trust_edge_headers: bool = False
     # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
     unlock_attempts_per_window: int = 10
+    # The redirect's clicks: sent at once after a quiet window, else held and packed, one
+    # message per window or per this many clicks (shortlink.click_packing).
+    click_pack_window_ms: int = 1000
+    click_pack_max_clicks: int = 1000
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
@@ -98,6 +102,8 @@ class Settings:
             visitor_salt_parameter=env.get("VISITOR_SALT_PARAMETER", ""),
             trust_edge_headers=boolean("TRUST_EDGE_HEADERS"),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
+            click_pack_window_ms=integer("CLICK_PACK_WINDOW_MS", 1000, 0, 60_000),
+            click_pack_max_clicks=integer("CLICK_PACK_MAX_CLICKS", 1000, 1, 1000),
             blocked_domains=frozenset(
                 domain.strip().lower().rstrip(".")
                 for domain in env.get("BLOCKED_DOMAINS", "").split(",")
