@@ -128,7 +128,9 @@ def test_when_sqs_fails_the_redirect_still_works_and_the_click_can_be_replayed(
     # And the replay command puts it on the queue, where ingest counts it
     assert replay_clicks.main(["--queue-url", real_queue], lines=[f"[ERROR] 2026-01-01 req-id {lost[0]}\n"]) == 0
     messages = aws.sqs.receive_message(QueueUrl=real_queue, MaxNumberOfMessages=10)["Messages"]
-    assert [json.loads(message["Body"])["code"] for message in messages] == [code]
+    [pack] = [ClickPack.from_message(message["Body"], message["MessageId"]) for message in messages]
+    assert [click.code for click in pack.clicks] == [code]
+    assert pack.pack_id == json.loads(lost[0])["pack"]
 
 
 def test_an_edit_reaches_visitors_after_the_cache_ttl(aws, handlers, monkeypatch):
