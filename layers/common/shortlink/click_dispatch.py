@@ -357,9 +357,9 @@ class ExtensionDispatcher(_InvocationRecorder):
             with self._state:
                 if self._stopped:
                     return
-                held = self._held_clicks()
-                due_at = held.due_at()
-                if due_at is None or not self._between_invocations:
+                held = self._held
+                due_at = held.due_at() if held is not None else None
+                if held is None or due_at is None or not self._between_invocations:
                     self._state.wait()
                     continue
                 late = time.monotonic() - due_at
