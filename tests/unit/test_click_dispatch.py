@@ -205,6 +205,15 @@ class FakeExtensionsApi:
             self._events.put({"eventType": "INVOKE", "deadlineMs": int((time.time() + 10) * 1000)})
             assert self._asking.wait(5), "the extension did not ask for the next event"
 
+    def start_invocation(self, deadline_in: float) -> None:
+        """An INVOKE as Lambda sends it, when the invocation starts, with its deadline."""
+        assert self._asking.wait(5), "the extension is still busy with the previous invocation"
+        self._asking.clear()
+        self._events.put({"eventType": "INVOKE", "deadlineMs": int((time.time() + deadline_in) * 1000)})
+
+    def wait_until_asking(self) -> bool:
+        return self._asking.wait(5)
+
     def stop(self) -> None:
         self._events.put(None)
 
@@ -304,3 +313,16 @@ def test_an_idle_environment_that_is_not_frozen_sends_held_clicks_when_due(exten
     while len(publisher.sent) < 2 and time.monotonic() < deadline:
         time.sleep(0.01)
     assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["first"], ["held"]]
+
+
+def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadline(extension):
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=60)
+    extension.invoke(dispatcher, ["sent"])
+    extension.invoke(dispatcher, ["held"])
+    assert len(publisher.sent) == 1
+    # When an invocation starts whose handler never finishes before its deadline
+    extension.start_invocation(deadline_in=click_dispatch.TIMEOUT_MARGIN_SECONDS + 0.3)
+    # Then the held click is sent before the deadline ends the process, and the extension moves on
+    assert extension.wait_until_asking()
+    assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["sent"], ["held"]]
