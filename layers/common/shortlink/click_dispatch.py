@@ -17,7 +17,6 @@ and at most `max_clicks`, of this environment's clicks.
 Outside Lambda (no Extensions API) clicks are sent inline at the end of the invocation.
 """
 
-import http.client
 import json
 import logging
 import os
@@ -35,11 +34,10 @@ from shortlink import deferred_metrics
 from shortlink.click_packing import Flush, HeldClicks, PackingRules
 from shortlink.clicks import CARRIED_METRICS, ClickEvent, ClickPack, ClickPublisher, orphan_code
 from shortlink.errors import StorageUnavailable
+from shortlink.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
 
 logger = logging.getLogger("shortlink.clicks")
 
-EXTENSION_NAME = "shortlink-clicks"
-EXTENSIONS_API = "/2020-01-01/extension"
 # The marker of a click that could not be queued; `python -m tools.replay_clicks` looks for it.
 LOST_CLICK_EVENT = "click_not_queued"
 SEND_ATTEMPTS = 3
@@ -208,44 +206,6 @@ class InlineDispatcher(_InvocationRecorder):
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
         held.add(*describe(self._take()))
         send(self._publisher(), held.take(time.monotonic()))
-
-
-class ExtensionsClient(Protocol):
-    def register(self) -> None:
-        """Register for INVOKE events (internal extensions can have no others)."""
-
-    def next_event(self) -> dict[str, Any]:
-        """Block until the next invocation starts; asking also ends the previous one."""
-
-
-class LambdaExtensionsApi:
-    """Lambda's Extensions API over HTTP at AWS_LAMBDA_RUNTIME_API."""
-
-    def __init__(self, runtime_api: str) -> None:
-        self._runtime_api = runtime_api
-        self._extension_id = ""
-
-    def _request(self, method: str, path: str, body: str | None, headers: dict[str, str]) -> tuple[Any, bytes]:
-        connection = http.client.HTTPConnection(self._runtime_api, timeout=None)
-        try:
-            connection.request(method, EXTENSIONS_API + path, body=body, headers=headers)
-            response = connection.getresponse()
-            return response, response.read()
-        finally:
-            connection.close()
-
-    def register(self) -> None:
-        response, body = self._request(
-            "POST", "/register", json.dumps({"events": ["INVOKE"]}), {"Lambda-Extension-Name": EXTENSION_NAME}
-        )
-        if response.status != 200:
-            raise RuntimeError(f"extension registration failed: {response.status} {body!r}")
-        self._extension_id = str(response.getheader("Lambda-Extension-Identifier"))
-
-    def next_event(self) -> dict[str, Any]:
-        _, body = self._request("GET", "/event/next", None, {"Lambda-Extension-Identifier": self._extension_id})
-        event: dict[str, Any] = json.loads(body)
-        return event
 
 
 class ExtensionDispatcher(_InvocationRecorder):

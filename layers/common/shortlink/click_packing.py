@@ -9,7 +9,7 @@ counted under one overflow code per outcome and hour, so it never costs more mes
 """
 
 import math
-import uuid
+import os
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -53,7 +53,7 @@ def form_packs(clicks: Sequence[ClickEvent], orphans: Sequence[OrphanVisit]) -> 
     ]
     taken = 0
     while taken < len(clicks) or orphan_chunks:
-        pack_id = uuid.uuid4().hex
+        pack_id = os.urandom(16).hex()  # not uuid: its import would be paid at the redirect's init
         pack_orphans = orphan_chunks.pop(0) if orphan_chunks else ()
         size = len(ClickPack(pack_id, (), pack_orphans).to_json())  # ASCII: characters are bytes
         first = taken
