@@ -189,20 +189,18 @@ def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec],
     Queue figures are the bench's, per redirect: requests per 64 KB sent, and the event
     source's receives (10 messages, or 64 KB, per request) and deletes (10 per request). Under
     sustained load an ingest batch is as large as in the bench's ingest run; at idle traffic each
-    message is a batch of its own, with at least one counter write, and a batch takes as long as
-    its writes (the bench's time per write)."""
+    message is a batch of its own, as the bench ran them."""
     delivery = bench["packing"][traffic]
     messages = delivery["sqs_messages_per_redirect"]
     receives = max(messages / MESSAGES_PER_SQS_REQUEST, delivery["sqs_bytes_per_redirect"] / SQS_BILLING_CHUNK)
-    ingest = bench["ingest"]
-    measured_batch = ingest["clicks"] / max(ingest["batches"], 1)
-
-    def writes_per_batch(clicks: float) -> float:
-        per_1000: float = ingest["dynamodb_writes_per_1000_clicks"]
-        return max(1.0, per_1000 * clicks / 1000)
-
-    clicks_per_batch = delivery["clicks_per_message"] if traffic == "idle" else measured_batch
-    batch_ms = ingest["ms_per_batch"] / writes_per_batch(measured_batch) * writes_per_batch(clicks_per_batch)
+    if traffic == "idle":
+        clicks_per_batch = delivery["clicks_per_message"]
+        batch_ms, writes_per_batch = delivery["ingest_ms_per_batch"], delivery["ingest_dynamodb_writes_per_batch"]
+    else:
+        ingest = bench["ingest"]
+        clicks_per_batch = ingest["clicks"] / max(ingest["batches"], 1)
+        batch_ms = ingest["ms_per_batch"]
+        writes_per_batch = ingest["dynamodb_writes_per_1000_clicks"] * clicks_per_batch / 1000
     per_click = 1 / clicks_per_batch
     spec = specs["IngestFunction"]
     lines = [
@@ -221,7 +219,7 @@ def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec],
         *lambda_lines(f"IngestFunction, {clicks_per_batch:.0f} clicks per batch", spec, billed_ms(batch_ms), per_click),
         Line(
             "DynamoDB writes (click counters)",
-            writes_per_batch(clicks_per_batch) * per_click,
+            writes_per_batch * per_click,
             "write units",
             PRICES["dynamodb_write_unit"],
         ),

@@ -336,7 +336,24 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
     ours = UnderLambda.redirect(stack)
     event = follow_event(hit_code)
 
-    def paced(count: int, interval: float) -> dict[str, Any]:
+    def ingest_one_by_one(queue: str, messages: list[dict[str, Any]]) -> dict[str, float]:
+        """Each message as a batch of its own, as ingest gets them at idle traffic."""
+        from tools.devstack.sqs_trigger import sqs_event
+
+        arn = stack.sqs.get_queue_attributes(QueueUrl=queue, AttributeNames=["QueueArn"])["Attributes"]["QueueArn"]
+        durations = []
+        with recording_aws_calls() as calls:
+            for message in messages:
+                started = time.perf_counter()
+                stack.runner.call("IngestFunction", sqs_event([message], arn, REGION))
+                durations.append(time.perf_counter() - started)
+        writes = sum(1 for service, _ in calls.calls if service == "dynamodb")
+        return {
+            "ingest_ms_per_batch": round(statistics.median(durations) * 1000, 2),
+            "ingest_dynamodb_writes_per_batch": round(writes / len(messages), 2),
+        }
+
+    def paced(count: int, interval: float, ingest_each: bool = False) -> dict[str, Any]:
         ours.fresh_clicks_queue()
         services.forget_cached_links()
         ours.timed([event], warmup=0)  # cached again, its click sent: the run starts idle
@@ -365,11 +382,12 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
                 sent_by.append(calls.counts()[SEND] - before)
             time.sleep(window + 0.5)  # the last held clicks go (in Lambda: with a later invocation)
             sends = calls.counts()[SEND]
-        bodies: list[str] = []
+        queued: list[dict[str, Any]] = []
         while messages := stack.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10).get("Messages", []):
-            bodies += [message["Body"] for message in messages]
+            queued += messages
             entries: Any = [{"Id": str(n), "ReceiptHandle": m["ReceiptHandle"]} for n, m in enumerate(messages)]
             stack.sqs.delete_message_batch(QueueUrl=queue, Entries=entries)
+        bodies = [message["Body"] for message in queued]
         clicks = sum(len(json.loads(body)["clicks"]) for body in bodies)
         # A send made between invocations is billed, in Lambda, to the invocation that makes it
         sending = [ms for ms, sent in zip(billed_ms, sent_by, strict=True) if sent]
@@ -389,6 +407,7 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
             "billed_ms_mean": round((sum(billed_ms) + extra_ms) / count, 3),
             "extension_after_response_p50_us": median_us(after_response),
             "extension_after_response_mean_us": round(statistics.mean(after_response) / 1000, 2),
+            **(ingest_one_by_one(queue, queued) if ingest_each else {}),
         }
 
     progress(f"packing: {SUSTAINED_RATE * SUSTAINED_SECONDS} hits at {SUSTAINED_RATE}/s, {IDLE_REDIRECTS} idle ones")
@@ -396,7 +415,7 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
         "window_ms": config.click_pack_window_ms,
         "max_clicks": config.click_pack_max_clicks,
         "sustained": paced(SUSTAINED_RATE * SUSTAINED_SECONDS, 1 / SUSTAINED_RATE),
-        "idle": paced(IDLE_REDIRECTS, window + 0.2),
+        "idle": paced(IDLE_REDIRECTS, window + 0.2, ingest_each=True),
     }
 
 
