@@ -3,11 +3,11 @@
     python -m tools.redrive_clicks --stack-name shortlink-prod     # a deployed stack
     python -m tools.redrive_clicks --local                         # the local stack (make dev)
 
-A click lands in the dead-letter queue after ingest failed it five times (a malformed message,
-or a store that kept refusing). Fix the cause, then redrive: each message is sent to the clicks
-queue and only then deleted from the dead-letter queue, so a crash midway duplicates, never
-loses, and ingest's ledger counts a click once however often it arrives. Bounded: at most
---max-messages (10,000) per run.
+A message (a pack of clicks) lands in the dead-letter queue after ingest failed it five times (a
+malformed message, or a store that kept refusing). Fix the cause, then redrive: each message is
+sent to the clicks queue as it is, its pack id with it, and only then deleted from the dead-letter
+queue, so a crash midway duplicates, never loses, and ingest counts a pack once however often it
+arrives. Bounded: at most --max-messages (10,000) per run.
 """
 
 import argparse
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     sqs = boto3.client("sqs")
     dead_letters, target = queue_urls(args, sqs)
     moved = redrive(sqs, dead_letters, target, args.max_messages)
-    print(f"redrove {moved} click(s) from {dead_letters} to {target}")
+    print(f"redrove {moved} message(s) from {dead_letters} to {target}")
     return 0
 
 

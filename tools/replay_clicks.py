@@ -7,7 +7,9 @@
     # from a saved log file, against the local stack
     python -m tools.replay_clicks --local < redirect.log
 
-Each line that holds the marker is parsed, and its click is sent to the clicks queue again.
+Each line names the pack its click or orphan visit was in; the lines of a pack are put back on
+the clicks queue as that same pack, so ingest counts it once even if the first send did arrive
+after all. Replay whole logs: a pack replayed with some of its lines missing counts only those.
 """
 
 import argparse
@@ -21,14 +23,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
 
 from shortlink.click_dispatch import LOST_CLICK_EVENT  # noqa: E402
-from shortlink.clicks import ClickEvent  # noqa: E402
+from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit  # noqa: E402
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
 
 QUEUE_ID = "ClicksQueue"  # logical id in template.yaml, and the queue's name in the local stack
 
 
-def lost_clicks(lines: Iterable[str]) -> Iterator[ClickEvent]:
-    """The clicks in the marker lines, wherever the log prefix puts the JSON."""
+def lost_records(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """The marker records in the lines, wherever the log prefix puts the JSON."""
     decoder = json.JSONDecoder()
     for line in lines:
         if LOST_CLICK_EVENT not in line:
@@ -40,9 +42,26 @@ def lost_clicks(lines: Iterable[str]) -> Iterator[ClickEvent]:
             except ValueError:
                 record = None
             if isinstance(record, dict) and record.get("event") == LOST_CLICK_EVENT:
-                yield ClickEvent.from_json(json.dumps(record["click"]))
+                yield record
                 break
             start = line.find("{", start + 1)
+
+
+def lost_packs(lines: Iterable[str]) -> list[ClickPack]:
+    """The packs the lines describe, in the order their first line came. A line written before
+    packs existed holds one click, which is its own pack (as ingest reads such a message)."""
+    clicks: dict[str, list[ClickEvent]] = {}
+    orphans: dict[str, list[OrphanVisit]] = {}
+    for record in lost_records(lines):
+        click = ClickEvent.from_json(json.dumps(record["click"])) if "click" in record else None
+        pack_id = str(record.get("pack") or (click.click_id if click else ""))
+        clicks.setdefault(pack_id, [])
+        orphans.setdefault(pack_id, [])
+        if click is not None:
+            clicks[pack_id].append(click)
+        else:
+            orphans[pack_id].append(OrphanVisit.from_dict(record["orphan"]))
+    return [ClickPack(pack_id, tuple(clicks[pack_id]), tuple(orphans[pack_id])) for pack_id in clicks]
 
 
 def queue_url(args: argparse.Namespace, sqs: Any) -> str:
@@ -62,11 +81,11 @@ def main(argv: list[str] | None = None, lines: Iterable[str] | None = None) -> i
 
     sqs = boto3.client("sqs")
     url = queue_url(args, sqs)
-    sent = 0
-    for click in lost_clicks(sys.stdin if lines is None else lines):
-        sqs.send_message(QueueUrl=url, MessageBody=click.to_json())
-        sent += 1
-    print(f"replayed {sent} click(s) to {url}")
+    packs = lost_packs(sys.stdin if lines is None else lines)
+    for pack in packs:
+        sqs.send_message(QueueUrl=url, MessageBody=pack.to_json())
+    clicks = sum(len(pack.clicks) for pack in packs)
+    print(f"replayed {clicks} click(s) in {len(packs)} pack(s) to {url}")
     return 0
 
 

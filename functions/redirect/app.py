@@ -3,7 +3,8 @@
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
 pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
-them after the response (see shortlink.click_dispatch). Nothing else is imported here: every
+them after the response (see shortlink.click_dispatch), as do follows that found no live link
+(orphan visits). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
 Lambda writes as JSON (LoggingConfig in template.yaml). Links with rules or a password load
 what those need on first use.
@@ -78,6 +79,7 @@ def page(status: int, html: str, extra_headers: dict[str, str] | None = None) ->
 def redirect(event: dict[str, Any]) -> dict[str, Any]:
     code = (event.get("pathParameters") or {}).get("code") or ""
     method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
+    checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
     links = cached_links()
     try:
         link = links.get(code)
@@ -87,17 +89,21 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
     if link is None:
         dispatcher.count("NotFound")
+        record_orphan(code, "unknown", checking)
         return page(404, NOT_FOUND_PAGE)
     if link.valid_from is not None or link.expires_at is not None or link.deleted_at is not None:
         availability = link.availability(datetime.now(UTC))
         if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
             dispatcher.count("NotFound")
+            record_orphan(link.code, "not_yet_valid", checking)
             return page(404, NOT_FOUND_PAGE)
         if availability is Availability.EXPIRED:
             dispatcher.count("Expired")
+            record_orphan(link.code, "expired", checking)
             return page(410, GONE_PAGE)
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
+            record_orphan(link.code, "deleted", checking)
             return page(410, DELETED_PAGE)
     visitor = None
     if link.rules is not None:
@@ -115,7 +121,6 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif method not in ("GET", "HEAD"):
         return page(405, METHOD_PAGE, {"Allow": "GET, HEAD"})
-    checking = method == "HEAD"
     if link.max_clicks is not None and not checking:
         try:
             allowed = click_budget().take(link.code)  # the one conditional update such links add
@@ -125,6 +130,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
         if not allowed:
             dispatcher.count("ClicksExhausted")
+            record_orphan(link.code, "used_up", checking)
             return page(410, EXHAUSTED_PAGE)
     if not checking:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
@@ -135,6 +141,11 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         dispatcher.record_click(link.code, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return redirect_response(link, status, url)
+
+
+def record_orphan(code: str, outcome: str, checking: bool) -> None:
+    if not checking:
+        dispatcher.record_orphan(code, outcome)
 
 
 def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | None:

@@ -4,6 +4,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from shortlink import services
+from shortlink.clicks import ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tools.devstack.sqs_trigger import sqs_event
@@ -14,9 +15,9 @@ def create(handlers, key, url="https://example.com/page"):
     return response, json.loads(response["body"])
 
 
-def follow(handlers, code):
+def follow(handlers, code, method="GET"):
     return handlers["RedirectFunction"](
-        http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}), None
+        http_event(method, f"/{code}", route="/{code}", path_parameters={"code": code}), None
     )
 
 
@@ -122,12 +123,26 @@ def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handle
     assert stats(handlers, owner, "x" * 5000)[0] == 404
 
 
-def test_unknown_code_is_a_small_html_404_and_queues_nothing(aws, handlers):
+def test_unknown_code_is_a_small_html_404_and_queues_an_orphan_visit_but_no_click(aws, handlers):
     response = follow(handlers, "nope123")
     assert response["statusCode"] == 404
     assert response["headers"]["Content-Type"].startswith("text/html")
     assert "not found" in response["body"].lower()
-    assert drain_clicks(aws, handlers) == 0
+    [message] = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"], MaxNumberOfMessages=10)["Messages"]
+    pack = ClickPack.from_message(message["Body"], message["MessageId"])
+    assert pack.clicks == ()
+    assert [(orphan.code, orphan.outcome, orphan.count) for orphan in pack.orphans] == [("nope123", "unknown", 1)]
+
+
+def test_a_head_of_an_unknown_or_deleted_link_queues_no_orphan_visit(aws, handlers):
+    key = aws.new_api_key()
+    _, body = create(handlers, key)
+    deleted = handlers["ManageFunction"](http_event("DELETE", f"/links/{body['code']}", headers=bearer(key)), None)
+    assert deleted["statusCode"] == 204
+    # A link checker's HEAD: answered as a GET would be, never counted
+    assert follow(handlers, "nope123", method="HEAD")["statusCode"] == 404
+    assert follow(handlers, body["code"], method="HEAD")["statusCode"] == 410
+    assert aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"]).get("Messages", []) == []
 
 
 def test_a_redirect_reads_one_item_at_most_and_sends_one_message(aws, handlers):
@@ -141,7 +156,8 @@ def test_a_redirect_reads_one_item_at_most_and_sends_one_message(aws, handlers):
         follow(handlers, "unknown")
         follow(handlers, "unknown")  # negatively cached
         follow(handlers, "bad/code!")  # refused without a lookup
-    assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
+    # Inline, each follow sends its own pack: a click, or an orphan visit (the extension packs them)
+    assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 4}
 
 
 def test_create_costs_one_key_lookup_one_rate_count_and_one_put_plus_one_counter_update_per_block(aws, handlers):

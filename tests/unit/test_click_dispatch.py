@@ -1,5 +1,10 @@
 import json
 import logging
+import queue
+import signal
+import threading
+import time
+from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -7,11 +12,13 @@ from typing import Any
 import pytest
 
 from shortlink import click_dispatch
-from shortlink.click_dispatch import LOST_CLICK_EVENT, InlineDispatcher, deliver
-from shortlink.clicks import ClickEvent
+from shortlink.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
+from shortlink.click_packing import PackingRules
+from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
 from shortlink.errors import StorageUnavailable
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
+PACK = ClickPack("p1", (CLICK,))
 REQUEST = {
     "headers": {"user-agent": "Mozilla/5.0 (Windows NT 10.0) Firefox/126.0", "referer": "https://www.news.example/a"},
     "requestContext": {"http": {"sourceIp": "203.0.113.5", "method": "GET"}},
@@ -31,17 +38,26 @@ def _settings(monkeypatch):
 
 
 class FlakyPublisher:
-    def __init__(self, failures: int) -> None:
+    """Fails `failures` times, then queues; `arrives_anyway` makes a failed send arrive too (a
+    timeout after SQS took the message)."""
+
+    def __init__(self, failures: int, arrives_anyway: bool = False) -> None:
         self.failures = failures
-        self.sent: list[ClickEvent] = []
+        self.arrives_anyway = arrives_anyway
+        self.sent: list[ClickPack] = []
         self.attempts = 0
 
-    def publish(self, click: ClickEvent) -> None:
+    def publish(self, pack: ClickPack) -> None:
         self.attempts += 1
         if self.failures:
             self.failures -= 1
+            if self.arrives_anyway:
+                self.sent.append(pack)
             raise StorageUnavailable("throttled")
-        self.sent.append(click)
+        self.sent.append(pack)
+
+    def clicks(self) -> list[ClickEvent]:
+        return [click for pack in self.sent for click in pack.clicks]
 
 
 @pytest.fixture(autouse=True)
@@ -51,19 +67,29 @@ def _no_pause(monkeypatch):
 
 def test_a_failed_send_is_retried():
     publisher = FlakyPublisher(failures=2)
-    assert deliver(publisher, [CLICK]) == []
-    assert publisher.sent == [CLICK]
+    assert deliver(publisher, [PACK]) == []
+    assert publisher.sent == [PACK]
     assert publisher.attempts == 3
 
 
-def test_a_click_that_keeps_failing_becomes_one_replayable_log_line(caplog):
+def test_a_pack_that_keeps_failing_becomes_replayable_log_lines_naming_it(caplog):
     publisher = FlakyPublisher(failures=99)
+    carrying = ClickPack(
+        "p1", (replace(CLICK, counts={"CacheHits": 1}),), (OrphanVisit("x", "unknown", "2026-01-01T00", 2),)
+    )
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
-        carrying = replace(CLICK, counts={"CacheHits": 1})
         assert deliver(publisher, [carrying]) == [carrying]
-    [line] = [record.getMessage() for record in caplog.records]
+        assert log_lost([carrying]) == {"CacheHits": 1}
+    lines = [json.loads(record.getMessage()) for record in caplog.records]
     # Without its counts: they are emitted at once, and a replay must not add them again.
-    assert json.loads(line) == {"event": LOST_CLICK_EVENT, "click": json.loads(CLICK.to_json())}
+    assert lines == [
+        {"event": LOST_CLICK_EVENT, "pack": "p1", "click": json.loads(CLICK.to_json())},
+        {
+            "event": LOST_CLICK_EVENT,
+            "pack": "p1",
+            "orphan": {"code": "x", "outcome": "unknown", "hour": "2026-01-01T00", "count": 2},
+        },
+    ]
 
 
 def emf_records(output: str) -> list[dict[str, Any]]:
@@ -77,7 +103,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
     dispatcher.count("CacheHits")
     assert publisher.sent == []
     dispatcher.invocation_done()
-    [sent] = publisher.sent
+    [sent] = publisher.clicks()
     assert sent.code == "abc"
     assert abs((datetime.now(UTC) - sent.at).total_seconds()) < 5
     # Described after the response: what the stats count, and nothing that names the visitor.
@@ -97,7 +123,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
     assert emf_records(capsys.readouterr().out) == []
     # The next invocation starts empty
     dispatcher.invocation_done()
-    assert publisher.sent == [sent]
+    assert publisher.clicks() == [sent]
     assert emf_records(capsys.readouterr().out) == []
 
 
@@ -143,3 +169,160 @@ def test_visitor_chosen_values_are_kept_short_and_plain():
         "unknown",
         "unknown",
     )
+
+
+class FakeExtensionsApi:
+    """Lambda's Extensions API as the local stack emulates it: an invocation's INVOKE event is
+    handed out once its response is out, and the next invocation waits until the extension asks
+    for an event again."""
+
+    def __init__(self) -> None:
+        self.registrations = 0
+        self._events: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._asking = threading.Event()
+
+    def register(self) -> None:
+        self.registrations += 1
+
+    def next_event(self) -> dict[str, Any]:
+        self._asking.set()
+        event = self._events.get()
+        if event is None:
+            raise OSError("the Extensions API went away")
+        self._asking.clear()
+        return event
+
+    def invoke(self, dispatcher: ExtensionDispatcher, codes: list[str], delivered: bool = True) -> None:
+        """One invocation following `codes`; `delivered=False`: its response failed to be
+        written, and the extension never sees it."""
+        assert self._asking.wait(5), "the extension is still busy with the previous invocation"
+        for code in codes:
+            dispatcher.count("CacheHits")
+            dispatcher.record_click(code, REQUEST)
+        dispatcher.invocation_done()
+        if delivered:
+            self._asking.clear()
+            self._events.put({"eventType": "INVOKE", "deadlineMs": int((time.time() + 10) * 1000)})
+            assert self._asking.wait(5), "the extension did not ask for the next event"
+
+    def start_invocation(self, deadline_in: float) -> None:
+        """An INVOKE as Lambda sends it, when the invocation starts, with its deadline."""
+        assert self._asking.wait(5), "the extension is still busy with the previous invocation"
+        self._asking.clear()
+        self._events.put({"eventType": "INVOKE", "deadlineMs": int((time.time() + deadline_in) * 1000)})
+
+    def wait_until_asking(self) -> bool:
+        return self._asking.wait(5)
+
+    def stop(self) -> None:
+        self._events.put(None)
+
+
+@pytest.fixture
+def extension() -> Iterator[FakeExtensionsApi]:
+    previous = signal.getsignal(signal.SIGTERM)
+    api = FakeExtensionsApi()
+    yield api
+    api.stop()
+    signal.signal(signal.SIGTERM, previous)  # the dispatcher's shutdown flush chains to it
+
+
+def dispatcher_on(api: FakeExtensionsApi, publisher: FlakyPublisher, window: float) -> ExtensionDispatcher:
+    return ExtensionDispatcher(lambda: publisher, api, lambda: PackingRules(window_seconds=window, max_clicks=1000))
+
+
+def test_an_invocation_the_extension_never_saw_neither_repeats_nor_shifts_later_ones(extension):
+    # Given an extension that sends every click at once
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=0)
+    assert extension.registrations == 1
+    # When one invocation's response fails to be written (the extension never sees it)
+    extension.invoke(dispatcher, ["first"], delivered=False)
+    assert publisher.sent == []
+    # Then the next invocation sends both clicks, each once
+    extension.invoke(dispatcher, ["second"])
+    assert sorted(click.code for click in publisher.clicks()) == ["first", "second"]
+    # And every later invocation sends its own click, when it ends: nothing runs behind
+    for code in ("third", "fourth"):
+        extension.invoke(dispatcher, [code])
+        assert publisher.clicks()[-1].code == code
+    codes = [click.code for click in publisher.clicks()]
+    assert sorted(codes) == ["first", "fourth", "second", "third"]
+    assert len({click.click_id for click in publisher.clicks()}) == 4
+
+
+def test_a_click_id_is_fixed_when_recorded_so_a_second_send_repeats_the_same_pack(extension):
+    # Given a send that times out after SQS took the message
+    publisher = FlakyPublisher(failures=1, arrives_anyway=True)
+    dispatcher = dispatcher_on(extension, publisher, window=0)
+    extension.invoke(dispatcher, ["abc"])
+    # Then the retry is the same pack: ingest counts it once
+    first, second = publisher.sent
+    assert first.to_json() == second.to_json()
+    assert first.clicks[0].click_id == second.clicks[0].click_id
+
+
+def test_a_busy_environment_packs_its_clicks_and_sends_them_at_shutdown(extension, capsys):
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=60)
+    dispatcher.record_orphan("nope\x00" + "x" * 100, "unknown")  # counted with the next invocation
+    # The first click of an idle environment goes at once
+    extension.invoke(dispatcher, ["a0"])
+    assert [click.code for click in publisher.clicks()] == ["a0"]
+    # The next ones, less than a window later, are held: no message for them yet
+    for n in range(1, 20):
+        extension.invoke(dispatcher, [f"a{n}"])
+    assert len(publisher.sent) == 1
+    capsys.readouterr()
+    # At shutdown (what SIGTERM runs) they go in one pack, with their metrics
+    dispatcher.send_before(time.monotonic() + 5)
+    assert len(publisher.sent) == 2
+    held = publisher.sent[1]
+    assert [click.code for click in held.clicks] == [f"a{n}" for n in range(1, 20)]
+    assert all(click.counts == {"CacheHits": 1} for click in held.clicks)
+    assert publisher.sent[0].orphans == (
+        OrphanVisit("nope" + "x" * 60, "unknown", publisher.sent[0].orphans[0].hour, 1),
+    )
+    assert emf_records(capsys.readouterr().out) == []  # every count rode on a click
+
+
+def test_held_clicks_not_queued_by_the_shutdown_deadline_are_logged_and_counted(extension, caplog, capsys):
+    class StuckPublisher(FlakyPublisher):
+        def publish(self, pack: ClickPack) -> None:
+            time.sleep(2)  # longer than the grace period left
+
+    publisher = StuckPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=0)
+    dispatcher.record_click("held", REQUEST)
+    dispatcher.invocation_done()  # never seen by the extension
+    with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
+        dispatcher.send_before(time.monotonic() + 0.2)
+    [line] = [json.loads(record.getMessage()) for record in caplog.records if record.levelno == logging.ERROR]
+    assert (line["event"], line["click"]["code"]) == (LOST_CLICK_EVENT, "held")
+    [record] = emf_records(capsys.readouterr().out)
+    assert record["HeldClicksLost"] == [1.0]
+
+
+def test_an_idle_environment_that_is_not_frozen_sends_held_clicks_when_due(extension):
+    # Where the environment is not frozen between invocations (the local stack)
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=0.2)
+    extension.invoke(dispatcher, ["first"])
+    extension.invoke(dispatcher, ["held"])  # within the window: held
+    deadline = time.monotonic() + 5
+    while len(publisher.sent) < 2 and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["first"], ["held"]]
+
+
+def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadline(extension):
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = dispatcher_on(extension, publisher, window=60)
+    extension.invoke(dispatcher, ["sent"])
+    extension.invoke(dispatcher, ["held"])
+    assert len(publisher.sent) == 1
+    # When an invocation starts whose handler never finishes before its deadline
+    extension.start_invocation(deadline_in=click_dispatch.TIMEOUT_MARGIN_SECONDS + 0.3)
+    # Then the held click is sent before the deadline ends the process, and the extension moves on
+    assert extension.wait_until_asking()
+    assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["sent"], ["held"]]

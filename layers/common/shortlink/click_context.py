@@ -3,12 +3,11 @@ the stats count (country, device, browser, OS, referring host, language, bot fla
 daily-salted visitor hash. The address and User-Agent themselves go no further."""
 
 import re
-import uuid
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlsplit
 
-from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent
+from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.visitor_hashes import daily_salt, visitor_hash
 from shortlink.visitors import request_headers, visitor_of
 
@@ -34,10 +33,20 @@ def primary_language(languages: tuple[str, ...]) -> str:
     return subtag if LANGUAGE_SUBTAG.fullmatch(subtag) else UNKNOWN
 
 
+def hour_of(at_epoch: float) -> str:
+    return hour_bucket(datetime.fromtimestamp(at_epoch, UTC))
+
+
 def click_from_request(
-    code: str, at_epoch: float, request: dict[str, Any], trust_edge_headers: bool, salt_root: bytes | None
+    click_id: str,
+    code: str,
+    at_epoch: float,
+    request: dict[str, Any],
+    trust_edge_headers: bool,
+    salt_root: bytes | None,
 ) -> ClickEvent:
-    """The click as the stats count it, from the same reading of the request the rules use."""
+    """The click as the stats count it, from the same reading of the request the rules use; its
+    id and time are those it was recorded with."""
     at = datetime.fromtimestamp(at_epoch, UTC)
     visitor = visitor_of(request, trust_edge_headers, at)
     headers = request_headers(request)
@@ -46,7 +55,7 @@ def click_from_request(
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, headers.get("user-agent", ""))
     return ClickEvent(
-        click_id=uuid.uuid4().hex,
+        click_id=click_id,
         code=code,
         at=at,
         country=visitor.country,

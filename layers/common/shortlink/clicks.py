@@ -24,6 +24,7 @@ DIRECT = "(direct)"  # no Referer
 # at most one invocation's worth of each: a queued message never makes up metrics.
 CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
 MAX_CARRIED_COUNT = 100
+HOUR_FORMAT = "%Y-%m-%dT%H"
 
 
 @dataclass(frozen=True)
@@ -78,7 +79,12 @@ class ClickEvent:
 
     def hour(self) -> str:
         """The hour bucket the click is counted in (UTC), e.g. 2026-11-30T14."""
-        return self.at.astimezone(UTC).strftime("%Y-%m-%dT%H")
+        return hour_bucket(self.at)
+
+
+def hour_bucket(at: datetime) -> str:
+    """The hour (UTC) that clicks and orphan visits at `at` are counted in, e.g. 2026-11-30T14."""
+    return at.astimezone(UTC).strftime(HOUR_FORMAT)
 
 
 def carried_counts(value: object) -> dict[str, int]:
@@ -97,7 +103,10 @@ def carried_counts(value: object) -> dict[str, int]:
 # id is fixed when the pack is formed and kept across every send of it, so ingest can tell a
 # pack it already counted (a redelivery, a redrive) from a new one.
 PACK_VERSION = 2
-MAX_PACK_CLICKS = 1000  # a pack of 1,000 clicks stays under SQS's 256 KB message limit
+MAX_PACK_CLICKS = 1000
+# SQS refuses a larger message; a pack is split by size too, since 1,000 clicks with every field
+# at its longest would not fit.
+MAX_PACK_BYTES = 256 * 1024
 
 
 # Why a follow found no live link. Orphan visits are counted, not queued one by one: a pack
@@ -105,6 +114,14 @@ MAX_PACK_CLICKS = 1000  # a pack of 1,000 clicks stays under SQS's 256 KB messag
 ORPHAN_OUTCOMES = frozenset({"unknown", "not_yet_valid", "deleted", "expired", "used_up"})
 MAX_PACK_ORPHANS = 100  # distinct (code, outcome, hour) entries per pack
 MAX_ORPHAN_CODE_LENGTH = 64
+# Where a flood of distinct codes is counted once an environment holds as many as a pack takes.
+OVERFLOW_ORPHAN_CODE = "(other)"
+
+
+def orphan_code(typed: str) -> str:
+    """An attempted code as an orphan visit keeps it: its printable characters, bounded."""
+    kept = "".join(char for char in typed if char.isprintable())[:MAX_ORPHAN_CODE_LENGTH]
+    return kept or OVERFLOW_ORPHAN_CODE
 
 
 @dataclass(frozen=True)
@@ -125,7 +142,7 @@ class OrphanVisit:
             raise ValueError("orphan visit with an unknown outcome")
         if not isinstance(hour, str):
             raise ValueError("orphan visit without an hour")
-        datetime.strptime(hour, "%Y-%m-%dT%H")  # ValueError when malformed
+        datetime.strptime(hour, HOUR_FORMAT)  # ValueError when malformed
         if type(count) is not int or count < 1:
             raise ValueError("orphan visit without a positive count")
         return cls(code, outcome, hour, count)
@@ -173,8 +190,8 @@ class ClickPack:
 
 
 class ClickPublisher(Protocol):
-    def publish(self, click: ClickEvent) -> None:
-        """Queue a click for counting."""
+    def publish(self, pack: ClickPack) -> None:
+        """Queue a pack for counting (StorageUnavailable when it could not be)."""
 
 
 class ClickStatsStore(Protocol):

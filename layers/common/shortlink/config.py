@@ -60,6 +60,10 @@ class Settings:
     edge_secret: str = ""
     # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
     unlock_attempts_per_window: int = 10
+    # The redirect's clicks: sent at once after a quiet window, else held and packed, one
+    # message per window or per this many clicks (shortlink.click_packing).
+    click_pack_window_ms: int = 1000
+    click_pack_max_clicks: int = 1000
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -117,6 +121,8 @@ class Settings:
             visitor_salt_parameter=env.get("VISITOR_SALT_PARAMETER", ""),
             edge_secret=edge_secret(),
             unlock_attempts_per_window=integer("UNLOCK_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
+            click_pack_window_ms=integer("CLICK_PACK_WINDOW_MS", 1000, 0, 60_000),
+            click_pack_max_clicks=integer("CLICK_PACK_MAX_CLICKS", 1000, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
         )

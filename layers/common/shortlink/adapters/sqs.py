@@ -1,8 +1,8 @@
-"""SQS adapter: queues click events for the ingest function."""
+"""SQS adapter: queues click packs for the ingest function, one message per pack."""
 
 from typing import Any
 
-from shortlink.clicks import ClickEvent
+from shortlink.clicks import ClickPack
 from shortlink.errors import StorageUnavailable
 
 
@@ -21,10 +21,10 @@ class SqsClickPublisher:
             self._client = boto3.client("sqs", config=config)
         return self._client
 
-    def publish(self, click: ClickEvent) -> None:
+    def publish(self, pack: ClickPack) -> None:
         from botocore.exceptions import BotoCoreError, ClientError
 
         try:
-            self._sqs().send_message(QueueUrl=self._queue_url, MessageBody=click.to_json())
+            self._sqs().send_message(QueueUrl=self._queue_url, MessageBody=pack.to_json())
         except (BotoCoreError, ClientError) as error:
-            raise StorageUnavailable(f"could not queue click: {error}") from error
+            raise StorageUnavailable(f"could not queue clicks: {error}") from error
