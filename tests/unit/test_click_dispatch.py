@@ -326,3 +326,22 @@ def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadlin
     # Then the held click is sent before the deadline ends the process, and the extension moves on
     assert extension.wait_until_asking()
     assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["sent"], ["held"]]
+
+
+def test_a_lost_click_of_a_private_link_is_logged_without_its_code(caplog):
+    from tools.replay_clicks import lost_packs, unreplayable
+
+    private = "Q2xpY2tzIG9mIHByaXZhdG"  # a private code's length: 22 characters
+    pack = ClickPack(
+        "p2",
+        (replace(CLICK, code=private), CLICK),
+        (OrphanVisit(private, "deleted", "2026-01-01T00", 1),),
+    )
+    with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
+        log_lost([pack])
+    lines = [record.getMessage() for record in caplog.records]
+    assert len(lines) == 3
+    assert [line for line in lines if private in line] == []
+    # The replay puts back what it can and says what it cannot
+    assert lost_packs(lines) == [ClickPack("p2", (CLICK,))]
+    assert unreplayable(lines) == 2

@@ -35,6 +35,7 @@ from shortlink.click_packing import Flush, HeldClicks, PackingRules
 from shortlink.clicks import CARRIED_METRICS, ClickEvent, ClickPack, ClickPublisher, orphan_code
 from shortlink.errors import StorageUnavailable
 from shortlink.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
+from shortlink.links import may_be_private
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -106,10 +107,17 @@ def log_lost(packs: list[ClickPack]) -> Counter[str]:
             carried.update(click.counts)
             # Without its counts: those are emitted here, a replay must not add them again.
             logged = json.loads(replace(click, counts={}).to_json())
-            logger.error(json.dumps({"event": LOST_CLICK_EVENT, "pack": pack.pack_id, "click": logged}))
+            _log_lost(pack, "click", logged, click.code)
         for orphan in pack.orphans:
-            logger.error(json.dumps({"event": LOST_CLICK_EVENT, "pack": pack.pack_id, "orphan": asdict(orphan)}))
+            _log_lost(pack, "orphan", asdict(orphan), orphan.code)
     return carried
+
+
+def _log_lost(pack: ClickPack, kind: str, record: dict[str, Any], code: str) -> None:
+    # A private link's code is its capability: it is never logged, so such a click is lost
+    # for good (the line still says one was, for the replay's report).
+    entry = {kind: record} if not may_be_private(code) else {"unreplayable": kind}
+    logger.error(json.dumps({"event": LOST_CLICK_EVENT, "pack": pack.pack_id, **entry}))
 
 
 def describe(work: PendingWork) -> tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]:

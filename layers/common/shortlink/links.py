@@ -26,6 +26,13 @@ DEFAULT_REDIRECT_TYPE = 302
 MAX_SCHEDULE_AHEAD = timedelta(days=100 * 365)
 # A private link's code is a capability: 128 random bits, 22 URL-safe characters.
 PRIVATE_CODE_BYTES = 16
+PRIVATE_CODE_LENGTH = 22
+
+
+def may_be_private(code: str) -> bool:
+    """Whether `code` has a private code's length (a slug may too): such codes never go into a
+    log line."""
+    return len(code) == PRIVATE_CODE_LENGTH
 
 
 class Availability(Enum):
