@@ -158,6 +158,7 @@ def admin(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.parametrize("store", ["moto"], indirect=True)  # MOTO_PORT is what the stack embeds
 def test_the_admin_command_finds_the_local_stack_on_moto_port_and_says_when_nothing_answers(stack):
     # Given the stack on a MOTO_PORT of its own: a key created with --local lands in its table
     created = admin("keys", "create", "--name", "from-admin", MOTO_PORT=str(stack.moto_port))

@@ -41,13 +41,17 @@ class Destination(BaseHTTPRequestHandler):
         pass
 
 
+DESTINATION_HOST = "destination.test"
+
+
 @pytest.fixture
 def destination() -> Iterator[str]:
-    # Another loopback address: links may not point at the shortener's own host.
+    # Links may not point at a loopback address: the destination has a name of its own, which
+    # the browser (and only the browser) resolves to this machine.
     server = ThreadingHTTPServer(("127.0.0.2", 0), Destination)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     Destination.requests = []
-    yield f"http://127.0.0.2:{server.server_address[1]}/welcome"
+    yield f"http://{DESTINATION_HOST}:{server.server_address[1]}/welcome"
     server.shutdown()
 
 
@@ -70,6 +74,7 @@ def browser() -> Iterator[Any]:
             "--disable-component-update",
             "--disable-sync",
             "--disable-quic",
+            f"--host-resolver-rules=MAP {DESTINATION_HOST} 127.0.0.2",
             f"--user-data-dir={profile}",
         ):
             options.add_argument(argument)

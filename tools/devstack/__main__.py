@@ -34,8 +34,10 @@ class PortTaken(SystemExit):
     pass
 
 
-class StopRequested(Exception):
-    """A stop signal arrived: leave whatever is running, through its cleanups."""
+class StopRequested(BaseException):
+    """A stop signal arrived: leave whatever is running, through its cleanups. A BaseException,
+    as KeyboardInterrupt is, so that no `except Exception` on the way (botocore wraps what its
+    HTTP send raises into HTTPClientError) turns it into an error."""
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
