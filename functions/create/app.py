@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger, Tracer
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
@@ -16,22 +16,32 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
 from shortlink.http_api import (
     ErrorAnswer,
+    api_resolver,
     current_api_key,
     describe_validation_errors,
     destination_policy,
     error_answer,
     error_response,
     public_base_url,
-    register_error_handlers,
-    require_api_key,
 )
-from shortlink.link_views import LinkView, MaxClicks, Password, RedirectType, Rules, Tags, Title, Url
+from shortlink.link_views import (
+    STRICT_REQUEST,
+    LinkView,
+    MaxClicks,
+    Moment,
+    Password,
+    RedirectType,
+    Rules,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import take_create_allowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
@@ -46,18 +56,16 @@ IDEMPOTENCY = IdempotencyConfig(
 
 logger = Logger(service="shortlink-create")
 tracer = Tracer(service="shortlink-create")
-app = APIGatewayHttpResolver(enable_validation=True)
-app.use(middlewares=[require_api_key])
-register_error_handlers(app)
+app = api_resolver()
 
 
 class CreateLinkRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_REQUEST
 
     url: Url
     slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
-    valid_from: Annotated[datetime | None, Field(description="not followable before (ISO 8601 with zone)")] = None
-    expires_at: Annotated[datetime | None, Field(description="410 Gone from then on (ISO 8601 with zone)")] = None
+    valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
+    expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
     redirect_type: RedirectType = 302
     tags: Tags = []
     title: Title | None = None
@@ -136,7 +144,7 @@ MAX_BULK_PASSWORDS = 5
 
 
 class BulkCreateRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_REQUEST
 
     # Validated one by one, so that one bad link gets its own error and the others go on.
     links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]

@@ -10,23 +10,24 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger, Tracer
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, model_validator
 
 from shortlink.http_api import (
+    api_resolver,
     current_api_key,
     destination_policy,
     public_base_url,
-    register_error_handlers,
-    require_api_key,
 )
 from shortlink.link_views import (
+    STRICT_REQUEST,
     TAG_PATTERN,
     LinkView,
     MaxClicks,
+    Moment,
     Password,
     RedirectType,
     Rules,
@@ -40,20 +41,18 @@ from shortlink.stats import Granularity, link_report, series_csv, stats_range
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
-app = APIGatewayHttpResolver(enable_validation=True)
-app.use(middlewares=[require_api_key])
-register_error_handlers(app)
+app = api_resolver()
 
 
 class EditLinkRequest(BaseModel):
     """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
     `password` or `rules`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_REQUEST
 
     url: Url | None = None
-    valid_from: datetime | None = None
-    expires_at: datetime | None = None
+    valid_from: Moment | None = None
+    expires_at: Moment | None = None
     redirect_type: RedirectType | None = None
     tags: Tags | None = None
     title: Title | None = None
