@@ -43,7 +43,7 @@ from shortlink.link_views import (
     Url,
 )
 from shortlink.links import LinkOptions, create_link
-from shortlink.rate_limits import take_create_allowance
+from shortlink.rate_limits import CreateAllowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
@@ -91,11 +91,8 @@ class CreateLinkRequest(BaseModel):
 
 def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
     now = datetime.now(UTC)
-
-    def allowance() -> None:
-        # Inside the idempotent part: a replayed answer costs no allowance.
-        take_create_allowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
-
+    # Inside the idempotent part: a replayed answer costs no allowance.
+    allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
     link = create_link(
         request.url,
         owner,

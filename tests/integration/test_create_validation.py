@@ -2,9 +2,11 @@
 
 import base64
 import json
+import time
 
 import pytest
 
+from shortlink import services
 from tests.events import bearer, http_event
 
 
@@ -204,3 +206,25 @@ def test_types_are_not_coerced(aws, handlers, body, mentions):
     assert (code, answer["error"]) == (422, "invalid_request")
     assert mentions in answer["message"]
     assert aws.item_count("LinksTable") == 0
+
+
+# Item 13: refused requests do not count against CreateRateLimitPerMinute.
+def test_refused_creates_cost_no_allowance(aws, handlers, monkeypatch):
+    monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "5")
+    services.reset()
+    key = aws.new_api_key()
+    if time.time() % 60 > 40:  # all of it inside one minute
+        time.sleep(60 - time.time() % 60 + 0.1)
+    assert post(handlers, {"url": "https://example.com/0", "slug": "taken"}, bearer(key))[0] == 201
+    refused = [
+        {"url": "https://example.com", "slug": "taken"},
+        {"url": "https://example.com", "slug": "TAKEN"},
+        {"url": "https://example.com", "slug": "ta-ken", "private": True},
+        {"url": "ftp://example.com"},
+        {"url": "https://example.com", "slug": "admin"},
+        {"url": "https://example.com", "rules": {"allow": {"countries": ["ZZ"]}}},
+    ]
+    assert [post(handlers, body, bearer(key))[0] for body in refused] == [409, 409, 422, 422, 422, 422]
+    statuses = [post(handlers, {"url": f"https://example.com/{i}"}, bearer(key))[0] for i in range(1, 6)]
+    assert statuses == [201, 201, 201, 201, 429]
+    assert aws.item_count("LinksTable") == 5 + 1  # the links and the slug's claim

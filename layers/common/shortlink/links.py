@@ -2,13 +2,12 @@
 
 import re
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError
 from shortlink.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -117,6 +116,14 @@ class LinkChanges:
         return replace(updated, **cleared)
 
 
+class Allowance(Protocol):
+    def take(self) -> None:
+        """Count one use; raise RateLimited when none is left."""
+
+    def give_back(self) -> None:
+        """Uncount the use taken, for a request refused after all."""
+
+
 class ClickBudget(Protocol):
     def take(self, code: str) -> bool:
         """Count one follow of a link with max_clicks, atomically; False once all are used."""
@@ -188,13 +195,14 @@ def create_link(
     now: datetime,
     options: LinkOptions | None = None,
     policy: DestinationPolicy | None = None,
-    allowance: Callable[[], None] | None = None,
+    allowance: "Allowance | None" = None,
 ) -> Link:
     """Give `url` a code and store it; the conditional put is the only uniqueness check.
 
     The code is the owner's slug, a private capability code, or the next generated code.
     `allowance` (a rate limit) is taken once the request is known to be valid, before anything
-    is stored: a refused request costs no allowance and writes nothing."""
+    is stored, and given back if the store refuses the link: a refused request costs no
+    allowance and writes nothing."""
     options = options or LinkOptions()
     url = validate_destination(url, policy)
     check_options(options, now)
@@ -204,8 +212,26 @@ def create_link(
 
         slug = validate_slug(options.slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
-    if allowance is not None:
-        allowance()
+    if allowance is None:
+        return _store_new_link(url, owner, codes, links, now, options, slug, rules)
+    allowance.take()
+    try:
+        return _store_new_link(url, owner, codes, links, now, options, slug, rules)
+    except ShortlinkError:
+        allowance.give_back()
+        raise
+
+
+def _store_new_link(
+    url: str,
+    owner: str,
+    codes: "CodeSource",
+    links: LinkRepository,
+    now: datetime,
+    options: LinkOptions,
+    slug: str | None,
+    rules: "LinkRules | None",
+) -> Link:
     # After the allowance: hashing costs a deliberate ~0.3 s of CPU, not spent on refusals.
     password_hash = password_hash_of(options.password) if options.password is not None else None
 

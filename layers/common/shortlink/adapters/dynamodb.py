@@ -340,6 +340,14 @@ class DynamoWindowCounter:
             raise _unavailable(error) from error
         return True
 
+    def give_back(self, subject: str, window: int) -> None:
+        item = self._model(name=f"{subject}#{window}")
+        try:
+            item.update(actions=[self._model.value.add(-1)], condition=self._model.value > 0)
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise _unavailable(error) from error
+
 
 class DynamoApiKeyStore:
     def __init__(self, table_name: str) -> None:
