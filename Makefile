@@ -15,7 +15,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 
-.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin
+.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin openapi
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -101,6 +101,10 @@ secrets: venv
 
 admin: venv
 	$(PY) -m tools.admin $(ARGS)
+
+# The API's OpenAPI document, generated from the routes (a test fails when it drifts).
+openapi: venv
+	PYTHONPATH=layers/common $(PY) -m tools.openapi
 
 clean:
 	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results

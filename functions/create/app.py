@@ -18,6 +18,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
+from shortlink.api_responses import BODY_ERRORS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
 from shortlink.http_api import (
@@ -114,7 +115,11 @@ def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
     return create_and_describe(CreateLinkRequest.model_validate(attempt["request"]), attempt["owner"])
 
 
-@app.post("/links")
+@app.post(
+    "/links",
+    summary="Create a short link",
+    responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429),
+)
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
     owner = current_api_key(app).key_id
     idempotency_key = app.current_event.headers.get(IDEMPOTENCY_KEY_HEADER)
@@ -160,7 +165,11 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str
         return {"index": index, "status": answer.status, "error": answer.error, "message": answer.message}
 
 
-@app.post("/links/bulk")
+@app.post(
+    "/links/bulk",
+    summary="Create up to 100 links",
+    responses=answers(200, "one result per link, in order", BulkSummary, *BODY_ERRORS),
+)
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
     owner = current_api_key(app).key_id

@@ -16,6 +16,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
 
+from shortlink.api_responses import BODY_ERRORS, LinkPage, answers, content_answer
 from shortlink.http_api import (
     api_resolver,
     current_api_key,
@@ -93,7 +94,7 @@ def owner() -> str:
     return current_api_key(app).key_id
 
 
-@app.get("/links")
+@app.get("/links", summary="List your links", responses=answers(200, "a page of links, newest first", LinkPage))
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
@@ -103,30 +104,38 @@ def list_links(
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
-@app.get("/links/<code>")
+@app.get("/links/<code>", summary="Read a link", responses=answers(200, "the link", LinkView, 404))
 def get_link(code: str) -> dict[str, Any]:
     return view(owned_link(code, owner(), link_repository()))
 
 
-@app.patch("/links/<code>")
+@app.patch(
+    "/links/<code>", summary="Edit a link", responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404)
+)
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
     policy = destination_policy(app)
     edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
     return view(edited)
 
 
-@app.delete("/links/<code>")
+@app.delete("/links/<code>", summary="Delete a link (soft)", responses=answers(204, "deleted", None, 404))
 def remove_link(code: str) -> Response[Any]:
     delete_link(code, owner(), link_repository(), datetime.now(UTC))
     return Response(status_code=204, content_type=content_types.APPLICATION_JSON, body="")
 
 
-@app.post("/links/<code>/restore")
+@app.post("/links/<code>/restore", summary="Undo a delete", responses=answers(200, "the link", LinkView, 404))
 def restore(code: str) -> dict[str, Any]:
     return view(restore_link(code, owner(), link_repository()))
 
 
-@app.get("/links/<code>/qr")
+@app.get(
+    "/links/<code>/qr",
+    summary="The QR code of the short URL",
+    responses=content_answer(
+        "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
+    ),
+)
 def qr_code(
     code: str,
     image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
@@ -146,7 +155,15 @@ def qr_code(
     return png
 
 
-@app.get("/links/<code>/stats")
+@app.get(
+    "/links/<code>/stats",
+    summary="A link's clicks over time",
+    responses=content_answer(
+        "the stats (JSON) or their series (CSV)",
+        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
+        404,
+    ),
+)
 def link_stats(
     code: str,
     start: Annotated[datetime | None, Query(alias="from", description="inclusive, ISO 8601 with zone")] = None,

@@ -54,7 +54,13 @@ def test_create_deletes_only_its_own_idempotency_records(template):
 
 
 def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(template):
-    assert set(template.functions) == {"CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction"}
+    assert set(template.functions) == {
+        "CreateFunction",
+        "RedirectFunction",
+        "ManageFunction",
+        "IngestFunction",
+        "DocsFunction",
+    }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
         assert (ROOT / (function.codeuri or "") / f"{module}.py").is_file()
@@ -76,6 +82,8 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
         ("GET", "/links/{code}/qr"): "ManageFunction",
+        ("GET", "/openapi.json"): "DocsFunction",
+        ("GET", "/docs"): "DocsFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
