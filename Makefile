@@ -14,6 +14,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
+FUZZ_VENV := .venv-fuzz
 
 .PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin openapi
 
@@ -50,8 +51,14 @@ unit: venv
 integration: venv
 	$(PY) -m pytest tests/integration
 
-e2e: venv browser
+e2e: venv browser $(FUZZ_VENV)/.installed
 	$(PY) -m pytest tests/e2e
+
+# schemathesis lives in its own virtualenv: its click would move SAM CLI's pin.
+$(FUZZ_VENV)/.installed: requirements-fuzz.txt constraints-fuzz.txt
+	@test -x $(FUZZ_VENV)/bin/python || $(PYTHON) -m venv $(FUZZ_VENV)
+	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements-fuzz.txt -c constraints-fuzz.txt
+	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
 # where missing (root and apt-get needed); otherwise that one test is skipped and says why.
@@ -107,4 +114,4 @@ openapi: venv
 	PYTHONPATH=layers/common $(PY) -m tools.openapi
 
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results

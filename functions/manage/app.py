@@ -15,6 +15,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
+from pydantic.json_schema import SkipJsonSchema
 
 from shortlink.api_responses import BODY_ERRORS, LinkPage, answers, content_answer
 from shortlink.http_api import (
@@ -51,11 +52,12 @@ class EditLinkRequest(BaseModel):
 
     model_config = STRICT_REQUEST
 
-    url: Url | None = None
+    # Left out, these keep their value; they cannot be null (the document says so too).
+    url: Url | SkipJsonSchema[None] = None
     valid_from: Moment | None = None
     expires_at: Moment | None = None
-    redirect_type: RedirectType | None = None
-    tags: Tags | None = None
+    redirect_type: RedirectType | SkipJsonSchema[None] = None
+    tags: Tags | SkipJsonSchema[None] = None
     title: Title | None = None
     max_clicks: MaxClicks | None = None
     password: Password | None = None
