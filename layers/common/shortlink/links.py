@@ -7,7 +7,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError, SlugTaken
 from shortlink.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -149,6 +149,12 @@ class LinkRepository(LinkSource, Protocol):
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
         transaction; raise SlugTaken if the code or the claim exists."""
 
+    def existing_codes(self, codes: list[str]) -> set[str]:
+        """Which of `codes` belong to a link (reads only)."""
+
+    def is_claimed(self, slug_key: str) -> bool:
+        """Whether a custom slug holds the claim on `slug_key` (a read)."""
+
 
 def check_options(options: LinkOptions, now: datetime) -> None:
     """Refuse options that cannot work together; each error names its field."""
@@ -208,9 +214,12 @@ def create_link(
     check_options(options, now)
     slug = None
     if options.slug is not None:
-        from shortlink.slugs import validate_slug
+        from shortlink.slugs import generated_look_alikes, validate_slug
 
         slug = validate_slug(options.slug)
+        # A generated code that reads the same: reads only, paid by slugs of a code's shape.
+        if links.existing_codes([code for code in generated_look_alikes(slug, codes.length) if code != slug]):
+            raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
     if allowance is None:
         return _store_new_link(url, owner, codes, links, now, options, slug, rules)
@@ -251,14 +260,17 @@ def _store_new_link(
         password_hash=password_hash,
         rules=rules,
     )
-    if slug is not None:
-        from shortlink.slugs import slug_key
+    from shortlink.slugs import slug_key
 
+    if slug is not None:
         link = replace(unnumbered, code=slug)
         links.add_with_slug(link, slug_key(slug))
         return link
     for _ in range(MAX_CODE_ATTEMPTS):
         code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
+        # A code that reads the same as a slug is skipped: one read, no write, per create.
+        if not options.private and links.is_claimed(slug_key(code)):
+            continue
         link = replace(unnumbered, code=code)
         try:
             links.add(link)
