@@ -18,7 +18,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, ValidationError
 
-from shortlink.api_responses import BODY_ERRORS, BulkSummary, answers
+from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
 from shortlink.http_api import (
@@ -118,7 +118,8 @@ def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
 @app.post(
     "/links",
     summary="Create a short link",
-    responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429),
+    operation_id="createLink",
+    responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429, links=CODE_LINKS),
 )
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
     owner = current_api_key(app).key_id
@@ -168,6 +169,7 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str
 @app.post(
     "/links/bulk",
     summary="Create up to 100 links",
+    operation_id="createLinks",
     responses=answers(200, "one result per link, in order", BulkSummary, *BODY_ERRORS),
 )
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:

@@ -17,7 +17,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
 from pydantic.json_schema import SkipJsonSchema
 
-from shortlink.api_responses import BODY_ERRORS, LinkPage, answers, content_answer
+from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
     api_resolver,
     current_api_key,
@@ -96,7 +96,12 @@ def owner() -> str:
     return current_api_key(app).key_id
 
 
-@app.get("/links", summary="List your links", responses=answers(200, "a page of links, newest first", LinkPage))
+@app.get(
+    "/links",
+    summary="List your links",
+    operation_id="listLinks",
+    responses=answers(200, "a page of links, newest first", LinkPage),
+)
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
@@ -106,13 +111,21 @@ def list_links(
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
-@app.get("/links/<code>", summary="Read a link", responses=answers(200, "the link", LinkView, 404))
+@app.get(
+    "/links/<code>",
+    summary="Read a link",
+    operation_id="getLink",
+    responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
+)
 def get_link(code: str) -> dict[str, Any]:
     return view(owned_link(code, owner(), link_repository()))
 
 
 @app.patch(
-    "/links/<code>", summary="Edit a link", responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404)
+    "/links/<code>",
+    summary="Edit a link",
+    operation_id="editLink",
+    responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
 )
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
     policy = destination_policy(app)
@@ -120,13 +133,23 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
     return view(edited)
 
 
-@app.delete("/links/<code>", summary="Delete a link (soft)", responses=answers(204, "deleted", None, 404))
+@app.delete(
+    "/links/<code>",
+    summary="Delete a link (soft: it stays readable and can be restored)",
+    operation_id="deleteLink",
+    responses=answers(204, "deleted", None, 404),
+)
 def remove_link(code: str) -> Response[Any]:
     delete_link(code, owner(), link_repository(), datetime.now(UTC))
     return Response(status_code=204, content_type=content_types.APPLICATION_JSON, body="")
 
 
-@app.post("/links/<code>/restore", summary="Undo a delete", responses=answers(200, "the link", LinkView, 404))
+@app.post(
+    "/links/<code>/restore",
+    summary="Undo a delete",
+    operation_id="restoreLink",
+    responses=answers(200, "the link", LinkView, 404),
+)
 def restore(code: str) -> dict[str, Any]:
     return view(restore_link(code, owner(), link_repository()))
 
@@ -134,6 +157,7 @@ def restore(code: str) -> dict[str, Any]:
 @app.get(
     "/links/<code>/qr",
     summary="The QR code of the short URL",
+    operation_id="linkQrCode",
     responses=content_answer(
         "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
     ),
@@ -160,6 +184,7 @@ def qr_code(
 @app.get(
     "/links/<code>/stats",
     summary="A link's clicks over time",
+    operation_id="linkStats",
     responses=content_answer(
         "the stats (JSON) or their series (CSV)",
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},

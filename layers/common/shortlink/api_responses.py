@@ -52,9 +52,28 @@ COMMON_ERRORS = (401, 422, 503)
 BODY_ERRORS = (413, 415)
 
 
-def answers(status: int, description: str, model: type[BaseModel] | None, *errors: int) -> dict[int, OpenAPIResponse]:
-    """The documented responses of a route: its success (`model` as JSON, or no body) and its errors."""
+# Where a link's `code` leads (OpenAPI links): what a client, and schemathesis's stateful
+# phase, may do next with a link it was given.
+CODE_LINKS = {
+    name: {"operationId": operation, "parameters": {"code": "$response.body#/code"}}
+    for name, operation in (
+        ("Read", "getLink"),
+        ("Edit", "editLink"),
+        ("QrCode", "linkQrCode"),
+        ("Stats", "linkStats"),
+        ("Follow", "follow"),
+    )
+}
+
+
+def answers(
+    status: int, description: str, model: type[BaseModel] | None, *errors: int, links: dict[str, Any] | None = None
+) -> dict[int, OpenAPIResponse]:
+    """The documented responses of a route: its success (`model` as JSON, or no body, and the
+    `links` it leads to) and its errors."""
     success: OpenAPIResponse = {"description": description}
+    if links is not None:
+        success["links"] = links
     if model is not None:
         success["content"] = {"application/json": {"model": model}}
     documented: dict[int, OpenAPIResponse] = {status: success}
