@@ -257,3 +257,24 @@ def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers):
     )
     assert status == 200, report
     assert (report["from"], report["to"]) == ("1970-01-01T00:00:00Z", "1970-01-02T00:00:00Z")
+
+
+@pytest.mark.parametrize(("raw", "mentions"), [(b'{"title": "\xff"}', "UTF-8"), (None, "base64")])
+def test_an_edit_body_api_gateway_encoded_must_decode(aws, handlers, raw, mentions):
+    # Item 10: a body API Gateway base64-encoded, that is not UTF-8, or not base64 at all.
+    key = aws.new_api_key()
+    link = create(handlers, key, title="Keep")
+    event = http_event(
+        "PATCH",
+        f"/links/{link['code']}",
+        route="/links/{code}",
+        path_parameters={"code": link["code"]},
+        headers=bearer(key),
+    )
+    event["headers"]["content-type"] = "application/json"
+    event["body"] = base64.b64encode(raw).decode() if raw is not None else "{not base64}"
+    event["isBase64Encoded"] = True
+    response = handlers["ManageFunction"](event)
+    assert response["statusCode"] == 422
+    assert mentions in json.loads(response["body"])["message"]
+    assert manage(handlers, "GET", link["code"], key)[1] == link
