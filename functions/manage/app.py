@@ -15,7 +15,6 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
-from pydantic.json_schema import SkipJsonSchema
 
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
@@ -25,6 +24,7 @@ from shortlink.http_api import (
     public_base_url,
 )
 from shortlink.link_views import (
+    DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
     LinkView,
@@ -53,11 +53,11 @@ class EditLinkRequest(BaseModel):
     model_config = STRICT_REQUEST
 
     # Left out, these keep their value; they cannot be null (the document says so too).
-    url: Url | SkipJsonSchema[None] = None
+    url: Annotated[Url | None, DOCUMENTED_WITHOUT_NULL] = None
     valid_from: Moment | None = None
     expires_at: Moment | None = None
-    redirect_type: RedirectType | SkipJsonSchema[None] = None
-    tags: Tags | SkipJsonSchema[None] = None
+    redirect_type: Annotated[RedirectType | None, DOCUMENTED_WITHOUT_NULL] = None
+    tags: Annotated[Tags | None, DOCUMENTED_WITHOUT_NULL] = None
     title: Title | None = None
     max_clicks: MaxClicks | None = None
     password: Password | None = None

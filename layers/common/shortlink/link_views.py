@@ -55,6 +55,17 @@ Moment = Annotated[
     BeforeValidator(_iso_text),
     AfterValidator(_in_range),
 ]
+
+
+def _without_null(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+    options = schema.pop("anyOf")
+    schema.update(next(option for option in options if option.get("type") != "null"))
+
+
+# An optional field that may be left out but not sent as null: `X | None` to pydantic (so that
+# its errors keep plain locations), `X` in the document.
+DOCUMENTED_WITHOUT_NULL = Field(json_schema_extra=_without_null)
 Rules = Annotated[
     dict[str, Any],
     Field(description="access lists (allow, deny) and routes; see the README's 'Rules' section"),

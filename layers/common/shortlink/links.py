@@ -218,7 +218,8 @@ def create_link(
 
         slug = validate_slug(options.slug)
         # A generated code that reads the same: reads only, paid by slugs of a code's shape.
-        if links.existing_codes([code for code in generated_look_alikes(slug, codes.length) if code != slug]):
+        look_alikes = [code for code in generated_look_alikes(slug, codes.length) if code != slug]
+        if look_alikes and links.existing_codes(look_alikes):
             raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
     if allowance is None:
