@@ -16,7 +16,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
@@ -61,7 +61,10 @@ app = api_resolver()
 
 
 class CreateLinkRequest(BaseModel):
-    model_config = STRICT_REQUEST
+    # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
+    model_config = STRICT_REQUEST | ConfigDict(
+        json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
+    )
 
     url: Url
     slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
