@@ -141,7 +141,7 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
 )
 def remove_link(code: str) -> Response[Any]:
     delete_link(code, owner(), link_repository(), datetime.now(UTC))
-    return Response(status_code=204, content_type=content_types.APPLICATION_JSON, body="")
+    return Response(status_code=204)  # no body, so no Content-Type either
 
 
 @app.post(
@@ -193,8 +193,8 @@ def qr_code(
 )
 def link_stats(
     code: str,
-    start: Annotated[datetime | None, Query(alias="from", description="inclusive, ISO 8601 with zone")] = None,
-    end: Annotated[datetime | None, Query(alias="to", description="exclusive, ISO 8601 with zone; default now")] = None,
+    start: Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")] = None,
+    end: Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")] = None,
     granularity: Granularity = "day",
     output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
 ) -> Response[Any]:

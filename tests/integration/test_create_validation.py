@@ -99,6 +99,7 @@ def raw_post(handlers, path, body, headers):
         {"valid_from": "1969-12-31T23:59:59Z"},
         {"valid_from": 0},
         {"expires_at": 4102444800},
+        {"expires_at": "4102444800"},
     ],
 )
 def test_moments_outside_the_range_or_not_text_are_422_naming_the_field(aws, handlers, fields):

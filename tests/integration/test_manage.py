@@ -246,7 +246,16 @@ def test_stats_moments_at_the_edge_of_the_range_are_422_naming_the_parameter(aws
     link = create(handlers, key)
     status, refused = link_stats(handlers, key, link["code"], query)
     assert status == 422, refused
-    assert refused["message"].startswith(f"{field} must be between"), refused
+    assert refused["message"].startswith(f"{field}: must be between"), refused
+
+
+@pytest.mark.parametrize("unix_time", ["0.5", "1700000000", "-1e3"])
+def test_stats_moments_are_iso_text_not_unix_times(aws, handlers, unix_time):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    status, refused = link_stats(handlers, key, link["code"], {"to": unix_time})
+    assert status == 422, refused
+    assert refused["message"] == "to: must be an ISO 8601 date-time string with a time zone"
 
 
 def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers):

@@ -1,6 +1,7 @@
 """How the API reads and shows a link (create, read, edit, list): the field types requests share,
 and one JSON shape for answers."""
 
+import re
 from dataclasses import fields
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -15,6 +16,7 @@ from shortlink.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
 from shortlink.urls import MAX_URL_LENGTH
 
 TAG_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+UNIX_TIME = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 # JSON types as documented, nothing coerced ("7" is not 7, 1 is not true); see Moment for dates.
 STRICT_REQUEST = ConfigDict(extra="forbid", strict=True)
 Url = Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) destination")]
@@ -34,8 +36,9 @@ Password = Annotated[
 
 
 def _iso_text(value: object) -> object:
-    if not isinstance(value, str):
-        raise ValueError("must be an ISO 8601 date-time string with a time zone")  # not a Unix time
+    # Not a Unix time, as a number or as text ("0.5"), which pydantic would read as one.
+    if not isinstance(value, str) or UNIX_TIME.fullmatch(value.strip()):
+        raise ValueError("must be an ISO 8601 date-time string with a time zone")
     return value
 
 
