@@ -74,8 +74,8 @@ def answers(
     success: OpenAPIResponse = {"description": description}
     if links is not None:
         success["links"] = links
-    if model is not None:
-        success["content"] = {"application/json": {"model": model}}
+    # No model, no body: an empty map, or Powertools would describe the return annotation.
+    success["content"] = {"application/json": {"model": model}} if model is not None else {}
     documented: dict[int, OpenAPIResponse] = {status: success}
     for code in sorted({*COMMON_ERRORS, *errors}):
         documented[code] = {"description": ERRORS[code], "content": {"application/json": {"model": ErrorBody}}}
