@@ -32,7 +32,7 @@ def test_the_spellings_of_a_word_are_every_case_and_look_alike():
     assert len(generated_look_alikes("promo26", 7)) == 2**3 * 3 * 3  # p r m; o o; 2 6
 
 
-def test_slugs_no_code_could_be_have_no_spellings_to_check():
+def test_slugs_no_generated_code_could_equal_have_nothing_to_check():
     assert generated_look_alikes("spring-sale", 7) == []
     assert generated_look_alikes("ab_cdef", 7) == []
     assert generated_look_alikes("short", 7) == []
