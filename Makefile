@@ -14,8 +14,9 @@ export AWS_DEFAULT_REGION ?= us-east-1
 
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
+FUZZ_VENV := .venv-fuzz
 
-.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local
+.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -50,13 +51,19 @@ unit: venv
 integration: venv
 	$(PY) -m pytest tests/integration
 
-e2e: venv browser node_modules/.installed
+e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed
 	$(PY) -m pytest tests/e2e
 
 # dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
 # since it refuses what DynamoDB refuses and moto lets pass. No install scripts: it runs in memory.
 node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
+	@touch $@
+
+# schemathesis lives in its own virtualenv: its click would move SAM CLI's pin.
+$(FUZZ_VENV)/.installed: requirements-fuzz.txt constraints-fuzz.txt
+	@test -x $(FUZZ_VENV)/bin/python || $(PYTHON) -m venv $(FUZZ_VENV)
+	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements-fuzz.txt -c constraints-fuzz.txt
 	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
@@ -113,5 +120,9 @@ secrets: venv
 admin: venv
 	$(PY) -m tools.admin $(ARGS)
 
+# The API's OpenAPI document, generated from the routes (a test fails when it drifts).
+openapi: venv
+	PYTHONPATH=layers/common $(PY) -m tools.openapi
+
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results

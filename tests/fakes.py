@@ -43,6 +43,12 @@ class InMemoryLinks:
         self.gets += 1
         return self.items.get(code)
 
+    def existing_codes(self, codes: list[str]) -> set[str]:
+        return {code for code in codes if code in self.items}
+
+    def is_claimed(self, slug_key: str) -> bool:
+        return slug_key in self.slug_claims
+
     def _owned(self, code: str, owner: str) -> Link:
         link = self.items.get(code)
         if link is None or link.owner != owner:

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger, Tracer
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.idempotency import IdempotencyConfig, idempotent_function
@@ -18,22 +18,33 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
 from shortlink.http_api import (
     ErrorAnswer,
+    api_resolver,
     current_api_key,
     describe_validation_errors,
     destination_policy,
     error_answer,
     error_response,
     public_base_url,
-    register_error_handlers,
-    require_api_key,
 )
-from shortlink.link_views import LinkView, MaxClicks, Password, RedirectType, Rules, Tags, Title, Url
+from shortlink.link_views import (
+    STRICT_REQUEST,
+    LinkView,
+    MaxClicks,
+    Moment,
+    Password,
+    RedirectType,
+    Rules,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import LinkOptions, create_link
-from shortlink.rate_limits import take_create_allowance
+from shortlink.rate_limits import CreateAllowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
@@ -46,18 +57,19 @@ IDEMPOTENCY = IdempotencyConfig(
 
 logger = Logger(service="shortlink-create")
 tracer = Tracer(service="shortlink-create")
-app = APIGatewayHttpResolver(enable_validation=True)
-app.use(middlewares=[require_api_key])
-register_error_handlers(app)
+app = api_resolver()
 
 
 class CreateLinkRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
+    model_config = STRICT_REQUEST | ConfigDict(
+        json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
+    )
 
     url: Url
     slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
-    valid_from: Annotated[datetime | None, Field(description="not followable before (ISO 8601 with zone)")] = None
-    expires_at: Annotated[datetime | None, Field(description="410 Gone from then on (ISO 8601 with zone)")] = None
+    valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
+    expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
     redirect_type: RedirectType = 302
     tags: Tags = []
     title: Title | None = None
@@ -83,11 +95,8 @@ class CreateLinkRequest(BaseModel):
 
 def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
     now = datetime.now(UTC)
-
-    def allowance() -> None:
-        # Inside the idempotent part: a replayed answer costs no allowance.
-        take_create_allowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
-
+    # Inside the idempotent part: a replayed answer costs no allowance.
+    allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
     link = create_link(
         request.url,
         owner,
@@ -109,7 +118,12 @@ def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
     return create_and_describe(CreateLinkRequest.model_validate(attempt["request"]), attempt["owner"])
 
 
-@app.post("/links")
+@app.post(
+    "/links",
+    summary="Create a short link",
+    operation_id="createLink",
+    responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429, links=CODE_LINKS),
+)
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
     owner = current_api_key(app).key_id
     idempotency_key = app.current_event.headers.get(IDEMPOTENCY_KEY_HEADER)
@@ -136,7 +150,7 @@ MAX_BULK_PASSWORDS = 5
 
 
 class BulkCreateRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_REQUEST
 
     # Validated one by one, so that one bad link gets its own error and the others go on.
     links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]
@@ -157,7 +171,12 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str
         return {"index": index, "status": answer.status, "error": answer.error, "message": answer.message}
 
 
-@app.post("/links/bulk")
+@app.post(
+    "/links/bulk",
+    summary="Create up to 100 links",
+    operation_id="createLinks",
+    responses=answers(200, "one result per link, in order", BulkSummary, *BODY_ERRORS),
+)
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
     owner = current_api_key(app).key_id

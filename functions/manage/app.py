@@ -10,23 +10,26 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger, Tracer
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, model_validator
 
+from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
+    api_resolver,
     current_api_key,
     destination_policy,
     public_base_url,
-    register_error_handlers,
-    require_api_key,
 )
 from shortlink.link_views import (
+    DOCUMENTED_WITHOUT_NULL,
+    STRICT_REQUEST,
     TAG_PATTERN,
     LinkView,
     MaxClicks,
+    Moment,
     Password,
     RedirectType,
     Rules,
@@ -40,22 +43,21 @@ from shortlink.stats import Granularity, link_report, series_csv, stats_range
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
-app = APIGatewayHttpResolver(enable_validation=True)
-app.use(middlewares=[require_api_key])
-register_error_handlers(app)
+app = api_resolver()
 
 
 class EditLinkRequest(BaseModel):
     """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
     `password` or `rules`."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT_REQUEST
 
-    url: Url | None = None
-    valid_from: datetime | None = None
-    expires_at: datetime | None = None
-    redirect_type: RedirectType | None = None
-    tags: Tags | None = None
+    # Left out, these keep their value; they cannot be null (the document says so too).
+    url: Annotated[Url | None, DOCUMENTED_WITHOUT_NULL] = None
+    valid_from: Moment | None = None
+    expires_at: Moment | None = None
+    redirect_type: Annotated[RedirectType | None, DOCUMENTED_WITHOUT_NULL] = None
+    tags: Annotated[Tags | None, DOCUMENTED_WITHOUT_NULL] = None
     title: Title | None = None
     max_clicks: MaxClicks | None = None
     password: Password | None = None
@@ -94,7 +96,12 @@ def owner() -> str:
     return current_api_key(app).key_id
 
 
-@app.get("/links")
+@app.get(
+    "/links",
+    summary="List your links",
+    operation_id="listLinks",
+    responses=answers(200, "a page of links, newest first", LinkPage),
+)
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
@@ -104,30 +111,57 @@ def list_links(
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
-@app.get("/links/<code>")
+@app.get(
+    "/links/<code>",
+    summary="Read a link",
+    operation_id="getLink",
+    responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
+)
 def get_link(code: str) -> dict[str, Any]:
     return view(owned_link(code, owner(), link_repository()))
 
 
-@app.patch("/links/<code>")
+@app.patch(
+    "/links/<code>",
+    summary="Edit a link",
+    operation_id="editLink",
+    responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
+)
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
     policy = destination_policy(app)
     edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
     return view(edited)
 
 
-@app.delete("/links/<code>")
+@app.delete(
+    "/links/<code>",
+    summary="Delete a link (soft: it stays readable and can be restored)",
+    operation_id="deleteLink",
+    responses=answers(204, "deleted", None, 404),
+)
 def remove_link(code: str) -> Response[Any]:
     delete_link(code, owner(), link_repository(), datetime.now(UTC))
-    return Response(status_code=204, content_type=content_types.APPLICATION_JSON, body="")
+    return Response(status_code=204)  # no body, so no Content-Type either
 
 
-@app.post("/links/<code>/restore")
+@app.post(
+    "/links/<code>/restore",
+    summary="Undo a delete",
+    operation_id="restoreLink",
+    responses=answers(200, "the link", LinkView, 404),
+)
 def restore(code: str) -> dict[str, Any]:
     return view(restore_link(code, owner(), link_repository()))
 
 
-@app.get("/links/<code>/qr")
+@app.get(
+    "/links/<code>/qr",
+    summary="The QR code of the short URL",
+    operation_id="linkQrCode",
+    responses=content_answer(
+        "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
+    ),
+)
 def qr_code(
     code: str,
     image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
@@ -147,11 +181,20 @@ def qr_code(
     return png
 
 
-@app.get("/links/<code>/stats")
+@app.get(
+    "/links/<code>/stats",
+    summary="A link's clicks over time",
+    operation_id="linkStats",
+    responses=content_answer(
+        "the stats (JSON) or their series (CSV)",
+        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
+        404,
+    ),
+)
 def link_stats(
     code: str,
-    start: Annotated[datetime | None, Query(alias="from", description="inclusive, ISO 8601 with zone")] = None,
-    end: Annotated[datetime | None, Query(alias="to", description="exclusive, ISO 8601 with zone; default now")] = None,
+    start: Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")] = None,
+    end: Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")] = None,
     granularity: Granularity = "day",
     output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
 ) -> Response[Any]:

@@ -74,3 +74,27 @@ def test_an_empty_or_malformed_batch_is_refused(aws, handlers):
         assert status == 422, body
         assert answer["error"] == "invalid_request"
     assert aws.item_count("LinksTable") == 0
+
+
+def test_a_moment_outside_the_range_fails_its_own_link_only(aws, handlers):
+    key = aws.new_api_key()
+    links = [
+        {"url": "https://example.com/1"},
+        {"url": "https://example.com/2", "valid_from": "0001-01-01T00:30:00+01:00"},
+        {"url": "https://example.com/3", "max_clicks": "7"},
+        {"url": "https://example.com/4"},
+    ]
+    status, answer = bulk(handlers, key, {"links": links})
+    assert status == 200
+    assert [result["status"] for result in answer["results"]] == [201, 422, 422, 201]
+    assert answer["results"][1]["message"].startswith("valid_from: must be between")
+    assert answer["results"][2]["message"].startswith("max_clicks: ")
+    assert aws.item_count("LinksTable") == 2
+
+
+def test_a_batch_that_is_not_an_object_of_objects_is_refused_whole(aws, handlers):
+    key = aws.new_api_key()
+    for body in ([{"url": "https://example.com"}], {"links": [1, "x"]}, {"links": {"url": "https://example.com"}}):
+        status, answer = bulk(handlers, key, body)
+        assert (status, answer["error"]) == (422, "invalid_request"), body
+    assert aws.item_count("LinksTable") == 0

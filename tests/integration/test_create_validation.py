@@ -1,10 +1,13 @@
 """Bad input gets a clear 4xx JSON error naming the problem, and nothing is written."""
 
+import base64
 import json
+import time
 
 import boto3
 import pytest
 
+from shortlink import services
 from shortlink.config import settings
 from shortlink.http_api import stack_own_hosts
 from tests.aws_calls import recording_aws_calls
@@ -184,3 +187,154 @@ def test_own_hosts_that_cannot_be_read_refuse_the_create_with_a_503(aws, handler
     code, answer = post(handlers, {"url": "https://example.com/"}, bearer(aws.new_api_key()))
     assert (code, answer["error"]) == (503, "unavailable")
     assert aws.item_count("LinksTable") == 0
+
+
+def raw_post(handlers, path, body, headers):
+    """A request exactly as given: no content type unless `headers` has one."""
+    event = http_event("POST", path, route=path, body=body if isinstance(body, str) else None)
+    if isinstance(body, bytes):
+        event["body"], event["isBase64Encoded"] = base64.b64encode(body).decode(), True
+    event["headers"] = {"host": "sho.rt", **headers}
+    response = handlers["CreateFunction"](event, None)
+    return response["statusCode"], json.loads(response["body"])
+
+
+# Item 7: moments that cannot be shifted to UTC, or that are no ISO 8601 text.
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"valid_from": "0001-01-01T00:30:00+01:00"},
+        {"expires_at": "9999-12-31T23:30:00-01:00"},
+        {"valid_from": "1969-12-31T23:59:59Z"},
+        {"valid_from": 0},
+        {"expires_at": 4102444800},
+        {"expires_at": "4102444800"},
+    ],
+)
+def test_moments_outside_the_range_or_not_text_are_422_naming_the_field(aws, handlers, fields):
+    code, answer = post(handlers, {"url": "https://example.com", **fields}, bearer(aws.new_api_key()))
+    assert code == 422
+    assert answer["message"].startswith(f"{next(iter(fields))}: ")
+    assert aws.item_count("LinksTable") == 0
+
+
+# Item 8: Python refuses to read an integer of more than 4,300 digits.
+@pytest.mark.parametrize("digits", [21, 4301, 10_000])
+def test_a_huge_integer_is_a_422_naming_the_field(aws, handlers, digits):
+    body = '{"url": "https://example.com", "max_clicks": ' + "9" * digits + "}"
+    code, answer = post(handlers, body, bearer(aws.new_api_key()))
+    assert (code, answer["error"]) == (422, "invalid_request")
+    assert answer["message"].startswith("max_clicks: ")
+    assert aws.item_count("LinksTable") == 0
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_non_standard_json_constants_are_refused(aws, handlers, constant):
+    body = '{"url": "https://example.com", "max_clicks": ' + constant + "}"
+    assert post(handlers, body, bearer(aws.new_api_key()))[0] == 422
+    assert aws.item_count("LinksTable") == 0
+
+
+# Items 9 and 11: the pre-check's order is 413, 401, 415, then the body's JSON (422).
+@pytest.mark.parametrize("path", ["/links", "/links/bulk"])
+@pytest.mark.parametrize(
+    ("content_type", "with_key", "status", "error"),
+    [
+        ("multipart/form-data", False, 401, "unauthorized"),
+        ("multipart/form-data", True, 415, "unsupported_media_type"),
+        ("multipart/form-data; boundary=x", True, 415, "unsupported_media_type"),
+        ("application/jsonx", True, 415, "unsupported_media_type"),
+        ("text/plain", False, 401, "unauthorized"),
+        ("application/json; charset=latin-1", True, 415, "unsupported_media_type"),
+        (None, True, 415, "unsupported_media_type"),
+    ],
+)
+def test_media_types_are_checked_after_the_key_in_our_shape(aws, handlers, path, content_type, with_key, status, error):
+    headers = bearer(aws.new_api_key()) if with_key else {}
+    if content_type is not None:
+        headers["content-type"] = content_type
+    code, answer = raw_post(handlers, path, '{"url": "https://example.com"}', headers)
+    assert (code, answer["error"]) == (status, error)
+    assert set(answer) == {"error", "message"}
+    assert aws.item_count("LinksTable") == 0
+
+
+@pytest.mark.parametrize("content_type", ["APPLICATION/JSON", "application/json; charset=UTF-8", "Application/Json"])
+def test_json_media_types_are_read_case_insensitively(aws, handlers, content_type):
+    headers = {**bearer(aws.new_api_key()), "content-type": content_type}
+    assert raw_post(handlers, "/links", '{"url": "https://example.com"}', headers)[0] == 201
+
+
+def test_an_oversized_body_is_413_before_the_key_and_the_media_type(aws, handlers):
+    code, answer = raw_post(handlers, "/links", "x" * 17_000, {"content-type": "multipart/form-data"})
+    assert (code, answer["error"]) == (413, "body_too_large")
+    code, answer = raw_post(handlers, "/links", b"\xff" * 17_000, {})
+    assert (code, answer["error"]) == (413, "body_too_large")
+
+
+# Item 10: API Gateway base64-encodes bodies it does not take for text.
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [(b'{"url": "https://example.com/\xff"}', "UTF-8"), (b"\xc3\x28", "UTF-8")],
+)
+def test_a_base64_body_that_is_not_utf8_is_a_422(aws, handlers, body, mentions):
+    headers = {**bearer(aws.new_api_key()), "content-type": "application/json"}
+    code, answer = raw_post(handlers, "/links", body, headers)
+    assert (code, answer["error"]) == (422, "invalid_request")
+    assert mentions in answer["message"]
+    assert raw_post(handlers, "/links", body, {"content-type": "application/json"})[0] == 401
+    assert aws.item_count("LinksTable") == 0
+
+
+def test_a_body_marked_base64_that_is_not_is_a_422(aws, handlers):
+    event = http_event("POST", "/links", headers=bearer(aws.new_api_key()), body='{"url": "https://example.com"}')
+    event["isBase64Encoded"] = True
+    response = handlers["CreateFunction"](event, None)
+    assert response["statusCode"] == 422
+    assert "base64" in json.loads(response["body"])["message"]
+    assert aws.item_count("LinksTable") == 0
+
+
+# Item 12: JSON types as documented, an object at the top.
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ([{"url": "https://example.com"}], "JSON object"),
+        ('"https://example.com"', "JSON object"),
+        ({"url": "https://example.com", "max_clicks": True}, "max_clicks"),
+        ({"url": "https://example.com", "max_clicks": "7"}, "max_clicks"),
+        ({"url": "https://example.com", "max_clicks": 7.0}, "max_clicks"),
+        ({"url": "https://example.com", "private": "yes"}, "private"),
+        ({"url": "https://example.com", "private": 1}, "private"),
+        ({"url": "https://example.com", "redirect_type": "301"}, "redirect_type"),
+        ({"url": "https://example.com", "tags": "promo"}, "tags"),
+        ({"url": "https://example.com", "title": 7}, "title"),
+    ],
+)
+def test_types_are_not_coerced(aws, handlers, body, mentions):
+    code, answer = post(handlers, body, bearer(aws.new_api_key()))
+    assert (code, answer["error"]) == (422, "invalid_request")
+    assert mentions in answer["message"]
+    assert aws.item_count("LinksTable") == 0
+
+
+# Item 13: refused requests do not count against CreateRateLimitPerMinute.
+def test_refused_creates_cost_no_allowance(aws, handlers, monkeypatch):
+    monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "5")
+    services.reset()
+    key = aws.new_api_key()
+    if time.time() % 60 > 40:  # all of it inside one minute
+        time.sleep(60 - time.time() % 60 + 0.1)
+    assert post(handlers, {"url": "https://example.com/0", "slug": "taken"}, bearer(key))[0] == 201
+    refused = [
+        {"url": "https://example.com", "slug": "taken"},
+        {"url": "https://example.com", "slug": "TAKEN"},
+        {"url": "https://example.com", "slug": "ta-ken", "private": True},
+        {"url": "ftp://example.com"},
+        {"url": "https://example.com", "slug": "admin"},
+        {"url": "https://example.com", "rules": {"allow": {"countries": ["ZZ"]}}},
+    ]
+    assert [post(handlers, body, bearer(key))[0] for body in refused] == [409, 409, 422, 422, 422, 422]
+    statuses = [post(handlers, {"url": f"https://example.com/{i}"}, bearer(key))[0] for i in range(1, 6)]
+    assert statuses == [201, 201, 201, 201, 429]
+    assert aws.item_count("LinksTable") == 5 + 1  # the links and the slug's claim

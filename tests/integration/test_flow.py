@@ -160,13 +160,13 @@ def test_a_redirect_reads_one_item_at_most_and_sends_one_message(aws, handlers):
     assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 4}
 
 
-def test_create_costs_one_key_lookup_one_rate_count_and_one_put_plus_one_counter_update_per_block(aws, handlers):
+def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_counter_update_per_block(aws, handlers):
     key = aws.new_api_key()
     with recording_aws_calls() as calls:
         for i in range(3):
             create(handlers, key, f"https://example.com/{i}")
     assert calls.counts() == {
-        ("dynamodb", "GetItem"): 3,  # the API key
+        ("dynamodb", "GetItem"): 3 + 3,  # the API key; a slug's claim on the code's reading (none: no write)
         ("dynamodb", "UpdateItem"): 1 + 3,  # one block of 1,000 ids; the key's rate window, each time
         ("dynamodb", "PutItem"): 3,
     }
@@ -179,4 +179,4 @@ def test_without_a_rate_limit_create_skips_the_rate_count(aws, handlers, monkeyp
     with recording_aws_calls() as calls:
         for i in range(3):
             create(handlers, key, f"https://example.com/{i}")
-    assert calls.counts() == {("dynamodb", "GetItem"): 3, ("dynamodb", "UpdateItem"): 1, ("dynamodb", "PutItem"): 3}
+    assert calls.counts() == {("dynamodb", "GetItem"): 6, ("dynamodb", "UpdateItem"): 1, ("dynamodb", "PutItem"): 3}

@@ -56,25 +56,58 @@ def test_a_slug_equal_to_an_existing_generated_code_is_taken(aws, handlers):
     assert refused["error"] == "slug_taken"
 
 
+def test_a_slug_that_reads_as_an_existing_generated_code_is_taken(aws, handlers):
+    # Item 14: KgsUc4V generated, then kgsuc4v, KGSUC4V or a look-alike spelling as a slug.
+    _, generated = create(aws, handlers)
+    code = generated["code"]
+    for look_alike in (code.lower(), code.upper(), code.swapcase()):
+        if look_alike == code:
+            continue
+        status, refused = create(aws, handlers, slug=look_alike)
+        assert (status, refused["error"]) == (409, "slug_taken"), look_alike
+    assert aws.item_count("LinksTable") == 1
+
+
+def test_a_generated_code_never_reads_as_a_slug(aws, handlers, monkeypatch):
+    # Given a slug that reads as the next code the counter will give
+    from shortlink import services
+
+    first = services.code_generator().next_code()
+    services.reset()
+    status, _ = create(aws, handlers, slug=first.swapcase())
+    assert status == 201
+    # When a link gets a generated code, it is not that one
+    status, created = create(aws, handlers)
+    assert status == 201
+    assert created["code"].lower() != first.lower()
+
+
+def test_a_slug_of_too_many_look_alike_spellings_is_refused(aws, handlers):
+    status, refused = create(aws, handlers, slug="illicit")  # 12,500 spellings of 7 characters
+    assert (status, refused["error"]) == (422, "invalid_request")
+    assert "slug 'illicit' reads like 12500 possible generated codes" in refused["message"]
+    assert create(aws, handlers, slug="il-licit")[0] == 201  # not a code's shape
+
+
 @pytest.mark.parametrize(
     ("fields", "mentions"),
     [
-        ({"slug": "admin"}, "slug: slug 'admin' is reserved"),
+        ({"slug": "admin"}, "slug 'admin' is reserved"),
         ({"slug": "L1NKS"}, "reserved"),
-        ({"slug": "a/b"}, "slug:"),
+        ({"slug": "a/b"}, "slug must be 1-64 characters"),
         ({"slug": "x" * 65}, "slug:"),
         ({"redirect_type": 303}, "redirect_type"),
-        ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at: expires_at must be in the future"),
+        ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at must be in the future"),
         ({"valid_from": "2030-01-02T00:00:00Z", "expires_at": "2030-01-01T00:00:00Z"}, "after valid_from"),
-        ({"valid_from": "2030-01-01T00:00:00"}, "valid_from: valid_from must carry a time zone"),
+        ({"valid_from": "2030-01-01T00:00:00"}, "valid_from: must carry a time zone"),
         ({"expires_at": "next tuesday"}, "expires_at"),
         ({"tags": ["ok", "not ok"]}, "tags.1"),
         ({"tags": [f"t{i}" for i in range(11)]}, "tags"),
         ({"title": "t" * 201}, "title"),
         ({"slug": "mine", "private": True}, "private"),
         ({"max_clicks": 0}, "max_clicks"),
-        ({"expires_at": "9999-12-31T00:00:00Z"}, "expires_at: expires_at must be within 100 years"),
-        ({"valid_from": "9999-12-31T00:00:00Z"}, "valid_from: valid_from must be within 100 years"),
+        ({"expires_at": "9000-12-31T00:00:00Z"}, "expires_at must be within 100 years"),
+        ({"valid_from": "9000-12-31T00:00:00Z"}, "valid_from must be within 100 years"),
         ({"max_clicks": "many"}, "max_clicks"),
     ],
 )
@@ -172,7 +205,8 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
         created = [create(aws, handlers, key=key, url=f"https://example.com/{i}")[1]["code"] for i in range(20)]
     assert len(set(created)) == 20
     assert all(len(code) == 7 for code in created)
-    assert calls.counts() == {("dynamodb", "GetItem"): 20, ("dynamodb", "PutItem"): 20}
+    # Per create: the API key, and the claim a slug reading like the code would hold.
+    assert calls.counts() == {("dynamodb", "GetItem"): 40, ("dynamodb", "PutItem"): 20}
     assert aws.item_count("CountersTable") == 0
     assert follow(handlers, created[0])["statusCode"] == 302
 

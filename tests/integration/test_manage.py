@@ -106,9 +106,14 @@ def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers):
         ({"expires_at": "2020-01-01T00:00:00Z"}, "expires_at must be in the future"),
         ({"valid_from": "2031-01-01T00:00:00Z", "expires_at": "2030-01-01T00:00:00Z"}, "after valid_from"),
         ({"url": None}, "url"),
-        ({"expires_at": "9999-12-31T00:00:00Z"}, "within 100 years"),
+        ({"expires_at": "9000-12-31T00:00:00Z"}, "within 100 years"),
         ({"code": "other"}, "code: unknown field"),
         ({"tags": ["bad tag"]}, "tags.0"),
+        ({"valid_from": "0001-01-01T00:30:00+01:00"}, "valid_from: must be between"),
+        ({"expires_at": "9999-12-31T23:30:00-01:00"}, "expires_at: must be between"),
+        ({"max_clicks": True}, "max_clicks"),
+        ({"max_clicks": "7"}, "max_clicks"),
+        ({"redirect_type": 301.5}, "redirect_type"),
     ],
 )
 def test_a_bad_edit_is_refused_whole(aws, handlers, body, mentions):
@@ -187,3 +192,98 @@ def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers):
     other["queryStringParameters"] = None
     other["rawQueryString"] = ""
     assert handlers["ManageFunction"](other)["statusCode"] == 404
+
+
+def edit_raw(handlers, key, code, body, content_type):
+    event = http_event(
+        "PATCH", f"/links/{code}", route="/links/{code}", path_parameters={"code": code}, headers=bearer(key)
+    )
+    event["body"] = body
+    if content_type is not None:
+        event["headers"]["content-type"] = content_type
+    response = handlers["ManageFunction"](event)
+    return response["statusCode"], json.loads(response["body"])
+
+
+@pytest.mark.parametrize(
+    ("body", "content_type", "status", "mentions"),
+    [
+        ('[{"title": "Changed"}]', "application/json", 422, "JSON object"),
+        ('{"title": "Changed"}', "multipart/form-data", 415, "application/json"),
+        ('{"title": "Changed"}', None, 415, "application/json"),
+        ('{"title": "Changed"}', "APPLICATION/JSON", 200, None),
+    ],
+)
+def test_an_edit_body_is_strict_json_sent_as_json(aws, handlers, body, content_type, status, mentions):
+    key = aws.new_api_key()
+    link = create(handlers, key, title="Keep")
+    code, answer = edit_raw(handlers, key, link["code"], body, content_type)
+    assert code == status, answer
+    if mentions is not None:
+        assert mentions in answer["message"]
+        assert manage(handlers, "GET", link["code"], key)[1] == link
+    assert edit_raw(handlers, "sl_nope", link["code"], body, content_type)[0] == 401
+
+
+def link_stats(handlers, key, code, query):
+    path = f"/links/{code}/stats"
+    return call(
+        handlers, "ManageFunction", "GET", path, key, route="/links/{code}/stats", params={"code": code}, query=query
+    )
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"to": "0001-01-01T00:00:00Z"}, "to"),
+        ({"from": "9999-12-31T23:30:00-01:00"}, "from"),
+        ({"from": "0001-01-01T00:30:00+01:00"}, "from"),
+        ({"from": "1969-12-01T00:00:00Z", "to": "1970-01-02T00:00:00Z"}, "from"),
+    ],
+)
+def test_stats_moments_at_the_edge_of_the_range_are_422_naming_the_parameter(aws, handlers, query, field):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    status, refused = link_stats(handlers, key, link["code"], query)
+    assert status == 422, refused
+    assert refused["message"].startswith(f"{field}: must be between"), refused
+
+
+@pytest.mark.parametrize("unix_time", ["0.5", "1700000000", "-1e3"])
+def test_stats_moments_are_iso_text_not_unix_times(aws, handlers, unix_time):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    status, refused = link_stats(handlers, key, link["code"], {"to": unix_time})
+    assert status == 422, refused
+    assert refused["message"] == "to: must be an ISO 8601 date-time string with a time zone"
+
+
+def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers):
+    key = aws.new_api_key()
+    link = create(handlers, key)
+    status, report = link_stats(
+        handlers, key, link["code"], {"from": "1970-01-01T00:00:00Z", "to": "1970-01-02T00:00:00Z"}
+    )
+    assert status == 200, report
+    assert (report["from"], report["to"]) == ("1970-01-01T00:00:00Z", "1970-01-02T00:00:00Z")
+
+
+@pytest.mark.parametrize(("raw", "mentions"), [(b'{"title": "\xff"}', "UTF-8"), (None, "base64")])
+def test_an_edit_body_api_gateway_encoded_must_decode(aws, handlers, raw, mentions):
+    # Item 10: a body API Gateway base64-encoded, that is not UTF-8, or not base64 at all.
+    key = aws.new_api_key()
+    link = create(handlers, key, title="Keep")
+    event = http_event(
+        "PATCH",
+        f"/links/{link['code']}",
+        route="/links/{code}",
+        path_parameters={"code": link["code"]},
+        headers=bearer(key),
+    )
+    event["headers"]["content-type"] = "application/json"
+    event["body"] = base64.b64encode(raw).decode() if raw is not None else "{not base64}"
+    event["isBase64Encoded"] = True
+    response = handlers["ManageFunction"](event)
+    assert response["statusCode"] == 422
+    assert mentions in json.loads(response["body"])["message"]
+    assert manage(handlers, "GET", link["code"], key)[1] == link

@@ -68,7 +68,13 @@ def test_create_deletes_only_its_own_idempotency_records(template):
 
 
 def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(template):
-    assert set(template.functions) == {"CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction"}
+    assert set(template.functions) == {
+        "CreateFunction",
+        "RedirectFunction",
+        "ManageFunction",
+        "IngestFunction",
+        "DocsFunction",
+    }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
         assert (ROOT / (function.codeuri or "") / f"{module}.py").is_file()
@@ -91,6 +97,8 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
         ("GET", "/links/{code}/qr"): "ManageFunction",
+        ("GET", "/openapi.json"): "DocsFunction",
+        ("GET", "/docs"): "DocsFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
@@ -142,7 +150,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 4
+    assert len(functions) == 5
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

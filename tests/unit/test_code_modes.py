@@ -67,6 +67,7 @@ def test_a_random_collision_takes_another_draw_and_five_fail_loudly():
 class ScriptedFixed:
     def __init__(self, code: str) -> None:
         self.code = code
+        self.length = len(code)
 
     def next_code(self) -> str:
         return self.code

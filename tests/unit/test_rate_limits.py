@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.errors import RateLimited
-from shortlink.rate_limits import take_create_allowance, take_unlock_attempt
+from shortlink.rate_limits import CreateAllowance, take_create_allowance, take_unlock_attempt
 
 
 class InMemoryWindows:
@@ -18,6 +18,9 @@ class InMemoryWindows:
             return False
         self.counts[(subject, window)] = count + 1
         return True
+
+    def give_back(self, subject: str, window: int) -> None:
+        self.counts[(subject, window)] = max(0, self.counts.get((subject, window), 0) - 1)
 
 
 def at(second: int) -> datetime:
@@ -62,3 +65,13 @@ def test_password_attempts_are_limited_per_link_and_client_for_a_quarter_hour():
     take_unlock_attempt("abc", "203.0.113.9", 3, at(15 * 60), windows)  # the next window
     # The client's address is kept only as a hash.
     assert not any("203.0.113.9" in subject for subject, _ in windows.counts)
+
+
+def test_a_create_allowance_given_back_is_there_to_take_again():
+    windows = InMemoryWindows()
+    first = CreateAllowance("k", 1, at(10), windows)
+    first.take()
+    first.give_back()
+    CreateAllowance("k", 1, at(20), windows).take()
+    with pytest.raises(RateLimited):
+        CreateAllowance("k", 1, at(30), windows).take()

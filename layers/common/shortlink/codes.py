@@ -22,6 +22,8 @@ MAX_SKIPPED_CODES = 1000
 
 
 class CodeSource(Protocol):
+    length: int  # of every code it gives
+
     def next_code(self) -> str:
         """A code no blocked word is spelled in."""
 

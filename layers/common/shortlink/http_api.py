@@ -1,19 +1,26 @@
 """HTTP concerns shared by the API-key functions (create, manage), on Powertools' resolver.
 
-One place maps domain errors and validation failures to JSON answers, and one pre-check
-(body size, then API key) runs before anything else looks at a request.
+One place maps domain errors and validation failures to JSON answers, and one pre-check runs
+before anything else looks at a request, in this order: body size (413), API key (401), media
+type (415); then the body is read as strict JSON (422) and validated.
 """
 
+import base64
+import binascii
+import json
 import logging
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NoReturn, cast
 from urllib.parse import urlsplit
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import OpenAPIRequestValidationMiddleware
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.types import EventHandlerInstance
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api_keys import ApiKey, authenticate
 from shortlink.config import comma_list, settings
@@ -35,6 +42,9 @@ MAX_BODY_BYTES = 16 * 1024
 BULK_PATH_SUFFIX = "/links/bulk"
 MAX_BULK_BODY_BYTES = 256 * 1024
 API_KEY_CONTEXT = "api_key"
+JSON_MEDIA_TYPE = "application/json"
+# No field takes a number this long; longer ones would also hit Python's int-string limit.
+MAX_INTEGER_DIGITS = 20
 
 logger = logging.getLogger("shortlink.http_api")
 
@@ -48,13 +58,37 @@ def error_response(status: int, error: str, message: str, headers: dict[str, str
     )
 
 
+def _body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
+    """The request body as sent (API Gateway base64-encodes non-text bodies); None if it claims
+    base64 and is not."""
+    body = event.body or ""
+    if not event.is_base64_encoded:
+        return body.encode()
+    try:
+        return base64.b64decode(body, validate=True)
+    except binascii.Error:
+        return None
+
+
+def is_json_media_type(content_type: str | None) -> bool:
+    """`application/json`, in any case, with no charset or UTF-8 (the only one JSON allows)."""
+    media_type, *parameters = (content_type or "").split(";")
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return media_type.strip().lower() == JSON_MEDIA_TYPE
+
+
 def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     """Refuse oversized bodies, requests without a valid key, then non-JSON bodies; None lets the request on."""
-    body = app.current_event.decoded_body
-    limit = MAX_BULK_BODY_BYTES if app.current_event.path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
-    if body and len(body.encode()) > limit:
+    event = app.current_event
+    body = _body_bytes(event)
+    size = len(body) if body is not None else len(event.body or "")
+    limit = MAX_BULK_BODY_BYTES if event.path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
+    if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(app.current_event.headers.get("authorization"), api_key_store())
+    key = authenticate(event.headers.get("authorization"), api_key_store())
     if key is None:
         return error_response(
             401,
@@ -62,8 +96,7 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
             "a valid API key is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    content_type = app.current_event.headers.get("content-type", "application/json")
-    if body and not content_type.lower().startswith("application/json"):
+    if size and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
@@ -71,8 +104,55 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     return None
 
 
-def require_api_key(app: APIGatewayHttpResolver, next_middleware: NextMiddleware) -> Response[Any]:
-    return _precheck(app) or next_middleware(app)
+def _refuse_body(message: str) -> NoReturn:
+    raise RequestValidationError([{"type": "body_invalid", "loc": ("body",), "msg": message}])
+
+
+def _bounded_int(digits: str) -> int | float:
+    # A float is refused by every integer field (strict), and by none of the free-form ones.
+    return int(digits) if len(digits.lstrip("-")) <= MAX_INTEGER_DIGITS else float(digits)
+
+
+def _not_json(constant: str) -> NoReturn:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def json_object_body(event: APIGatewayProxyEventV2) -> dict[str, Any]:
+    """The body as a JSON object, read strictly: UTF-8, standard JSON only, an object at the top."""
+    body = _body_bytes(event)
+    if body is None:
+        _refuse_body("request body is not valid base64")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        _refuse_body("request body must be UTF-8 encoded JSON")
+    try:
+        document = json.loads(text, parse_int=_bounded_int, parse_constant=_not_json)
+    except ValueError:
+        _refuse_body("request body must be a JSON object")
+    if not isinstance(document, dict):
+        _refuse_body("request body must be a JSON object")
+    return document
+
+
+class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
+    """Powertools' request validation behind our pre-check, reading the body our strict way.
+    Powertools runs request validation before any other middleware, so the pre-check lives here
+    to come first."""
+
+    def handler(self, app: EventHandlerInstance, next_middleware: NextMiddleware) -> Response[Any]:
+        return _precheck(cast(APIGatewayHttpResolver, app)) or super().handler(app, next_middleware)
+
+    def _get_body(self, app: EventHandlerInstance) -> dict[str, Any]:
+        return json_object_body(cast(APIGatewayHttpResolver, app).current_event)
+
+
+def api_resolver() -> APIGatewayHttpResolver:
+    """The resolver of an API-key function: validation on, the pre-check first, errors as JSON."""
+    app = APIGatewayHttpResolver(enable_validation=True)
+    app._request_validation_middleware = _CheckedRequestValidation()  # type: ignore[no-untyped-call]
+    register_error_handlers(app)
+    return app
 
 
 def public_base_url(app: APIGatewayHttpResolver) -> str:
@@ -117,21 +197,18 @@ def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
 
 
 def _describe(error: dict[str, Any]) -> str:
-    if error.get("type") == "json_invalid":
-        return "request body must be a JSON object"
+    kind = error.get("type")
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
     location = ".".join(str(part) for part in error.get("loc", ())[1:])
-    if not location and error.get("type") == "value_error":  # a check of the whole body
-        return str(error.get("msg", "is invalid")).removeprefix("Value error, ")
-    if not location:
+    if kind == "body_invalid" or (not location and kind == "value_error"):  # about the whole body
+        return message
+    if not location or kind in ("json_invalid", "model_attributes_type", "model_type"):
         return "request body must be a JSON object"
-    message = str(error.get("msg", "is invalid"))
-    if error.get("type") == "missing":
+    if kind == "missing":
         return f"{location}: field required"
-    if error.get("type") == "extra_forbidden":
+    if kind == "extra_forbidden":
         return f"{location}: unknown field"
-    if error.get("type") == "model_attributes_type":
-        return "request body must be a JSON object"
-    return f"{location}: {message.removeprefix('Value error, ')}"
+    return f"{location}: {message}"
 
 
 @dataclass(frozen=True)
@@ -149,7 +226,7 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
         case InvalidUrl():
             return ErrorAnswer(422, "invalid_url", str(error))
         case InvalidLinkOption():
-            return ErrorAnswer(422, "invalid_request", f"{error.field}: {error}")
+            return ErrorAnswer(422, "invalid_request", str(error))  # its message names the field
         case RateLimited():
             return ErrorAnswer(429, "rate_limited", str(error), {"Retry-After": str(error.retry_after)})
         case SlugTaken():
@@ -171,13 +248,10 @@ def describe_validation_errors(errors: list[Any], location_prefix: int = 1) -> s
 
 
 def register_error_handlers(app: APIGatewayHttpResolver) -> None:
-    """Map every expected failure to a JSON error; a failing pre-check wins over validation."""
+    """Map every expected failure to a JSON error."""
 
     @app.exception_handler(RequestValidationError)
     def invalid_request(error: RequestValidationError) -> Response[Any]:
-        refused = _precheck(app)
-        if refused is not None:
-            return refused
         return error_response(422, "invalid_request", describe_validation_errors(list(error.errors())))
 
     @app.exception_handler(ShortlinkError)

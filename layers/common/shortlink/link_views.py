@@ -1,18 +1,24 @@
 """How the API reads and shows a link (create, read, edit, list): the field types requests share,
 and one JSON shape for answers."""
 
+import re
 from dataclasses import fields
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
 
+from shortlink import moments
 from shortlink.links import Link
+from shortlink.moments import in_utc
 from shortlink.passwords import MAX_LENGTH as MAX_PASSWORD_LENGTH
 from shortlink.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
 from shortlink.urls import MAX_URL_LENGTH
 
 TAG_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
+UNIX_TIME = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+# JSON types as documented, nothing coerced ("7" is not 7, 1 is not true); see Moment for dates.
+STRICT_REQUEST = ConfigDict(extra="forbid", strict=True)
 Url = Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) destination")]
 Tag = Annotated[str, Field(pattern=TAG_PATTERN, description="1-32 letters, digits, '_' or '-'")]
 Tags = Annotated[list[Tag], Field(max_length=10)]
@@ -27,6 +33,42 @@ Password = Annotated[
         description="visitors unlock the link with it; stored only as a PBKDF2 hash",
     ),
 ]
+
+
+def _iso_text(value: object) -> object:
+    # Not a Unix time, as a number or as text ("0.5"), which pydantic would read as one.
+    if not isinstance(value, str) or UNIX_TIME.fullmatch(value.strip()):
+        raise ValueError("must be an ISO 8601 date-time string with a time zone")
+    return value
+
+
+def _in_range(moment: datetime) -> datetime:
+    if moment.tzinfo is None:
+        raise ValueError("must carry a time zone (e.g. 2026-12-01T00:00:00Z)")
+    if in_utc(moment) is None:
+        raise ValueError(f"must be {moments.RANGE_TEXT}")
+    return moment
+
+
+# Given as a JSON string: the one type strict mode would refuse (it reads Python objects, and
+# JSON has no date type), so it is parsed leniently from text only.
+Moment = Annotated[
+    datetime,
+    Field(strict=False, description="ISO 8601 with a time zone (e.g. 2026-12-01T00:00:00Z)"),
+    BeforeValidator(_iso_text),
+    AfterValidator(_in_range),
+]
+
+
+def _without_null(schema: dict[str, Any]) -> None:
+    schema.pop("default", None)
+    options = schema.pop("anyOf")
+    schema.update(next(option for option in options if option.get("type") != "null"))
+
+
+# An optional field that may be left out but not sent as null: `X | None` to pydantic (so that
+# its errors keep plain locations), `X` in the document.
+DOCUMENTED_WITHOUT_NULL = Field(json_schema_extra=_without_null)
 Rules = Annotated[
     dict[str, Any],
     Field(description="access lists (allow, deny) and routes; see the README's 'Rules' section"),

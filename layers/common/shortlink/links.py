@@ -2,13 +2,12 @@
 
 import re
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError, SlugTaken
 from shortlink.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -124,6 +123,14 @@ class LinkChanges:
         return replace(updated, **cleared)
 
 
+class Allowance(Protocol):
+    def take(self) -> None:
+        """Count one use; raise RateLimited when none is left."""
+
+    def give_back(self) -> None:
+        """Uncount the use taken, for a request refused after all."""
+
+
 class ClickBudget(Protocol):
     def take(self, code: str) -> bool:
         """Count one follow of a link with max_clicks, atomically; False once all are used."""
@@ -148,6 +155,12 @@ class LinkRepository(LinkSource, Protocol):
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
         transaction; raise SlugTaken if the code or the claim exists."""
+
+    def existing_codes(self, codes: list[str]) -> set[str]:
+        """Which of `codes` belong to a link (reads only)."""
+
+    def is_claimed(self, slug_key: str) -> bool:
+        """Whether a custom slug holds the claim on `slug_key` (a read)."""
 
 
 def check_options(options: LinkOptions, now: datetime) -> None:
@@ -195,24 +208,47 @@ def create_link(
     now: datetime,
     options: LinkOptions | None = None,
     policy: DestinationPolicy | None = None,
-    allowance: Callable[[], None] | None = None,
+    allowance: "Allowance | None" = None,
 ) -> Link:
     """Give `url` a code and store it; the conditional put is the only uniqueness check.
 
     The code is the owner's slug, a private capability code, or the next generated code.
     `allowance` (a rate limit) is taken once the request is known to be valid, before anything
-    is stored: a refused request costs no allowance and writes nothing."""
+    is stored, and given back if the store refuses the link: a refused request costs no
+    allowance and writes nothing."""
     options = options or LinkOptions()
     url = validate_destination(url, policy)
     check_options(options, now)
     slug = None
     if options.slug is not None:
-        from shortlink.slugs import validate_slug
+        from shortlink.slugs import generated_look_alikes, validate_slug
 
         slug = validate_slug(options.slug)
+        # A generated code that reads the same: reads only, paid by slugs of a code's shape.
+        look_alikes = [code for code in generated_look_alikes(slug, codes.length) if code != slug]
+        if look_alikes and links.existing_codes(look_alikes):
+            raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
-    if allowance is not None:
-        allowance()
+    if allowance is None:
+        return _store_new_link(url, owner, codes, links, now, options, slug, rules)
+    allowance.take()
+    try:
+        return _store_new_link(url, owner, codes, links, now, options, slug, rules)
+    except ShortlinkError:
+        allowance.give_back()
+        raise
+
+
+def _store_new_link(
+    url: str,
+    owner: str,
+    codes: "CodeSource",
+    links: LinkRepository,
+    now: datetime,
+    options: LinkOptions,
+    slug: str | None,
+    rules: "LinkRules | None",
+) -> Link:
     # After the allowance: hashing costs a deliberate ~0.3 s of CPU, not spent on refusals.
     password_hash = password_hash_of(options.password) if options.password is not None else None
 
@@ -232,14 +268,17 @@ def create_link(
         password_hash=password_hash,
         rules=rules,
     )
-    if slug is not None:
-        from shortlink.slugs import slug_key
+    from shortlink.slugs import slug_key
 
+    if slug is not None:
         link = replace(unnumbered, code=slug)
         links.add_with_slug(link, slug_key(slug))
         return link
     for _ in range(MAX_CODE_ATTEMPTS):
         code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
+        # A code that reads the same as a slug is skipped: one read, no write, per create.
+        if not options.private and links.is_claimed(slug_key(code)):
+            continue
         link = replace(unnumbered, code=code)
         try:
             links.add(link)

@@ -3,11 +3,13 @@ execution environment sees the same budget: link creates per API key and minute,
 attempts per link and client address. A refused use waits for the next window.
 """
 
+import contextlib
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
 
-from shortlink.errors import RateLimited
+from shortlink.errors import RateLimited, StorageUnavailable
 
 CREATE_WINDOW_SECONDS = 60
 UNLOCK_WINDOW_SECONDS = 15 * 60
@@ -16,6 +18,9 @@ UNLOCK_WINDOW_SECONDS = 15 * 60
 class WindowCounter(Protocol):
     def take(self, subject: str, window: int, limit: int, expires_at_epoch: int) -> bool:
         """Count one more use of `subject` in `window` if fewer than `limit` were counted."""
+
+    def give_back(self, subject: str, window: int) -> None:
+        """Uncount one use of `subject` in `window` (never below zero)."""
 
 
 def _take(subject: str, window_seconds: int, limit: int, now: datetime, counter: WindowCounter) -> None:
@@ -31,6 +36,27 @@ def take_create_allowance(key_id: str, limit: int, now: datetime, counter: Windo
     A limit of 0 means no limit."""
     if limit > 0:
         _take(f"create-rate#{key_id}", CREATE_WINDOW_SECONDS, limit, now, counter)
+
+
+@dataclass(frozen=True)
+class CreateAllowance:
+    """One create of a key, counted against its minute, and given back if the store refuses the
+    link after all (a taken slug, no free code, a busy store): refused requests do not count."""
+
+    key_id: str
+    limit: int
+    now: datetime
+    counter: WindowCounter
+
+    def take(self) -> None:
+        take_create_allowance(self.key_id, self.limit, self.now, self.counter)
+
+    def give_back(self) -> None:
+        if self.limit > 0:
+            # A refund that fails leaves the minute one create short: not worth failing the answer.
+            with contextlib.suppress(StorageUnavailable):
+                window = int(self.now.timestamp()) // CREATE_WINDOW_SECONDS
+                self.counter.give_back(f"create-rate#{self.key_id}", window)
 
 
 def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, counter: WindowCounter) -> None:

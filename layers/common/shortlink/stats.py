@@ -4,17 +4,19 @@ changes daily, so nobody is followed across days); a range's total is the sum of
 
 from collections import Counter
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from shortlink.clicks import DIMENSIONS
 from shortlink.errors import InvalidLinkOption
+from shortlink.moments import RANGE_TEXT, in_utc
 from shortlink.unique_visitors import estimate
 
 Granularity = Literal["hour", "day"]
 DEFAULT_RANGE = timedelta(days=30)
 # Series length bounds: 31 days of hours (744 points), about 13 months of days.
 MAX_RANGE = {"hour": timedelta(days=31), "day": timedelta(days=400)}
+SERIES = {"hour": "an hourly series", "day": "a daily series"}
 MAX_AHEAD = timedelta(days=1)
 TOP_VALUES = 10
 HOUR_FORMAT = "%Y-%m-%dT%H"
@@ -35,21 +37,31 @@ class StatsRange:
         return (self.end - timedelta(hours=1)).strftime(HOUR_FORMAT)
 
 
+def _checked(name: str, moment: datetime | None) -> datetime | None:
+    """A query parameter's moment in UTC; an error names the parameter."""
+    if moment is None:
+        return None
+    if moment.tzinfo is None:
+        raise InvalidLinkOption(name, f"{name} must carry a time zone (e.g. 2026-11-01T00:00:00Z)")
+    utc = in_utc(moment)
+    if utc is None:
+        raise InvalidLinkOption(name, f"{name} must be {RANGE_TEXT}")
+    return utc
+
+
 def stats_range(start: datetime | None, end: datetime | None, granularity: Granularity, now: datetime) -> StatsRange:
     """The hours from `start` (default: `end` minus 30 days) to `end` (default: now, this hour
     included), whole hours; an error names the parameter (`from`, `to`)."""
-    for name, moment in (("from", start), ("to", end)):
-        if moment is not None and moment.tzinfo is None:
-            raise InvalidLinkOption(name, f"{name} must carry a time zone (e.g. 2026-11-01T00:00:00Z)")
-    end = end.astimezone(UTC) if end is not None else now
-    if end > now + MAX_AHEAD:  # no clicks are there yet, and far-future hours overflow
+    start, end = _checked("from", start), _checked("to", end)
+    end = end if end is not None else now
+    if end > now + MAX_AHEAD:  # no clicks are there yet
         raise InvalidLinkOption("to", "to must not be more than a day ahead")
-    start = start.astimezone(UTC) if start is not None else end - DEFAULT_RANGE
+    start = start if start is not None else end - DEFAULT_RANGE
     if start >= end:
         raise InvalidLinkOption("from", "from must be before to")
     if end - start > MAX_RANGE[granularity]:
         days = MAX_RANGE[granularity].days
-        raise InvalidLinkOption("to", f"a {granularity}ly series covers at most {days} days: narrow from/to")
+        raise InvalidLinkOption("to", f"{SERIES[granularity]} covers at most {days} days: narrow from/to")
     hour_start = start.replace(minute=0, second=0, microsecond=0)
     hour_end = end.replace(minute=0, second=0, microsecond=0)
     if hour_end < end:

@@ -170,6 +170,23 @@ class DynamoLinkRepository:
                 raise SlugTaken(link.code) from None
             raise _unavailable(error) from error
 
+    def existing_codes(self, codes: list[str]) -> set[str]:
+        try:
+            # pynamodb sends 100 keys a request and retries the unprocessed ones.
+            found = self._model.batch_get(codes, attributes_to_get=["code"])
+            return {item.code for item in found}
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def is_claimed(self, slug_key: str) -> bool:
+        try:
+            self._claims.get(SLUG_CLAIM_PREFIX + slug_key, attributes_to_get=["code"])
+        except DoesNotExist:
+            return False
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return True
+
     def get(self, code: str) -> Link | None:
         try:
             # Strongly consistent: a link is followable the moment its create call returns.
@@ -339,6 +356,14 @@ class DynamoWindowCounter:
                 return False
             raise _unavailable(error) from error
         return True
+
+    def give_back(self, subject: str, window: int) -> None:
+        item = self._model(name=f"{subject}#{window}")
+        try:
+            item.update(actions=[self._model.value.add(-1)], condition=self._model.value > 0)
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise _unavailable(error) from error
 
 
 class DynamoApiKeyStore:

@@ -1,0 +1,81 @@
+"""The published OpenAPI document: generated from the code, committed, served with its page."""
+
+import base64
+import gzip
+import json
+import re
+
+from tests.events import http_event
+from tools.openapi import DOCUMENT, openapi_document
+
+METHODS = {"get", "post", "patch", "delete", "put", "head", "options"}
+
+
+def test_the_committed_document_is_what_the_code_generates():
+    # When this fails: make openapi, and commit functions/docs/openapi.json.
+    assert DOCUMENT.read_text() == openapi_document()
+
+
+def test_the_document_describes_every_route_of_the_template_and_no_other(template):
+    document = json.loads(DOCUMENT.read_text())
+    documented = {
+        (method.upper(), path) for path, item in document["paths"].items() for method in item if method in METHODS
+    }
+    # HEAD answers as GET does (HTTP semantics): OpenAPI describes it with the GET.
+    served = {(method, route.path) for route in template.api().routes for method in route.methods if method != "HEAD"}
+    assert documented == served
+
+
+def test_api_key_routes_need_the_bearer_scheme_and_public_ones_do_not():
+    document = json.loads(DOCUMENT.read_text())
+    assert document["components"]["securitySchemes"]["apiKey"] == {
+        "type": "http",
+        "scheme": "bearer",
+        "description": document["components"]["securitySchemes"]["apiKey"]["description"],
+    }
+    assert document["security"] == [{"apiKey": []}]
+    public = {
+        (method, path)
+        for path, item in document["paths"].items()
+        for method, operation in item.items()
+        if operation.get("security") == []
+    }
+    assert public == {("get", "/{code}"), ("post", "/{code}"), ("get", "/openapi.json"), ("get", "/docs")}
+
+
+def test_errors_are_documented_in_the_shape_they_are_sent():
+    document = json.loads(DOCUMENT.read_text())
+    statuses = set()
+    for path, item in document["paths"].items():
+        for operation in item.values():
+            for status, response in operation["responses"].items():
+                statuses.add(int(status))
+                if path.startswith("/links") and int(status) >= 400:
+                    schema = response["content"]["application/json"]["schema"]
+                    assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (path, status)
+    assert {201, 204, 401, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
+    assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]
+
+
+def docs_get(handlers, path, headers=None, query=None):
+    event = http_event("GET", path, headers=headers, query=query)
+    return handlers["DocsFunction"](event)
+
+
+def test_the_docs_function_serves_the_document_and_a_page_with_nothing_from_elsewhere(handlers):
+    answer = docs_get(handlers, "/openapi.json")
+    assert answer["statusCode"] == 200
+    assert answer["body"] == DOCUMENT.read_text()
+    assert docs_get(handlers, "/docs", query={"format": "json"})["body"] == DOCUMENT.read_text()
+    page = docs_get(handlers, "/docs")
+    assert page["statusCode"] == 200
+    assert page["headers"]["Content-Type"].startswith("text/html")
+    assert "frame-ancestors 'none'" in page["headers"]["Content-Security-Policy"]
+    html = page["body"]
+    assert "SwaggerUIBundle" in html
+    assert '"/links/bulk"' in html  # the document is in the page
+    # No script, style or font is fetched from another origin.
+    assert not re.search(r"<(script|link)[^>]+(src|href)=['\"]https?://", html)
+    zipped = docs_get(handlers, "/docs", headers={"accept-encoding": "gzip"})
+    assert zipped["isBase64Encoded"] is True
+    assert gzip.decompress(base64.b64decode(zipped["body"])).decode() == html

@@ -1,0 +1,169 @@
+"""The API's OpenAPI 3.1 document, generated from the Powertools resolvers of the create and
+manage functions, merged (Powertools' OpenAPIMerge), with the redirect's routes and the docs'
+own described beside them (the redirect has no resolver: it would cost its cold start).
+
+    python -m tools.openapi           # writes functions/docs/openapi.json (make openapi)
+    python -m tools.openapi --check   # exit 1 if the committed document drifted from the code
+"""
+
+import argparse
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
+from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
+RESOLVER_FUNCTIONS = ("create", "manage")
+BEARER = "apiKey"
+DESCRIPTION = (
+    "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
+    "`Authorization: Bearer <api key>`. A request is checked in this order: body size (413), API key "
+    "(401), media type (415: a body must be `application/json`), then the body as strict JSON and its "
+    'fields (422, the message names the field). Errors are `{"error": ..., "message": ...}`.'
+)
+
+HTML = {"text/html": {"schema": {"type": "string"}}}
+CODE = {
+    "name": "code",
+    "in": "path",
+    "required": True,
+    "description": "a generated code, a custom slug or a private code",
+    "schema": {"type": "string"},
+}
+
+
+def _redirect(description: str) -> dict[str, Any]:
+    return {
+        "description": description,
+        "headers": {"Location": {"description": "the destination", "schema": {"type": "string"}}},
+    }
+
+
+def _page(description: str) -> dict[str, Any]:
+    return {"description": description, "content": HTML}
+
+
+# The redirect function's routes (functions/redirect/app.py) and the docs function's.
+PUBLIC_PATHS: dict[str, Any] = {
+    "/{code}": {
+        "get": {
+            "summary": "Follow a link",
+            "operationId": "follow",
+            "security": [],
+            "parameters": [CODE],
+            "responses": {
+                "200": _page("the unlock form of a link with a password"),
+                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (301, 302)},
+                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
+                "403": _page("the link's access rules deny this visitor"),
+                "404": _page("no such link, or not yet valid"),
+                "410": _page("deleted, expired, or its max_clicks are used up"),
+                "503": _page("storage is busy: retry (Retry-After)"),
+            },
+        },
+        "post": {
+            "summary": "Unlock a link with its password",
+            "operationId": "unlock",
+            "security": [],
+            "parameters": [CODE],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/x-www-form-urlencoded": {
+                        "schema": {"type": "object", "properties": {"password": {"type": "string"}}}
+                    }
+                },
+            },
+            "responses": {
+                "303": _redirect("the right password: to the destination"),
+                "400": _page("no password: the form again"),
+                "403": _page("a wrong password, or denied by the link's rules"),
+                "404": _page("no such link, or not yet valid"),
+                "405": _page("the link has no password (Allow: GET)"),
+                "410": _page("deleted, expired, or its max_clicks are used up"),
+                "413": _page("the form is over 1 KiB"),
+                "429": _page("too many attempts from this address (Retry-After)"),
+                "503": _page("storage is busy: retry (Retry-After)"),
+            },
+        },
+    },
+    "/openapi.json": {
+        "get": {
+            "summary": "This document",
+            "operationId": "openapi",
+            "security": [],
+            "responses": {"200": {"description": "the OpenAPI document", "content": {"application/json": {}}}},
+        }
+    },
+    "/docs": {
+        "get": {
+            "summary": "This document as a page (Swagger UI, served by the stack)",
+            "operationId": "docs",
+            "security": [],
+            "responses": {"200": _page("the page")},
+        }
+    },
+}
+
+
+def _resolver_schema(function: str) -> dict[str, Any]:
+    source = ROOT / "functions" / function / "app.py"
+    spec = importlib.util.spec_from_file_location(f"openapi_{function}", source)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {source}")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    schema = module.app.get_openapi_schema()
+    document: dict[str, Any] = json.loads(schema.model_dump_json(by_alias=True, exclude_none=True))
+    return document
+
+
+def openapi_document() -> str:
+    """The merged document as the committed file holds it."""
+    merge = OpenAPIMerge(
+        title="Shortlink",
+        version="1.0.0",
+        description=DESCRIPTION,
+        security_schemes={BEARER: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME")},
+        security=[{BEARER: []}],
+        on_conflict="error",
+    )
+    for function in RESOLVER_FUNCTIONS:
+        merge.add_schema(_resolver_schema(function))
+    merge.add_schema({"paths": PUBLIC_PATHS})
+    _drop_unused_schemas(merge.get_openapi_schema())
+    return merge.get_openapi_json_schema() + "\n"
+
+
+def _drop_unused_schemas(document: dict[str, Any]) -> None:
+    """Powertools adds its own validation-error shapes; the API answers ErrorBody instead."""
+    schemas = document["components"]["schemas"]
+    while unused := [
+        name for name in schemas if f'"#/components/schemas/{name}"' not in json.dumps(document, default=str)
+    ]:
+        for name in unused:
+            del schemas[name]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="compare with the committed document instead")
+    args = parser.parse_args(argv)
+    document = openapi_document()
+    if args.check:
+        if DOCUMENT.read_text() != document:
+            print(f"{DOCUMENT.relative_to(ROOT)} differs from the code: run make openapi", file=sys.stderr)
+            return 1
+        return 0
+    DOCUMENT.write_text(document)
+    print(f"wrote {DOCUMENT.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
