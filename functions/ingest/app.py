@@ -13,6 +13,7 @@ here are emitted as one record per batch, as the redirect's (service=redirect).
 """
 
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -46,7 +47,8 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         processor.process()
     failures = [{"itemIdentifier": item["itemIdentifier"]} for item in processor.response()["batchItemFailures"]]
 
-    counted = skipped = 0
+    counted = skipped = hot = 0
+    oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
     store = click_stats()
     for (code, day), parts in sorted(parts_per_link_day(packs).items()):
@@ -60,12 +62,19 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
         skipped += len(clicks) - new
+        hot += store.is_hot(code, day)
+        first = min(click.at for click in clicks)
+        oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
     deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
+    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)
+    if oldest is not None:  # how far counting runs behind the redirects (queue wait included)
+        lag = (datetime.now(UTC) - oldest).total_seconds()
+        metrics.add_metric(name="ClickLagSeconds", unit=MetricUnit.Seconds, value=max(lag, 0.0))
     logger.info("batch counted", extra={"records": len(records), "counted": counted, "duplicates": skipped})
     return {"batchItemFailures": failures}
 

@@ -106,6 +106,18 @@ def test_the_redirects_metrics_carried_by_clicks_are_emitted_once_per_batch(aws,
     assert redirect["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
 
 
+def test_ingest_reports_its_lag_and_the_hot_link_days_it_wrote(aws, handlers, capsys):
+    # Given a batch with one link clicked 100 times (hot) and another once (cool), an hour ago
+    hour_ago = datetime.now(UTC) - timedelta(hours=1)
+    records = [record(f"h{i}", click("hot", at=hour_ago)) for i in range(100)]
+    records.append(record("c1", click("cool", at=hour_ago + timedelta(minutes=1))))
+    capsys.readouterr()
+    handlers["IngestFunction"]({"Records": records}, None)
+    [ingest] = [rec for rec in emf_records(capsys.readouterr().out) if rec.get("service") == "ingest"]
+    assert ingest["HotLinkDays"] == [1.0]
+    assert 3_600 <= ingest["ClickLagSeconds"][0] < 3_700
+
+
 def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, template):
     """100,000 clicks on 50 links (a few hot ones, as real traffic has) across three hours, one
     click per message as queued before packs, in the template's batch size, through an

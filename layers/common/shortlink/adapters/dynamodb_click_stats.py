@@ -131,6 +131,10 @@ class DynamoClickStats:
 
     # --- counting ---------------------------------------------------------------------------
 
+    def is_hot(self, code: str, day: str) -> bool:
+        """Whether this environment has counted the link's day on the hot path."""
+        return (code, day) in self._hot
+
     def count(self, code: str, day: str, parts: Sequence[PackPart]) -> int:
         """Count these parts of one link's day, each exactly once however often it is offered.
         Returns how many clicks were new. Raises StorageUnavailable if they could not all be
