@@ -32,6 +32,7 @@ from tests.aws_calls import recording_aws_calls  # noqa: E402
 from tests.e2e.localstack import free_port  # noqa: E402
 from tests.events import bearer, http_event  # noqa: E402
 from tools.bench.click_costs import measure_click_costs, metered  # noqa: E402
+from tools.bench.write_units import WRITES  # noqa: E402
 from tools.devstack.extensions_api import ExtensionsApi  # noqa: E402
 from tools.devstack.lambda_runtime import Handler, LambdaContext  # noqa: E402
 from tools.devstack.runner import InProcessRunner  # noqa: E402
@@ -415,7 +416,7 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
             delivered += got
             batches += 1
             handler_seconds += poller.last_invocation_seconds
-    writes = sum(1 for service, _ in calls.calls if service == "dynamodb")
+    writes = sum(1 for service, operation in calls.calls if service == "dynamodb" and operation in WRITES)
     return {
         "clicks": delivered,
         "links": CLICK_LINKS,
