@@ -1,17 +1,19 @@
-"""SQS → click counters, each click exactly once.
+"""SQS → click counters, each pack of clicks exactly once.
 
 Powertools' BatchProcessor reads the batch (a malformed message fails alone, and after five
-tries rests in the dead-letter queue). The clicks are then grouped per link and hour, and each
-group is counted with one conditional UpdateItem per shard it touches, counters and ledger of
-click ids together (see adapters/dynamodb_click_stats.py): writes per batch follow the groups,
-never the clicks. A group that cannot be written reports its messages as failed; SQS offers
-them again, and the ledger skips any that were in fact counted.
+tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
+(shortlink.click_tally), and each group is counted with one write (a cool day) or one
+transaction (a hot one) per 64 packs, counters and ledger together (see
+adapters/dynamodb_click_stats.py): writes per batch follow the link-days, never the clicks. A
+group that cannot be written reports its messages as failed; SQS offers them again, and the
+ledger skips every pack that was in fact counted.
 
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
 here are emitted as one record per batch, as the redirect's (service=redirect).
 """
 
 from collections import Counter
+from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
@@ -21,7 +23,8 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink import deferred_metrics
-from shortlink.clicks import ClickEvent, ClickPack, clicks_per_link_hour
+from shortlink.click_tally import parts_per_link_day
+from shortlink.clicks import ClickPack
 from shortlink.errors import StorageUnavailable
 from shortlink.services import click_stats
 
@@ -32,38 +35,47 @@ processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failu
 
 
 def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
-    parsed: list[tuple[ClickEvent, str]] = []
+    packs: list[ClickPack] = []
+    message_ids: dict[str, list[str]] = {}
 
     def parse(record: SQSRecord) -> None:
         pack = ClickPack.from_message(record.body, message_id=record.message_id)
-        parsed.extend((click, record.message_id) for click in pack.clicks)
+        packs.append(pack)
+        message_ids.setdefault(pack.pack_id, []).append(record.message_id)
 
     with processor(records=records, handler=parse):
         processor.process()
     failures = [{"itemIdentifier": item["itemIdentifier"]} for item in processor.response()["batchItemFailures"]]
 
-    message_ids: dict[str, list[str]] = {}
-    for click, message_id in parsed:
-        message_ids.setdefault(click.click_id, []).append(message_id)
-    counted = skipped = 0
+    counted = skipped = hot = 0
+    oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
     store = click_stats()
-    for (code, hour), clicks in clicks_per_link_hour(click for click, _ in parsed).items():
+    for (code, day), parts in sorted(parts_per_link_day(packs).items()):
         try:
-            new = store.add(code, hour, clicks)
+            new = store.count(code, day, list(parts.values()))
         except StorageUnavailable:
-            # Only this group comes back; the others are counted, and the ledger keeps them so.
+            # Only this group's packs come back; the others are counted, and the ledger keeps them so.
             # Without the code: a private link's code is its capability, and logs must not hold it.
-            logger.exception("clicks not counted", extra={"hour": hour, "clicks": len(clicks)})
-            failures.extend({"itemIdentifier": mid} for click in clicks for mid in message_ids[click.click_id])
+            logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
+            failures.extend({"itemIdentifier": mid} for pack_id in parts for mid in message_ids[pack_id])
             continue
+        clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
         skipped += len(clicks) - new
+        hot += store.is_hot(code, day)
+        first = min(click.at for click in clicks)
+        oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
+    failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
     deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
+    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)
+    if oldest is not None:  # how far counting runs behind the redirects (queue wait included)
+        lag = (datetime.now(UTC) - oldest).total_seconds()
+        metrics.add_metric(name="ClickLagSeconds", unit=MetricUnit.Seconds, value=max(lag, 0.0))
     logger.info("batch counted", extra={"records": len(records), "counted": counted, "duplicates": skipped})
     return {"batchItemFailures": failures}
 

@@ -39,7 +39,7 @@ from shortlink.link_views import (
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
-from shortlink.stats import Granularity, link_report, series_csv, stats_range
+from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
@@ -201,7 +201,9 @@ def link_stats(
     """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
     link = owned_link(code, owner(), link_repository())
-    report = link_report(link.code, click_stats().hours(link.code, span.first_hour, span.last_hour), span)
+    first_day, last_day = span_days(span)
+    days = click_stats().days(link.code, first_day, last_day, hourly=span.granularity == "hour")
+    report = link_report(link.code, days, span)
     if output == "csv":
         headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}
         return Response(

@@ -17,8 +17,10 @@ from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment
 from tools.devstack.resources import create_queues, create_tables
 from tools.devstack.template import LocalTemplate
+from tools.moto_transactions import install as transactions_per_item
 
 ROOT = Path(__file__).resolve().parents[2]
+transactions_per_item()  # moto copies whole tables per transaction item otherwise
 
 
 @pytest.fixture(scope="session")

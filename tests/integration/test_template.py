@@ -53,7 +53,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
             {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
         ),
         ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem"}),
+        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):

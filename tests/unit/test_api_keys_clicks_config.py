@@ -1,10 +1,10 @@
 import re
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import pytest
 
 from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit, clicks_per_link_hour
+from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
 from shortlink.config import ConfigurationError, Settings
 from tests.fakes import InMemoryApiKeys
 
@@ -49,17 +49,9 @@ def test_authenticate_accepts_only_active_known_keys():
     assert authenticate("Bearer " + "x" * 500, store) is None
 
 
-def test_click_events_round_trip_and_group_per_link_and_hour():
+def test_click_events_round_trip():
     click = ClickEvent("id-1", "abc", NOW, country="DE", device="mobile", bot=True, visitor="ab" * 16)
     assert ClickEvent.from_json(click.to_json()) == click
-    later = ClickEvent("id-2", "abc", NOW + timedelta(hours=1))
-    groups = clicks_per_link_hour([click, later, ClickEvent("id-3", "xyz", NOW), click])
-    hour = NOW.strftime("%Y-%m-%dT%H")
-    assert {key: len(clicks) for key, clicks in groups.items()} == {
-        ("abc", hour): 2,
-        ("abc", later.hour()): 1,
-        ("xyz", hour): 1,
-    }
 
 
 def test_clicks_queued_before_ids_existed_take_their_message_id():

@@ -25,7 +25,8 @@ from shortlink.adapters.dynamodb import (
 )
 from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
 from shortlink.adapters.dynamodb_redirect import DynamoClickBudget, DynamoLinkReader
-from shortlink.clicks import ClickEvent
+from shortlink.click_tally import parts_per_link_day
+from shortlink.clicks import ClickEvent, ClickPack
 from shortlink.links import Link, LinkChanges
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -150,8 +151,12 @@ def _use_every_adapter() -> None:
     DynamoLinkReader("Links").get("abc1234")
     DynamoClickBudget("Links").take("abc1234")
     stats = DynamoClickStats("ClickStats")
-    stats.add("abc1234", "2026-12-01T14", [ClickEvent("c-1", "abc1234", NOW, country="DE", visitor="ab" * 16)])
-    stats.hours("abc1234", "2026-12-01T00", "2026-12-01T23")
+    cool = ClickPack("p-1", (ClickEvent("c-1", "abc1234", NOW, country="DE", visitor="ab" * 16),))
+    hot = ClickPack("p-2", tuple(ClickEvent(f"h-{i}", "abc1234", NOW, visitor=f"{i:032x}") for i in range(100)))
+    for pack in (cool, hot):  # a cool day's one UpdateItem, then a hot day's transaction and sketches
+        for (code, day), parts in parts_per_link_day([pack]).items():
+            stats.count(code, day, list(parts.values()))
+    stats.days("abc1234", "2026-12-01", "2026-12-01", hourly=True)
 
 
 def _expressions(request: Any) -> Iterator[str]:

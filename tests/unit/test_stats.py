@@ -4,9 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shortlink.day_counts import DayCounts
 from shortlink.errors import InvalidLinkOption
 from shortlink.stats import link_report, series_csv, stats_range
-from shortlink.unique_visitors import sketch_element
+from shortlink.unique_visitors import registers_of, sketch_element
 
 NOW = datetime(2026, 11, 30, 14, 25, tzinfo=UTC)
 
@@ -34,24 +35,25 @@ def test_the_default_range_is_the_last_30_days_in_whole_hours():
     assert (span.first_hour, span.last_hour) == ("2026-10-31T14", "2026-11-30T14")
 
 
-def hour(name, clicks, bots=0, visitors=(), **dimensions):
-    return {
-        "hour": name,
-        "clicks": clicks,
-        "bots": bots,
-        "visitors": {sketch_element(v * 32) for v in visitors},
-        **dimensions,
-    }
+def day(name, hours, **dimensions):
+    """A day's counts: `hours` maps "HH" to (clicks, bots, visitors)."""
+    counts = DayCounts(name)
+    for hour, (clicks, bots, visitors) in hours.items():
+        counts.add_counters({"clicks": clicks, f"clicks@{hour}": clicks, "bots": bots, f"bots@{hour}": bots})
+        registers = registers_of(sketch_element(v * 32) for v in visitors)
+        counts.add_hour_visitors(hour, registers)
+        counts.add_day_visitors(registers)
+    counts.add_counters(dimensions)
+    return counts
 
 
 def test_a_report_sums_series_totals_and_top_values():
-    items = [
-        hour("2026-11-29T23", 2, visitors="ab", **{"country#DE": 2, "device#mobile": 2}),
-        hour("2026-11-30T09", 3, bots=1, visitors="bc", **{"country#FR": 1, "country#DE": 2, "device#bot": 1}),
-        hour("2026-11-30T10", 1, visitors="c", **{"country#DE": 1}),
+    days = [
+        day("2026-11-29", {"23": (2, 0, "ab")}, **{"country#DE": 2, "device#mobile": 2}),
+        day("2026-11-30", {"09": (3, 1, "bc"), "10": (1, 0, "c")}, **{"country#FR": 1, "country#DE": 3}),
     ]
     span = stats_range(datetime(2026, 11, 29, 12, tzinfo=UTC), NOW, "day", NOW)
-    report = link_report("abc", items, span)
+    report = link_report("abc", days, span)
     assert (report["clicks"], report["bots"]) == (6, 1)
     # Unique per day: a and b on the 29th, b and c on the 30th (the salt changes daily).
     assert report["unique_visitors"] == 4
@@ -68,7 +70,11 @@ def test_a_report_sums_series_totals_and_top_values():
     ]
 
 
-def test_an_hourly_series_has_every_hour_of_the_range():
+def test_an_hourly_series_has_every_hour_of_the_range_and_counts_only_its_hours():
     span = stats_range(NOW - timedelta(hours=3), NOW, "hour", NOW)
-    report = link_report("abc", [hour("2026-11-30T12", 5)], span)
-    assert [(p["start"][11:13], p["clicks"]) for p in report["series"]] == [("11", 0), ("12", 5), ("13", 0), ("14", 0)]
+    days = [day("2026-11-30", {"09": (7, 0, "a"), "12": (5, 1, "abc"), "14": (1, 0, "a")})]
+    report = link_report("abc", days, span)
+    assert [(p["start"][11:13], p["clicks"]) for p in report["series"]] == [("11", 0), ("12", 5), ("13", 0), ("14", 1)]
+    assert [p["unique_visitors"] for p in report["series"]] == [0, 3, 0, 1]
+    # 09:00 lies outside the range: neither its clicks nor its visitors count.
+    assert (report["clicks"], report["bots"], report["unique_visitors"]) == (6, 1, 3)

@@ -4,7 +4,14 @@ import hashlib
 
 import pytest
 
-from shortlink.unique_visitors import STANDARD_ERROR, estimate, sketch_element
+from shortlink.unique_visitors import (
+    STANDARD_ERROR,
+    estimate,
+    estimate_registers,
+    packed_registers,
+    registers_of,
+    sketch_element,
+)
 
 
 def visitors(count: int, salt: str = "") -> list[str]:
@@ -28,3 +35,12 @@ def test_a_visitor_counted_twice_is_one_and_sketches_merge_by_union():
 def test_the_sketch_stays_small():
     # A number set in one DynamoDB item: at most 1,024 registers times the ranks seen.
     assert len({sketch_element(v) for v in visitors(100_000)}) < 12_000
+
+
+def test_registers_stay_small_where_the_set_of_elements_grows():
+    # A busy day's sketch as registers: packed under 600 bytes, where its element set holds
+    # thousands of numbers (about 4 bytes each in DynamoDB).
+    found = {sketch_element(v) for v in visitors(100_000)}
+    assert len(found) > 7_000
+    assert len(packed_registers(registers_of(found))) < 600
+    assert estimate_registers(registers_of(found)) == estimate(found)

@@ -1,5 +1,6 @@
 """`make bench`: one JSON object with the redirect's latency, AWS calls and cold start, measured
-in this run against the same floors and naive handler, plus create and ingest costs.
+in this run against the same floors and naive handler, plus create and ingest costs, and what
+counting clicks and reading their stats cost in DynamoDB units and bytes (click_costs.py).
 
 Everything runs in-process against an embedded moto server on loopback; nothing here is a test
 and nothing asserts a timing. Results go to stdout and bench-results/latest.json.
@@ -31,6 +32,8 @@ from shortlink.config import settings  # noqa: E402
 from tests.aws_calls import recording_aws_calls  # noqa: E402
 from tests.e2e.localstack import free_port  # noqa: E402
 from tests.events import bearer, http_event  # noqa: E402
+from tools.bench.click_costs import measure_click_costs, metered  # noqa: E402
+from tools.bench.write_units import WRITES  # noqa: E402
 from tools.devstack.extensions_api import ExtensionsApi  # noqa: E402
 from tools.devstack.lambda_runtime import Handler, LambdaContext  # noqa: E402
 from tools.devstack.runner import InProcessRunner  # noqa: E402
@@ -95,7 +98,8 @@ def start_endpoint() -> subprocess.Popen[bytes]:
     measured handlers for this process's GIL (in Lambda, DynamoDB and SQS are elsewhere too)."""
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
+        [sys.executable, "-m", "tools.moto_transactions", "-H", "127.0.0.1", "-p", str(port)],
+        cwd=ROOT,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )
@@ -513,12 +517,12 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
     poller = SqsPoller(trigger, queue, stack.sqs, stack.runner, REGION)
     delivered = batches = 0
     handler_seconds = 0.0
-    with recording_aws_calls() as calls:
+    with recording_aws_calls() as calls, metered() as meter:
         while delivered < CLICKS and (got := poller.poll_once()):
             delivered += got
             batches += 1
             handler_seconds += poller.last_invocation_seconds
-    writes = sum(1 for service, _ in calls.calls if service == "dynamodb")
+    writes = sum(1 for service, operation in calls.calls if service == "dynamodb" and operation in WRITES)
     return {
         "clicks": delivered,
         "links": CLICK_LINKS,
@@ -526,6 +530,22 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
         "batches": batches,
         "ms_per_batch": round(handler_seconds * 1000 / max(batches, 1), 2),
         "dynamodb_writes_per_1000_clicks": round(writes * 1000 / max(delivered, 1), 1),
+        "write_units_per_1000_clicks": round(meter.units * 1000 / max(delivered, 1), 1),
+    }
+
+
+def click_targets(clicks: dict[str, Any], twenty_links: dict[str, Any]) -> dict[str, bool]:
+    month, year = clicks["stats_30_days"], clicks["stats_400_days"]
+    return {
+        "hot_link_le_20_write_units_per_1000_clicks": clicks["hot_link"]["write_units_per_1000_clicks"] <= 20,
+        # "at most about one unit per link and batch"
+        "cool_links_le_1_1_write_units_per_link_and_batch": clicks["cool_links"]["write_units_per_link_and_batch"]
+        <= 1.1,
+        "twenty_links_le_24_write_units_per_1000_clicks": twenty_links["write_units_per_1000_clicks"] <= 24,
+        "stats_30_days_le_3_pages": month["query_pages"] <= 3,
+        "stats_30_days_le_300_kb": month["bytes_read"] <= 300 * 1024,
+        "stats_30_days_p50_le_250_ms": month["p50_ms"] <= 250,
+        "stats_400_days_le_1_mb": year["bytes_read"] <= 1024 * 1024,
     }
 
 
@@ -556,6 +576,13 @@ def main() -> None:
             "cold_start": measure_cold_starts(codes[0]),
             "ingest": measure_ingest(stack, codes),
         }
+        report["clicks"] = measure_click_costs(
+            lambda event: stack.runner.call("IngestFunction", event),
+            lambda event: stack.runner.call("ManageFunction", event),
+            codes[1],
+            os.environ["BENCH_API_KEY"],
+            progress,
+        )
         redirect = report["redirect"]
         hit_p50 = redirect["ours_hit"]["p50_us"]
         report["targets"] = {
@@ -564,6 +591,7 @@ def main() -> None:
             "hit_p50_le_250us": hit_p50 <= 250,
             "hit_p50_20x_faster_than_naive": redirect["naive"]["p50_us"] >= 20 * hit_p50,
             "cold_start_le_0_9x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.9,
+            **click_targets(report["clicks"], report["ingest"]),
         }
         stack.runner.stop()
     finally:

@@ -8,8 +8,6 @@ a metric, one record per batch: a redirect that queues its click writes no metri
 """
 
 import json
-from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
@@ -192,17 +190,3 @@ class ClickPack:
 class ClickPublisher(Protocol):
     def publish(self, pack: ClickPack) -> None:
         """Queue a pack for counting (StorageUnavailable when it could not be)."""
-
-
-class ClickStatsStore(Protocol):
-    def add(self, code: str, hour: str, clicks: list[ClickEvent]) -> int:
-        """Count these clicks of one link and hour, each exactly once however often it is
-        offered (a click already counted is skipped). Returns how many were new."""
-
-
-def clicks_per_link_hour(clicks: Iterable[ClickEvent]) -> dict[tuple[str, str], list[ClickEvent]]:
-    """Clicks grouped by (link, hour): a batch costs one write per group, never one per click."""
-    groups: dict[tuple[str, str], list[ClickEvent]] = defaultdict(list)
-    for click in clicks:
-        groups[(click.code, click.hour())].append(click)
-    return dict(groups)

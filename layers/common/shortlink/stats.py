@@ -1,6 +1,6 @@
-"""A link's stats over a time range, from its hourly counters: totals, a time series, and the
-top values of each dimension. Unique visitors are estimated per day (the visitor hash's salt
-changes daily, so nobody is followed across days); a range's total is the sum of its days'."""
+"""A link's stats over a time range, from its days' counters: totals, an hourly or daily series,
+and the top values of each dimension. Unique visitors are estimated per day (the visitor hash's
+salt changes daily, so nobody is followed across days); a range's total is the sum of its days'."""
 
 from collections import Counter
 from dataclasses import dataclass
@@ -8,9 +8,10 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from shortlink.clicks import DIMENSIONS
+from shortlink.day_counts import DayCounts
 from shortlink.errors import InvalidLinkOption
 from shortlink.moments import RANGE_TEXT, in_utc
-from shortlink.unique_visitors import estimate
+from shortlink.unique_visitors import REGISTERS, estimate_registers, merge_registers
 
 Granularity = Literal["hour", "day"]
 DEFAULT_RANGE = timedelta(days=30)
@@ -69,11 +70,7 @@ def stats_range(start: datetime | None, end: datetime | None, granularity: Granu
     return StatsRange(hour_start, hour_end, granularity)
 
 
-def _bucket_of(hour: str, granularity: Granularity) -> str:
-    return hour if granularity == "hour" else hour[:10]
-
-
-def _bucket_starts(span: StatsRange) -> list[datetime]:
+def _point_starts(span: StatsRange) -> list[datetime]:
     step = timedelta(hours=1) if span.granularity == "hour" else timedelta(days=1)
     current = span.start if span.granularity == "hour" else span.start.replace(hour=0)
     starts = []
@@ -83,35 +80,46 @@ def _bucket_starts(span: StatsRange) -> list[datetime]:
     return starts
 
 
-def link_report(code: str, hours: list[dict[str, Any]], span: StatsRange) -> dict[str, Any]:
-    """The stats of `code` from its hourly counters (as the click-stats store reads them)."""
-    series: dict[str, Counter[str]] = {}
-    sketches: dict[str, set[int]] = {}
-    daily_sketches: dict[str, set[int]] = {}
-    dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
-    for item in hours:
-        bucket = _bucket_of(item["hour"], span.granularity)
-        counts = series.setdefault(bucket, Counter())
-        counts["clicks"] += item.get("clicks", 0)
-        counts["bots"] += item.get("bots", 0)
-        sketches.setdefault(bucket, set()).update(item["visitors"])
-        daily_sketches.setdefault(item["hour"][:10], set()).update(item["visitors"])
-        for name, value in item.items():
-            dimension, _, dimension_value = name.partition("#")
-            if dimension in dimensions and dimension_value:
-                dimensions[dimension][dimension_value] += value
+def span_days(span: StatsRange) -> tuple[str, str]:
+    """The first and last UTC day (e.g. 2026-11-30) the range touches."""
+    return span.first_hour[:10], span.last_hour[:10]
+
+
+def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str, Any]:
+    """The stats of `code` from its days' counters (as the click-stats store reads them, with
+    hourly visitor registers for an hourly series). Clicks and bots count the range's hours;
+    `top` counts the whole days it touches (dimensions are kept per day)."""
+    by_day = {day.day: day for day in days}
+    in_range: dict[str, list[str]] = {}  # day -> its hours ("14") inside the range
+    for moment in _point_starts(StatsRange(span.start, span.end, "hour")):
+        in_range.setdefault(moment.strftime("%Y-%m-%d"), []).append(f"{moment.hour:02d}")
     points = []
-    for start in _bucket_starts(span):
-        key = start.strftime(HOUR_FORMAT) if span.granularity == "hour" else start.strftime("%Y-%m-%d")
-        counts = series.get(key, Counter())
+    for start in _point_starts(span):
+        day = by_day.get(start.strftime("%Y-%m-%d"), DayCounts(start.strftime("%Y-%m-%d")))
+        hours = [f"{start.hour:02d}"] if span.granularity == "hour" else in_range.get(day.day, [])
+        clicks = sum(day.hour(hour)[0] for hour in hours)
+        bots = sum(day.hour(hour)[1] for hour in hours)
+        if span.granularity == "hour":
+            visitors = estimate_registers(day.hour_visitors.get(hours[0], bytearray(REGISTERS)))
+        else:
+            visitors = estimate_registers(day.day_visitors)
         points.append(
-            {
-                "start": start.strftime("%Y-%m-%dT%H:00:00Z"),
-                "clicks": counts["clicks"],
-                "bots": counts["bots"],
-                "unique_visitors": estimate(sketches.get(key, ())),
-            }
+            {"start": start.strftime("%Y-%m-%dT%H:00:00Z"), "clicks": clicks, "bots": bots, "unique_visitors": visitors}
         )
+    dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
+    unique_visitors = 0
+    for day in days:
+        if day.day not in in_range:
+            continue
+        for dimension, counts in day.dimension_values().items():
+            dimensions[dimension].update(counts)
+        if span.granularity == "hour":
+            registers = bytearray(REGISTERS)
+            for hour in in_range[day.day]:
+                merge_registers(registers, day.hour_visitors.get(hour, bytearray(REGISTERS)))
+            unique_visitors += estimate_registers(registers)
+        else:
+            unique_visitors += estimate_registers(day.day_visitors)
     return {
         "code": code,
         "from": span.start.strftime("%Y-%m-%dT%H:00:00Z"),
@@ -119,7 +127,7 @@ def link_report(code: str, hours: list[dict[str, Any]], span: StatsRange) -> dic
         "granularity": span.granularity,
         "clicks": sum(point["clicks"] for point in points),
         "bots": sum(point["bots"] for point in points),
-        "unique_visitors": sum(estimate(sketch) for sketch in daily_sketches.values()),
+        "unique_visitors": unique_visitors,
         "series": points,
         "top": {
             dimension: [{"value": value, "clicks": count} for value, count in counts.most_common(TOP_VALUES)]

@@ -1,191 +1,368 @@
-"""Click counters in the click-stats table, counted exactly once (plain botocore: the counters'
-attribute names are data, which pynamodb's fixed models cannot express).
+"""Click counters in the click-stats table, each pack part counted exactly once (plain botocore:
+the counters' attribute names are data, which pynamodb's fixed models cannot express).
 
-Per link and 10 minutes, one item (`h#2026-11-30T14#3`: 14:30-14:39) holds `clicks`, `bots`, one
-number per dimension value (`country#DE`, `device#mobile`, ...), the unique-visitor sketch
-`visitors` (a number set, see shortlink.unique_visitors), and its ledger `ids`: a 64-bit digest of
-every click it counted. A click's item follows from its time, so it is always offered to the same
-item; clicks arrive roughly in time order, so a batch touches about one item per link.
+Per link, UTC day and region, one counters item (`c#2026-11-30#us-east-1`) holds the day's
+totals, its hour-by-hour series and its dimension counts (shortlink.click_tally). Its ledger
+depends on how busy the day is:
 
-A batch's clicks of one item are counted in one UpdateItem: the `ADD`s of the counters and of
-the ledger, on condition that the ledger holds none of these clicks. One item, one atomic write:
-a crash at any point loses nothing, and a redelivered click is refused by the ledger, so each
-click counts exactly once, without transactions. Ten-minute items keep a ledger far below
-DynamoDB's 400 KB item limit (about 20,000 clicks per link in 10 minutes, 33 per second).
+- **cool** (the day's first COOL_CLICKS clicks): the counters item holds the ledger itself,
+  `packs` (8-byte pack digests), and the visitor sketch elements per hour. A batch's parts are
+  counted with one conditional UpdateItem: the `ADD`s on condition that the item is not hot,
+  has fewer than COOL_CLICKS clicks, and holds none of these packs. One item, one atomic write.
+- **hot** (from then on): the packs are recorded in ledger items of LEDGER_WINDOW_SECONDS of
+  click time (`l#2026-11-30#us-east-1#178934562`, kept LEDGER_DAYS by TTL) and the counters are
+  added in the same TransactWriteItems, on condition that neither the counters item's frozen
+  ledger nor the window's holds any of the packs; the first hot write marks the item `hot`, so
+  no cool write can follow. Visitors go to registers items (adapters/dynamodb_visitor_sketches).
+
+A pack is thus recorded either in the counters item (before it turned hot) or in the window
+that its own clicks name (after), and every write checks both: a redelivery is refused
+wherever its pack was recorded. Counters of two regions never share an item (the region is in
+every key; readers sum), as DynamoDB global tables resolve concurrent writes by last writer wins.
 """
 
-import hashlib
-from collections import Counter, defaultdict
-from datetime import UTC
+import time
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from botocore.session import get_session
 
-from shortlink.clicks import DIMENSIONS, ClickEvent
+from shortlink.adapters.dynamodb_visitor_sketches import DynamoVisitorSketches
+from shortlink.click_tally import PackPart, counter_increments, visitor_elements
+from shortlink.clicks import ClickEvent
+from shortlink.day_counts import DayCounts
 from shortlink.errors import StorageUnavailable
-from shortlink.unique_visitors import sketch_element
+from shortlink.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
 
-COUNTERS_PREFIX = "h#"
-SLOT_MINUTES = 10
-# A ledger condition is one `NOT contains` per click; 100 of them stay under DynamoDB's 4 KB.
-MAX_CLICKS_PER_WRITE = 100
-# How often an item is retried after its ledger refused some clicks (a redelivery raced us).
-MAX_LEDGER_RETRIES = 3
+COUNTERS, DAY_SKETCH, HOUR_SKETCH, LEDGER = "c#", "s#", "t#", "l#"
+# A day's counters item keeps its own ledger for this many clicks; cool writes carry at most
+# COOL_WRITE_CLICKS, so its inline ledger and sketch stay under ~130 entries (about 1 KB each).
+COOL_CLICKS = 32
+COOL_WRITE_CLICKS = 64
+# Each pack adds one `NOT contains` to a condition: 64 of them stay well under DynamoDB's 4 KB.
+MAX_PACKS_PER_WRITE = 64
+# How long a hot day's ledger remembers a pack after recording it: past the queue's retention
+# (4 days) and the dead-letter queue's (14 days), so that a redrive is still recognised.
+LEDGER_DAYS = 21
+MAX_RACES = 5
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempts": 3, "mode": "standard"})
 
 
-# Dimensions whose values visitors choose (any Referer, any Accept-Language). If their variety
-# fills an item, the rest of its clicks are counted under OTHER for them, still exactly once.
-OPEN_DIMENSIONS = frozenset({"referrer", "language"})
-OTHER = "(other)"
+def day_key(kind: str, day: str, region: str) -> str:
+    return f"{kind}{day}#{region}"
 
 
-def counter_names(click: ClickEvent, coarse: bool = False) -> list[str]:
-    names = ["clicks"]
-    for dimension in DIMENSIONS:
-        value = OTHER if coarse and dimension in OPEN_DIMENSIONS else getattr(click, dimension)
-        names.append(f"{dimension}#{value}")
-    if click.bot:
-        names.append("bots")
-    return names
+def hour_sketch_key(day: str, hour: str, region: str) -> str:
+    return f"{HOUR_SKETCH}{day}T{hour}#{region}"
 
 
-def ledger_digest(click: ClickEvent) -> str:
-    return hashlib.blake2b(click.click_id.encode(), digest_size=8).hexdigest()
+def ledger_key(day: str, region: str, window: int) -> str:
+    return f"{LEDGER}{day}#{region}#{window}"
 
 
-def bucket_of(click: ClickEvent) -> str:
-    return f"{COUNTERS_PREFIX}{click.hour()}#{click.at.astimezone(UTC).minute // SLOT_MINUTES}"
+class Expression:
+    """Placeholders for one expression: every attribute name aliased, equal values shared."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+        self.values: dict[str, Any] = {}
+        self._aliases: dict[str, str] = {}
+
+    def name(self, attribute: str) -> str:
+        if attribute not in self._aliases:
+            self._aliases[attribute] = f"#a{len(self.names):x}"
+            self.names[self._aliases[attribute]] = attribute
+        return self._aliases[attribute]
+
+    def value(self, key: str, value: Any) -> str:
+        placeholder = f":{key}"
+        self.values[placeholder] = value
+        return placeholder
+
+    def number(self, number: int) -> str:
+        return self.value(f"n{number}", {"N": str(number)})
+
+    def none_recorded(self, packs: str, digests: Iterable[bytes]) -> str:
+        return " AND ".join(
+            f"NOT contains({packs}, {self.value(f'd{index}', {'B': digest})})" for index, digest in enumerate(digests)
+        )
+
+    def request(self) -> dict[str, Any]:
+        return {"ExpressionAttributeNames": self.names, "ExpressionAttributeValues": self.values}
+
+
+def _clicks(parts: Iterable[PackPart]) -> int:
+    return sum(len(part.clicks) for part in parts)
+
+
+def _error_code(error: ClientError) -> str:
+    return str(error.response.get("Error", {}).get("Code", ""))
+
+
+def _too_big(message: str) -> bool:
+    return "maximum allowed size" in message
+
+
+def _recorded(item: Any) -> set[bytes]:
+    return {bytes(digest) for digest in item.get("packs", {}).get("BS", [])}
 
 
 class DynamoClickStats:
     def __init__(self, table_name: str, client: Any = None) -> None:
         self._table = table_name
         self._client = client
+        self._sketches: DynamoVisitorSketches | None = None
+        self._hot: set[tuple[str, str]] = set()  # (code, day) items this environment saw hot
 
     def _dynamodb(self) -> Any:
         if self._client is None:
             self._client = get_session().create_client("dynamodb", config=CLIENT_CONFIG)
         return self._client
 
+    def _region(self) -> str:
+        return str(self._dynamodb().meta.region_name)
+
+    def _visitor_sketches(self) -> DynamoVisitorSketches:
+        if self._sketches is None:
+            self._sketches = DynamoVisitorSketches(self._table, self._dynamodb())
+        return self._sketches
+
     # --- counting ---------------------------------------------------------------------------
 
-    def add(self, code: str, hour: str, clicks: list[ClickEvent]) -> int:
-        """One conditional UpdateItem per 10-minute item the clicks fall in (one click once,
-        however often it is offered). Raises StorageUnavailable if any item was not written;
-        those that were keep their ledger, so offering all the clicks again is safe."""
-        slots: dict[str, dict[str, ClickEvent]] = defaultdict(dict)
-        for click in clicks:
-            slots[bucket_of(click)][ledger_digest(click)] = click
+    def is_hot(self, code: str, day: str) -> bool:
+        """Whether this environment has counted the link's day on the hot path."""
+        return (code, day) in self._hot
+
+    def count(self, code: str, day: str, parts: Sequence[PackPart]) -> int:
+        """Count these parts of one link's day, each exactly once however often it is offered.
+        Returns how many clicks were new. Raises StorageUnavailable if they could not all be
+        written; what was written stays recorded, so offering all of them again is safe."""
+        pending = {part.digest: part for part in parts}
         counted = 0
-        for bucket, pending in sorted(slots.items()):
-            digests = list(pending)
-            for start in range(0, len(digests), MAX_CLICKS_PER_WRITE):
-                counted += self._add_to_item(
-                    code, bucket, {d: pending[d] for d in digests[start : start + MAX_CLICKS_PER_WRITE]}
-                )
+        small = _clicks(pending.values()) <= COOL_WRITE_CLICKS and len(pending) <= MAX_PACKS_PER_WRITE
+        if (code, day) not in self._hot and small:
+            counted, pending = self._count_cool(code, day, pending)
+            if not pending:
+                return counted
+        self._hot.add((code, day))
+        ordered = sorted(pending.values(), key=lambda part: part.ledger_window)
+        for start in range(0, len(ordered), MAX_PACKS_PER_WRITE):
+            chunk = ordered[start : start + MAX_PACKS_PER_WRITE]
+            counted += self._count_hot(code, day, {part.digest: part for part in chunk})
+        # Every offered click, new or not: a sketch only rises, and a crash may have come
+        # between a pack's counters and its visitors.
+        self._raise_sketches(code, day, parts)
         return counted
 
-    def _add_to_item(self, code: str, bucket: str, pending: dict[str, ClickEvent], coarse: bool = False) -> int:
-        for _ in range(MAX_LEDGER_RETRIES):
-            if not pending:
-                return 0
+    def _count_cool(self, code: str, day: str, pending: dict[bytes, PackPart]) -> tuple[int, dict[bytes, PackPart]]:
+        """Counted clicks, and the parts left for the hot path (the item turned out hot)."""
+        coarse = False
+        for _ in range(MAX_RACES):
             try:
-                self._dynamodb().update_item(**self._update(code, bucket, pending, coarse))
+                self._dynamodb().update_item(**self._cool_update(code, day, pending, coarse))
+                return _clicks(pending.values()), {}
             except ClientError as error:
-                reason = error.response.get("Error", {})
-                if not coarse and "maximum allowed size" in reason.get("Message", ""):
-                    # Thousands of made-up referrers (a bot, say) must not make real clicks fail.
-                    return self._add_to_item(code, bucket, pending, coarse=True)
-                if reason.get("Code") != "ConditionalCheckFailedException":
+                if not coarse and _too_big(error.response.get("Error", {}).get("Message", "")):
+                    coarse = True  # thousands of made-up referrers must not make real clicks fail
+                    continue
+                if _error_code(error) == "TransactionConflictException":
+                    continue  # a hot write of this item was in flight
+                if _error_code(error) != "ConditionalCheckFailedException":
                     raise StorageUnavailable(f"click counters not written: {error}") from error
-                counted = self._ledger(code, bucket)
-                pending = {digest: click for digest, click in pending.items() if digest not in counted}
-                continue
+                response: dict[str, Any] = dict(error.response)
+                item = response.get("Item", {})
+                pending = {digest: part for digest, part in pending.items() if digest not in _recorded(item)}
+                if "hot" in item or int(item.get("clicks", {}).get("N", "0")) >= COOL_CLICKS:
+                    return 0, pending
+                if not pending:
+                    return 0, {}
             except BotoCoreError as error:
                 raise StorageUnavailable(f"click counters not written: {error}") from error
-            return len(pending)
-        raise StorageUnavailable(f"clicks in {bucket} kept racing another writer")  # no code: it may be private
+        raise StorageUnavailable(f"clicks of a link on {day} kept racing another writer")
 
-    def _update(self, code: str, bucket: str, pending: dict[str, ClickEvent], coarse: bool) -> dict[str, Any]:
-        counts = Counter(name for click in pending.values() for name in counter_names(click, coarse))
-        names: dict[str, str] = {"#ids": "ids"}
-        values: dict[str, Any] = {":ids": {"SS": list(pending)}}
-        actions = ["#ids :ids"]
-        for index, (name, count) in enumerate(sorted(counts.items())):
-            names[f"#n{index}"] = name
-            values[f":n{index}"] = {"N": str(count)}
-            actions.append(f"#n{index} :n{index}")
-        visitors = {sketch_element(click.visitor) for click in pending.values() if click.visitor and not click.bot}
-        if visitors:
-            names["#visitors"] = "visitors"
-            values[":visitors"] = {"NS": [str(element) for element in sorted(visitors)]}
-            actions.append("#visitors :visitors")
-        conditions = []
-        for index, digest in enumerate(pending):
-            values[f":d{index}"] = {"S": digest}
-            conditions.append(f"NOT contains(#ids, :d{index})")
+    def _cool_update(self, code: str, day: str, pending: dict[bytes, PackPart], coarse: bool) -> dict[str, Any]:
+        clicks = [click for part in pending.values() for click in part.clicks]
+        expression = Expression()
+        packs, total, hot = expression.name("packs"), expression.name("clicks"), expression.name("hot")
+        actions = [f"{packs} {expression.value('packs', {'BS': list(pending)})}"]
+        actions += self._increments(expression, clicks, coarse)
+        for hour, elements in sorted(visitor_elements(clicks).items()):
+            values = {"NS": [str(element) for element in sorted(elements)]}
+            actions.append(f"{expression.name(f'visitors@{hour}')} {expression.value(f'v{hour}', values)}")
+        condition = (
+            f"attribute_not_exists({hot}) AND (attribute_not_exists({total}) OR {total} < "
+            f"{expression.value('cool', {'N': str(COOL_CLICKS)})}) AND {expression.none_recorded(packs, pending)}"
+        )
         return {
             "TableName": self._table,
-            "Key": {"code": {"S": code}, "bucket": {"S": bucket}},
+            "Key": self._key(code, day_key(COUNTERS, day, self._region())),
             "UpdateExpression": "ADD " + ", ".join(actions),
-            "ConditionExpression": " AND ".join(conditions),
-            "ExpressionAttributeNames": names,
-            "ExpressionAttributeValues": values,
+            "ConditionExpression": condition,
+            "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+            **expression.request(),
         }
 
-    def _ledger(self, code: str, bucket: str) -> set[str]:
+    def _increments(self, expression: Expression, clicks: list[ClickEvent], coarse: bool) -> list[str]:
+        """The counters' `ADD` actions."""
+        counts = counter_increments(clicks, coarse)
+        return [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
+
+    def _count_hot(self, code: str, day: str, pending: dict[bytes, PackPart]) -> int:
+        coarse = False
+        for _ in range(MAX_RACES):
+            if not pending:
+                return 0
+            request = self._hot_transaction(code, day, pending, coarse)
+            try:
+                self._dynamodb().transact_write_items(TransactItems=request)
+                return _clicks(pending.values())
+            except ClientError as error:
+                if _error_code(error) != "TransactionCanceledException":
+                    if not coarse and _too_big(error.response.get("Error", {}).get("Message", "")):
+                        coarse = True
+                        continue
+                    raise StorageUnavailable(f"click counters not written: {error}") from error
+                recorded, coarse = self._cancellation(error, request, coarse)
+                pending = {digest: part for digest, part in pending.items() if digest not in recorded}
+            except BotoCoreError as error:
+                raise StorageUnavailable(f"click counters not written: {error}") from error
+        raise StorageUnavailable(f"clicks of a link on {day} kept racing another writer")
+
+    def _cancellation(self, error: ClientError, request: list[dict[str, Any]], coarse: bool) -> tuple[set[bytes], bool]:
+        """The packs a cancelled transaction found recorded, and whether to count coarsely."""
+        recorded: set[bytes] = set()
+        for reason, action in zip(error.response.get("CancellationReasons", []), request, strict=False):
+            code = reason.get("Code", "None")
+            if code == "ConditionalCheckFailed":
+                recorded |= _recorded(reason["Item"]) if "Item" in reason else self._ledger(action["Update"]["Key"])
+            elif code == "TransactionConflict":
+                time.sleep(0.05)  # another batch is writing this item: try again shortly
+            elif code == "ValidationError" and _too_big(reason.get("Message", "")) and not coarse:
+                coarse = True
+            elif code != "None":
+                raise StorageUnavailable(f"click counters not written: {reason}") from error
+        return recorded, coarse
+
+    def _hot_transaction(
+        self, code: str, day: str, pending: dict[bytes, PackPart], coarse: bool
+    ) -> list[dict[str, Any]]:
+        region = self._region()
+        clicks = [click for part in pending.values() for click in part.clicks]
+        counters = Expression()
+        packs, hot = counters.name("packs"), counters.name("hot")
+        is_hot = counters.value("hot", {"BOOL": True})
+        increments = ", ".join(self._increments(counters, clicks, coarse))
+        request = [
+            {
+                "Update": {
+                    "TableName": self._table,
+                    "Key": self._key(code, day_key(COUNTERS, day, region)),
+                    "UpdateExpression": f"SET {hot} = {is_hot} ADD {increments}",
+                    "ConditionExpression": counters.none_recorded(packs, pending),
+                    "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                    **counters.request(),
+                }
+            }
+        ]
+        windows: dict[int, list[bytes]] = {}
+        for digest, part in pending.items():
+            windows.setdefault(part.ledger_window, []).append(digest)
+        expires = str(int(time.time()) + LEDGER_DAYS * 86_400)
+        for window, digests in sorted(windows.items()):
+            ledger = Expression()
+            packs, ttl = ledger.name("packs"), ledger.name("expires_at_epoch")
+            expiry, recorded = ledger.value("ttl", {"N": expires}), ledger.value("packs", {"BS": digests})
+            request.append(
+                {
+                    "Update": {
+                        "TableName": self._table,
+                        "Key": self._key(code, ledger_key(day, region, window)),
+                        "UpdateExpression": f"SET {ttl} = {expiry} ADD {packs} {recorded}",
+                        "ConditionExpression": ledger.none_recorded(packs, digests),
+                        "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
+                        **ledger.request(),
+                    }
+                }
+            )
+        return request
+
+    def _ledger(self, key: dict[str, Any]) -> set[bytes]:
         try:
             item = (
                 self._dynamodb()
                 .get_item(
                     TableName=self._table,
-                    Key={"code": {"S": code}, "bucket": {"S": bucket}},
+                    Key=key,
                     ConsistentRead=True,
-                    ProjectionExpression="#ids",
-                    ExpressionAttributeNames={"#ids": "ids"},
+                    ProjectionExpression="#packs",
+                    ExpressionAttributeNames={"#packs": "packs"},
                 )
                 .get("Item", {})
             )
         except (BotoCoreError, ClientError) as error:
             raise StorageUnavailable(f"click ledger not read: {error}") from error
-        return set(item.get("ids", {}).get("SS", []))
+        return _recorded(item)
+
+    def _raise_sketches(self, code: str, day: str, parts: Sequence[PackPart]) -> None:
+        region = self._region()
+        per_hour = visitor_elements(click for part in parts for click in part.clicks)
+        if not per_hour:
+            return
+        sketches = self._visitor_sketches()
+        whole_day = bytearray(REGISTERS)
+        for hour, elements in sorted(per_hour.items()):
+            registers = registers_of(elements)
+            sketches.raise_to(code, hour_sketch_key(day, hour, region), registers)
+            merge_registers(whole_day, registers)
+        sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day)
+
+    def _key(self, code: str, bucket: str) -> dict[str, Any]:
+        return {"code": {"S": code}, "bucket": {"S": bucket}}
 
     # --- reading ----------------------------------------------------------------------------
 
-    def hours(self, code: str, first_hour: str, last_hour: str) -> list[dict[str, Any]]:
-        """The counters of a link from `first_hour` to `last_hour` (inclusive), one entry per
-        stored 10-minute item, oldest first: {"hour": ..., "clicks": n, ..., "visitors": sketch}."""
-        found: list[dict[str, Any]] = []
+    def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
+        """A link's counters from `first_day` to `last_day` (inclusive, e.g. 2026-11-30), one
+        entry per day with clicks, oldest first. The visitor registers are per hour with
+        `hourly`, else per day (each kind read only where asked for)."""
+        found: dict[str, DayCounts] = {}
+        for item in self._query(code, COUNTERS, first_day, last_day):
+            day = found.setdefault(item["bucket"]["S"][2:12], DayCounts(item["bucket"]["S"][2:12]))
+            day.add_counters({name: int(value["N"]) for name, value in item.items() if "N" in value})
+            for name, value in item.items():
+                if name.startswith("visitors@"):
+                    registers = registers_of(int(element) for element in value["NS"])
+                    day.add_hour_visitors(name.removeprefix("visitors@"), registers)
+                    day.add_day_visitors(registers)
+        for item in self._query(code, HOUR_SKETCH if hourly else DAY_SKETCH, first_day, last_day):
+            bucket = item["bucket"]["S"]
+            day = found.setdefault(bucket[2:12], DayCounts(bucket[2:12]))
+            registers = unpacked_registers(item["registers"]["B"])
+            if hourly:
+                day.add_hour_visitors(bucket[13:15], registers)
+            day.add_day_visitors(registers)
+        return [found[day] for day in sorted(found)]
+
+    def _query(self, code: str, kind: str, first_day: str, last_day: str) -> list[dict[str, Any]]:
         query: dict[str, Any] = {
             "TableName": self._table,
-            # `bucket` is a DynamoDB reserved word: every name is aliased.
             "KeyConditionExpression": "#code = :code AND #bucket BETWEEN :first AND :last",
             "ExpressionAttributeNames": {"#code": "code", "#bucket": "bucket"},
             "ExpressionAttributeValues": {
                 ":code": {"S": code},
-                ":first": {"S": COUNTERS_PREFIX + first_hour},
-                ":last": {"S": COUNTERS_PREFIX + last_hour + "~"},  # '~' sorts after every slot
+                ":first": {"S": kind + first_day},
+                ":last": {"S": kind + last_day + "~"},  # '~' sorts after every region and hour
             },
         }
+        items: list[dict[str, Any]] = []
         try:
             while True:
                 page = self._dynamodb().query(**query)
-                found.extend(_counters_of(item) for item in page.get("Items", []))
+                items.extend(page.get("Items", []))
                 if "LastEvaluatedKey" not in page:
-                    return found
+                    return items
                 query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
         except (BotoCoreError, ClientError) as error:
             raise StorageUnavailable(f"click counters not read: {error}") from error
-
-
-def _counters_of(item: dict[str, Any]) -> dict[str, Any]:
-    hour = item["bucket"]["S"].removeprefix(COUNTERS_PREFIX).split("#", 1)[0]
-    counters: dict[str, Any] = {"hour": hour}
-    for name, value in item.items():
-        if "N" in value:
-            counters[name] = int(value["N"])
-    counters["visitors"] = {int(element) for element in item.get("visitors", {}).get("NS", [])}
-    return counters

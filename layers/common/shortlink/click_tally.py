@@ -1,0 +1,97 @@
+"""What a batch of click packs adds to each link's day: the unit ingest counts exactly once.
+
+A pack's clicks of one link and one UTC day form a *part*; a part is counted whole or not at
+all, and its ledger entry is the pack's 8-byte digest (a pack of 1,000 clicks is one entry, not
+1,000). A day's counters are named here, as the click-stats items store them: day totals
+(`clicks`, `bots`), the hour-by-hour series (`clicks@14`, `bots@14`: 14:00-14:59 UTC) and one
+number per dimension value for the day (`country#DE`, `device#mobile`, ...).
+"""
+
+import hashlib
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC
+
+from shortlink.clicks import DIMENSIONS, ClickEvent, ClickPack
+from shortlink.unique_visitors import sketch_element
+
+# Dimensions whose values visitors choose (any Referer, any Accept-Language). If their variety
+# fills an item, the rest of its clicks are counted under OTHER for them, still exactly once.
+OPEN_DIMENSIONS = frozenset({"referrer", "language"})
+OTHER = "(other)"
+# The ledger of a busy day is kept in items of this many seconds of click time: the packs of a
+# batch (formed within a second or two of each other) fall in one or two of them.
+LEDGER_WINDOW_SECONDS = 10
+
+
+@dataclass(frozen=True)
+class PackPart:
+    """The clicks of one pack for one link and day."""
+
+    pack_id: str
+    clicks: tuple[ClickEvent, ...]
+
+    @property
+    def digest(self) -> bytes:
+        return pack_digest(self.pack_id)
+
+    @property
+    def ledger_window(self) -> int:
+        """Which ledger window records this part: a function of the pack's content alone, so
+        that every redelivery of it is checked where it was recorded."""
+        return int(min(click.at.timestamp() for click in self.clicks)) // LEDGER_WINDOW_SECONDS
+
+
+def pack_digest(pack_id: str) -> bytes:
+    return hashlib.blake2b(pack_id.encode(), digest_size=8).digest()
+
+
+def day_of(click: ClickEvent) -> str:
+    return click.at.astimezone(UTC).strftime("%Y-%m-%d")
+
+
+def parts_per_link_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict[str, PackPart]]:
+    """The parts of a batch per (link, day), one per pack id (a pack delivered twice in one
+    batch is one part): a batch costs writes per link and day, never per click or pack."""
+    grouped: dict[tuple[str, str], dict[str, list[ClickEvent]]] = defaultdict(dict)
+    for pack in packs:
+        mine: dict[tuple[str, str], list[ClickEvent]] = defaultdict(list)
+        for click in pack.clicks:
+            mine[(click.code, day_of(click))].append(click)
+        for key, clicks in mine.items():
+            grouped[key].setdefault(pack.pack_id, clicks)
+    return {
+        key: {pack_id: PackPart(pack_id, tuple(clicks)) for pack_id, clicks in parts.items()}
+        for key, parts in grouped.items()
+    }
+
+
+def hour_of(click: ClickEvent) -> str:
+    """The click's hour of its day, e.g. "14"."""
+    return f"{click.at.astimezone(UTC).hour:02d}"
+
+
+def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Counter[str]:
+    """What these clicks add to their day's counters; `coarse` counts the open dimensions under OTHER."""
+    counts: Counter[str] = Counter()
+    for click in clicks:
+        hour = hour_of(click)
+        counts["clicks"] += 1
+        counts[f"clicks@{hour}"] += 1
+        if click.bot:
+            counts["bots"] += 1
+            counts[f"bots@{hour}"] += 1
+        for dimension in DIMENSIONS:
+            value = OTHER if coarse and dimension in OPEN_DIMENSIONS else getattr(click, dimension)
+            counts[f"{dimension}#{value}"] += 1
+    return counts
+
+
+def visitor_elements(clicks: Iterable[ClickEvent]) -> dict[str, set[int]]:
+    """The unique-visitor sketch elements of these clicks per hour ("14"); bots are not visitors."""
+    elements: dict[str, set[int]] = defaultdict(set)
+    for click in clicks:
+        if click.visitor and not click.bot:
+            elements[hour_of(click)].add(sketch_element(click.visitor))
+    return dict(elements)

@@ -1,0 +1,26 @@
+"""The faster moto transactions still cancel whole: nothing of a cancelled one stays written."""
+
+import pytest
+
+from shortlink.config import settings
+
+
+def test_a_cancelled_transaction_leaves_every_item_as_it_was(aws):
+    table = settings().click_stats_table
+    key = {"code": {"S": "aaa"}, "bucket": {"S": "c#2026-11-30#us-east-1"}}
+    aws.dynamodb.put_item(TableName=table, Item={**key, "clicks": {"N": "1"}})
+    fresh = {"code": {"S": "aaa"}, "bucket": {"S": "l#2026-11-30#us-east-1#1"}}
+    with pytest.raises(aws.dynamodb.exceptions.TransactionCanceledException):
+        aws.dynamodb.transact_write_items(
+            TransactItems=[
+                {"Update": {"TableName": table, "Key": key, "UpdateExpression": "ADD #c :one", **NAMES}},
+                {"Put": {"TableName": table, "Item": {**fresh, "clicks": {"N": "1"}}}},
+                {"Update": {**CONDITION, "TableName": table, "Key": key | {"bucket": {"S": "nowhere"}}}},
+            ]
+        )
+    assert aws.dynamodb.get_item(TableName=table, Key=key)["Item"]["clicks"] == {"N": "1"}
+    assert "Item" not in aws.dynamodb.get_item(TableName=table, Key=fresh)
+
+
+NAMES = {"ExpressionAttributeNames": {"#c": "clicks"}, "ExpressionAttributeValues": {":one": {"N": "1"}}}
+CONDITION = {"UpdateExpression": "ADD #c :one", "ConditionExpression": "attribute_exists(#c)", **NAMES}

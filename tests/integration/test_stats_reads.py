@@ -1,0 +1,87 @@
+"""Stats read counters only, in a number of items that follows the range's days, not the clicks:
+a month of a link that was hot on one day reads two Query pages of day items and day sketches."""
+
+import json
+import random
+import uuid
+from datetime import UTC, datetime, timedelta
+
+from shortlink import services
+from shortlink.clicks import ClickEvent, ClickPack
+from tests.aws_calls import recording_aws_calls
+from tests.integration.ingest_faults import record
+from tests.integration.test_flow import create, stats_response
+from tools.bench.write_units import item_size
+
+DAYS = 30
+
+
+def hot_month(aws, handlers, seed):
+    """A link of a new key with a month of clicks ingested: a hot hour (5,000 clicks in packs of
+    100) ending an hour before `end`, three clicks on each other day. Key, code, end, hot clicks."""
+    key = aws.new_api_key()
+    code = create(handlers, key)[1]["code"]
+    end = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    packs, hot = month_of_clicks(code, end, random.Random(seed))
+    records = [record(f"m-{pack.pack_id}", pack.to_json()) for pack in packs]
+    assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
+    return key, code, end, hot
+
+
+def month_of_clicks(code, end, rng):
+
+    def clicked(at):
+        visitor = uuid.UUID(int=rng.getrandbits(128)).hex
+        return ClickEvent(uuid.uuid4().hex, code, at, country=rng.choice(["DE", "FR", "US"]), visitor=visitor)
+
+    hot_hour = end - timedelta(hours=2)
+    hot = [clicked(hot_hour + timedelta(milliseconds=n * 600)) for n in range(5_000)]
+    packs = [ClickPack(uuid.uuid4().hex, tuple(hot[n : n + 100])) for n in range(0, len(hot), 100)]
+    for back in range(1, DAYS):
+        day = end - timedelta(days=back)
+        packs.append(ClickPack(uuid.uuid4().hex, tuple(clicked(day - timedelta(minutes=m)) for m in range(3))))
+    return packs, hot
+
+
+def read_stats(handlers, key, code, **query):
+    pages = []
+
+    def page_read(parsed, **_):
+        pages.append(parsed)
+
+    client = services.click_stats()._dynamodb()
+    client.meta.events.register("after-call.dynamodb.Query", page_read)
+    with recording_aws_calls() as calls:
+        response = stats_response(handlers, key, code, **query)
+    client.meta.events.unregister("after-call.dynamodb.Query", page_read)
+    assert response["statusCode"] == 200
+    items = [item for page in pages for item in page["Items"]]
+    return json.loads(response["body"]), calls.counts()[("dynamodb", "Query")], items
+
+
+def test_a_month_of_a_hot_link_reads_day_items_and_day_sketches_only(aws, handlers):
+    key, code, end, hot = hot_month(aws, handlers, seed=30)
+    query = {"from": (end - timedelta(days=DAYS - 1)).strftime("%Y-%m-%dT00:00:00Z")}
+
+    report, queries, items = read_stats(handlers, key, code, **query)
+
+    assert report["clicks"] == len(hot) + 3 * (DAYS - 1)
+    # One Query for the days' counters, one for the busy day's sketch: nothing else, no ledger.
+    assert queries == 2
+    assert {item["bucket"]["S"][:2] for item in items} == {"c#", "s#"}
+    assert len(items) == DAYS + 1
+    assert sum(item_size(item) for item in items) <= 30 * 1024
+    assert abs(report["unique_visitors"] - (len(hot) + 3 * (DAYS - 1))) <= 0.1 * len(hot)
+
+
+def test_an_hourly_series_reads_hour_sketches_instead_of_day_sketches(aws, handlers):
+    key, code, end, hot = hot_month(aws, handlers, seed=31)
+    query = {"from": (end - timedelta(hours=6)).strftime("%Y-%m-%dT%H:00:00Z"), "granularity": "hour"}
+
+    report, queries, items = read_stats(handlers, key, code, **query)
+
+    assert queries == 2
+    assert {item["bucket"]["S"][:2] for item in items} <= {"c#", "t#"}
+    hot_point = next(point for point in report["series"] if point["clicks"])
+    assert hot_point["clicks"] == len(hot)
+    assert abs(hot_point["unique_visitors"] - len(hot)) <= 0.1 * len(hot)

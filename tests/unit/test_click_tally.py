@@ -1,0 +1,84 @@
+"""What a batch of packs adds to each link's day, and the sketch registers that merge exactly."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from shortlink.click_tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
+from shortlink.clicks import ClickEvent, ClickPack
+from shortlink.unique_visitors import (
+    REGISTERS,
+    estimate,
+    estimate_registers,
+    merge_registers,
+    packed_registers,
+    registers_of,
+    unpacked_registers,
+)
+
+AT = datetime(2026, 11, 30, 23, 59, 30, tzinfo=UTC)
+elements = st.sets(st.integers(min_value=0, max_value=REGISTERS * 64 - 1), max_size=300)
+
+
+def click(code, at=AT, **fields):
+    return ClickEvent(f"{code}-{at.timestamp()}-{len(fields)}", code, at, **fields)
+
+
+def test_a_batch_is_grouped_per_link_and_day_and_a_pack_delivered_twice_counts_once():
+    late, early = click("aaa"), click("aaa", AT + timedelta(minutes=1))  # across midnight
+    first = ClickPack("p1", (late, early, click("bbb")))
+    parts = parts_per_link_day([first, ClickPack("p2", (click("aaa", AT - timedelta(seconds=1)),)), first])
+    assert {key: sorted(parts[key]) for key in parts} == {
+        ("aaa", "2026-11-30"): ["p1", "p2"],
+        ("aaa", "2026-12-01"): ["p1"],
+        ("bbb", "2026-11-30"): ["p1"],
+    }
+    assert parts[("aaa", "2026-11-30")]["p1"].clicks == (late,)
+
+
+@given(st.permutations(range(5)))
+def test_a_parts_ledger_window_and_digest_follow_from_its_content_alone(order):
+    clicks = [click("aaa", AT + timedelta(seconds=3 * n)) for n in range(5)]
+    shuffled = PackPart("p1", tuple(clicks[n] for n in order))
+    assert shuffled.ledger_window == PackPart("p1", tuple(clicks)).ledger_window == int(AT.timestamp()) // 10
+    assert shuffled.digest == pack_digest("p1") != pack_digest("p2")
+    assert len(shuffled.digest) == 8
+
+
+def test_counters_name_the_day_total_the_hour_and_each_dimension():
+    counts = counter_increments([click("aaa", referrer="x.example", bot=True), click("aaa", country="DE")])
+    assert counts["clicks"] == counts["clicks@23"] == 2
+    assert counts["bots"] == counts["bots@23"] == 1
+    assert (counts["country#DE"], counts["country#XX"], counts["referrer#x.example"]) == (1, 1, 1)
+    coarse = counter_increments([click("aaa", referrer="x.example", language="de")], coarse=True)
+    assert (coarse["referrer#(other)"], coarse["language#(other)"], coarse["country#XX"]) == (1, 1, 1)
+
+
+def test_bots_are_not_visitors():
+    found = visitor_elements([click("aaa", visitor="ab" * 16), click("aaa", visitor="cd" * 16, bot=True)])
+    assert list(found) == ["23"]
+    assert len(found["23"]) == 1
+
+
+@given(elements, elements)
+def test_the_registers_of_a_union_are_the_merged_registers(first, second):
+    merged = registers_of(first)
+    raised = merge_registers(merged, registers_of(second))
+    assert merged == registers_of(first | second)
+    assert raised == (merged != registers_of(first))
+    assert estimate_registers(merged) == estimate(first | second)
+
+
+@given(elements)
+def test_packed_registers_round_trip_within_one_kilobyte(found):
+    registers = registers_of(found)
+    assert unpacked_registers(packed_registers(registers)) == registers
+    assert len(packed_registers(registers)) < 1024
+
+
+@pytest.mark.parametrize("blob", [b"", b"not zlib", packed_registers(bytes(10))])
+def test_anything_but_a_packed_sketch_is_refused(blob):
+    with pytest.raises(ValueError, match="sketch"):
+        unpacked_registers(blob)

@@ -1,0 +1,207 @@
+"""What counting clicks and reading their stats cost, as DynamoDB bills it (tools/bench/write_units).
+
+- a hot link: 2,000 clicks/s for 10 minutes (1.2 million clicks, simulated by timestamps) in
+  packs of 100 clicks (about 20 busy redirect environments, each sending a pack every ~50 ms of
+  the link's traffic: conservative, a busy environment packs up to 1,000 clicks or ~1 s), ingest
+  batches of 10 packs (the event source's 2 s window would gather more; several pollers share
+  the queue);
+- 1,000 cool links: batches of 1,000 single-click packs, one click per link (idle environments
+  send each click at once: the dearest packing there is);
+- stats reads of the hot link, its hot day among 400 days of background traffic (2,000 clicks
+  a day over 24 hours, ~1,500 distinct visitors, 40 countries, 30 referrers), for 30 and 400 days.
+"""
+
+import os
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import boto3
+
+from shortlink import services
+from tests.events import bearer, http_event
+from tools.bench.write_units import WriteMeter, item_size, metering_writes
+
+HOT_RATE = 2_000
+HOT_SECONDS = int(os.environ.get("BENCH_HOT_SECONDS", "600"))
+HOT_PACK = 100
+HOT_BATCH_PACKS = 10
+COOL_LINKS = 1_000
+COOL_BATCHES = 3
+BACKGROUND_DAYS = 400
+BACKGROUND_CLICKS = 2_000
+BACKGROUND_PACK = 20
+STATS_CALLS = 20
+
+COUNTRIES = [f"{a}{b}" for a in "ABCDEFGH" for b in "XYZQW"]  # 40
+DEVICES = ["mobile", "desktop", "tablet", "bot"]
+BROWSERS = ["chrome", "safari", "firefox", "edge", "samsung", "opera", "other", "unknown"]
+SYSTEMS = ["android", "ios", "windows", "macos", "linux", "unknown"]
+REFERRERS = ["(direct)"] + [f"site{n}.example" for n in range(29)]
+LANGUAGES = ["en", "de", "fr", "es", "pt", "it", "nl", "pl", "tr", "ru", "ja", "ko", "zh", "ar", "hi", "sv"]
+
+
+class Clicks:
+    """Click JSON as the redirect queues it, fast to make in bulk."""
+
+    def __init__(self, seed: int, visitors: int) -> None:
+        self.rng = random.Random(seed)  # noqa: S311 - made-up traffic, not secrets
+        self.visitors = [f"{self.rng.getrandbits(128):032x}" for _ in range(visitors)]
+        self.serial = 0
+
+    def click(self, code: str, at: datetime) -> str:
+        rng = self.rng
+        self.serial += 1
+        bot = "true" if rng.random() < 0.05 else "false"
+        return (
+            f'{{"click_id":"b{self.serial}","code":"{code}","at":"{at.isoformat()}",'
+            f'"country":"{rng.choice(COUNTRIES)}","device":"{rng.choice(DEVICES)}",'
+            f'"browser":"{rng.choice(BROWSERS)}","os":"{rng.choice(SYSTEMS)}",'
+            f'"referrer":"{rng.choice(REFERRERS)}","language":"{rng.choice(LANGUAGES)}",'
+            f'"bot":{bot},"visitor":"{rng.choice(self.visitors)}"}}'
+        )
+
+    def pack(self, clicks: list[str]) -> str:
+        self.serial += 1
+        return f'{{"v":2,"pack":"p{self.serial}","clicks":[{",".join(clicks)}]}}'
+
+
+def record(message_id: str, body: str) -> dict[str, Any]:
+    return {"messageId": message_id, "receiptHandle": message_id, "body": body, "attributes": {}}
+
+
+@contextmanager
+def metered() -> Iterator[WriteMeter]:
+    with metering_writes(services.click_stats()._dynamodb(), boto3.client("dynamodb")) as meter:
+        yield meter
+
+
+def ingest(call: Callable[[dict[str, Any]], Any], bodies: list[str]) -> None:
+    result = call({"Records": [record(f"m{index}", body) for index, body in enumerate(bodies)]})
+    if result["batchItemFailures"]:
+        raise RuntimeError(f"ingest failed {len(result['batchItemFailures'])} messages")
+
+
+def hot_link(call: Callable[[dict[str, Any]], Any], code: str, start: datetime) -> dict[str, Any]:
+    clicks = Clicks(2_000, visitors=400_000)
+    total = HOT_RATE * HOT_SECONDS
+    step = timedelta(seconds=1 / HOT_RATE)
+    with metered() as meter:
+        for first in range(0, total, HOT_PACK * HOT_BATCH_PACKS):
+            bodies = []
+            for pack_start in range(first, min(first + HOT_PACK * HOT_BATCH_PACKS, total), HOT_PACK):
+                bodies.append(
+                    clicks.pack(
+                        [clicks.click(code, start + n * step) for n in range(pack_start, pack_start + HOT_PACK)]
+                    )
+                )
+            ingest(call, bodies)
+    return {
+        "clicks": total,
+        "clicks_per_second": HOT_RATE,
+        "clicks_per_pack": HOT_PACK,
+        "packs_per_batch": HOT_BATCH_PACKS,
+        "write_units": meter.units,
+        "writes": dict(meter.writes),
+        "largest_item_bytes": meter.largest_item,
+        "write_units_per_1000_clicks": round(meter.units * 1000 / total, 2),
+    }
+
+
+def cool_links(call: Callable[[dict[str, Any]], Any], at: datetime) -> dict[str, Any]:
+    clicks = Clicks(1_000, visitors=50_000)
+    with metered() as meter:
+        for batch in range(COOL_BATCHES):
+            moment = at + timedelta(minutes=batch)
+            ingest(call, [clicks.pack([clicks.click(f"cool{n:04d}", moment)]) for n in range(COOL_LINKS)])
+    return {
+        "links": COOL_LINKS,
+        "batches": COOL_BATCHES,
+        "clicks_per_link_and_batch": 1,
+        "write_units": meter.units,
+        "writes": dict(meter.writes),
+        "write_units_per_link_and_batch": round(meter.units / (COOL_LINKS * COOL_BATCHES), 3),
+    }
+
+
+def background(call: Callable[[dict[str, Any]], Any], code: str, last_day: datetime, skip: datetime) -> None:
+    """BACKGROUND_DAYS of ordinary traffic before `last_day`, one ingest batch per day."""
+    clicks = Clicks(400, visitors=1_600)
+    for back in range(BACKGROUND_DAYS):
+        day = (last_day - timedelta(days=back)).replace(hour=0, minute=0, second=0, microsecond=0)
+        if day.date() == skip.date():
+            continue
+        moments = sorted(day + timedelta(seconds=clicks.rng.uniform(0, 86_399)) for _ in range(BACKGROUND_CLICKS))
+        made = [clicks.click(code, moment) for moment in moments]
+        ingest(call, [clicks.pack(made[n : n + BACKGROUND_PACK]) for n in range(0, len(made), BACKGROUND_PACK)])
+
+
+def stats_reads(call: Callable[[dict[str, Any]], Any], code: str, key: str, end: datetime, days: int) -> dict[str, Any]:
+    query = {
+        "from": (end - timedelta(days=days)).strftime("%Y-%m-%dT%H:00:00Z"),
+        "to": end.strftime("%Y-%m-%dT%H:00:00Z"),
+    }
+    event = http_event(
+        "GET",
+        f"/links/{code}/stats",
+        route="/links/{code}/stats",
+        path_parameters={"code": code},
+        query=query,
+        headers=bearer(key),
+    )
+    client = services.click_stats()._dynamodb()
+    pages: list[dict[str, Any]] = []
+
+    def count_page(parsed: dict[str, Any], **_: Any) -> None:
+        pages.append(parsed)
+
+    client.meta.events.register("after-call.dynamodb.Query", count_page)
+    try:
+        response = call(event)
+        if response["statusCode"] != 200:
+            raise RuntimeError(f"stats answered {response['statusCode']}: {response['body']}")
+        read = list(pages)
+        durations = []
+        for _ in range(STATS_CALLS):
+            started = time.perf_counter_ns()
+            call(event)
+            durations.append(time.perf_counter_ns() - started)
+    finally:
+        client.meta.events.unregister("after-call.dynamodb.Query", count_page)
+    items = [item for page in read for item in page.get("Items", [])]
+    return {
+        "days": days,
+        "query_pages": len(read),
+        "items": len(items),
+        "bytes_read": sum(item_size(item) for item in items),
+        "p50_ms": round(statistics.median(durations) / 1e6, 2),
+    }
+
+
+def measure_click_costs(
+    ingest_call: Callable[[dict[str, Any]], Any],
+    manage_call: Callable[[dict[str, Any]], Any],
+    hot_code: str,
+    key: str,
+    progress: Callable[[str], None],
+) -> dict[str, Any]:
+    today = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    hot_start = (today - timedelta(days=1)).replace(hour=14)
+    progress(f"ingest cost: a hot link, {HOT_RATE} clicks/s for {HOT_SECONDS} s")
+    hot = hot_link(ingest_call, hot_code, hot_start)
+    progress(f"ingest cost: {COOL_LINKS} cool links x {COOL_BATCHES} batches")
+    cool = cool_links(ingest_call, today - timedelta(hours=2))
+    progress(f"stats: {BACKGROUND_DAYS} days of background traffic for the hot link")
+    background(ingest_call, hot_code, today, skip=hot_start)
+    progress("stats reads: 30 and 400 days")
+    end = today + timedelta(hours=1)
+    return {
+        "hot_link": hot,
+        "cool_links": cool,
+        "stats_30_days": stats_reads(manage_call, hot_code, key, end, 30),
+        "stats_400_days": stats_reads(manage_call, hot_code, key, end, 400),
+    }

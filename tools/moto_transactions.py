@@ -1,0 +1,68 @@
+"""moto's TransactWriteItems, at a cost per item instead of per table.
+
+moto backs up a whole table (a deep copy) for every item of a transaction, to roll back if it
+is cancelled: a transaction costs time in proportion to the table, which makes any test or
+benchmark that writes transactions into a filled table crawl. `install()` keeps its behaviour
+(all or nothing, the same cancellation reasons) and backs up only the items the transaction
+names. For the test double only: nothing in the Lambda functions imports this.
+"""
+
+import copy
+from types import SimpleNamespace
+from typing import Any
+
+from moto.dynamodb import models
+from moto.dynamodb.models.table import Table
+
+_installed = False
+
+
+def install() -> None:
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    real_deepcopy = copy.deepcopy
+    # The module's own `copy.deepcopy` leaves tables alone (items are still copied as before).
+    vars(models)["copy"] = SimpleNamespace(
+        deepcopy=lambda obj, memo=None: obj if isinstance(obj, Table) else real_deepcopy(obj, memo),
+        copy=copy.copy,
+    )
+    original = models.DynamoDBBackend.transact_write_items
+
+    def transact_write_items(self: Any, transact_items: list[dict[str, Any]]) -> None:
+        saved = []
+        for action in transact_items:
+            operation: dict[str, Any] = next(iter(action.values()))
+            table = self.tables.get(operation.get("TableName"))
+            if table is None:
+                continue
+            key_names = (table.hash_key_attr, table.range_key_attr)
+            key = operation.get("Key") or {name: operation["Item"][name] for name in key_names if name}
+            current = self.get_item(table.name, key)
+            saved.append((table.name, key, current.to_json()["Attributes"] if current else None))
+        try:
+            original(self, transact_items)
+        except Exception:
+            for table_name, item_key, before in saved:
+                if before is None:
+                    self.delete_item(table_name, item_key)
+                else:
+                    self.put_item(table_name, before)
+            raise
+
+    models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+
+
+def serve(argv: list[str]) -> None:
+    """moto's server with transactions at their per-item cost."""
+    from moto.server import main
+
+    install()
+    main(argv)
+
+
+if __name__ == "__main__":
+    import sys
+
+    serve(sys.argv[1:])
