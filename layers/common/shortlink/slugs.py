@@ -24,6 +24,7 @@ RESERVED_SLUGS = frozenset(
         "static",
         "assets",
         "docs",
+        "console",
         "openapi.json",
         "health",
         "robots.txt",
