@@ -147,7 +147,7 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
         assert function.architectures == ["arm64"]
 
 
-LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
+LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
 
 
 def deployed_template(parameters: dict[str, str] | None = None) -> dict[str, Any]:
