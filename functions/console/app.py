@@ -168,10 +168,12 @@ def links_page() -> Response[Any]:
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if text:
-        links, next_cursor = found_links(key.key_id, text), None
+        found = found_links(key.key_id, text)
+        links, next_cursor = [link for link in found if not tag or tag in link.tags], None
     else:
         links, next_cursor = link_repository().list_for_owner(key.key_id, PAGE_SIZE, cursor, tag or None)
-    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code)} for link in links]
+    counted = key.allows("stats:read")
+    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code) if counted else None} for link in links]
     next_page = (
         f"/console?{urlencode({'cursor': next_cursor, **({'tag': tag} if tag else {})})}" if next_cursor else None
     )
@@ -185,7 +187,6 @@ def links_page() -> Response[Any]:
         text=text,
         next_page=next_page,
         paged=cursor is not None,
-        created=query("created"),
     )
 
 
