@@ -254,6 +254,10 @@ def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_res
     assert svg["headers"]["Content-Type"] == "image/svg+xml"
     csv = browser.get("/console/links/spring/stats.csv", range="7d")
     assert csv["body"].startswith("start,clicks,bots,unique_visitors")
+    # 90 days of hours is more than a series holds: the page says so at the range.
+    too_long = browser.get("/console/links/spring", range="90d", granularity="hour")
+    assert too_long["statusCode"] == 422
+    assert re.search(r'id="range-error">an hourly series covers at most 31 days', too_long["body"])
 
 
 def test_bulk_create_makes_a_link_per_line_and_says_which_failed(aws, browser):
