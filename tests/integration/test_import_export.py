@@ -71,6 +71,8 @@ def test_an_import_run_twice_creates_each_link_once(aws, handlers):
         (4, "failed", "invalid_url"),
         (5, "failed", "invalid_request"),
     ]
+    assert again["results"][0]["message"] == "this key has a link with this code and destination already"
+    assert again["results"][1]["message"] == "imported before (the same link without a code)"
     assert [result.get("code") for result in again["results"][:2]] == [
         result["code"] for result in report["results"][:2]
     ]
@@ -114,12 +116,13 @@ def test_each_record_fails_on_its_own_with_the_field_named(aws, handlers):
                 {"url": "https://example.com/4", "slug": "links"},
                 "not an object",
                 {"url": "https://example.com/5", "private": True, "slug": "short"},
+                {"url": "https://example.com/6", "slug": "~slug~spring"},  # a claim's key: never read as a link
             ]
         }
     )
     status, report = import_file(handlers, key, body, "json", "application/json")
     assert status == 200
-    assert [result["status"] for result in report["results"]] == ["created"] + ["failed"] * 6
+    assert [result["status"] for result in report["results"]] == ["created"] + ["failed"] * 7
     messages = [result["message"] for result in report["results"][1:]]
     assert messages[0].startswith("max_clicks: ")
     assert messages[1] == "colour: unknown field"
@@ -127,6 +130,7 @@ def test_each_record_fails_on_its_own_with_the_field_named(aws, handlers):
     assert messages[3] == "slug 'links' is reserved"
     assert messages[4] == "url: field required"
     assert messages[5] == "a private link gets a random code: leave out slug"
+    assert messages[6] == "slug must be 1-64 characters of letters, digits, '_' and '-'"
     assert aws.item_count("LinksTable") == 2
 
 

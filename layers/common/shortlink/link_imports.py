@@ -20,7 +20,7 @@ from pydantic import AfterValidator, BaseModel, Field, ValidationError
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
 from shortlink.import_formats import Record
 from shortlink.link_views import STRICT_REQUEST, MaxClicks, Moment, RedirectType, Rules, Tags, Title, Url
-from shortlink.links import Allowance, LinkOptions, LinkRepository, create_link
+from shortlink.links import Allowance, LinkOptions, LinkRepository, create_link, find_link
 from shortlink.passwords import is_password_hash
 from shortlink.urls import DestinationPolicy, validate_destination
 
@@ -33,6 +33,8 @@ MAX_IMPORT_RECORDS = 500
 MAX_IMPORT_BYTES = 1024 * 1024
 
 Status = Literal["created", "skipped", "failed"]
+EXISTS = "this key has a link with this code and destination already"
+IMPORTED_BEFORE = "imported before (the same link without a code)"
 
 
 def _password_hash(text: str) -> str:
@@ -158,12 +160,12 @@ class Importer:
         """Skipped, or failed as taken, without writing: a record an earlier run (or someone) stored."""
         if link.slug is None:
             code = self.links.imported_code(link.import_key(self.owner))
-            return RecordResult(line, "skipped", code, link.url) if code is not None else None
-        found = self.links.get(link.slug)
+            return RecordResult(line, "skipped", code, link.url, message=IMPORTED_BEFORE) if code else None
+        found = find_link(link.slug, self.links)  # a slug no code can have is refused by the create
         if found is None:
             return None
         if found.owner == self.owner and found.url == validate_destination(link.url, self.policy):
-            return RecordResult(line, "skipped", found.code, found.url)
+            return RecordResult(line, "skipped", found.code, found.url, message=EXISTS)
         raise SlugTaken(link.slug)
 
     def _create(self, line: int, link: ImportedLink) -> RecordResult:
@@ -174,7 +176,7 @@ class Importer:
                 link.url, self.owner, self.codes, links, self.now, link.options(), self.policy, self.allowance
             )
         except AlreadyImported as error:  # a run beside this one was first
-            return RecordResult(line, "skipped", str(error), link.url)
+            return RecordResult(line, "skipped", str(error), link.url, message=IMPORTED_BEFORE)
         if link.deleted_at is not None:
             created = self.links.set_deleted(created.code, self.owner, link.deleted_at)
         return RecordResult(line, "created", created.code, created.url)
