@@ -23,8 +23,9 @@ BEARER = "apiKey"
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
     "`Authorization: Bearer <api key>`. A request is checked in this order: body size (413), API key "
-    "(401), media type (415: a body must be `application/json`), then the body as strict JSON and its "
-    'fields (422, the message names the field). Errors are `{"error": ..., "message": ...}`.'
+    "(401), media type (415: a body must be `application/json`, but the file of `/links/import`), then "
+    'the body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
+    '"message": ...}`.'
 )
 
 HTML = {"text/html": {"schema": {"type": "string"}}}
@@ -42,8 +43,9 @@ IMPORT_FILE = {
     "required": True,
     "description": "the file as it is: CSV, a YOURLS SQL dump, JSON (an export, Kutt's)",
     "content": {
-        media_type: {"schema": {"type": "string"}}
-        for media_type in ("text/csv", "application/json", "application/sql", "text/plain")
+        # JSON files are an object (an export, Kutt's) or a list of links.
+        "application/json": {"schema": {"type": ["object", "array"]}},
+        **{media_type: {"schema": {"type": "string"}} for media_type in ("text/csv", "application/sql", "text/plain")},
     },
 }
 

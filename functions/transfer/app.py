@@ -79,7 +79,7 @@ def import_links(
     except UnicodeDecodeError:
         return error_response(422, "invalid_request", "the file must be UTF-8 text")
     try:
-        records = read(text, file_format)
+        records = read(text, file_format, app.current_event.headers.get("content-type"))
     except UnreadableFile as error:
         return error_response(422, "invalid_request", str(error))
     if not records:

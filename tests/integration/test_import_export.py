@@ -146,7 +146,8 @@ FORMAT_SAMPLES = {
 def test_every_format_keeps_its_codes(aws, handlers):
     key = aws.new_api_key()
     for sample, (created, failed) in FORMAT_SAMPLES.items():
-        status, report = import_file(handlers, key, (SAMPLES / sample).read_text())
+        media_type = {".json": "application/json", ".sql": "application/sql"}.get(Path(sample).suffix, "text/csv")
+        status, report = import_file(handlers, key, (SAMPLES / sample).read_text(), content_type=media_type)
         assert status == 200, report
         assert [result["code"] for result in report["results"] if result["status"] == "created"] == created, sample
         assert report["failed"] == failed, sample

@@ -121,3 +121,18 @@ def test_a_named_format_that_does_not_fit_says_so():
         read(sample("links.csv"), "kutt")
     with pytest.raises(UnreadableFile, match="url column"):
         read(sample("bitly.csv").replace("long_url", "destination"), "csv")
+
+
+def test_a_file_sent_as_json_csv_or_sql_must_read_as_one():
+    assert read(sample("kutt.json"), media_type="application/json; charset=utf-8")
+    assert read(sample("yourls.sql"), media_type="application/sql")
+    assert read(sample("links.csv"), media_type="text/plain")  # says nothing of the kind
+    for name, media_type in (
+        ("links.csv", "application/json"),
+        ("kutt.json", "text/csv"),
+        ("yourls.csv", "application/sql"),
+    ):
+        with pytest.raises(UnreadableFile, match=f"sent as {media_type} but does not read as"):
+            read(sample(name), media_type=media_type)
+    with pytest.raises(UnreadableFile, match="does not read as CSV"):
+        read("[null, null]", "json", "text/csv")

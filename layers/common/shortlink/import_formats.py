@@ -59,6 +59,15 @@ def tags_of(text: str) -> list[str]:
     return list(dict.fromkeys(tag for tag in tags if tag))
 
 
+# A body sent as one of these must read as that kind of file; others (text/plain, ...) say nothing.
+MEDIA_KINDS = {"application/json": "JSON", "text/csv": "CSV", "application/sql": "SQL"}
+
+
+def _kind(text: str) -> str:
+    start = text.lstrip("\ufeff \t\r\n")
+    return "JSON" if start.startswith(("{", "[")) else "SQL" if SQL_INSERT.search(start) else "CSV"
+
+
 def detect(text: str) -> Format:
     """The format of a file, from its first characters or its CSV header."""
     start = text.lstrip("\ufeff \t\r\n")
@@ -88,9 +97,12 @@ def detect(text: str) -> Format:
     )
 
 
-def read(text: str, file_format: Format | Literal["auto"] = "auto") -> list[Record]:
-    """The records of a file in `file_format` (detected with "auto")."""
+def read(text: str, file_format: Format | Literal["auto"] = "auto", media_type: str | None = None) -> list[Record]:
+    """The records of a file in `file_format` (detected with "auto"), sent as `media_type`."""
     text = text.removeprefix("\ufeff")
+    expected = MEDIA_KINDS.get((media_type or "").split(";")[0].strip().lower())
+    if expected is not None and _kind(text) != expected:
+        raise UnreadableFile(f"the file is sent as {media_type} but does not read as {expected}")
     try:
         chosen = detect(text) if file_format == "auto" else file_format
         if chosen == "yourls" and SQL_INSERT.search(text):
