@@ -48,8 +48,12 @@ def test_an_import_run_twice_creates_each_link_once(aws, handlers):
     # Given our CSV: two good links (one without a slug), a non-web URL, an expiry in the past
     key = aws.new_api_key()
     body = (SAMPLES / "links.csv").read_text()
-    status, report = import_file(handlers, key, body)
+    with recording_aws_calls() as calls:
+        status, report = import_file(handlers, key, body)
     assert status == 200, report
+    # Each new link is one transaction with its claim (a slug's, or the record's import key)
+    assert calls.counts()[("dynamodb", "TransactWriteItems")] == 2
+    assert calls.counts().get(("dynamodb", "PutItem"), 0) == 0
     assert statuses(report) == [
         (2, "created", None),
         (3, "created", None),
