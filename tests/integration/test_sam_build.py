@@ -57,8 +57,16 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     build = tmp_path / "build"
-    functions = ("CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction", "DocsFunction")
-    for function in (*functions, "ConsoleFunction"):
+    functions = (
+        "CreateFunction",
+        "RedirectFunction",
+        "ManageFunction",
+        "IngestFunction",
+        "DocsFunction",
+        "TransferFunction",
+        "ConsoleFunction",
+    )
+    for function in functions:
         assert (build / function / "app.py").is_file()
     layer = build / "CommonLayer" / "python"
     # The console's script and chart ship with it, its page templates with the shortlink package.

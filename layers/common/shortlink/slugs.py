@@ -25,6 +25,7 @@ RESERVED_SLUGS = frozenset(
         "assets",
         "docs",
         "console",
+        "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",
         "robots.txt",
