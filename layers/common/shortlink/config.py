@@ -64,6 +64,12 @@ class Settings:
     # message per window or per this many clicks (shortlink.click_packing).
     click_pack_window_ms: int = 1000
     click_pack_max_clicks: int = 1000
+    # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
+    # without a queue no event is emitted.
+    webhooks_table: str = ""
+    webhook_queue_url: str = ""
+    # Local stack only: receivers on 127.0.0.1 (the template never sets it).
+    webhooks_allow_loopback: bool = False
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -125,6 +131,9 @@ class Settings:
             click_pack_max_clicks=integer("CLICK_PACK_MAX_CLICKS", 1000, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
+            webhooks_table=env.get("WEBHOOKS_TABLE", ""),
+            webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
+            webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
         )
 
 
