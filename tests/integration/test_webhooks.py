@@ -3,15 +3,19 @@ and ingest, fanned out and delivered by the webhooks function (polled as Lambda'
 does) to a receiver on 127.0.0.1 that checks each signature with the standardwebhooks verifier."""
 
 import json
+import threading
+import time
 import uuid
 from collections import Counter
 from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from unittest import mock
 
 import pytest
 
 from shortlink import services
+from shortlink.adapters.http_webhooks import HttpWebhookSender
 from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
 from shortlink.clicks import ClickEvent, ClickPack
 from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
@@ -250,3 +254,52 @@ def test_ten_thousand_clicks_give_one_delivery_per_endpoint_per_ingest_batch_wit
 
 def clicks_of(code, day):
     return sum(counted.counters["clicks"] for counted in services.click_stats().days(code, day, day))
+
+
+def test_the_sender_follows_no_redirect_and_reads_little_of_an_answer():
+    # Given a receiver that redirects, and one that answers with 64 MiB
+    written: list[int] = []
+
+    class Answers(BaseHTTPRequestHandler):
+        def do_POST(self):
+            self.rfile.read(int(self.headers["content-length"]))
+            if self.path == "/moved":
+                self.send_response(302)
+                self.send_header("location", "/elsewhere")
+                self.send_header("content-length", "0")
+                self.end_headers()
+                return
+            self.send_response(200)
+            self.send_header("content-length", str(64 << 20))
+            self.end_headers()
+            sent = 0
+            try:
+                while sent < 64 << 20:
+                    self.wfile.write(b"x" * 65536)
+                    sent += 65536
+            except OSError:  # the sender hung up
+                pass
+            written.append(sent)
+
+        def log_message(self, *args):
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Answers)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}"
+    sender = HttpWebhookSender(allow_loopback=True)
+    try:
+        # Then a redirect is a failure, not followed
+        moved = sender.send(f"{base}/moved", {}, "{}")
+        assert (moved.ok, moved.status) == (False, 302)
+        # And of a huge answer only a little is read before the connection closes
+        assert sender.send(f"{base}/big", {}, "{}").ok
+        for _ in range(100):  # the receiver notices the hang-up on its next write
+            if written:
+                break
+            time.sleep(0.1)
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert len(written) == 1
+    assert written[0] < 64 << 20

@@ -16,7 +16,7 @@ import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol, get_args
+from typing import Any, Literal, get_args
 
 from shortlink.errors import InvalidUrl, ShortlinkError
 from shortlink.urls import DestinationPolicy, validate_destination
@@ -62,20 +62,6 @@ class Endpoint:
         if self.disabled_at is not None or event_type not in self.events:
             return False
         return not self.tags or not set(self.tags).isdisjoint(link_tags)
-
-
-class EndpointStore(Protocol):
-    def add(self, endpoint: Endpoint, limit: int) -> None:
-        """Store a new endpoint; TooManyEndpoints if the owner has `limit` already."""
-
-    def list_for_owner(self, owner: str) -> list[Endpoint]:
-        """The owner's endpoints, oldest first."""
-
-    def get(self, owner: str, endpoint_id: str) -> Endpoint | None:
-        """One endpoint, or None."""
-
-    def delete(self, owner: str, endpoint_id: str) -> bool:
-        """Remove an endpoint; False if there was none."""
 
 
 def new_secret() -> str:
