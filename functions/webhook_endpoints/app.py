@@ -9,7 +9,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from shortlink.api_responses import BODY_ERRORS, answers
 from shortlink.config import settings
@@ -36,7 +36,10 @@ ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
 
 
 class CreateEndpointRequest(BaseModel):
-    model_config = STRICT_REQUEST
+    # The example shows in /docs and starts schemathesis's stateful runs with an endpoint that exists.
+    model_config = STRICT_REQUEST | ConfigDict(
+        json_schema_extra={"examples": [{"url": "https://hooks.example.com/shortlink", "events": ["link.created"]}]}
+    )
 
     url: Url
     events: Annotated[
@@ -88,7 +91,14 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
     summary="Register a webhook endpoint",
     operation_id="createWebhook",
     responses=documented(
-        answers(201, "the endpoint and its signing secret (shown once)", CreatedEndpoint, *BODY_ERRORS, 409),
+        answers(
+            201,
+            "the endpoint and its signing secret (shown once)",
+            CreatedEndpoint,
+            *BODY_ERRORS,
+            409,
+            links={"Delete": {"operationId": "deleteWebhook", "parameters": {"endpoint_id": "$response.body#/id"}}},
+        ),
         e409=f"the key has {MAX_ENDPOINTS_PER_KEY} endpoints already",
     ),
 )
