@@ -18,6 +18,7 @@ from shortlink import services
 from shortlink.adapters.http_webhooks import HttpWebhookSender
 from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
 from shortlink.clicks import ClickEvent, ClickPack
+from shortlink.errors import StorageUnavailable
 from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
@@ -303,3 +304,16 @@ def test_the_sender_follows_no_redirect_and_reads_little_of_an_answer():
         server.server_close()
     assert len(written) == 1
     assert written[0] < 64 << 20
+
+
+def test_an_event_that_cannot_be_queued_never_fails_the_write_it_tells_of(aws, handlers, caplog):
+    key = aws.new_api_key()
+    refused = StorageUnavailable("SQS throttled")
+    with mock.patch.object(SqsWebhookQueue, "send", side_effect=refused) as send:
+        code = create_link(handlers, key)
+        status, _ = api(handlers, "DELETE", f"/links/{code}", key, route="/links/{code}", params={"code": code})
+    assert status == 204
+    assert send.call_count == 2
+    assert aws.item_count("LinksTable") == 1
+    logged = [r.message for r in caplog.records if r.name == "shortlink.webhook_events"]
+    assert logged == ["webhook events not queued"] * 2
