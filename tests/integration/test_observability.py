@@ -10,7 +10,7 @@ from tests.integration.conftest import ROOT
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,
 # `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`).
-EMITTING = re.compile(r'\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
+EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
 
 
 def emitted_by_code() -> set[str]:

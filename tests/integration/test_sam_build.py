@@ -63,6 +63,7 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "TransferFunction",
         "WebhookEndpointsFunction",
         "WebhooksFunction",
     ):

@@ -79,6 +79,17 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "sqs:ChangeMessageVisibility",
             },
         ),
+        (
+            "TransferFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:Query",
+                "ssm:GetParameter",
+            },
+        ),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):
@@ -101,6 +112,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "DocsFunction",
         "WebhookEndpointsFunction",
         "WebhooksFunction",
+        "TransferFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -129,6 +141,8 @@ def test_routes_and_trigger(template):
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
         ("GET", "/webhooks"): "WebhookEndpointsFunction",
         ("DELETE", "/webhooks/{endpoint_id}"): "WebhookEndpointsFunction",
+        ("POST", "/links/import"): "TransferFunction",
+        ("GET", "/links/export"): "TransferFunction",
     }
     triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
     assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
@@ -187,7 +201,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 7
+    assert len(functions) == 8
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
