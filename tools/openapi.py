@@ -18,7 +18,7 @@ from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
-RESOLVER_FUNCTIONS = ("create", "manage", "transfer")
+RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints")
 BEARER = "apiKey"
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "

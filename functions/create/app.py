@@ -18,6 +18,7 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shortlink import webhook_events
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -46,6 +47,7 @@ from shortlink.link_views import (
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import CreateAllowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
+from shortlink.webhooks import EventMessage, link_event
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
@@ -93,7 +95,11 @@ class CreateLinkRequest(BaseModel):
         )
 
 
-def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
+def create_and_describe(
+    request: CreateLinkRequest, owner: str, events: list[EventMessage] | None = None
+) -> dict[str, Any]:
+    """The new link's view; its link.created event is queued now, or added to `events` (a bulk
+    create queues its events together)."""
     now = datetime.now(UTC)
     # Inside the idempotent part: a replayed answer costs no allowance.
     allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
@@ -109,7 +115,13 @@ def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    view = LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    event = link_event("link.created", owner, link.tags, view, now)
+    if events is None:
+        webhook_events.emit([event])
+    else:
+        events.append(event)
+    return view
 
 
 def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
@@ -156,14 +168,14 @@ class BulkCreateRequest(BaseModel):
     links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]
 
 
-def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str, Any]:
+def create_one_of_many(index: int, item: dict[str, Any], owner: str, events: list[EventMessage]) -> dict[str, Any]:
     try:
         request = CreateLinkRequest.model_validate(item)
     except ValidationError as error:
         message = describe_validation_errors(list(error.errors()), location_prefix=0)
         return {"index": index, "status": 422, "error": "invalid_request", "message": message}
     try:
-        return {"index": index, "status": 201, "link": create_and_describe(request, owner)}
+        return {"index": index, "status": 201, "link": create_and_describe(request, owner, events)}
     except ShortlinkError as error:
         answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the link failed unexpectedly")
         if answer.status >= 500:
@@ -181,6 +193,7 @@ def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
     owner = current_api_key(app).key_id
     results = []
+    events: list[EventMessage] = []
     passwords = 0
     for index, item in enumerate(request.links):
         passwords += item.get("password") is not None
@@ -188,7 +201,8 @@ def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
             message = f"at most {MAX_BULK_PASSWORDS} links with a password per bulk request"
             results.append({"index": index, "status": 422, "error": "invalid_request", "message": message})
             continue
-        results.append(create_one_of_many(index, item, owner))
+        results.append(create_one_of_many(index, item, owner, events))
+    webhook_events.emit(events)  # one queue call for the whole batch
     created = sum(1 for result in results if result["status"] == 201)
     summary = {"created": created, "failed": len(results) - created, "results": results}
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(summary))

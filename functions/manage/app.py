@@ -16,6 +16,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
 
+from shortlink import webhook_events
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
     api_resolver,
@@ -40,6 +41,7 @@ from shortlink.link_views import (
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
 from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
+from shortlink.webhooks import link_event
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
@@ -92,6 +94,13 @@ def view(link: Link) -> dict[str, Any]:
     return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
 
 
+def announced(event_type: str, link: Link) -> dict[str, Any]:
+    """The link's view, its webhook event queued (one SendMessage, after the write)."""
+    shown = view(link)
+    webhook_events.emit([link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
+    return shown
+
+
 def owner() -> str:
     return current_api_key(app).key_id
 
@@ -130,7 +139,7 @@ def get_link(code: str) -> dict[str, Any]:
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
     policy = destination_policy(app)
     edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
-    return view(edited)
+    return announced("link.updated", edited)
 
 
 @app.delete(
@@ -140,7 +149,7 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
     responses=answers(204, "deleted", None, 404),
 )
 def remove_link(code: str) -> Response[Any]:
-    delete_link(code, owner(), link_repository(), datetime.now(UTC))
+    announced("link.deleted", delete_link(code, owner(), link_repository(), datetime.now(UTC)))
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -151,7 +160,7 @@ def remove_link(code: str) -> Response[Any]:
     responses=answers(200, "the link", LinkView, 404),
 )
 def restore(code: str) -> dict[str, Any]:
-    return view(restore_link(code, owner(), link_repository()))
+    return announced("link.restored", restore_link(code, owner(), link_repository()))
 
 
 @app.get(

@@ -41,8 +41,9 @@ def test_a_batch_costs_one_write_per_link_and_day(aws, handlers):
     with recording_aws_calls() as calls:
         result = handlers["IngestFunction"]({"Records": records}, None)
     assert result == {"batchItemFailures": []}
-    # 3 items (aaa's two hours share its day item), never one write per click.
-    assert calls.counts() == {("dynamodb", "UpdateItem"): 3}
+    # 3 items (aaa's two hours share its day item), never one write per click; one link.clicked
+    # event for the webhooks.
+    assert calls.counts() == {("dynamodb", "UpdateItem"): 3, ("sqs", "SendMessage"): 1}
     assert [totals(code)["clicks"] for code in ("aaa", "bbb", "ccc")] == [34, 33, 33]
     assert totals("bbb")["country#DE"] == 33
     assert (totals("aaa")["clicks@14"], totals("aaa")["clicks@15"]) == (33, 1)

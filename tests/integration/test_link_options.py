@@ -206,7 +206,7 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
     assert len(set(created)) == 20
     assert all(len(code) == 7 for code in created)
     # Per create: the API key, and the claim a slug reading like the code would hold.
-    assert calls.counts() == {("dynamodb", "GetItem"): 40, ("dynamodb", "PutItem"): 20}
+    assert calls.counts() == {("dynamodb", "GetItem"): 40, ("dynamodb", "PutItem"): 20, ("sqs", "SendMessage"): 20}
     assert aws.item_count("CountersTable") == 0
     assert follow(handlers, created[0])["statusCode"] == 302
 

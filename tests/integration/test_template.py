@@ -50,10 +50,35 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
         ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage", "ssm:GetParameter"}),
         (
             "CreateFunction",
-            {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+            {
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:GetItem",
+                "dynamodb:DeleteItem",
+                "ssm:GetParameter",
+                "sqs:SendMessage",
+            },
         ),
-        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "ManageFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter", "sqs:SendMessage"},
+        ),
+        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
+        (
+            "WebhookEndpointsFunction",
+            {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+        ),
+        (
+            "WebhooksFunction",
+            {
+                "dynamodb:Query",
+                "dynamodb:GetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "sqs:SendMessage",
+                "sqs:ChangeMessageVisibility",
+            },
+        ),
         (
             "TransferFunction",
             {
@@ -96,6 +121,8 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "WebhookEndpointsFunction",
+        "WebhooksFunction",
         "TransferFunction",
         "ConsoleFunction",
     }
@@ -123,18 +150,28 @@ def test_routes_and_trigger(template):
         ("GET", "/links/{code}/qr"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
+        ("POST", "/webhooks"): "WebhookEndpointsFunction",
+        ("GET", "/webhooks"): "WebhookEndpointsFunction",
+        ("DELETE", "/webhooks/{endpoint_id}"): "WebhookEndpointsFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
         ("GET", "/console/{proxy+}"): "ConsoleFunction",
         ("POST", "/console/{proxy+}"): "ConsoleFunction",
     }
-    [trigger] = template.sqs_triggers()
-    assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
-        "IngestFunction",
-        "ClicksQueue",
-        True,
-    )
+    triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
+    assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
+
+
+def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
+    from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+
+    resources = template.stacks[0].template_dict["Resources"]
+    queue = resources["WebhookDeliveryQueue"]["Properties"]
+    assert queue["RedrivePolicy"]["maxReceiveCount"] == MAX_ATTEMPTS
+    # The last attempt comes about a day after the first, and the message outlives it.
+    assert 20 * 3600 <= sum(RETRY_DELAYS_SECONDS) <= 26 * 3600 < queue["MessageRetentionPeriod"]
+    assert "SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK" not in (ROOT / "template.yaml").read_text()
 
 
 CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
@@ -179,7 +216,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 7
+    assert len(functions) == 9
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

@@ -69,6 +69,12 @@ class Settings:
     console_session_secret_parameter: str = ""
     # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
     sign_in_attempts_per_window: int = 10
+    # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
+    # without a queue no event is emitted.
+    webhooks_table: str = ""
+    webhook_queue_url: str = ""
+    # Local stack only: receivers on 127.0.0.1 (the template never sets it).
+    webhooks_allow_loopback: bool = False
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -133,6 +139,9 @@ class Settings:
             console_session_secret=env.get("CONSOLE_SESSION_SECRET", ""),
             console_session_secret_parameter=env.get("CONSOLE_SESSION_SECRET_PARAMETER", ""),
             sign_in_attempts_per_window=integer("SIGN_IN_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
+            webhooks_table=env.get("WEBHOOKS_TABLE", ""),
+            webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
+            webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
         )
 
 

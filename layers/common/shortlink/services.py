@@ -20,7 +20,10 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
     from shortlink.adapters.sqs import SqsClickPublisher
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
     from shortlink.link_cache import CachedLinks, Entry
 
@@ -150,6 +153,38 @@ def console_session_secret() -> bytes:
     )
 
 
+def webhook_endpoints() -> "DynamoEndpointStore":
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore
+
+    table = settings().webhooks_table
+    if not table:
+        raise ConfigurationError("WEBHOOKS_TABLE is not set")
+    return DynamoEndpointStore(table)
+
+
+@cache
+def webhook_queue() -> "SqsWebhookQueue | None":
+    """The webhook queue, or None where none is configured (no event is then emitted)."""
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
+
+    url = settings().webhook_queue_url
+    return SqsWebhookQueue(url) if url else None
+
+
+@cache
+def link_owners() -> "DynamoLinkOwners":
+    from shortlink.adapters.dynamodb_webhooks import DynamoLinkOwners
+
+    return DynamoLinkOwners(settings().links_table)
+
+
+@cache
+def webhook_sender() -> "HttpWebhookSender":
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
+
+    return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -171,6 +206,10 @@ def reset() -> None:
         window_counter,
         visitor_salt_root,
         console_session_secret,
+        webhook_endpoints,
+        webhook_queue,
+        link_owners,
+        webhook_sender,
         settings,
     ):
         factory.cache_clear()
