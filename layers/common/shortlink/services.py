@@ -153,6 +153,7 @@ def console_session_secret() -> bytes:
     )
 
 
+@cache
 def webhook_endpoints() -> "DynamoEndpointStore":
     from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore
 
