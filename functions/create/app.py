@@ -33,15 +33,20 @@ from shortlink.http_api import (
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
+    Crawlable,
+    ExpiredUrl,
+    ForwardQuery,
     LinkView,
     MaxClicks,
     Moment,
     Password,
+    PreviewCard,
     RedirectType,
     Rules,
     Tags,
     Title,
     Url,
+    UtmFields,
 )
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import CreateAllowance
@@ -77,6 +82,11 @@ class CreateLinkRequest(BaseModel):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    forward_query: ForwardQuery = True
+    expired_url: ExpiredUrl | None = None
+    crawlable: Crawlable = False
+    preview: PreviewCard | None = None
+    utm: UtmFields | None = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -90,6 +100,11 @@ class CreateLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            forward_query=self.forward_query,
+            expired_url=self.expired_url,
+            crawlable=self.crawlable,
+            preview=self.preview.preview() if self.preview is not None else None,
+            utm=self.utm.utm() if self.utm is not None else None,
         )
 
 
