@@ -33,20 +33,16 @@ from shortlink.http_api import (
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
-    Crawlable,
-    ExpiredUrl,
-    ForwardQuery,
+    DestinationOptions,
     LinkView,
     MaxClicks,
     Moment,
     Password,
-    PreviewCard,
     RedirectType,
     Rules,
     Tags,
     Title,
     Url,
-    UtmFields,
 )
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import CreateAllowance
@@ -65,7 +61,7 @@ tracer = Tracer(service="shortlink-create")
 app = api_resolver()
 
 
-class CreateLinkRequest(BaseModel):
+class CreateLinkRequest(DestinationOptions):
     # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
     model_config = STRICT_REQUEST | ConfigDict(
         json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
@@ -76,17 +72,12 @@ class CreateLinkRequest(BaseModel):
     valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
     expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
     redirect_type: RedirectType = 302
-    tags: Tags = []
+    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
     title: Title | None = None
     private: bool = False
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
-    forward_query: ForwardQuery = True
-    expired_url: ExpiredUrl | None = None
-    crawlable: Crawlable = False
-    preview: PreviewCard | None = None
-    utm: UtmFields | None = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -100,11 +91,7 @@ class CreateLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
-            forward_query=self.forward_query,
-            expired_url=self.expired_url,
-            crawlable=self.crawlable,
-            preview=self.preview.preview() if self.preview is not None else None,
-            utm=self.utm.utm() if self.utm is not None else None,
+            **self.destination_options(),
         )
 
 

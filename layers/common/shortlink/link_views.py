@@ -130,6 +130,29 @@ ForwardQuery = Annotated[bool, Field(description="the visitor's query parameters
 Crawlable = Annotated[bool, Field(description="search engines may index the link (no noindex, in robots.txt)")]
 
 
+class DestinationOptions(BaseModel):
+    """Where a follow goes and what crawlers and preview bots see: fields a create and an import
+    share."""
+
+    model_config = STRICT_REQUEST
+
+    forward_query: ForwardQuery = True
+    expired_url: ExpiredUrl | None = None
+    crawlable: Crawlable = False
+    preview: PreviewCard | None = None
+    utm: UtmFields | None = None
+
+    def destination_options(self) -> dict[str, Any]:
+        """These fields as LinkOptions takes them."""
+        return {
+            "forward_query": self.forward_query,
+            "expired_url": self.expired_url,
+            "crawlable": self.crawlable,
+            "preview": self.preview.preview() if self.preview is not None else None,
+            "utm": self.utm.utm() if self.utm is not None else None,
+        }
+
+
 class LinkView(BaseModel):
     code: str
     short_url: str
