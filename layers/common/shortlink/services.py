@@ -146,6 +146,20 @@ def idempotency_store() -> Any:
     return DynamoDBPersistenceLayer(table_name=table)
 
 
+@cache
+def console_session_secret() -> bytes:
+    """The key that signs console sessions (read on the first console request, then kept)."""
+    from shortlink.stack_secrets import read_secret
+
+    config = settings()
+    return read_secret(
+        config.console_session_secret,
+        config.console_session_secret_parameter,
+        ("CONSOLE_SESSION_SECRET", "CONSOLE_SESSION_SECRET_PARAMETER"),
+        "the console session secret",
+    )
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -167,6 +181,7 @@ def reset() -> None:
         idempotency_store,
         window_counter,
         visitor_salt_root,
+        console_session_secret,
         settings,
     ):
         factory.cache_clear()
