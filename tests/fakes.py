@@ -64,10 +64,16 @@ class InMemoryLinks:
         return self.items[code]
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self, owner: str, limit: int, cursor: str | None, tag: str | None, utm_campaign: str | None = None
     ) -> tuple[list[Link], str | None]:
         mine = sorted(
-            (link for link in self.items.values() if link.owner == owner and (tag is None or tag in link.tags)),
+            (
+                link
+                for link in self.items.values()
+                if link.owner == owner
+                and (tag is None or tag in link.tags)
+                and (utm_campaign is None or (link.utm is not None and link.utm.campaign == utm_campaign))
+            ),
             key=lambda link: link.created_at,
             reverse=True,
         )

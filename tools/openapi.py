@@ -38,6 +38,16 @@ CODE = {
 }
 
 
+# A follow's own query parameters, any names: merged into the destination (forward_query).
+VISITOR_QUERY = {
+    "name": "parameters",
+    "in": "query",
+    "description": "the visitor's query parameters, merged into the destination unless forward_query is false",
+    "style": "form",
+    "explode": True,
+    "schema": {"type": "object", "additionalProperties": {"type": "string"}},
+}
+
 # POST /links/import reads its body as a file, which no resolver parameter describes.
 IMPORT_FILE = {
     "required": True,
@@ -68,14 +78,16 @@ PUBLIC_PATHS: dict[str, Any] = {
             "summary": "Follow a link",
             "operationId": "follow",
             "security": [],
-            "parameters": [CODE],
+            "parameters": [CODE, VISITOR_QUERY],
             "responses": {
-                "200": _page("the unlock form of a link with a password"),
-                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (301, 302)},
+                "200": _page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
+                "301": _redirect("to the destination (the link's redirect_type)"),
+                "302": _redirect("to the destination (the link's redirect_type), or to expired_url instead of 410"),
                 **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
                 "403": _page("the link's access rules deny this visitor"),
                 "404": _page("no such link, or not yet valid"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
+                "414": _page("the destination with the visitor's query would pass 2,048 characters"),
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         },
@@ -104,6 +116,20 @@ PUBLIC_PATHS: dict[str, Any] = {
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         },
+    },
+    "/robots.txt": {
+        "get": {
+            "summary": "All disallowed but crawlable links",
+            "operationId": "robots",
+            "security": [],
+            "responses": {
+                "200": {
+                    "description": "robots.txt (cached 5 minutes)",
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                },
+                "503": _page("storage is busy: retry (Retry-After)"),
+            },
+        }
     },
     "/openapi.json": {
         "get": {

@@ -34,6 +34,7 @@ from shortlink.http_api import (
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
+    DestinationOptions,
     LinkView,
     MaxClicks,
     Moment,
@@ -62,7 +63,7 @@ tracer = Tracer(service="shortlink-create")
 app = api_resolver()
 
 
-class CreateLinkRequest(BaseModel):
+class CreateLinkRequest(DestinationOptions):
     # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
     model_config = STRICT_REQUEST | ConfigDict(
         json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
@@ -73,7 +74,7 @@ class CreateLinkRequest(BaseModel):
     valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
     expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
     redirect_type: RedirectType = 302
-    tags: Tags = []
+    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
     title: Title | None = None
     private: bool = False
     max_clicks: MaxClicks | None = None
@@ -92,6 +93,7 @@ class CreateLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            **self.destination_options(),
         )
 
 

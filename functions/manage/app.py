@@ -14,7 +14,7 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, Field, model_validator
 
 from shortlink import webhook_events
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
@@ -28,15 +28,20 @@ from shortlink.link_views import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
+    Crawlable,
+    ExpiredUrl,
+    ForwardQuery,
     LinkView,
     MaxClicks,
     Moment,
     Password,
+    PreviewCard,
     RedirectType,
     Rules,
     Tags,
     Title,
     Url,
+    UtmFields,
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
@@ -50,7 +55,7 @@ app = api_resolver()
 
 class EditLinkRequest(BaseModel):
     """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
-    `password` or `rules`."""
+    `password`, `rules`, `expired_url`, `preview` or `utm`."""
 
     model_config = STRICT_REQUEST
 
@@ -64,6 +69,11 @@ class EditLinkRequest(BaseModel):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    forward_query: Annotated[ForwardQuery | None, DOCUMENTED_WITHOUT_NULL] = None
+    expired_url: ExpiredUrl | None = None
+    crawlable: Annotated[Crawlable | None, DOCUMENTED_WITHOUT_NULL] = None
+    preview: Annotated[PreviewCard | None, Field(description="replaces the whole card")] = None
+    utm: Annotated[UtmFields | None, Field(description="replaces all UTM fields")] = None
 
     @model_validator(mode="after")
     def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
@@ -86,6 +96,11 @@ class EditLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            forward_query=self.forward_query,
+            expired_url=self.expired_url,
+            crawlable=self.crawlable,
+            preview=self.preview.preview() if self.preview is not None else None,
+            utm=self.utm.utm() if self.utm is not None else None,
             cleared=cleared,
         )
 
@@ -115,8 +130,9 @@ def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
+    utm_campaign: Annotated[str | None, Query(min_length=1, max_length=200, description="a campaign's links")] = None,
 ) -> dict[str, Any]:
-    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag)
+    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag, utm_campaign)
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 

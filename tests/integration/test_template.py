@@ -47,7 +47,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
 @pytest.mark.parametrize(
     ("function", "actions"),
     [
-        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage", "ssm:GetParameter"}),
+        (
+            "RedirectFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "sqs:SendMessage", "ssm:GetParameter"},
+        ),
         (
             "CreateFunction",
             {
@@ -141,6 +144,7 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("GET", "/robots.txt"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
         ("GET", "/links/{code}"): "ManageFunction",

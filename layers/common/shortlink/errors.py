@@ -29,6 +29,10 @@ class RateLimited(ShortlinkError):
         self.retry_after = retry_after
 
 
+class DestinationTooLong(ShortlinkError):
+    """A visitor's query would make the destination longer than a URL we redirect to."""
+
+
 class LinkNotFound(ShortlinkError):
     """No link with that code (or not one the caller may see)."""
 

@@ -15,11 +15,21 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
 from shortlink.import_formats import Record
-from shortlink.link_views import STRICT_REQUEST, MaxClicks, Moment, RedirectType, Rules, Tags, Title, Url
+from shortlink.link_views import (
+    STRICT_REQUEST,
+    DestinationOptions,
+    MaxClicks,
+    Moment,
+    RedirectType,
+    Rules,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import Allowance, LinkOptions, LinkRepository, create_link, find_link
 from shortlink.passwords import is_password_hash
 from shortlink.urls import DestinationPolicy, validate_destination
@@ -43,7 +53,7 @@ def _password_hash(text: str) -> str:
     return text
 
 
-class ImportedLink(BaseModel):
+class ImportedLink(DestinationOptions):
     """A record's fields, checked as POST /links checks a request; an export's extra fields
     (`password_hash`, `deleted_at`) restore what it saved."""
 
@@ -54,7 +64,7 @@ class ImportedLink(BaseModel):
     valid_from: Moment | None = None
     expires_at: Moment | None = None
     redirect_type: RedirectType = 302
-    tags: Tags = []
+    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
     title: Title | None = None
     private: bool = False
     max_clicks: MaxClicks | None = None
@@ -63,8 +73,8 @@ class ImportedLink(BaseModel):
     deleted_at: Moment | None = None
 
     def options(self) -> LinkOptions:
-        chosen = self.model_dump(exclude={"url", "tags", "deleted_at"})
-        return LinkOptions(**chosen, tags=tuple(dict.fromkeys(self.tags)), imported=True)
+        chosen = self.model_dump(exclude={"url", "tags", "deleted_at", *DestinationOptions.model_fields})
+        return LinkOptions(**chosen, **self.destination_options(), tags=tuple(dict.fromkeys(self.tags)), imported=True)
 
     def import_key(self, owner: str) -> str:
         """The same for the same record of the same key, whichever file or format brought it."""

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
     from shortlink.link_cache import CachedLinks, Entry
+    from shortlink.robots import CachedRobots
 
 
 @cache
@@ -66,6 +67,15 @@ def cached_links() -> "CachedLinks":
         prepare=plain_redirect,
         entries=link_entries,
     )
+
+
+@cache
+def cached_robots() -> "CachedRobots":
+    """The redirect's robots.txt: the crawlable links' codes, read at most once per TTL."""
+    from shortlink.adapters.dynamodb_redirect import DynamoCrawlableCodes
+    from shortlink.robots import CachedRobots
+
+    return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
 
 
 @cache
@@ -197,6 +207,7 @@ def reset() -> None:
     forget_cached_links()
     for factory in (
         link_repository,
+        cached_robots,
         importing_links,
         click_budget,
         api_key_store,

@@ -12,19 +12,23 @@ from typing import Any, TypeVar, cast
 from pynamodb.attributes import (
     BooleanAttribute,
     ListAttribute,
+    MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
     UTCDateTimeAttribute,
 )
 from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
-from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex, KeysOnlyProjection
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
+from shortlink.adapters.dynamodb_redirect import CRAWLABLE, CRAWLABLE_INDEX
 from shortlink.api_keys import ApiKey
+from shortlink.destinations import Utm
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
+from shortlink.previews import LinkPreview
 from shortlink.rules import stored_rules
 
 ModelT = TypeVar("ModelT", bound=Model)
@@ -56,11 +60,37 @@ class OwnerIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-c
     created_at = UTCDateTimeAttribute(range_key=True)
 
 
+class CrawlableIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
+    """GET /robots.txt: the codes of crawlable links, keys only (read by adapters/dynamodb_redirect)."""
+
+    class Meta:
+        index_name = CRAWLABLE_INDEX
+        projection = KeysOnlyProjection()
+
+    crawlable_key = UnicodeAttribute(hash_key=True)
+    code = UnicodeAttribute(range_key=True)
+
+
+class UtmAttribute(MapAttribute[str, str]):
+    source = UnicodeAttribute(null=True)
+    medium = UnicodeAttribute(null=True)
+    campaign = UnicodeAttribute(null=True)
+    term = UnicodeAttribute(null=True)
+    content = UnicodeAttribute(null=True)
+
+
+class PreviewAttribute(MapAttribute[str, str]):
+    title = UnicodeAttribute(null=True)
+    description = UnicodeAttribute(null=True)
+    image = UnicodeAttribute(null=True)
+
+
 class LinkItem(Model):
     class Meta(_Meta):
         pass
 
     by_owner = OwnerIndex()
+    crawlable_links = CrawlableIndex()
 
     code = UnicodeAttribute(hash_key=True)
     url = UnicodeAttribute()
@@ -79,6 +109,13 @@ class LinkItem(Model):
     clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
     password_hash = UnicodeAttribute(null=True)
     rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
+    forward_query = BooleanAttribute(null=True)  # stored only when false (the default is true)
+    expired_url = UnicodeAttribute(null=True)
+    crawlable = BooleanAttribute(null=True)
+    crawlable_key = UnicodeAttribute(null=True)  # CRAWLABLE while crawlable (a sparse index's key)
+    # pynamodb's MapAttribute constructor is untyped.
+    preview = PreviewAttribute(null=True)  # type: ignore[no-untyped-call]
+    utm = UtmAttribute(null=True)  # type: ignore[no-untyped-call]
 
 
 class SlugClaimItem(Model):
@@ -148,6 +185,12 @@ class DynamoLinkRepository:
             max_clicks=link.max_clicks,
             password_hash=link.password_hash,
             rules=rules_json(link.rules.document) if link.rules is not None else None,
+            forward_query=False if not link.forward_query else None,
+            expired_url=link.expired_url,
+            crawlable=link.crawlable or None,
+            crawlable_key=CRAWLABLE if link.crawlable else None,
+            preview=_stored(PreviewAttribute, link.preview.document()) if link.preview is not None else None,
+            utm=_stored(UtmAttribute, link.utm.document()) if link.utm is not None else None,
         )
 
     def add(self, link: Link) -> None:
@@ -230,6 +273,7 @@ class DynamoLinkRepository:
             actions.append(model.password_hash.set(changes.password_hash))
         if changes.rules is not None:
             actions.append(model.rules.set(rules_json(changes.rules)))
+        actions += _link_option_actions(model, changes)
         for name in changes.cleared_fields():
             actions.append(getattr(model, name).remove())
             if name == "expires_at":
@@ -246,12 +290,15 @@ class DynamoLinkRepository:
         return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self, owner: str, limit: int, cursor: str | None, tag: str | None, utm_campaign: str | None = None
     ) -> tuple[list[Link], str | None]:
         start = _decode_cursor(cursor) if cursor else None
         if start is not None and start.get("owner") != {"S": owner}:
             raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
-        condition = self._model.tags.contains(tag) if tag else None
+        condition: Any = self._model.tags.contains(tag) if tag else None
+        if utm_campaign:
+            same_campaign = self._model.utm.campaign == utm_campaign
+            condition = same_campaign if condition is None else condition & same_campaign
         links: list[Link] = []
         try:
             # A tag filter applies after the read: keep reading until the page is full.
@@ -270,6 +317,36 @@ class DynamoLinkRepository:
         except PynamoDBException as error:
             raise _unavailable(error) from error
         return links, _encode_cursor(start) if start else None
+
+
+MapT = TypeVar("MapT", bound=MapAttribute[str, str])
+
+
+def _stored(attribute: type[MapT], document: dict[str, str]) -> MapT:
+    return attribute(**document)
+
+
+def _fields(value: MapAttribute[str, str]) -> dict[str, str]:
+    return dict(value.as_dict())  # type: ignore[no-untyped-call]
+
+
+def _link_option_actions(model: type[LinkItem], changes: LinkChanges) -> list[Any]:
+    """The update actions of forward_query, expired_url, crawlable, preview and utm (their
+    removal by `cleared` is the caller's)."""
+    actions: list[Any] = []
+    if changes.forward_query is not None:
+        actions.append(model.forward_query.remove() if changes.forward_query else model.forward_query.set(False))
+    if changes.expired_url is not None:
+        actions.append(model.expired_url.set(changes.expired_url))
+    if changes.crawlable is True:
+        actions += [model.crawlable.set(True), model.crawlable_key.set(CRAWLABLE)]
+    elif changes.crawlable is False:
+        actions += [model.crawlable.remove(), model.crawlable_key.remove()]
+    if changes.preview is not None:
+        actions.append(model.preview.set(_stored(PreviewAttribute, changes.preview.document())))
+    if changes.utm is not None:
+        actions.append(model.utm.set(_stored(UtmAttribute, changes.utm.document())))
+    return actions
 
 
 def rules_json(document: dict[str, Any]) -> str:
@@ -319,6 +396,11 @@ def _to_link(item: LinkItem) -> Link:
         max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
         password_hash=item.password_hash,
         rules=stored_rules(item.rules) if item.rules is not None else None,
+        forward_query=item.forward_query is not False,
+        expired_url=item.expired_url,
+        crawlable=bool(item.crawlable),
+        preview=LinkPreview(**_fields(item.preview)) if item.preview is not None else None,
+        utm=Utm(**_fields(item.utm)) if item.utm is not None else None,
     )
 
 
