@@ -167,7 +167,8 @@ def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_cou
             create(handlers, key, f"https://example.com/{i}")
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 3 + 3,  # the API key; a slug's claim on the code's reading (none: no write)
-        ("dynamodb", "UpdateItem"): 1 + 3,  # one block of 1,000 ids; the key's rate window, each time
+        # one block of 1,000 ids; the key's rate window, each time; the key's first use of the day
+        ("dynamodb", "UpdateItem"): 1 + 3 + 1,
         ("dynamodb", "PutItem"): 3,
     }
 
@@ -179,4 +180,5 @@ def test_without_a_rate_limit_create_skips_the_rate_count(aws, handlers, monkeyp
     with recording_aws_calls() as calls:
         for i in range(3):
             create(handlers, key, f"https://example.com/{i}")
-    assert calls.counts() == {("dynamodb", "GetItem"): 6, ("dynamodb", "UpdateItem"): 1, ("dynamodb", "PutItem"): 3}
+    # UpdateItem: one block of ids, and the key's first use of the day
+    assert calls.counts() == {("dynamodb", "GetItem"): 6, ("dynamodb", "UpdateItem"): 2, ("dynamodb", "PutItem"): 3}
