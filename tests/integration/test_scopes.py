@@ -32,12 +32,18 @@ ROUTE_SCOPES = {
     ("DELETE", "/links/{code}"): LINKS_WRITE,
     ("POST", "/links/{code}/restore"): LINKS_WRITE,
     ("GET", "/links/{code}/stats"): STATS_READ,
+    ("POST", "/links/import"): LINKS_WRITE,
+    ("GET", "/links/export"): LINKS_READ,
     ("POST", "/keys"): ADMIN,
     ("GET", "/keys"): ADMIN,
     ("DELETE", "/keys/{key_id}"): ADMIN,
 }
-# Routes no API key is asked for: the redirect, its unlock form, the docs.
+# Routes no API key is asked for: the redirect, its unlock form, the docs; the console (a session
+# of a key, whose scopes it checks itself).
 PUBLIC_ROUTES = {
+    ("GET", "/console"),
+    ("GET", "/console/{proxy+}"),
+    ("POST", "/console/{proxy+}"),
     ("GET", "/{code}"),
     ("HEAD", "/{code}"),
     ("POST", "/{code}"),
