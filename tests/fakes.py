@@ -2,10 +2,10 @@
 
 import threading
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken
+from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import Link, LinkChanges
 
 
@@ -83,8 +83,18 @@ class InMemoryLinks:
 
 
 class InMemoryApiKeys:
-    def __init__(self, keys: dict[str, ApiKey] | None = None) -> None:
+    def __init__(self, keys: dict[str, ApiKey] | None = None, *, busy: bool = False) -> None:
         self.keys = keys or {}
+        self.writes = 0
+        self.busy = busy  # every write fails as a throttled table's would
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         return self.keys.get(key_hash)
+
+    def mark_used(self, key_hash: str, day: date) -> None:
+        if self.busy:
+            raise StorageUnavailable("throttled")
+        key = self.keys[key_hash]
+        if key.last_used_on is None or key.last_used_on < day:  # the adapter's condition
+            self.writes += 1
+            self.keys[key_hash] = replace(key, last_used_on=day)

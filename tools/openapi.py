@@ -16,18 +16,23 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
+from shortlink.http_api import API_KEY_SCHEME  # each route's scope is its security requirement
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
-RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints")
-BEARER = "apiKey"
+RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints", "keys")
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
-    "`Authorization: Bearer <api key>`. A request is checked in this order: body size (413), API key "
-    "(401), media type (415: a body must be `application/json`, but the file of `/links/import`), then "
-    'the body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
+    "`Authorization: Bearer <api key>` holding the route's scope (its security requirement names it). A "
+    "request is checked in this order: body size (413), API key (401), scope (403, `scope` names the missing "
+    "one), media type (415: a body must be `application/json`, but the file of `/links/import`), then the "
+    'body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
     '"message": ...}`.'
 )
 
+SECURITY_SCHEMES: dict[str, Any] = {
+    API_KEY_SCHEME: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME, or POST /keys")
+}
 HTML = {"text/html": {"schema": {"type": "string"}}}
 CODE = {
     "name": "code",
@@ -157,7 +162,7 @@ def _resolver_schema(function: str) -> dict[str, Any]:
         raise ImportError(f"cannot load {source}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    schema = module.app.get_openapi_schema()
+    schema = module.app.get_openapi_schema(security_schemes=SECURITY_SCHEMES)
     document: dict[str, Any] = json.loads(schema.model_dump_json(by_alias=True, exclude_none=True))
     return document
 
@@ -168,8 +173,8 @@ def openapi_document() -> str:
         title="Shortlink",
         version="1.0.0",
         description=DESCRIPTION,
-        security_schemes={BEARER: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME")},
-        security=[{BEARER: []}],
+        security_schemes=SECURITY_SCHEMES,
+        security=[{API_KEY_SCHEME: []}],
         on_conflict="error",
     )
     for function in RESOLVER_FUNCTIONS:

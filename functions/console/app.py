@@ -69,7 +69,7 @@ def session() -> tuple[Session, ApiKey]:
     """This request's session and its key, which must still be active."""
     found = read_session(cookie_value(app.current_event.cookies or []), now(), console_session_secret())
     key = api_key_store().find_by_hash(found.key_hash) if found else None
-    if found is None or key is None or key.revoked:
+    if found is None or key is None or key.state(now()) != "active":
         raise SignInNeeded
     return found, key
 
@@ -129,7 +129,7 @@ def sign_in() -> Response[Any]:
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
-    if key is None or key.revoked:
+    if key is None or key.state(now()) != "active":
         return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
     _, cookie = issue_session(key_hash, now(), console_session_secret())
     logger.info("console sign-in", extra={"key_id": key.key_id})
@@ -168,10 +168,10 @@ def links_page() -> Response[Any]:
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if text:
-        found = found_links(key.key_id, text)
+        found = found_links(key.owner, text)
         links, next_cursor = [link for link in found if not tag or tag in link.tags], None
     else:
-        links, next_cursor = link_repository().list_for_owner(key.key_id, PAGE_SIZE, cursor, tag or None)
+        links, next_cursor = link_repository().list_for_owner(key.owner, PAGE_SIZE, cursor, tag or None)
     counted = key.allows("stats:read")
     rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code) if counted else None} for link in links]
     next_page = (
@@ -230,7 +230,7 @@ def create_from(form: forms.Form, owner: str) -> Link:
 def create() -> Response[Any]:
     form, current, key = posted_by_session("links:write")
     try:
-        link = create_from(form, key.key_id)
+        link = create_from(form, key.owner)
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
@@ -249,7 +249,7 @@ def create_many() -> Response[Any]:
         url, _, title = line.partition(" ")
         item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
         try:
-            results.append({"line": number, "text": line, "link": view(create_from(item, key.key_id))})
+            results.append({"line": number, "text": line, "link": view(create_from(item, key.owner))})
         except forms.FormErrors as error:
             results.append({"line": number, "text": line, "error": str(error)})
         except ShortlinkError as error:
@@ -286,7 +286,7 @@ def stats_report(code: str, granularity: Granularity, start: datetime | None, en
 @app.get("/console/links/<code>")
 def link_page(code: str) -> Response[Any]:
     current, key = requiring("links:read")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     preset, granularity, start, end = chosen_range()
     report, range_error = None, None
     if key.allows("stats:read"):
@@ -312,7 +312,7 @@ def link_page(code: str) -> Response[Any]:
 @app.get("/console/links/<code>/stats.csv")
 def link_stats_csv(code: str) -> Response[Any]:
     _, key = requiring("stats:read")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     _, granularity, start, end = chosen_range()
     report = stats_report(link.code, granularity, start, end)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"', "Cache-Control": "no-store"}
@@ -326,7 +326,7 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
     _, key = requiring("links:read")
     if image_format not in ("svg", "png"):
         raise Refused(404, "a QR code is an .svg or a .png")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     image = io.BytesIO()
     segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=8, border=4)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
@@ -342,17 +342,17 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
 @app.get("/console/links/<code>/edit")
 def edit_page(code: str) -> Response[Any]:
     current, key = requiring("links:write")
-    link = view(owned_link(code, key.key_id, link_repository()))
+    link = view(owned_link(code, key.owner, link_repository()))
     return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
 
 
 @app.post("/console/links/<code>")
 def edit(code: str) -> Response[Any]:
     form, current, key = posted_by_session("links:write")
-    link = view(owned_link(code, key.key_id, link_repository()))
+    link = view(owned_link(code, key.owner, link_repository()))
     try:
         changes = forms.link_changes(form)
-        edit_link(code, key.key_id, changes, link_repository(), now(), destination_policy(app))
+        edit_link(code, key.owner, changes, link_repository(), now(), destination_policy(app))
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:
@@ -365,14 +365,14 @@ def edit(code: str) -> Response[Any]:
 @app.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    delete_link(code, key.key_id, link_repository(), now())
+    delete_link(code, key.owner, link_repository(), now())
     return see_other("/console")
 
 
 @app.post("/console/links/<code>/restore")
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    restore_link(code, key.key_id, link_repository())
+    restore_link(code, key.owner, link_repository())
     return see_other(f"/console/links/{code}")
 
 

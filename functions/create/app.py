@@ -19,6 +19,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from shortlink import webhook_events
+from shortlink.api_keys import LINKS_WRITE
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -30,6 +31,7 @@ from shortlink.http_api import (
     destination_policy,
     error_answer,
     error_response,
+    needs,
     public_base_url,
 )
 from shortlink.link_views import (
@@ -137,9 +139,10 @@ def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
     summary="Create a short link",
     operation_id="createLink",
     responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429, links=CODE_LINKS),
+    security=needs(LINKS_WRITE),
 )
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account: its keys share links and allowance
     idempotency_key = app.current_event.headers.get(IDEMPOTENCY_KEY_HEADER)
     if idempotency_key is None:
         created = create_and_describe(request, owner)
@@ -190,10 +193,11 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str, events: lis
     summary="Create up to 100 links",
     operation_id="createLinks",
     responses=answers(200, "one result per link, in order", BulkSummary, *BODY_ERRORS),
+    security=needs(LINKS_WRITE),
 )
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account: its keys share links and allowance
     results = []
     events: list[EventMessage] = []
     passwords = 0

@@ -17,11 +17,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, model_validator
 
 from shortlink import webhook_events
+from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
     api_resolver,
     current_api_key,
     destination_policy,
+    needs,
     public_base_url,
 )
 from shortlink.link_views import (
@@ -117,7 +119,7 @@ def announced(event_type: str, link: Link) -> dict[str, Any]:
 
 
 def owner() -> str:
-    return current_api_key(app).key_id
+    return current_api_key(app).owner  # the account: each of its keys sees its links
 
 
 @app.get(
@@ -125,6 +127,7 @@ def owner() -> str:
     summary="List your links",
     operation_id="listLinks",
     responses=answers(200, "a page of links, newest first", LinkPage),
+    security=needs(LINKS_READ),
 )
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
@@ -141,6 +144,7 @@ def list_links(
     summary="Read a link",
     operation_id="getLink",
     responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
+    security=needs(LINKS_READ),
 )
 def get_link(code: str) -> dict[str, Any]:
     return view(owned_link(code, owner(), link_repository()))
@@ -151,6 +155,7 @@ def get_link(code: str) -> dict[str, Any]:
     summary="Edit a link",
     operation_id="editLink",
     responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
+    security=needs(LINKS_WRITE),
 )
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
     policy = destination_policy(app)
@@ -163,6 +168,7 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
     summary="Delete a link (soft: it stays readable and can be restored)",
     operation_id="deleteLink",
     responses=answers(204, "deleted", None, 404),
+    security=needs(LINKS_WRITE),
 )
 def remove_link(code: str) -> Response[Any]:
     announced("link.deleted", delete_link(code, owner(), link_repository(), datetime.now(UTC)))
@@ -174,6 +180,7 @@ def remove_link(code: str) -> Response[Any]:
     summary="Undo a delete",
     operation_id="restoreLink",
     responses=answers(200, "the link", LinkView, 404),
+    security=needs(LINKS_WRITE),
 )
 def restore(code: str) -> dict[str, Any]:
     return announced("link.restored", restore_link(code, owner(), link_repository()))
@@ -186,6 +193,7 @@ def restore(code: str) -> dict[str, Any]:
     responses=content_answer(
         "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
     ),
+    security=needs(LINKS_READ),
 )
 def qr_code(
     code: str,
@@ -215,6 +223,7 @@ def qr_code(
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         404,
     ),
+    security=needs(STATS_READ),
 )
 def link_stats(
     code: str,

@@ -15,6 +15,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
+from shortlink.api_keys import LINKS_READ, LINKS_WRITE
 from shortlink.api_responses import ImportSummary, answers, content_answer
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -28,6 +29,7 @@ from shortlink.http_api import (
     error_answer,
     error_response,
     file_body,
+    needs,
     public_base_url,
 )
 from shortlink.import_formats import UnreadableFile, read
@@ -67,6 +69,7 @@ def invalid_answer(error: ValidationError) -> str:
     summary="Import links from a file (CSV, Bitly, YOURLS, Shlink, Kutt, an export)",
     operation_id="importLinks",
     responses=answers(200, "one result per record: created, skipped or failed", ImportSummary, 413),
+    security=needs(LINKS_WRITE),
 )
 def import_links(
     file_format: Annotated[
@@ -90,7 +93,7 @@ def import_links(
             f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
         )
         return error_response(413, "body_too_large", message)
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account's links
     now = datetime.now(UTC)
     importer = Importer(
         owner=owner,
@@ -125,6 +128,7 @@ EXPORT_FILES = {
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         413,
     ),
+    security=needs(LINKS_READ),
 )
 def export_links(
     export_format: Annotated[ExportFormat, Query(alias="format")] = "json",
@@ -133,7 +137,7 @@ def export_links(
     ] = None,
     end: Annotated[Moment | None, Query(alias="to", description="stats-csv: exclusive; default now")] = None,
 ) -> Response[Any]:
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account's links
     base = public_base_url(app)
     stats = export_format == "stats-csv"
     span = stats_range(start, end, "day", datetime.now(UTC)) if stats else None

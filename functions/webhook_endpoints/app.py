@@ -11,9 +11,10 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 
+from shortlink.api_keys import ADMIN
 from shortlink.api_responses import BODY_ERRORS, answers
 from shortlink.config import settings
-from shortlink.http_api import api_resolver, current_api_key, destination_policy, error_response
+from shortlink.http_api import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.link_views import STRICT_REQUEST, Tags, Url
 from shortlink.services import webhook_endpoints
 from shortlink.webhooks import (
@@ -90,6 +91,7 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
     "/webhooks",
     summary="Register a webhook endpoint",
     operation_id="createWebhook",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
     responses=documented(
         answers(
             201,
@@ -106,7 +108,7 @@ def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Respon
     config = settings()
     url = validate_endpoint_url(request.url, destination_policy(app), config.webhooks_allow_loopback)
     endpoint = Endpoint(
-        owner=current_api_key(app).key_id,
+        owner=current_api_key(app).owner,
         endpoint_id=new_endpoint_id(),
         url=url,
         events=tuple(dict.fromkeys(request.events)),
@@ -124,10 +126,11 @@ def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Respon
     "/webhooks",
     summary="List your webhook endpoints",
     operation_id="listWebhooks",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
     responses=answers(200, "the key's endpoints, oldest first; a disabled one says so", EndpointList),
 )
 def list_endpoints() -> dict[str, Any]:
-    endpoints = webhook_endpoints().list_for_owner(current_api_key(app).key_id)
+    endpoints = webhook_endpoints().list_for_owner(current_api_key(app).owner)
     return {"webhooks": [EndpointView.of(endpoint).model_dump(mode="json") for endpoint in endpoints]}
 
 
@@ -135,10 +138,11 @@ def list_endpoints() -> dict[str, Any]:
     "/webhooks/<endpoint_id>",
     summary="Remove a webhook endpoint (deliveries still queued for it are dropped)",
     operation_id="deleteWebhook",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
     responses=documented(answers(204, "removed", None, 404), e404="no such endpoint, or not one of this key's"),
 )
 def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> Response[Any]:
-    if not webhook_endpoints().delete(current_api_key(app).key_id, endpoint_id):
+    if not webhook_endpoints().delete(current_api_key(app).owner, endpoint_id):
         raise EndpointNotFound(endpoint_id)
     return Response(status_code=204)
 

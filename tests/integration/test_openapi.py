@@ -58,10 +58,11 @@ def test_errors_are_documented_in_the_shape_they_are_sent():
         for operation in item.values():
             for status, response in operation["responses"].items():
                 statuses.add(int(status))
-                if path.startswith("/links") and int(status) >= 400:
+                if path.startswith(("/links", "/keys")) and int(status) >= 400:
                     schema = response["content"]["application/json"]["schema"]
-                    assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (path, status)
-    assert {201, 204, 401, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
+                    body = "MissingScopeBody" if status == "403" else "ErrorBody"
+                    assert schema == {"$ref": f"#/components/schemas/{body}"}, (path, status)
+    assert {201, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]
 
 

@@ -82,6 +82,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "sqs:ChangeMessageVisibility",
             },
         ),
+        ("KeysFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Scan"}),
         (
             "TransferFunction",
             {
@@ -126,6 +127,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "DocsFunction",
         "WebhookEndpointsFunction",
         "WebhooksFunction",
+        "KeysFunction",
         "TransferFunction",
         "ConsoleFunction",
     }
@@ -157,6 +159,9 @@ def test_routes_and_trigger(template):
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
         ("GET", "/webhooks"): "WebhookEndpointsFunction",
         ("DELETE", "/webhooks/{endpoint_id}"): "WebhookEndpointsFunction",
+        ("POST", "/keys"): "KeysFunction",
+        ("GET", "/keys"): "KeysFunction",
+        ("DELETE", "/keys/{key_id}"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
@@ -220,7 +225,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 9
+    assert len(functions) == 10
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -339,10 +344,10 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     )
     all_viewer_except_host = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
     assert default["OriginRequestPolicyId"] == all_viewer_except_host
-    [api] = config["CacheBehaviors"]
-    assert api["PathPattern"] == "/links*"
-    assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
-    assert api["OriginRequestPolicyId"] == all_viewer_except_host
+    assert [api["PathPattern"] for api in config["CacheBehaviors"]] == ["/links*", "/keys*"]
+    for api in config["CacheBehaviors"]:
+        assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+        assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
 
 

@@ -17,6 +17,8 @@ from shortlink.links import is_possible_code
 RESERVED_SLUGS = frozenset(
     {
         "links",
+        "keys",
+        "webhooks",
         "api",
         "admin",
         "login",

@@ -6,7 +6,7 @@ Table names come from configuration at run time, so each model is bound to its t
 
 import base64
 import json
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any, TypeVar, cast
 
 from pynamodb.attributes import (
@@ -15,6 +15,7 @@ from pynamodb.attributes import (
     MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
     UTCDateTimeAttribute,
 )
 from pynamodb.connection import Connection
@@ -24,7 +25,7 @@ from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
 from shortlink.adapters.dynamodb_redirect import CRAWLABLE, CRAWLABLE_INDEX
-from shortlink.api_keys import ApiKey
+from shortlink.api_keys import ALL_SCOPES, ApiKey
 from shortlink.destinations import Utm
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
@@ -137,6 +138,10 @@ class ApiKeyItem(Model):
     name = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
     revoked = BooleanAttribute(default=False)
+    scopes = UnicodeSetAttribute(null=True)  # absent on keys made before scopes: full access
+    expires_at = UTCDateTimeAttribute(null=True)
+    last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
+    owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
 
 
 class CounterItem(Model):
@@ -454,7 +459,16 @@ class DynamoApiKeyStore:
 
     @staticmethod
     def _to_domain(item: ApiKeyItem) -> ApiKey:
-        return ApiKey(key_id=item.key_id, name=item.name, created_at=item.created_at, revoked=bool(item.revoked))
+        return ApiKey(
+            key_id=item.key_id,
+            name=item.name,
+            created_at=item.created_at,
+            revoked=bool(item.revoked),
+            scopes=frozenset(item.scopes) if item.scopes is not None else ALL_SCOPES,
+            expires_at=item.expires_at,
+            last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
+            owner=item.owner or "",
+        )
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         try:
@@ -464,19 +478,65 @@ class DynamoApiKeyStore:
         except PynamoDBException as error:
             raise _unavailable(error) from error
 
-    def add(self, key_hash: str, key_id: str, name: str) -> ApiKey:
-        item = self._model(key_hash=key_hash, key_id=key_id, name=name, created_at=datetime.now(UTC))
-        item.save(condition=self._model.key_hash.does_not_exist())
+    def add(
+        self,
+        key_hash: str,
+        key_id: str,
+        name: str,
+        *,
+        scopes: frozenset[str] = ALL_SCOPES,
+        expires_at: datetime | None = None,
+        owner: str = "",
+    ) -> ApiKey:
+        item = self._model(
+            key_hash=key_hash,
+            key_id=key_id,
+            name=name,
+            created_at=datetime.now(UTC),
+            scopes=set(scopes),
+            expires_at=expires_at,
+            owner=owner or None,
+        )
+        try:
+            item.save(condition=self._model.key_hash.does_not_exist())
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
         return self._to_domain(item)
 
-    def list_keys(self) -> list[ApiKey]:
-        """Every key (admin use only: a scan of a small table)."""
-        return sorted((self._to_domain(item) for item in self._model.scan()), key=lambda key: key.created_at)
+    def mark_used(self, key_hash: str, day: date) -> None:
+        """One conditional update: only a later day than the one recorded is written."""
+        model = self._model
+        used = model.last_used_on
+        try:
+            model(key_hash=key_hash).update(
+                actions=[used.set(day.isoformat())],
+                condition=model.key_hash.exists() & (used.does_not_exist() | (used < day.isoformat())),
+            )
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":  # another request recorded it
+                raise _unavailable(error) from error
 
-    def revoke(self, key_id: str) -> bool:
-        """Mark the key revoked; False if no key has this id."""
+    def list_keys(self, owner: str | None = None) -> list[ApiKey]:
+        """Every key, or every key of `owner`'s account (a scan of a small table, for admins)."""
+        model = self._model
+        # A key without an owner is its own account's.
+        of_owner = (model.owner == owner) | (model.owner.does_not_exist() & (model.key_id == owner))
+        try:
+            keys = [self._to_domain(item) for item in model.scan(of_owner if owner is not None else None)]
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return sorted(keys, key=lambda key: key.created_at)
+
+    def revoke(self, key_id: str, owner: str | None = None) -> bool:
+        """Mark the key revoked (only if it is of `owner`'s account, when given); False if no
+        such key."""
         found = False
-        for item in self._model.scan(self._model.key_id == key_id):
-            item.update(actions=[self._model.revoked.set(True)])
-            found = True
+        try:
+            for item in self._model.scan(self._model.key_id == key_id):
+                if owner is not None and self._to_domain(item).owner != owner:
+                    continue
+                item.update(actions=[self._model.revoked.set(True)], condition=self._model.key_hash.exists())
+                found = True
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
         return found
