@@ -4,7 +4,8 @@ A pack's clicks of one link and one UTC day form a *part*; a part is counted who
 all, and its ledger entry is the pack's 8-byte digest (a pack of 1,000 clicks is one entry, not
 1,000). A day's counters are named here, as the click-stats items store them: day totals
 (`clicks`, `bots`), the hour-by-hour series (`clicks@14`, `bots@14`: 14:00-14:59 UTC) and one
-number per dimension value for the day (`country#DE`, `device#mobile`, ...).
+number per dimension value for the day (`cc#DE` for country DE, `dv#mobile`, ...: see
+`dimension_counter`).
 """
 
 import hashlib
@@ -23,6 +24,10 @@ OTHER = "(other)"
 # The ledger of a busy day is kept in items of this many seconds of click time: the packs of a
 # batch (formed within a second or two of each other) fall in one or two of them.
 LEDGER_WINDOW_SECONDS = 10
+# A day's dimension counters are named by a short key: a busy day has about a hundred of them,
+# and a year of stats reads them all (the full names made ~40 % of a day item's bytes).
+DIMENSION_KEYS = {"country": "cc", "device": "dv", "browser": "br", "os": "os", "referrer": "rf", "language": "ln"}
+DIMENSION_OF_KEY = {key: dimension for dimension, key in DIMENSION_KEYS.items()}
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,11 @@ def parts_per_link_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict
     }
 
 
+def dimension_counter(dimension: str, value: str) -> str:
+    """The counter of one dimension's value, e.g. `cc#DE` for country DE."""
+    return f"{DIMENSION_KEYS[dimension]}#{value}"
+
+
 def hour_of(click: ClickEvent) -> str:
     """The click's hour of its day, e.g. "14"."""
     return f"{click.at.astimezone(UTC).hour:02d}"
@@ -84,7 +94,7 @@ def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Co
             counts[f"bots@{hour}"] += 1
         for dimension in DIMENSIONS:
             value = OTHER if coarse and dimension in OPEN_DIMENSIONS else getattr(click, dimension)
-            counts[f"{dimension}#{value}"] += 1
+            counts[dimension_counter(dimension, value)] += 1
     return counts
 
 

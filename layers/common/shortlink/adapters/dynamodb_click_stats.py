@@ -10,7 +10,8 @@ depends on how busy the day is:
   counted with one conditional UpdateItem: the `ADD`s on condition that the item is not hot,
   has fewer than COOL_CLICKS clicks, and holds none of these packs. One item, one atomic write.
 - **hot** (from then on): the packs are recorded in ledger items of LEDGER_WINDOW_SECONDS of
-  click time (`l#2026-11-30#us-east-1#178934562`, kept LEDGER_DAYS by TTL) and the counters are
+  click time (`l#2026-11-30#us-east-1#178934562` under the code's LEDGER_PARTITION, kept
+  LEDGER_DAYS by TTL) and the counters are
   added in the same TransactWriteItems, on condition that neither the counters item's frozen
   ledger nor the window's holds any of the packs; the first hot write marks the item `hot`, so
   no cool write can follow. Visitors go to registers items (adapters/dynamodb_visitor_sketches).
@@ -37,6 +38,10 @@ from shortlink.errors import StorageUnavailable
 from shortlink.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
 
 COUNTERS, DAY_SKETCH, HOUR_SKETCH, LEDGER = "c#", "s#", "t#", "l#"
+# Hour sketches and ledger windows live in partitions of their own, the link's code with a
+# suffix no code can have (codes are [A-Za-z0-9_-]): a link's partition then holds only its day
+# items, and a stats Query never walks past hours or ledgers (moto's walks the whole partition).
+HOURS_PARTITION, LEDGER_PARTITION = "#hours", "#ledger"
 # A day's counters item keeps its own ledger for this many clicks; cool writes carry at most
 # COOL_WRITE_CLICKS, so its inline ledger and sketch stay under ~130 entries (about 1 KB each).
 COOL_CLICKS = 32
@@ -52,6 +57,14 @@ CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempt
 
 def day_key(kind: str, day: str, region: str) -> str:
     return f"{kind}{day}#{region}"
+
+
+def hours_partition(code: str) -> str:
+    return code + HOURS_PARTITION
+
+
+def ledger_partition(code: str) -> str:
+    return code + LEDGER_PARTITION
 
 
 def hour_sketch_key(day: str, hour: str, region: str) -> str:
@@ -278,7 +291,7 @@ class DynamoClickStats:
                 {
                     "Update": {
                         "TableName": self._table,
-                        "Key": self._key(code, ledger_key(day, region, window)),
+                        "Key": self._key(ledger_partition(code), ledger_key(day, region, window)),
                         "UpdateExpression": f"SET {ttl} = {expiry} ADD {packs} {recorded}",
                         "ConditionExpression": ledger.none_recorded(packs, digests),
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
@@ -314,7 +327,7 @@ class DynamoClickStats:
         whole_day = bytearray(REGISTERS)
         for hour, elements in sorted(per_hour.items()):
             registers = registers_of(elements)
-            sketches.raise_to(code, hour_sketch_key(day, hour, region), registers)
+            sketches.raise_to(hours_partition(code), hour_sketch_key(day, hour, region), registers)
             merge_registers(whole_day, registers)
         sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day)
 
@@ -336,7 +349,8 @@ class DynamoClickStats:
                     registers = registers_of(int(element) for element in value["NS"])
                     day.add_hour_visitors(name.removeprefix("visitors@"), registers)
                     day.add_day_visitors(registers)
-        for item in self._query(code, HOUR_SKETCH if hourly else DAY_SKETCH, first_day, last_day):
+        partition, kind = (hours_partition(code), HOUR_SKETCH) if hourly else (code, DAY_SKETCH)
+        for item in self._query(partition, kind, first_day, last_day):
             bucket = item["bucket"]["S"]
             day = found.setdefault(bucket[2:12], DayCounts(bucket[2:12]))
             registers = unpacked_registers(item["registers"]["B"])
