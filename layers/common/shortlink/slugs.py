@@ -24,6 +24,8 @@ RESERVED_SLUGS = frozenset(
         "static",
         "assets",
         "docs",
+        "console",
+        "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",
         "robots.txt",
