@@ -1,17 +1,18 @@
-"""Admin command: create, list and revoke API keys on any endpoint.
+"""Admin command: create, list and revoke API keys on any endpoint; read the stack's orphan visits.
 
     python -m tools.admin --local keys create --name alice          # the `make dev` stack
     python -m tools.admin --local keys create --name board --scope links:read --scope stats:read \
         --expires 2027-01-01 --owner KEY_ID                           # a dashboard's key for KEY_ID's links
     python -m tools.admin --stack-name shortlink-prod keys list      # a deployed stack
     python -m tools.admin --table MyKeysTable --endpoint-url URL keys revoke KEY_ID
+    python -m tools.admin --local orphans --day 2026-11-30           # follows that found no live link
 
 Keys are shown once, at creation; only their SHA-256 hash is stored.
 """
 
 import argparse
 import sys
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -21,16 +22,19 @@ from botocore.exceptions import BotoCoreError  # noqa: E402
 from pynamodb.exceptions import PynamoDBException  # noqa: E402
 
 from shortlink.adapters.dynamodb import DynamoApiKeyStore  # noqa: E402
+from shortlink.adapters.dynamodb_click_stats import DynamoClickStats  # noqa: E402
 from shortlink.api_keys import ALL_SCOPES, ApiKey, issue_api_key  # noqa: E402
 from shortlink.errors import InvalidApiKeyOption, ShortlinkError  # noqa: E402
+from shortlink.orphan_tally import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted  # noqa: E402
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
 
-KEYS_TABLE_ID = "ApiKeysTable"  # logical id in template.yaml, and the table's name in the local stack
+# Logical ids in template.yaml, and the tables' names in the local stack.
+KEYS_TABLE_ID, CLICK_STATS_TABLE_ID = "ApiKeysTable", "ClickStatsTable"
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="python -m tools.admin", description=__doc__.split("\n\n")[0])
-    add_target_arguments(parser, "--table", "the API keys table, by name")
+    add_target_arguments(parser, "--table", "the table it reads, by name (keys: API keys; orphans: click stats)")
     commands = parser.add_subparsers(dest="resource", required=True)
     keys = commands.add_parser("keys", help="API keys").add_subparsers(dest="action", required=True)
     create = keys.add_parser("create", help="create a key and print it (once)")
@@ -46,6 +50,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     create.add_argument("--owner", metavar="KEY_ID", help="work on the links of this key's account (default: its own)")
     keys.add_parser("list", help="list keys (ids, scopes, expiry, last use; never the keys)")
     keys.add_parser("revoke", help="revoke a key by id").add_argument("key_id")
+    orphans = commands.add_parser("orphans", help="a UTC day's follows that found no live link, stack-wide")
+    orphans.add_argument("--day", type=date.fromisoformat, help="YYYY-MM-DD (default: today, UTC)")
     return parser.parse_args(argv)
 
 
@@ -56,17 +62,20 @@ def moment(text: str) -> datetime:
 
 
 def table_name(args: argparse.Namespace) -> str:
+    logical_id = CLICK_STATS_TABLE_ID if args.resource == "orphans" else KEYS_TABLE_ID
     if args.table:
         return str(args.table)
     if args.local:
-        return KEYS_TABLE_ID
-    return deployed_resource(args.stack_name, KEYS_TABLE_ID)
+        return logical_id
+    return deployed_resource(args.stack_name, logical_id)
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(sys.argv[1:] if argv is None else argv)
     configure_endpoint(args)
     try:
+        if args.resource == "orphans":
+            return print_orphans(DynamoClickStats(table_name(args)), args.day or datetime.now(UTC).date())
         return run(args, DynamoApiKeyStore(table_name(args)))
     except (PynamoDBException, BotoCoreError, ShortlinkError) as error:
         # Nothing answers, or the table is missing: a sentence, not a traceback.
@@ -118,6 +127,20 @@ def described(key: ApiKey, now: datetime) -> str:
         f"{key.key_id}  {key.state(now):8} {key.created_at:%Y-%m-%d %H:%M}  used {used:10}  expires {expires:17}"
         f"  {scopes:40}  account {account:12}  {key.name}"
     )
+
+
+def print_orphans(store: DynamoClickStats, day: date) -> int:
+    """The day's orphan visits per outcome, then its most-attempted unknown codes."""
+    days = store.days(STACK_ORPHANS, day.isoformat(), day.isoformat())
+    counters = days[0].counters if days else None
+    if counters is None:
+        print(f"{day}: no orphan visits")
+        return 0
+    outcomes = "  ".join(f"{outcome} {counters[outcome_counter(outcome)]}" for outcome in OUTCOMES)
+    print(f"{day}: {outcomes}")
+    for code, visits in top_attempted(counters):
+        print(f"{visits:>10}  {code}")
+    return 0
 
 
 if __name__ == "__main__":

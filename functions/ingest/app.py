@@ -67,8 +67,9 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         new_per_code[code] += new
         skipped += len(clicks) - new
         hot += store.is_hot(code, day)
-        first = min(click.at for click in clicks)
-        oldest = first if oldest is None or first < oldest else oldest
+        if clicks:  # a part may hold orphan visits alone
+            first = min(click.at for click in clicks)
+            oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
