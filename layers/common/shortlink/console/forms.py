@@ -63,7 +63,8 @@ def field_of(api_field: str) -> str:
     return "rules" if parts[0] == "rules" else parts[0]
 
 
-def _moment(form: Form, name: str) -> str:
+def moment_value(form: Form, name: str) -> str:
+    """A date-time field's UTC moment (ISO 8601), or "" when empty."""
     # The page's script writes the UTC moment; without script, the picker's value is read as UTC.
     given = value(form, name)
     local = value(form, f"{name}_local")
@@ -78,8 +79,8 @@ def _raw_fields(form: Form) -> dict[str, Any]:
             raw[name] = value(form, name)
     raw["tags"] = list(dict.fromkeys(words(value(form, "tags"))))
     for name in ("valid_from", "expires_at"):
-        if _moment(form, name):
-            raw[name] = _moment(form, name)
+        if moment_value(form, name):
+            raw[name] = moment_value(form, name)
     for name in ("redirect_type", "max_clicks"):
         text = value(form, name)
         if text:
