@@ -122,6 +122,8 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     fill("variant_1_weight", "30")
     assert browser.find_element(By.ID, "variant_0_share").text == "70 %"
     assert browser.find_element(By.ID, "variant_1_share").text == "30 %"
+    for section in ("forwarding", "preview", "utm"):  # opened for axe: left empty, the API's defaults
+        open_section(section)
     accessible(browser, "new-link")
     browser.find_element(By.ID, "save").click()
     shown("created")
