@@ -15,13 +15,25 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.api_keys import ApiKey, hash_api_key
+from shortlink.api_keys import ADMIN, ApiKey, hash_api_key, issue_account_key
 from shortlink.config import settings
 from shortlink.console import forms
+from shortlink.console.key_form import key_request
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import Session, cookie_value, is_same_origin, issue_session, read_session
-from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
+from shortlink.errors import (
+    ApiKeyNotFound,
+    InvalidApiKeyOption,
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    RateLimited,
+    ScopeNotGrantable,
+    ShortlinkError,
+    SlugTaken,
+)
 from shortlink.http_api import destination_policy, public_base_url
+from shortlink.key_views import CreatedKey, KeyView
 from shortlink.link_views import TAG_PATTERN, LinkView
 from shortlink.links import Link, create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.rate_limits import CreateAllowance, take_sign_in_attempt
@@ -44,6 +56,12 @@ SEARCH_LIMIT = 500
 MAX_BULK_LINES = 100
 RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}
 SIGN_IN = "/console/sign-in"
+SCOPE_MEANINGS = (
+    ("links:read", "see links and their settings"),
+    ("links:write", "create, edit, delete and restore links"),
+    ("stats:read", "read clicks and analytics"),
+    ("admin", "manage this account's keys and webhooks"),
+)
 
 logger = Logger(service="shortlink-console")
 app = APIGatewayHttpResolver()
@@ -382,6 +400,52 @@ def overview() -> Response[Any]:
     return shown("overview.html", key, current)
 
 
+def keys_page(
+    key: ApiKey, current: Session, state: forms.FormState, status: int = 200, created: CreatedKey | None = None
+) -> Response[Any]:
+    listed = [KeyView.of(each, now()).model_dump(mode="json") for each in api_key_store().list_keys(owner=key.owner)]
+    chosen = state.values.get("scopes", []) if state.values else ["links:read"]
+    return shown(
+        "keys.html", key, current, status, keys=listed, form=state, created=created,
+        scopes=SCOPE_MEANINGS, chosen_scopes=chosen,
+    )  # fmt: skip
+
+
+@app.get("/console/keys")
+def keys() -> Response[Any]:
+    current, key = requiring(ADMIN)
+    return keys_page(key, current, forms.FormState())
+
+
+@app.post("/console/keys")
+def create_key() -> Response[Any]:
+    """A new key of the account, as `POST /keys` makes it; its clear text is on this page only."""
+    form, current, key = posted_by_session(ADMIN)
+    try:
+        request = key_request(form)
+        scopes = frozenset(request.scopes)
+        made, plaintext = issue_account_key(api_key_store(), key, request.name, scopes, request.expires_at, now())
+    except forms.FormErrors as error:
+        return keys_page(key, current, forms.FormState(form, error.errors), 422)
+    except InvalidApiKeyOption as error:
+        return keys_page(key, current, forms.FormState(form, {error.field: str(error)}), 422)
+    except ScopeNotGrantable as error:
+        message = f"scopes: this key cannot grant {error.scope}, which it lacks"
+        return keys_page(key, current, forms.FormState(form, {"scopes": message}), 422)
+    logger.info("API key created", extra={"key_id": made.key_id, "by": key.key_id, "scopes": sorted(scopes)})
+    created = CreatedKey(**KeyView.of(made, now()).model_dump(), key=plaintext)
+    return keys_page(key, current, forms.FormState(), 201, created)
+
+
+@app.post("/console/keys/<key_id>/revoke")
+def revoke_key(key_id: str) -> Response[Any]:
+    _, _, key = posted_by_session(ADMIN)
+    if not api_key_store().revoke(key_id, owner=key.owner):
+        raise ApiKeyNotFound(key_id)
+    logger.info("API key revoked", extra={"key_id": key_id, "by": key.key_id})
+    return see_other("/console/keys")
+
+
 @app.get("/console/static/<name>")
 def static(name: str) -> Response[Any]:
     asset = STATIC / name
@@ -417,6 +481,11 @@ def invalid_option(error: InvalidLinkOption) -> Response[Any]:
 @app.exception_handler(LinkNotFound)
 def link_not_found(error: LinkNotFound) -> Response[Any]:
     return page("error.html", 404, message="No such link among this key's links.")
+
+
+@app.exception_handler(ApiKeyNotFound)
+def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such key in this account.")
 
 
 @app.exception_handler(ShortlinkError)

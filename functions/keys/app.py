@@ -14,9 +14,9 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.api_keys import ADMIN, first_scope_not_held, issue_api_key
+from shortlink.api_keys import ADMIN, issue_account_key
 from shortlink.api_responses import BODY_ERRORS, answers
-from shortlink.errors import ApiKeyNotFound
+from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
 from shortlink.http_api import api_resolver, current_api_key, missing_scope, needs
 from shortlink.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.services import api_key_store
@@ -38,10 +38,11 @@ app = api_resolver()
 def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
     caller = current_api_key(app)
     scopes = frozenset(request.scopes)
-    if (scope := first_scope_not_held(caller, scopes)) is not None:
-        return missing_scope(f"granting {scope}", scope)
     now = datetime.now(UTC)
-    key, plaintext = issue_api_key(api_key_store(), request.name, scopes, request.expires_at, now, caller.owner)
+    try:
+        key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
+    except ScopeNotGrantable as error:
+        return missing_scope(f"granting {error.scope}", error.scope)
     logger.info("API key created", extra={"key_id": key.key_id, "by": caller.key_id, "scopes": sorted(scopes)})
     body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(body))

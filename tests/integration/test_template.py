@@ -102,6 +102,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:PutItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
+                "dynamodb:Scan",  # the Keys page lists the account's keys
                 "ssm:GetParameter",
             },
         ),

@@ -15,7 +15,7 @@ from datetime import date, datetime
 from typing import Literal, Protocol, get_args
 
 from shortlink import base62
-from shortlink.errors import InvalidApiKeyOption, StorageUnavailable
+from shortlink.errors import InvalidApiKeyOption, ScopeNotGrantable, StorageUnavailable
 
 KEY_PREFIX = "sl_"
 KEY_RANDOM_CHARS = 32
@@ -154,3 +154,18 @@ def _check_key_options(name: str, scopes: frozenset[str], expires_at: datetime |
 def first_scope_not_held(creator: ApiKey, scopes: frozenset[str]) -> str | None:
     """A key grants only scopes it holds itself: no key can make one more powerful than it."""
     return next(iter(sorted(scopes - creator.scopes)), None)
+
+
+def issue_account_key(
+    registry: ApiKeyRegistry,
+    creator: ApiKey,
+    name: str,
+    scopes: frozenset[str],
+    expires_at: datetime | None,
+    now: datetime,
+) -> tuple[ApiKey, str]:
+    """A new key of `creator`'s account (`POST /keys`, the console's Keys page) and its clear
+    text; ScopeNotGrantable if it would hold a scope the creator lacks."""
+    if (scope := first_scope_not_held(creator, scopes)) is not None:
+        raise ScopeNotGrantable(scope)
+    return issue_api_key(registry, name, scopes, expires_at, now, creator.owner)

@@ -25,6 +25,14 @@ class InvalidApiKeyOption(ShortlinkError):
         self.field = field
 
 
+class ScopeNotGrantable(ShortlinkError):
+    """A new key would hold a scope its creator lacks (`scope`, the first such)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"granting {scope} needs the scope {scope}")
+        self.scope = scope
+
+
 class ApiKeyNotFound(ShortlinkError):
     """No API key with that id (or not one of the caller's account)."""
 
