@@ -146,7 +146,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
     queue = [record(f"msg-{index}", event.to_json()) for index, event in enumerate(sent)]
     faults: Counter[str] = Counter()
     inject_store_faults(services.click_stats()._dynamodb(), rng, faults)
-    [trigger] = template.sqs_triggers()
+    trigger = template.sqs_trigger("IngestFunction")
     drain(queue, handlers["IngestFunction"], rng, lambda: trigger.batch_size, faults)
 
     assert all(faults[kind] > 0 for kind in ("crash before write", "crash after write", "throttled")), faults

@@ -70,6 +70,11 @@ class LocalTemplate:
                 )
         return triggers
 
+    def sqs_trigger(self, function_name: str) -> SqsTrigger:
+        """The one SQS trigger of this function (ingest's clicks queue, the webhooks' deliveries)."""
+        [trigger] = [trigger for trigger in self.sqs_triggers() if trigger.function_name == function_name]
+        return trigger
+
 
 def logical_id_of(reference: str) -> str:
     """The logical id inside a value SAM CLI resolved from `!Ref X` or `!GetAtt X.Arn`."""
