@@ -61,7 +61,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                 **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (301, 302)},
                 **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
                 "403": _page("the link's access rules deny this visitor"),
-                "404": _page("no such link, or not yet valid"),
+                "404": _page("no such link, or not yet valid, or a host that is none of the stack's domains"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
@@ -91,6 +91,39 @@ PUBLIC_PATHS: dict[str, Any] = {
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         },
+    },
+    "/": {
+        "get": {
+            "summary": "A short domain's root: its root URL",
+            "operationId": "domainRoot",
+            "security": [],
+            "responses": {
+                "302": _redirect("the domain's root_url (README, Domains)"),
+                "404": _page("the domain has no root_url"),
+            },
+        }
+    },
+    "/.well-known/{file}": {
+        "get": {
+            "summary": "A short domain's app-link files",
+            "operationId": "wellKnownFile",
+            "security": [],
+            "parameters": [
+                {
+                    "name": "file",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "enum": ["apple-app-site-association", "assetlinks.json"]},
+                }
+            ],
+            "responses": {
+                "200": {
+                    "description": "the file, as the domain's settings hold it",
+                    "content": {"application/json": {}},
+                },
+                "404": _page("the domain has no such file"),
+            },
+        }
     },
     "/openapi.json": {
         "get": {

@@ -29,7 +29,7 @@ from shortlink.http_api import (
     destination_policy,
     error_answer,
     error_response,
-    public_base_url,
+    link_view,
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
@@ -77,6 +77,9 @@ class CreateLinkRequest(BaseModel):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    domain: Annotated[
+        str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
+    ] = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -90,6 +93,7 @@ class CreateLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            domain=settings().short_domains.domain_named(self.domain),
         )
 
 
@@ -109,7 +113,7 @@ def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    return link_view(app, link).model_dump(mode="json")
 
 
 def create_once(attempt: dict[str, Any]) -> dict[str, Any]:

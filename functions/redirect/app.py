@@ -25,6 +25,7 @@ from shortlink.config import settings
 from shortlink.errors import RateLimited, StorageUnavailable
 from shortlink.links import Availability, Link
 from shortlink.redirect_responses import redirect_response
+from shortlink.request_hosts import request_key
 from shortlink.services import cached_links, click_budget, click_publisher, link_entries, window_counter
 
 logger = logging.getLogger("shortlink.redirect")
@@ -35,6 +36,9 @@ FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one 
 # Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
 # follow taken from max_clicks.
 CHECK_ROUTE = "HEAD /{code}"
+# A short domain's own addresses (shortlink.domain_pages): its root and its app-link files.
+ROOT_ROUTE = "GET /"
+WELL_KNOWN_ROUTE = "GET /.well-known/{file}"
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link not found</title>"
@@ -77,33 +81,40 @@ def page(status: int, html: str, extra_headers: dict[str, str] | None = None) ->
 
 
 def redirect(event: dict[str, Any]) -> dict[str, Any]:
+    route = event.get("routeKey")
+    if route in (ROOT_ROUTE, WELL_KNOWN_ROUTE):
+        return domain_address(event, route)
     code = (event.get("pathParameters") or {}).get("code") or ""
     method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
     checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
+    key = request_key(event, code)
+    if key is None:  # a host that is none of the stack's domains, or a path that is no code
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
     links = cached_links()
     try:
-        link = links.get(code)
+        link = links.get(key)
     except StorageUnavailable:
         logger.exception("link lookup failed")
         dispatcher.count("LookupFailures")
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
     if link is None:
         dispatcher.count("NotFound")
-        record_orphan(code, "unknown", checking)
-        return page(404, NOT_FOUND_PAGE)
+        record_orphan(key, "unknown", checking)
+        return not_found(event)
     if link.valid_from is not None or link.expires_at is not None or link.deleted_at is not None:
         availability = link.availability(datetime.now(UTC))
         if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
             dispatcher.count("NotFound")
-            record_orphan(link.code, "not_yet_valid", checking)
-            return page(404, NOT_FOUND_PAGE)
+            record_orphan(link.key, "not_yet_valid", checking)
+            return not_found(event)
         if availability is Availability.EXPIRED:
             dispatcher.count("Expired")
-            record_orphan(link.code, "expired", checking)
+            record_orphan(link.key, "expired", checking)
             return page(410, GONE_PAGE)
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
-            record_orphan(link.code, "deleted", checking)
+            record_orphan(link.key, "deleted", checking)
             return page(410, DELETED_PAGE)
     visitor = None
     if link.rules is not None:
@@ -123,14 +134,14 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         return page(405, METHOD_PAGE, {"Allow": "GET, HEAD"})
     if link.max_clicks is not None and not checking:
         try:
-            allowed = click_budget().take(link.code)  # the one conditional update such links add
+            allowed = click_budget().take(link.key)  # the one conditional update such links add
         except StorageUnavailable:
             logger.exception("click budget not updated")
             dispatcher.count("LookupFailures")
             return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
         if not allowed:
             dispatcher.count("ClicksExhausted")
-            record_orphan(link.code, "used_up", checking)
+            record_orphan(link.key, "used_up", checking)
             return page(410, EXHAUSTED_PAGE)
     if not checking:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
@@ -138,9 +149,35 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             dispatcher.count("CacheHits")
         else:
             dispatcher.count("CacheMisses")
-        dispatcher.record_click(link.code, event)
+        dispatcher.record_click(link.key, event)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return redirect_response(link, status, url)
+
+
+def not_found(event: dict[str, Any]) -> dict[str, Any]:
+    """The 404 page, or the domain's not-found URL when it has one (the orphan visit is counted
+    all the same)."""
+    from shortlink.domain_pages import fallback_redirect, settings_for
+
+    url = settings_for(event).not_found_url
+    return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
+
+
+def domain_address(event: dict[str, Any], route: str) -> dict[str, Any]:
+    """A domain's root (its root URL, counted as an orphan visit) or one of its app-link files."""
+    from shortlink.domain_pages import fallback_redirect, settings_for, well_known_file
+    from shortlink.request_hosts import request_domain
+
+    domain = request_domain(event)
+    if domain is None:
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
+    if route == WELL_KNOWN_ROUTE:
+        return well_known_file(event) or page(404, NOT_FOUND_PAGE)
+    names = settings().short_domains.names
+    dispatcher.record_orphan(f"{domain}/" if names and domain != names[0] else "/", "root")
+    url = settings_for(event).root_url
+    return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
 
 
 def record_orphan(code: str, outcome: str, checking: bool) -> None:
@@ -178,7 +215,7 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     client = str(client_ip(event, settings().trust_edge_headers) or "unknown")
     try:
         take_unlock_attempt(
-            link.code, client, settings().unlock_attempts_per_window, datetime.now(UTC), window_counter()
+            link.key, client, settings().unlock_attempts_per_window, datetime.now(UTC), window_counter()
         )
     except RateLimited as limited:
         dispatcher.count("UnlockThrottled")
@@ -223,6 +260,9 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             route = None
         if route == FOLLOW_ROUTE:  # then pathParameters.code is set too
             code = event["pathParameters"]["code"]
+            # On a stack of several domains, the link of this code on the request's domain.
+            if settings().short_domains.hosts:
+                code = request_key(event, code) or ""
             entry = link_entries.get(code)
             if entry is not None and entry.prepared is not None and entry.fresh_until > monotonic():
                 entry.used = True  # spared by the cache's next eviction sweep

@@ -15,7 +15,7 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
-from shortlink.visitors import EDGE_SECRET_HEADER
+from shortlink.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
@@ -90,6 +90,8 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("GET", "/"): "RedirectFunction",
+        ("GET", "/.well-known/{file}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
         ("GET", "/links/{code}"): "ManageFunction",

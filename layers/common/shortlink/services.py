@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
+    from shortlink.domain_settings import DomainSettings
     from shortlink.link_cache import CachedLinks, Entry
 
 
@@ -127,6 +128,25 @@ def idempotency_store() -> Any:
     return DynamoDBPersistenceLayer(table_name=table)
 
 
+@cache
+def domain_settings() -> "dict[str, DomainSettings]":
+    """Each domain's fallback pages and app-link files (shortlink.domain_settings): read on first
+    need, once per environment, from DOMAIN_SETTINGS (local) or the SSM parameter; a plain
+    botocore client, as the redirect reads it."""
+    from shortlink.domain_settings import parse_domain_settings
+
+    config = settings()
+    text = config.domain_settings
+    if not text and config.domain_settings_parameter:
+        from botocore.session import get_session
+
+        from shortlink.adapters.dynamodb_redirect import CLIENT_CONFIG
+
+        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+    return parse_domain_settings(text, config.short_domains)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -146,6 +166,7 @@ def reset() -> None:
         idempotency_store,
         window_counter,
         visitor_salt_root,
+        domain_settings,
         settings,
     ):
         factory.cache_clear()

@@ -23,6 +23,7 @@ from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
 from shortlink.api_keys import ApiKey
+from shortlink.domains import split_key
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
 from shortlink.rules import stored_rules
@@ -79,6 +80,9 @@ class LinkItem(Model):
     clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
     password_hash = UnicodeAttribute(null=True)
     rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
+    # A link of another domain than the default: its host (also in its key, `<host>/<code>`),
+    # for GET /links?domain=; absent on the default domain's, as on every link before domains.
+    domain = UnicodeAttribute(null=True)
 
 
 class SlugClaimItem(Model):
@@ -133,7 +137,8 @@ class DynamoLinkRepository:
     def _item(self, link: Link) -> LinkItem:
         expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
         return self._model(
-            code=link.code,
+            code=link.key,
+            domain=link.domain or None,
             url=link.url,
             owner=link.owner,
             created_at=link.created_at,
@@ -155,11 +160,11 @@ class DynamoLinkRepository:
             self._item(link).save(condition=self._model.code.does_not_exist())
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
-                raise CodeTaken(link.code) from None
+                raise CodeTaken(link.key) from None
             raise _unavailable(error) from error
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
-        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.code)
+        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
         try:
             with TransactWrite(connection=Connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
@@ -246,12 +251,15 @@ class DynamoLinkRepository:
         return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self, owner: str, limit: int, cursor: str | None, tag: str | None, domain: str | None = None
     ) -> tuple[list[Link], str | None]:
         start = _decode_cursor(cursor) if cursor else None
         if start is not None and start.get("owner") != {"S": owner}:
             raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
-        condition = self._model.tags.contains(tag) if tag else None
+        condition: Any = self._model.tags.contains(tag) if tag else None
+        if domain is not None:  # "": the default domain, whose links carry no domain attribute
+            on_domain = self._model.domain == domain if domain else self._model.domain.does_not_exist()
+            condition = on_domain if condition is None else condition & on_domain
         links: list[Link] = []
         try:
             # A tag filter applies after the read: keep reading until the page is full.
@@ -303,8 +311,10 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
 
 
 def _to_link(item: LinkItem) -> Link:
+    domain, code = split_key(item.code)
     return Link(
-        code=item.code,
+        code=code,
+        domain=domain,
         url=item.url,
         owner=item.owner,
         created_at=item.created_at,
