@@ -88,7 +88,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
     checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
     key = request_key(event, code)
-    if key is None:  # a host that is none of the stack's domains, or a path that is no code
+    if key is None:  # a host that is none of the stack's domains
         dispatcher.count("NotFound")
         return page(404, NOT_FOUND_PAGE)
     links = cached_links()

@@ -48,10 +48,11 @@ def request_domain(event: dict[str, Any]) -> str | None:
 
 
 def request_key(event: dict[str, Any], code: str) -> str | None:
-    """The key of `code` on the request's domain; None on a host that is none of the stack's, and
-    for a path that is no code (`go.example%2Fpromo` must not reach another domain's link)."""
+    """The key of `code` on the request's domain; None on a host that is none of the stack's. A
+    path that holds the separator (`go.example%2Fpromo`, decoded by API Gateway) gets a key no
+    link has, never another domain's link's."""
     if KEY_SEPARATOR in code:
-        return None
+        return KEY_SEPARATOR + code
     domains = settings().short_domains
     if not domains.hosts:
         return code
