@@ -40,7 +40,10 @@ def test_api_key_routes_need_the_bearer_scheme_and_public_ones_do_not():
         for method, operation in item.items()
         if operation.get("security") == []
     }
-    assert public == {("get", "/{code}"), ("post", "/{code}"), ("get", "/openapi.json"), ("get", "/docs")}
+    assert public == {
+        *(("get", "/{code}"), ("post", "/{code}"), ("get", "/openapi.json"), ("get", "/docs")),
+        *(("get", "/"), ("get", "/.well-known/{file}")),  # a domain's root and app-link files
+    }
 
 
 def test_errors_are_documented_in_the_shape_they_are_sent():

@@ -40,10 +40,18 @@ class ShortDomains:
 
     hosts: tuple[str, ...] = ()
     names: tuple[str, ...] = field(init=False)  # the hosts without ports: how requests name them
+    # Each domain's key prefix by the host exactly as a request names it (with and without a
+    # port): the redirect's hit path looks a host up here without parsing it.
+    prefixes: dict[str, str] = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
-        # Worked out once: the redirect's hit path compares a request's host with them.
-        object.__setattr__(self, "names", tuple(hostname(host) for host in self.hosts))
+        names = tuple(hostname(host) for host in self.hosts)
+        object.__setattr__(self, "names", names)
+        prefixes = {name: f"{name}{KEY_SEPARATOR}" for name in names[1:]}
+        prefixes.update({host: f"{hostname(host)}{KEY_SEPARATOR}" for host in self.hosts[1:]})
+        if names:
+            prefixes.update({names[0]: "", self.hosts[0]: ""})
+        object.__setattr__(self, "prefixes", prefixes)
 
     @classmethod
     def parse(cls, text: str) -> "ShortDomains":
@@ -84,6 +92,9 @@ class ShortDomains:
         names = self.names
         if not names:
             return ""
+        known = self.prefixes.get(host)
+        if known is not None:
+            return known
         name = hostname(host)
         if name == names[0] or own_host:
             return ""

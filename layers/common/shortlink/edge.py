@@ -7,6 +7,8 @@ import hmac
 from collections.abc import Mapping
 from typing import Any
 
+from shortlink.config import settings
+
 # The origin header CloudFront adds; its value is the edge secret (Settings.edge_secret).
 EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
 
@@ -23,7 +25,5 @@ def request_headers(event: dict[str, Any]) -> Mapping[str, str]:
 def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> bool:
     if not trust_edge_headers:
         return False
-    from shortlink.config import settings
-
     given = headers.get(EDGE_SECRET_HEADER, "").encode()
     return hmac.compare_digest(given, settings().edge_secret.encode())

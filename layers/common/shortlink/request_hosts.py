@@ -19,10 +19,11 @@ EDGE_HOST_SUFFIX = ".cloudfront.net"  # the edge's own host: CloudFront routes i
 def request_host(event: dict[str, Any]) -> tuple[str, bool]:
     """The host the request came in on, and whether it is one of the stack's own (execute-api,
     the edge's), which serve the default domain."""
-    headers = request_headers(event)
-    if came_through_edge(headers, settings().trust_edge_headers):
-        host = headers.get(EDGE_HOST_HEADER, "")
-        return host, host.endswith(EDGE_HOST_SUFFIX)
+    if settings().trust_edge_headers:  # no edge: no header is read at all
+        headers = request_headers(event)
+        if came_through_edge(headers, True):
+            host = headers.get(EDGE_HOST_HEADER, "")
+            return host, host.endswith(EDGE_HOST_SUFFIX)
     context = event.get("requestContext") or {}
     host = context.get("domainName") or ""
     api_id = context.get("apiId") or ""
@@ -53,8 +54,13 @@ def request_key(event: dict[str, Any], code: str) -> str | None:
     link has, never another domain's link's."""
     if KEY_SEPARATOR in code:
         return KEY_SEPARATOR + code
-    domains = settings().short_domains
+    config = settings()
+    domains = config.short_domains
     if not domains.hosts:
         return code
+    if not config.edge_secret:  # the hit path's usual case: API Gateway names a domain of ours
+        known = domains.prefixes.get((event.get("requestContext") or {}).get("domainName") or "")
+        if known is not None:
+            return known + code
     prefix = key_prefix(event, domains)
     return None if prefix is None else prefix + code
