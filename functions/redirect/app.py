@@ -22,11 +22,19 @@ from typing import Any
 from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
 from shortlink.config import settings
+from shortlink.domains import KEY_SEPARATOR
 from shortlink.errors import RateLimited, StorageUnavailable
 from shortlink.links import Availability, Link
 from shortlink.redirect_responses import redirect_response
 from shortlink.request_hosts import request_key
-from shortlink.services import cached_links, click_budget, click_publisher, link_entries, window_counter
+from shortlink.services import (
+    cached_links,
+    click_budget,
+    click_publisher,
+    host_prefixes,
+    link_entries,
+    window_counter,
+)
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -87,11 +95,12 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     code = (event.get("pathParameters") or {}).get("code") or ""
     method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
     checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
-    key = request_key(event, code)
+    links = cached_links()
+    # Without Domains a code is its key: nothing more is read (not even the settings).
+    key = request_key(event, code) if host_prefixes or KEY_SEPARATOR in code else code
     if key is None:  # a host that is none of the stack's domains
         dispatcher.count("NotFound")
         return page(404, NOT_FOUND_PAGE)
-    links = cached_links()
     try:
         link = links.get(key)
     except StorageUnavailable:
@@ -260,8 +269,9 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             route = None
         if route == FOLLOW_ROUTE:  # then pathParameters.code is set too
             code = event["pathParameters"]["code"]
-            # On a stack of several domains, the link of this code on the request's domain.
-            if settings().short_domains.hosts:
+            # On a stack with Domains, the link of this code on the request's domain (an empty
+            # table until the first miss has built the cache, whose entries are empty too).
+            if host_prefixes:
                 code = request_key(event, code) or ""
             entry = link_entries.get(code)
             if entry is not None and entry.prepared is not None and entry.fresh_until > monotonic():

@@ -35,6 +35,9 @@ def link_repository() -> "DynamoLinkRepository":
 # The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
 # hot path reads them without calling anything. A new cache empties the table.
 link_entries: "dict[str, Entry]" = {}
+# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
+# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+host_prefixes: dict[str, str] = {}
 
 
 @cache
@@ -46,6 +49,8 @@ def cached_links() -> "CachedLinks":
     from shortlink.redirect_responses import plain_redirect
 
     config = settings()
+    host_prefixes.clear()
+    host_prefixes.update(config.short_domains.prefixes)
     return CachedLinks(
         DynamoLinkReader(config.links_table),
         max_entries=config.link_cache_max_entries,
@@ -151,6 +156,7 @@ def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
     link_entries.clear()
+    host_prefixes.clear()
 
 
 def reset() -> None:
