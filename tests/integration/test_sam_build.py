@@ -57,7 +57,14 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     build = tmp_path / "build"
-    for function in ("CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction", "DocsFunction"):
+    for function in (
+        "CreateFunction",
+        "RedirectFunction",
+        "ManageFunction",
+        "IngestFunction",
+        "DocsFunction",
+        "TransferFunction",
+    ):
         assert (build / function / "app.py").is_file()
     layer = build / "CommonLayer" / "python"
     # GET /docs and /openapi.json: the document ships with its function, Swagger UI in the layer.

@@ -55,6 +55,17 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
         ),
         ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
         ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "TransferFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:Query",
+                "ssm:GetParameter",
+            },
+        ),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):
@@ -75,6 +86,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "TransferFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -102,6 +114,8 @@ def test_routes_and_trigger(template):
         ("GET", "/links/{code}/qr"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
+        ("POST", "/links/import"): "TransferFunction",
+        ("GET", "/links/export"): "TransferFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
@@ -187,7 +201,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 5
+    assert len(functions) == 6
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

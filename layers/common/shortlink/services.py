@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         DynamoWindowCounter,
     )
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
+    from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
@@ -30,6 +31,14 @@ def link_repository() -> "DynamoLinkRepository":
     from shortlink.adapters.dynamodb import DynamoLinkRepository
 
     return DynamoLinkRepository(settings().links_table)
+
+
+@cache
+def importing_links() -> "DynamoImportingLinks":
+    """The links repository of imports: it also claims imported records (shortlink.link_imports)."""
+    from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
+
+    return DynamoImportingLinks(settings().links_table)
 
 
 # The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
@@ -164,6 +173,7 @@ def reset() -> None:
     forget_cached_links()
     for factory in (
         link_repository,
+        importing_links,
         click_budget,
         api_key_store,
         click_stats,

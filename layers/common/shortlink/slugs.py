@@ -24,6 +24,7 @@ RESERVED_SLUGS = frozenset(
         "static",
         "assets",
         "docs",
+        "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",
         "robots.txt",
