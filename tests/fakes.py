@@ -2,10 +2,10 @@
 
 import threading
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken
+from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import Link, LinkChanges
 
 
@@ -64,13 +64,22 @@ class InMemoryLinks:
         return self.items[code]
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None, domain: str | None = None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         mine = sorted(
             (
                 link
                 for link in self.items.values()
-                if link.owner == owner and (tag is None or tag in link.tags) and domain in (None, link.domain)
+                if link.owner == owner
+                and (tag is None or tag in link.tags)
+                and (utm_campaign is None or (link.utm is not None and link.utm.campaign == utm_campaign))
+                and domain in (None, link.domain)
             ),
             key=lambda link: link.created_at,
             reverse=True,
@@ -81,8 +90,18 @@ class InMemoryLinks:
 
 
 class InMemoryApiKeys:
-    def __init__(self, keys: dict[str, ApiKey] | None = None) -> None:
+    def __init__(self, keys: dict[str, ApiKey] | None = None, *, busy: bool = False) -> None:
         self.keys = keys or {}
+        self.writes = 0
+        self.busy = busy  # every write fails as a throttled table's would
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         return self.keys.get(key_hash)
+
+    def mark_used(self, key_hash: str, day: date) -> None:
+        if self.busy:
+            raise StorageUnavailable("throttled")
+        key = self.keys[key_hash]
+        if key.last_used_on is None or key.last_used_on < day:  # the adapter's condition
+            self.writes += 1
+            self.keys[key_hash] = replace(key, last_used_on=day)

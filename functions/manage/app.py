@@ -14,8 +14,10 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, Field, model_validator
 
+from shortlink import webhook_events
+from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.config import settings
 from shortlink.http_api import (
@@ -23,25 +25,32 @@ from shortlink.http_api import (
     current_api_key,
     destination_policy,
     link_view,
+    needs,
     requested_key,
 )
 from shortlink.link_views import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
+    Crawlable,
+    ExpiredUrl,
+    ForwardQuery,
     LinkView,
     MaxClicks,
     Moment,
     Password,
+    PreviewCard,
     RedirectType,
     Rules,
     Tags,
     Title,
     Url,
+    UtmFields,
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
 from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
+from shortlink.webhooks import link_event
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[
@@ -55,7 +64,7 @@ app = api_resolver()
 
 class EditLinkRequest(BaseModel):
     """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
-    `password` or `rules`."""
+    `password`, `rules`, `expired_url`, `preview` or `utm`."""
 
     model_config = STRICT_REQUEST
 
@@ -69,6 +78,11 @@ class EditLinkRequest(BaseModel):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    forward_query: Annotated[ForwardQuery | None, DOCUMENTED_WITHOUT_NULL] = None
+    expired_url: ExpiredUrl | None = None
+    crawlable: Annotated[Crawlable | None, DOCUMENTED_WITHOUT_NULL] = None
+    preview: Annotated[PreviewCard | None, Field(description="replaces the whole card")] = None
+    utm: Annotated[UtmFields | None, Field(description="replaces all UTM fields")] = None
 
     @model_validator(mode="after")
     def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
@@ -91,6 +105,11 @@ class EditLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            forward_query=self.forward_query,
+            expired_url=self.expired_url,
+            crawlable=self.crawlable,
+            preview=self.preview.preview() if self.preview is not None else None,
+            utm=self.utm.utm() if self.utm is not None else None,
             cleared=cleared,
         )
 
@@ -99,8 +118,15 @@ def view(link: Link) -> dict[str, Any]:
     return link_view(app, link).model_dump(mode="json")
 
 
+def announced(event_type: str, link: Link) -> dict[str, Any]:
+    """The link's view, its webhook event queued (one SendMessage, after the write)."""
+    shown = view(link)
+    webhook_events.emit([link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
+    return shown
+
+
 def owner() -> str:
-    return current_api_key(app).key_id
+    return current_api_key(app).owner  # the account: each of its keys sees its links
 
 
 @app.get(
@@ -108,15 +134,19 @@ def owner() -> str:
     summary="List your links",
     operation_id="listLinks",
     responses=answers(200, "a page of links, newest first", LinkPage),
+    security=needs(LINKS_READ),
 )
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
+    utm_campaign: Annotated[str | None, Query(min_length=1, max_length=200, description="a campaign's links")] = None,
     domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
     on_domain = settings().short_domains.domain_named(domain) if domain is not None else None
-    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag, on_domain)
+    links, next_cursor = link_repository().list_for_owner(
+        owner(), limit, cursor, tag, utm_campaign=utm_campaign, domain=on_domain
+    )
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
@@ -125,6 +155,7 @@ def list_links(
     summary="Read a link",
     operation_id="getLink",
     responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
+    security=needs(LINKS_READ),
 )
 def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     return view(owned_link(requested_key(code, domain), owner(), link_repository()))
@@ -135,12 +166,13 @@ def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     summary="Edit a link",
     operation_id="editLink",
     responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
+    security=needs(LINKS_WRITE),
 )
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> dict[str, Any]:
     policy = destination_policy(app)
     key = requested_key(code, domain)
     edited = edit_link(key, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
-    return view(edited)
+    return announced("link.updated", edited)
 
 
 @app.delete(
@@ -148,9 +180,10 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: D
     summary="Delete a link (soft: it stays readable and can be restored)",
     operation_id="deleteLink",
     responses=answers(204, "deleted", None, 404),
+    security=needs(LINKS_WRITE),
 )
 def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
-    delete_link(requested_key(code, domain), owner(), link_repository(), datetime.now(UTC))
+    announced("link.deleted", delete_link(requested_key(code, domain), owner(), link_repository(), datetime.now(UTC)))
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -159,9 +192,10 @@ def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     summary="Undo a delete",
     operation_id="restoreLink",
     responses=answers(200, "the link", LinkView, 404),
+    security=needs(LINKS_WRITE),
 )
 def restore(code: str, domain: DomainQuery = None) -> dict[str, Any]:
-    return view(restore_link(requested_key(code, domain), owner(), link_repository()))
+    return announced("link.restored", restore_link(requested_key(code, domain), owner(), link_repository()))
 
 
 @app.get(
@@ -171,6 +205,7 @@ def restore(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     responses=content_answer(
         "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
     ),
+    security=needs(LINKS_READ),
 )
 def qr_code(
     code: str,
@@ -201,6 +236,7 @@ def qr_code(
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         404,
     ),
+    security=needs(STATS_READ),
 )
 def link_stats(
     code: str,

@@ -152,3 +152,72 @@ def test_fallback_pages_and_app_links_per_domain(two_domains, handlers):
         assert isinstance(json.loads(answer["body"]), expected)
         assert visit(f"/.well-known/{name}", "/.well-known/{file}", "sho.rt", file=name)["statusCode"] == 404
     assert visit("/.well-known/x", "/.well-known/{file}", "go.example", file="x")["statusCode"] == 404
+
+
+def test_a_links_expired_url_answers_its_410s_and_the_domains_not_found_url_its_404s(two_domains, handlers):
+    # Given, on go.example (whose not-found URL is set), a used-up link with a fallback of its own
+    key = two_domains.new_api_key()
+    fields = {"slug": "once", "max_clicks": 1, "expired_url": "https://example.com/over", "domain": "go.example"}
+    assert create(handlers, key, **fields)[0] == 201
+    assert follow(handlers, "once", "go.example")["headers"]["Location"] == "https://example.com/"
+    # Then its 410 goes to the link's expired_url, an unknown code to the domain's not-found URL
+    assert follow(handlers, "once", "go.example")["headers"]["Location"] == "https://example.com/over"
+    assert follow(handlers, "nothing", "go.example")["headers"]["Location"] == "https://example.com/missing"
+    # And the budget taken is the go.example link's: the same code on sho.rt is another link
+    assert create(handlers, key, slug="once", max_clicks=1)[0] == 201
+    assert follow(handlers, "once", "sho.rt")["statusCode"] == 302
+
+
+def test_robots_txt_allows_each_domains_own_crawlable_links(two_domains, handlers):
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="seen", crawlable=True)
+    create(handlers, key, slug="also", crawlable=True, domain="go.example")
+    create(handlers, key, slug="hidden", domain="go.example")
+
+    def robots(host: str):
+        return handlers["RedirectFunction"](on_host(http_event("GET", "/robots.txt"), host))
+
+    assert robots("sho.rt")["body"] == "User-agent: *\nAllow: /seen$\nDisallow: /\n"
+    assert robots("go.example")["body"] == "User-agent: *\nAllow: /also$\nDisallow: /\n"
+    assert robots("elsewhere.example")["statusCode"] == 404
+
+
+def test_an_export_of_another_domains_link_imports_back_to_that_domain(two_domains, handlers):
+    # Given a link on go.example, exported as JSON and as CSV
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="promo", url="https://example.com/b", domain="go.example", tags=["x"])
+
+    def transfer(method: str, path: str, query: dict[str, str], body: str | None = None):
+        event = http_event(method, path, headers={**bearer(key), "content-type": "text/plain"}, body=body, query=query)
+        return handlers["TransferFunction"](event)["body"]
+
+    exported = json.loads(transfer("GET", "/links/export", {"format": "json"}))
+    [link] = exported["links"]
+    assert (link["domain"], link["short_url"]) == ("go.example", "https://go.example/promo")
+    csv_text = transfer("GET", "/links/export", {"format": "csv"})
+    assert csv_text.splitlines()[0].endswith(",rules,domain")
+    # When both are imported into an account of an empty stack
+    table = settings().links_table
+    for item in two_domains.dynamodb.scan(TableName=table)["Items"]:  # the link and its slug's claim
+        two_domains.dynamodb.delete_item(TableName=table, Key={"code": item["code"]})
+    for body, file_format in ((json.dumps(exported), "json"), (csv_text, "csv")):
+        report = json.loads(transfer("POST", "/links/import", {"format": file_format}, body))
+        assert [result["status"] for result in report["results"]] in (["created"], ["skipped"]), report
+    # Then the link is go.example's again, once, and the default domain has none of that code
+    status, body = manage(handlers, key, "/links/promo", "/links/{code}", {"domain": "go.example"}, code="promo")
+    assert (status, json.loads(body)["url"]) == (200, "https://example.com/b")
+    assert manage(handlers, key, "/links/promo", "/links/{code}", code="promo")[0] == 404
+    # A record naming a domain the stack does not serve fails on its own, naming the field
+    wrong = json.dumps({"links": [{"url": "https://example.com/c", "domain": "nope.example"}]})
+    [failed] = json.loads(transfer("POST", "/links/import", {"format": "json"}, wrong))["results"]
+    assert (failed["status"], failed["error"]) == ("failed", "invalid_request")
+    assert "domain" in failed["message"]
+
+
+def test_webhook_events_show_the_links_domain(two_domains, handlers):
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="promo", domain="go.example")
+    queue = two_domains.queue_urls["WebhookDeliveryQueue"]
+    [message] = two_domains.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10)["Messages"]
+    view = json.loads(message["Body"])["data"]
+    assert (view["code"], view["domain"], view["short_url"]) == ("promo", "go.example", "https://go.example/promo")

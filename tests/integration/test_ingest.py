@@ -14,6 +14,7 @@ from botocore.exceptions import ClientError
 
 from shortlink import services
 from shortlink.adapters.dynamodb_click_stats import MAX_PACKS_PER_WRITE, DynamoClickStats
+from shortlink.click_tally import OTHER, dimension_counter
 from shortlink.clicks import ClickEvent
 from shortlink.errors import StorageUnavailable
 from tests.aws_calls import recording_aws_calls
@@ -21,6 +22,7 @@ from tests.integration.ingest_faults import drain, inject_store_faults, record
 from tools import redrive_clicks
 
 AT = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
+REFERRER, OTHER_REFERRER = dimension_counter("referrer", ""), dimension_counter("referrer", OTHER)
 CLICKS = int(os.environ.get("FAULT_TEST_CLICKS", "100000"))  # fewer only to profile the test itself
 
 
@@ -41,10 +43,11 @@ def test_a_batch_costs_one_write_per_link_and_day(aws, handlers):
     with recording_aws_calls() as calls:
         result = handlers["IngestFunction"]({"Records": records}, None)
     assert result == {"batchItemFailures": []}
-    # 3 items (aaa's two hours share its day item), never one write per click.
-    assert calls.counts() == {("dynamodb", "UpdateItem"): 3}
+    # 3 items (aaa's two hours share its day item), never one write per click; one link.clicked
+    # event for the webhooks.
+    assert calls.counts() == {("dynamodb", "UpdateItem"): 3, ("sqs", "SendMessage"): 1}
     assert [totals(code)["clicks"] for code in ("aaa", "bbb", "ccc")] == [34, 33, 33]
-    assert totals("bbb")["country#DE"] == 33
+    assert totals("bbb")[dimension_counter("country", "DE")] == 33
     assert (totals("aaa")["clicks@14"], totals("aaa")["clicks@15"]) == (33, 1)
 
 
@@ -151,7 +154,12 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
     expected: dict[str, Counter[str]] = {code: Counter() for code in codes}
     for event in sent:
         expected[event.code].update(
-            {"clicks": 1, f"country#{event.country}": 1, f"device#{event.device}": 1, "bots": int(event.bot)}
+            {
+                "clicks": 1,
+                dimension_counter("country", event.country): 1,
+                dimension_counter("device", event.device): 1,
+                "bots": int(event.bot),
+            }
         )
     for code in codes:
         found = totals(code)
@@ -186,7 +194,7 @@ def test_an_item_filled_by_made_up_referrers_keeps_counting_every_click(aws, han
 
     def item_full_after_five_writes(params, **_):
         writes["all"] += 1
-        if writes["all"] > 5 and any(n.startswith("referrer#") and n != "referrer#(other)" for n in names_of(params)):
+        if writes["all"] > 5 and any(n.startswith(REFERRER) and n != OTHER_REFERRER for n in names_of(params)):
             writes["refused"] += 1
             reason = {"Code": "ValidationError", "Message": "Item size to update has exceeded the maximum allowed size"}
             error: Any = {"Error": {"Code": "TransactionCanceledException"}, "CancellationReasons": [reason]}
@@ -198,5 +206,5 @@ def test_an_item_filled_by_made_up_referrers_keeps_counting_every_click(aws, han
     found = totals("aaa")
     # 16 transactions of 64 packs (the last of 40): the last eleven were too big as they were.
     assert writes["refused"] == 11
-    assert (found["clicks"], found["referrer#(other)"]) == (1_000, 1_000 - 5 * MAX_PACKS_PER_WRITE)
-    assert sum(count for name, count in found.items() if name.startswith("referrer#")) == 1_000
+    assert (found["clicks"], found[OTHER_REFERRER]) == (1_000, 1_000 - 5 * MAX_PACKS_PER_WRITE)
+    assert sum(count for name, count in found.items() if name.startswith(REFERRER)) == 1_000

@@ -8,6 +8,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from shortlink import services
+from shortlink.click_tally import dimension_counter
 from shortlink.clicks import ClickEvent, ClickPack
 from shortlink.config import settings
 from shortlink.unique_visitors import registers_of, sketch_element
@@ -76,7 +77,8 @@ def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, t
     for event in clicks:
         hour = f"{event.at.hour:02d}"
         counts = expected.setdefault(event.code, Counter())
-        counts.update({"clicks": 1, f"clicks@{hour}": 1, f"country#{event.country}": 1, f"device#{event.device}": 1})
+        counts.update({"clicks": 1, f"clicks@{hour}": 1})
+        counts.update({dimension_counter("country", event.country): 1, dimension_counter("device", event.device): 1})
         counts.update({"bots": 1, f"bots@{hour}": 1} if event.bot else {})
     assert expected["hot"]["clicks"] == HOT_CLICKS
     assert len(expected) == COOL_LINKS + 1

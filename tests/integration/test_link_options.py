@@ -205,8 +205,14 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
         created = [create(aws, handlers, key=key, url=f"https://example.com/{i}")[1]["code"] for i in range(20)]
     assert len(set(created)) == 20
     assert all(len(code) == 7 for code in created)
-    # Per create: the API key, and the claim a slug reading like the code would hold.
-    assert calls.counts() == {("dynamodb", "GetItem"): 40, ("dynamodb", "PutItem"): 20}
+    # Per create: the API key, and the claim a slug reading like the code would hold; the key's
+    # first use of the day, once; each link.created event (webhooks).
+    assert calls.counts() == {
+        ("dynamodb", "GetItem"): 40,
+        ("dynamodb", "PutItem"): 20,
+        ("dynamodb", "UpdateItem"): 1,
+        ("sqs", "SendMessage"): 20,
+    }
     assert aws.item_count("CountersTable") == 0
     assert follow(handlers, created[0])["statusCode"] == 302
 

@@ -1,13 +1,17 @@
 """Stats read counters only, in a number of items that follows the range's days, not the clicks:
-a month of a link that was hot on one day reads two Query pages of day items and day sketches."""
+a month of a link that was hot on one day reads two Query pages of day items and day sketches,
+from a partition that holds nothing else (hour sketches and ledger windows have their own)."""
 
 import json
 import random
 import uuid
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from shortlink import services
+from shortlink.adapters.dynamodb_click_stats import hours_partition, ledger_partition
 from shortlink.clicks import ClickEvent, ClickPack
+from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import create, stats_response
@@ -69,6 +73,7 @@ def test_a_month_of_a_hot_link_reads_day_items_and_day_sketches_only(aws, handle
     # One Query for the days' counters, one for the busy day's sketch: nothing else, no ledger.
     assert queries == 2
     assert {item["bucket"]["S"][:2] for item in items} == {"c#", "s#"}
+    assert {item["code"]["S"] for item in items} == {code}
     assert len(items) == DAYS + 1
     assert sum(item_size(item) for item in items) <= 30 * 1024
     assert abs(report["unique_visitors"] - (len(hot) + 3 * (DAYS - 1))) <= 0.1 * len(hot)
@@ -82,6 +87,26 @@ def test_an_hourly_series_reads_hour_sketches_instead_of_day_sketches(aws, handl
 
     assert queries == 2
     assert {item["bucket"]["S"][:2] for item in items} <= {"c#", "t#"}
+    assert {item["code"]["S"] for item in items} == {code, hours_partition(code)}
     hot_point = next(point for point in report["series"] if point["clicks"])
     assert hot_point["clicks"] == len(hot)
     assert abs(hot_point["unique_visitors"] - len(hot)) <= 0.1 * len(hot)
+
+
+def test_a_links_partition_holds_its_day_items_only(aws, handlers):
+    code = hot_month(aws, handlers, seed=32)[1]
+
+    def partition(name):
+        pages = aws.dynamodb.get_paginator("query").paginate(
+            TableName=settings().click_stats_table,
+            KeyConditionExpression="#code = :code",
+            ExpressionAttributeNames={"#code": "code"},
+            ExpressionAttributeValues={":code": {"S": name}},
+        )
+        return Counter(item["bucket"]["S"][:2] for page in pages for item in page["Items"])
+
+    # A Query of a link's days walks 30 counters items and one day sketch, not its hours' or
+    # ledgers' items (moto's Query walks the whole partition; DynamoDB bills what it returns).
+    assert partition(code) == {"c#": DAYS, "s#": 1}
+    assert partition(hours_partition(code)) == {"t#": 1}  # the hot hour's sketch
+    assert set(partition(ledger_partition(code))) == {"l#"}

@@ -48,13 +48,42 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
 @pytest.mark.parametrize(
     ("function", "actions"),
     [
-        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage", "ssm:GetParameter"}),
+        (
+            "RedirectFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "sqs:SendMessage", "ssm:GetParameter"},
+        ),
         (
             "CreateFunction",
-            {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+            {
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:GetItem",
+                "dynamodb:DeleteItem",
+                "ssm:GetParameter",
+                "sqs:SendMessage",
+            },
         ),
-        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "ManageFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter", "sqs:SendMessage"},
+        ),
+        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
+        (
+            "WebhookEndpointsFunction",
+            {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+        ),
+        (
+            "WebhooksFunction",
+            {
+                "dynamodb:Query",
+                "dynamodb:GetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "sqs:SendMessage",
+                "sqs:ChangeMessageVisibility",
+            },
+        ),
+        ("KeysFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Scan"}),
         (
             "TransferFunction",
             {
@@ -62,6 +91,17 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:PutItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:BatchGetItem",
+                "dynamodb:Query",
+                "ssm:GetParameter",
+            },
+        ),
+        (
+            "ConsoleFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "ssm:GetParameter",
             },
@@ -86,7 +126,11 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "WebhookEndpointsFunction",
+        "WebhooksFunction",
+        "KeysFunction",
         "TransferFunction",
+        "ConsoleFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -103,6 +147,7 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("GET", "/robots.txt"): "RedirectFunction",
         ("GET", "/"): "RedirectFunction",
         ("GET", "/.well-known/{file}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
@@ -114,15 +159,31 @@ def test_routes_and_trigger(template):
         ("GET", "/links/{code}/qr"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
+        ("POST", "/webhooks"): "WebhookEndpointsFunction",
+        ("GET", "/webhooks"): "WebhookEndpointsFunction",
+        ("DELETE", "/webhooks/{endpoint_id}"): "WebhookEndpointsFunction",
+        ("POST", "/keys"): "KeysFunction",
+        ("GET", "/keys"): "KeysFunction",
+        ("DELETE", "/keys/{key_id}"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
+        ("GET", "/console"): "ConsoleFunction",
+        ("GET", "/console/{proxy+}"): "ConsoleFunction",
+        ("POST", "/console/{proxy+}"): "ConsoleFunction",
     }
-    [trigger] = template.sqs_triggers()
-    assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
-        "IngestFunction",
-        "ClicksQueue",
-        True,
-    )
+    triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
+    assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
+
+
+def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
+    from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+
+    resources = template.stacks[0].template_dict["Resources"]
+    queue = resources["WebhookDeliveryQueue"]["Properties"]
+    assert queue["RedrivePolicy"]["maxReceiveCount"] == MAX_ATTEMPTS
+    # The last attempt comes about a day after the first, and the message outlives it.
+    assert 20 * 3600 <= sum(RETRY_DELAYS_SECONDS) <= 26 * 3600 < queue["MessageRetentionPeriod"]
+    assert "SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK" not in (ROOT / "template.yaml").read_text()
 
 
 CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
@@ -183,7 +244,7 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     assert association["EventType"] == "viewer-request"
 
 
-LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
+LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
 
 
 def deployed_template(parameters: dict[str, str] | None = None) -> dict[str, Any]:
@@ -201,7 +262,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 6
+    assert len(functions) == 10
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -320,10 +381,10 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     )
     all_viewer_except_host = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
     assert default["OriginRequestPolicyId"] == all_viewer_except_host
-    [api] = config["CacheBehaviors"]
-    assert api["PathPattern"] == "/links*"
-    assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
-    assert api["OriginRequestPolicyId"] == all_viewer_except_host
+    assert [api["PathPattern"] for api in config["CacheBehaviors"]] == ["/links*", "/keys*"]
+    for api in config["CacheBehaviors"]:
+        assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+        assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
 
 

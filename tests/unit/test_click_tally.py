@@ -51,9 +51,9 @@ def test_counters_name_the_day_total_the_hour_and_each_dimension():
     counts = counter_increments([click("aaa", referrer="x.example", bot=True), click("aaa", country="DE")])
     assert counts["clicks"] == counts["clicks@23"] == 2
     assert counts["bots"] == counts["bots@23"] == 1
-    assert (counts["country#DE"], counts["country#XX"], counts["referrer#x.example"]) == (1, 1, 1)
+    assert (counts["cc#DE"], counts["cc#XX"], counts["rf#x.example"]) == (1, 1, 1)
     coarse = counter_increments([click("aaa", referrer="x.example", language="de")], coarse=True)
-    assert (coarse["referrer#(other)"], coarse["language#(other)"], coarse["country#XX"]) == (1, 1, 1)
+    assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
 
 
 def test_bots_are_not_visitors():

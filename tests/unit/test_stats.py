@@ -49,8 +49,8 @@ def day(name, hours, **dimensions):
 
 def test_a_report_sums_series_totals_and_top_values():
     days = [
-        day("2026-11-29", {"23": (2, 0, "ab")}, **{"country#DE": 2, "device#mobile": 2}),
-        day("2026-11-30", {"09": (3, 1, "bc"), "10": (1, 0, "c")}, **{"country#FR": 1, "country#DE": 3}),
+        day("2026-11-29", {"23": (2, 0, "ab")}, **{"cc#DE": 2, "dv#mobile": 2}),
+        day("2026-11-30", {"09": (3, 1, "bc"), "10": (1, 0, "c")}, **{"cc#FR": 1, "cc#DE": 3}),
     ]
     span = stats_range(datetime(2026, 11, 29, 12, tzinfo=UTC), NOW, "day", NOW)
     report = link_report("abc", days, span)

@@ -72,6 +72,17 @@ class Settings:
     # document, inline locally (DOMAIN_SETTINGS), else read from SSM (DOMAIN_SETTINGS_PARAMETER).
     domain_settings: str = ""
     domain_settings_parameter: str = ""
+    # The console's session-signing secret: SSM in AWS, CONSOLE_SESSION_SECRET in the local stack.
+    console_session_secret: str = ""
+    console_session_secret_parameter: str = ""
+    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
+    sign_in_attempts_per_window: int = 10
+    # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
+    # without a queue no event is emitted.
+    webhooks_table: str = ""
+    webhook_queue_url: str = ""
+    # Local stack only: receivers on 127.0.0.1 (the template never sets it).
+    webhooks_allow_loopback: bool = False
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -142,6 +153,12 @@ class Settings:
             short_domains=short_domains(),
             domain_settings=env.get("DOMAIN_SETTINGS", ""),
             domain_settings_parameter=env.get("DOMAIN_SETTINGS_PARAMETER", ""),
+            console_session_secret=env.get("CONSOLE_SESSION_SECRET", ""),
+            console_session_secret_parameter=env.get("CONSOLE_SESSION_SECRET_PARAMETER", ""),
+            sign_in_attempts_per_window=integer("SIGN_IN_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
+            webhooks_table=env.get("WEBHOOKS_TABLE", ""),
+            webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
+            webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
         )
 
 

@@ -4,6 +4,7 @@ held them, summed (counters) and merged (unique-visitor registers)."""
 from collections import Counter
 from dataclasses import dataclass, field
 
+from shortlink.click_tally import DIMENSION_OF_KEY
 from shortlink.clicks import DIMENSIONS
 from shortlink.unique_visitors import REGISTERS, Registers, merge_registers
 
@@ -32,7 +33,7 @@ class DayCounts:
         """The day's clicks per value of each dimension."""
         found: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
         for name, count in self.counters.items():
-            dimension, _, value = name.partition("#")
-            if dimension in found and value:
-                found[dimension][value] += count
+            key, _, value = name.partition("#")
+            if key in DIMENSION_OF_KEY and value:
+                found[DIMENSION_OF_KEY[key]][value] += count
         return found

@@ -1,8 +1,10 @@
-"""HTTP concerns shared by the API-key functions (create, manage), on Powertools' resolver.
+"""HTTP concerns shared by the API-key functions (create, manage, keys), on Powertools' resolver.
 
 One place maps domain errors and validation failures to JSON answers, and one pre-check runs
-before anything else looks at a request, in this order: body size (413), API key (401), media
-type (415); then the body is read as strict JSON (422) and validated.
+before anything else looks at a request, in this order: body size (413), API key (401), the
+route's scope (403), media type (415); then the body is read as strict JSON (422) and validated.
+Each route declares its scope as its OpenAPI security requirement (`security=needs(scope)`), so
+the document says what the pre-check enforces.
 """
 
 import base64
@@ -10,6 +12,7 @@ import binascii
 import json
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import Any, NoReturn, cast
 from urllib.parse import urlsplit
@@ -23,9 +26,11 @@ from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api_keys import ApiKey, authenticate
-from shortlink.config import comma_list, settings
+from shortlink.config import ConfigurationError, comma_list, settings
 from shortlink.domains import link_key
 from shortlink.errors import (
+    ApiKeyNotFound,
+    InvalidApiKeyOption,
     InvalidLinkOption,
     InvalidUrl,
     LinkNotFound,
@@ -52,16 +57,43 @@ JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
 MAX_INTEGER_DIGITS = 20
 
+API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+
 logger = logging.getLogger("shortlink.http_api")
 
 
-def error_response(status: int, error: str, message: str, headers: dict[str, str] | None = None) -> Response[Any]:
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    details: dict[str, str] | None = None,
+) -> Response[Any]:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body={"error": error, "message": message},
+        body={"error": error, "message": message, **(details or {})},
         headers=headers,
     )
+
+
+def needs(scope: str) -> list[dict[str, list[str]]]:
+    """A route's security requirement: an API key holding `scope` (the pre-check enforces it)."""
+    return [{API_KEY_SCHEME: [scope]}]
+
+
+def missing_scope(action: str, scope: str) -> Response[Any]:
+    return error_response(403, "missing_scope", f"{action} needs the scope {scope}", details={"scope": scope})
+
+
+def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str]:
+    """The route being called (`POST /links`) and the scope it needs."""
+    route = app.context["_route"]  # set by Powertools before any middleware runs
+    scopes = [scope for requirement in route.security or () for scope in requirement.get(API_KEY_SCHEME, ())]
+    action = f"{route.method} {route.openapi_path}"
+    if len(scopes) != 1:  # fail closed: a route without its scope would be open to every key
+        raise ConfigurationError(f"{action} declares no scope (security=needs(...))")
+    return action, scopes[0]
 
 
 def _body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
@@ -87,7 +119,8 @@ def is_json_media_type(content_type: str | None) -> bool:
 
 
 def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
-    """Refuse oversized bodies, requests without a valid key, then non-JSON bodies; None lets the request on."""
+    """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
+    bodies; None lets the request on."""
     event = app.current_event
     body = _body_bytes(event)
     size = len(body) if body is not None else len(event.body or "")
@@ -96,7 +129,7 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(event.headers.get("authorization"), api_key_store())
+    key = authenticate(event.headers.get("authorization"), api_key_store(), datetime.now(UTC))
     if key is None:
         return error_response(
             401,
@@ -104,6 +137,10 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
             "a valid API key is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    # Before the body is read: a key that may not call the route learns nothing about its body.
+    action, scope = _route_scope(app)
+    if not key.allows(scope):
+        return missing_scope(action, scope)
     if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
@@ -255,8 +292,10 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
     match error:
         case InvalidUrl():
             return ErrorAnswer(422, "invalid_url", str(error))
-        case InvalidLinkOption():
+        case InvalidLinkOption() | InvalidApiKeyOption():
             return ErrorAnswer(422, "invalid_request", str(error))  # its message names the field
+        case ApiKeyNotFound():
+            return ErrorAnswer(404, "not_found", f"no API key with id {error}")
         case RateLimited():
             return ErrorAnswer(429, "rate_limited", str(error), {"Retry-After": str(error.retry_after)})
         case SlugTaken():

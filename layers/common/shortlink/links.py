@@ -8,11 +8,22 @@ from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
 from shortlink.domains import HOST_PATTERN, link_key, split_key
-from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError, SlugTaken
-from shortlink.urls import DestinationPolicy, validate_destination
+from shortlink.errors import (
+    CodeTaken,
+    DestinationTooLong,
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    NoFreeCode,
+    ShortlinkError,
+    SlugTaken,
+)
+from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
     from shortlink.codes import CodeSource
+    from shortlink.destinations import Utm
+    from shortlink.previews import LinkPreview
     from shortlink.rules import LinkRules
 
 # A collision means the code was taken by other means than our counter (a restored table,
@@ -56,6 +67,11 @@ class LinkOptions:
     max_clicks: int | None = None
     password: str | None = None  # plain text: hashed before anything is stored
     rules: Any = None  # the owner's JSON document (see shortlink.rules)
+    forward_query: bool = True
+    expired_url: str | None = None
+    crawlable: bool = False
+    preview: "LinkPreview | None" = None
+    utm: "Utm | None" = None
     domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
     # An import restores a link as exported: its stored hash, and a private link's own code
     # (given as `slug`), never accepted from a create request.
@@ -81,6 +97,11 @@ class Link:
     max_clicks: int | None = None
     password_hash: str | None = None  # see shortlink.passwords
     rules: "LinkRules | None" = None
+    forward_query: bool = True  # the visitor's query parameters go on to the destination
+    expired_url: str | None = None  # where a follow goes instead of the 410 page
+    crawlable: bool = False  # search engines may index it (no X-Robots-Tag, allowed in robots.txt)
+    preview: "LinkPreview | None" = None  # the card link-preview bots are shown
+    utm: "Utm | None" = None  # merged into the destination's query
     domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
 
     @property
@@ -118,9 +139,16 @@ class LinkChanges:
     password: str | None = None  # plain text, as the owner sends it; edit_link hashes it
     password_hash: str | None = None
     rules: Any = None  # the owner's JSON document; edit_link validates and normalises it
+    forward_query: bool | None = None
+    expired_url: str | None = None
+    crawlable: bool | None = None
+    preview: "LinkPreview | None" = None  # replaces the whole card
+    utm: "Utm | None" = None  # replaces all UTM fields
     cleared: frozenset[str] = frozenset()
 
-    CLEARABLE = frozenset({"valid_from", "expires_at", "title", "max_clicks", "password", "rules"})
+    CLEARABLE = frozenset(
+        {"valid_from", "expires_at", "title", "max_clicks", "password", "rules", "expired_url", "preview", "utm"}
+    )
 
     def cleared_fields(self) -> list[str]:
         """The stored fields the edit removes (a password is stored as its hash)."""
@@ -128,7 +156,20 @@ class LinkChanges:
 
     def applied_to(self, link: Link) -> Link:
         values: dict[str, Any] = {
-            name: getattr(self, name) for name in ("url", "valid_from", "expires_at", "redirect_type", "tags", "title")
+            name: getattr(self, name)
+            for name in (
+                "url",
+                "valid_from",
+                "expires_at",
+                "redirect_type",
+                "tags",
+                "title",
+                "forward_query",
+                "expired_url",
+                "crawlable",
+                "preview",
+                "utm",
+            )
         }
         updated = replace(link, **{name: value for name, value in values.items() if value is not None})
         # Rules and passwords are checked on their own (edit_link); they don't shape the others.
@@ -161,10 +202,16 @@ class LinkRepository(LinkSource, Protocol):
         """Mark the link deleted (or restore it with None) if `owner` owns it; else LinkNotFound."""
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None, domain: str | None = None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
-        """The owner's links, newest first, a page at a time; the cursor of the next page. With
-        `domain`, only that domain's ("" the default's)."""
+        """The owner's links, newest first, a page at a time (those with `tag`, those of
+        `utm_campaign`, those of `domain`: "" the default's); the cursor of the next page."""
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
@@ -199,6 +246,46 @@ def check_options(options: LinkOptions, now: datetime) -> None:
 
         if not MIN_LENGTH <= len(options.password) <= MAX_LENGTH:
             raise InvalidLinkOption("password", f"password must be {MIN_LENGTH}-{MAX_LENGTH} characters")
+
+
+def check_destination_options(
+    url: str,
+    private: bool,
+    crawlable: bool,
+    expired_url: str | None,
+    preview: "LinkPreview | None",
+    utm: "Utm | None",
+    policy: DestinationPolicy | None,
+) -> tuple[str | None, "LinkPreview | None"]:
+    """Refuse what the redirect could not honour: a crawlable private link (robots.txt would list
+    its capability code), a UTM field the destination's own query already sets, a fallback or an
+    image the destination checks refuse. Returns expired_url and the preview as stored."""
+    if crawlable and private:
+        raise InvalidLinkOption("crawlable", "crawlable: a private link cannot be (robots.txt would list its code)")
+    if utm is not None:
+        from shortlink.destinations import conflicting_utm, destination
+
+        taken = conflicting_utm(url, utm)
+        if taken is not None:
+            field = "utm." + taken.removeprefix("utm_")
+            raise InvalidLinkOption(field, f"{field}: url already sets {taken}; give it in one place")
+        try:
+            destination(url, utm, "")
+        except DestinationTooLong:
+            raise InvalidLinkOption("utm", f"utm: url with these fields passes {MAX_URL_LENGTH} characters") from None
+    if expired_url is not None:
+        expired_url = checked_url("expired_url", expired_url, policy)
+    if preview is not None and preview.image is not None:
+        preview = replace(preview, image=checked_url("preview.image", preview.image, policy))
+    return expired_url, preview
+
+
+def checked_url(field: str, url: str, policy: DestinationPolicy | None) -> str:
+    """A URL besides the destination, passed through the destination checks; errors name `field`."""
+    try:
+        return validate_destination(url, policy)
+    except InvalidUrl as error:
+        raise InvalidLinkOption(field, f"{field}: {error}") from None
 
 
 def _restores_private_code(options: LinkOptions) -> bool:
@@ -248,6 +335,10 @@ def create_link(
         if look_alikes and links.existing_codes(look_alikes):
             raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
+    expired_url, preview = check_destination_options(
+        url, options.private, options.crawlable, options.expired_url, options.preview, options.utm, policy
+    )
+    options = replace(options, expired_url=expired_url, preview=preview)
     if allowance is None:
         return _store_new_link(url, owner, codes, links, now, options, slug, rules)
     allowance.take()
@@ -286,6 +377,11 @@ def _store_new_link(
         max_clicks=options.max_clicks,
         password_hash=password_hash,
         rules=rules,
+        forward_query=options.forward_query,
+        expired_url=options.expired_url,
+        crawlable=options.crawlable,
+        preview=options.preview,
+        utm=options.utm,
         domain=options.domain,
     )
     from shortlink.slugs import slug_key
@@ -324,6 +420,16 @@ def edit_link(
     if changes.rules is not None:
         changes = replace(changes, rules=checked_rules(changes.rules, policy).document)
     edited = changes.applied_to(current)
+    expired_url, preview = check_destination_options(
+        edited.url,
+        edited.private,
+        edited.crawlable,
+        changes.expired_url,
+        changes.preview,
+        edited.utm if changes.utm is not None or changes.url is not None else None,
+        policy,
+    )
+    changes = replace(changes, expired_url=expired_url, preview=preview)
     check_options(
         LinkOptions(
             valid_from=edited.valid_from,

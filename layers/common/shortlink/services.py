@@ -20,10 +20,14 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
     from shortlink.adapters.sqs import SqsClickPublisher
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
     from shortlink.domain_settings import DomainSettings
     from shortlink.link_cache import CachedLinks, Entry
+    from shortlink.robots import CachedRobots
 
 
 @cache
@@ -69,6 +73,15 @@ def cached_links() -> "CachedLinks":
         prepare=plain_redirect,
         entries=link_entries,
     )
+
+
+@cache
+def cached_robots() -> "CachedRobots":
+    """The redirect's robots.txt: the crawlable links' codes, read at most once per TTL."""
+    from shortlink.adapters.dynamodb_redirect import DynamoCrawlableCodes
+    from shortlink.robots import CachedRobots
+
+    return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
 
 
 @cache
@@ -161,6 +174,53 @@ def domain_settings() -> "dict[str, DomainSettings]":
     return parse_domain_settings(text, config.short_domains)
 
 
+@cache
+def console_session_secret() -> bytes:
+    """The key that signs console sessions (read on the first console request, then kept)."""
+    from shortlink.stack_secrets import read_secret
+
+    config = settings()
+    return read_secret(
+        config.console_session_secret,
+        config.console_session_secret_parameter,
+        ("CONSOLE_SESSION_SECRET", "CONSOLE_SESSION_SECRET_PARAMETER"),
+        "the console session secret",
+    )
+
+
+@cache
+def webhook_endpoints() -> "DynamoEndpointStore":
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore
+
+    table = settings().webhooks_table
+    if not table:
+        raise ConfigurationError("WEBHOOKS_TABLE is not set")
+    return DynamoEndpointStore(table)
+
+
+@cache
+def webhook_queue() -> "SqsWebhookQueue | None":
+    """The webhook queue, or None where none is configured (no event is then emitted)."""
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
+
+    url = settings().webhook_queue_url
+    return SqsWebhookQueue(url) if url else None
+
+
+@cache
+def link_owners() -> "DynamoLinkOwners":
+    from shortlink.adapters.dynamodb_webhooks import DynamoLinkOwners
+
+    return DynamoLinkOwners(settings().links_table)
+
+
+@cache
+def webhook_sender() -> "HttpWebhookSender":
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
+
+    return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -173,6 +233,7 @@ def reset() -> None:
     forget_cached_links()
     for factory in (
         link_repository,
+        cached_robots,
         importing_links,
         click_budget,
         api_key_store,
@@ -183,6 +244,11 @@ def reset() -> None:
         window_counter,
         visitor_salt_root,
         domain_settings,
+        console_session_secret,
+        webhook_endpoints,
+        webhook_queue,
+        link_owners,
+        webhook_sender,
         settings,
     ):
         factory.cache_clear()

@@ -17,6 +17,8 @@ from shortlink.links import is_possible_code
 RESERVED_SLUGS = frozenset(
     {
         "links",
+        "keys",
+        "webhooks",
         "api",
         "admin",
         "login",
@@ -24,6 +26,7 @@ RESERVED_SLUGS = frozenset(
         "static",
         "assets",
         "docs",
+        "console",
         "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",

@@ -10,7 +10,8 @@ depends on how busy the day is:
   counted with one conditional UpdateItem: the `ADD`s on condition that the item is not hot,
   has fewer than COOL_CLICKS clicks, and holds none of these packs. One item, one atomic write.
 - **hot** (from then on): the packs are recorded in ledger items of LEDGER_WINDOW_SECONDS of
-  click time (`l#2026-11-30#us-east-1#178934562`, kept LEDGER_DAYS by TTL) and the counters are
+  click time (`l#2026-11-30#us-east-1#178934562` under the code's LEDGER_PARTITION, kept
+  LEDGER_DAYS by TTL) and the counters are
   added in the same TransactWriteItems, on condition that neither the counters item's frozen
   ledger nor the window's holds any of the packs; the first hot write marks the item `hot`, so
   no cool write can follow. Visitors go to registers items (adapters/dynamodb_visitor_sketches).
@@ -34,9 +35,14 @@ from shortlink.click_tally import PackPart, counter_increments, visitor_elements
 from shortlink.clicks import ClickEvent
 from shortlink.day_counts import DayCounts
 from shortlink.errors import StorageUnavailable
+from shortlink.orphan_tally import MAX_ORPHAN_CODES, ORPHANS, STACK_ORPHANS, attempted_codes, orphan_increments
 from shortlink.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
 
 COUNTERS, DAY_SKETCH, HOUR_SKETCH, LEDGER = "c#", "s#", "t#", "l#"
+# Hour sketches and ledger windows live in partitions of their own, the link's code with a
+# suffix no code can have (codes are [A-Za-z0-9_-]): a link's partition then holds only its day
+# items, and a stats Query never walks past hours or ledgers (moto's walks the whole partition).
+HOURS_PARTITION, LEDGER_PARTITION = "#hours", "#ledger"
 # A day's counters item keeps its own ledger for this many clicks; cool writes carry at most
 # COOL_WRITE_CLICKS, so its inline ledger and sketch stay under ~130 entries (about 1 KB each).
 COOL_CLICKS = 32
@@ -52,6 +58,14 @@ CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempt
 
 def day_key(kind: str, day: str, region: str) -> str:
     return f"{kind}{day}#{region}"
+
+
+def hours_partition(code: str) -> str:
+    return code + HOURS_PARTITION
+
+
+def ledger_partition(code: str) -> str:
+    return code + LEDGER_PARTITION
 
 
 def hour_sketch_key(day: str, hour: str, region: str) -> str:
@@ -109,12 +123,28 @@ def _recorded(item: Any) -> set[bytes]:
     return {bytes(digest) for digest in item.get("packs", {}).get("BS", [])}
 
 
+def _cancelled_item(error: ClientError) -> dict[str, Any]:
+    """The counters item (the transaction's first update) as a cancelled transaction found it."""
+    reasons: list[dict[str, Any]] = error.response.get("CancellationReasons", [])  # type: ignore[assignment]
+    return reasons[0].get("Item", {}) if reasons else {}
+
+
+def _visits(parts: Iterable[PackPart]) -> int:
+    return sum(part.visits for part in parts)
+
+
+def _turned_hot(item: Any) -> bool:
+    counts = (int(item.get(name, {}).get("N", "0")) for name in ("clicks", ORPHANS))
+    return "hot" in item or any(count >= COOL_CLICKS for count in counts)
+
+
 class DynamoClickStats:
     def __init__(self, table_name: str, client: Any = None) -> None:
         self._table = table_name
         self._client = client
         self._sketches: DynamoVisitorSketches | None = None
         self._hot: set[tuple[str, str]] = set()  # (code, day) items this environment saw hot
+        self._orphan_codes: dict[str, set[str]] = {}  # day -> unknown codes its stack item counts
 
     def _dynamodb(self) -> Any:
         if self._client is None:
@@ -141,7 +171,7 @@ class DynamoClickStats:
         written; what was written stays recorded, so offering all of them again is safe."""
         pending = {part.digest: part for part in parts}
         counted = 0
-        small = _clicks(pending.values()) <= COOL_WRITE_CLICKS and len(pending) <= MAX_PACKS_PER_WRITE
+        small = _visits(pending.values()) <= COOL_WRITE_CLICKS and len(pending) <= MAX_PACKS_PER_WRITE
         if (code, day) not in self._hot and small:
             counted, pending = self._count_cool(code, day, pending)
             if not pending:
@@ -173,8 +203,9 @@ class DynamoClickStats:
                     raise StorageUnavailable(f"click counters not written: {error}") from error
                 response: dict[str, Any] = dict(error.response)
                 item = response.get("Item", {})
+                self._learn_orphan_codes(code, day, item)
                 pending = {digest: part for digest, part in pending.items() if digest not in _recorded(item)}
-                if "hot" in item or int(item.get("clicks", {}).get("N", "0")) >= COOL_CLICKS:
+                if _turned_hot(item):
                     return 0, pending
                 if not pending:
                     return 0, {}
@@ -186,14 +217,18 @@ class DynamoClickStats:
         clicks = [click for part in pending.values() for click in part.clicks]
         expression = Expression()
         packs, total, hot = expression.name("packs"), expression.name("clicks"), expression.name("hot")
+        orphans, cool = expression.name(ORPHANS), expression.value("cool", {"N": str(COOL_CLICKS)})
         actions = [f"{packs} {expression.value('packs', {'BS': list(pending)})}"]
         actions += self._increments(expression, clicks, coarse)
+        orphan_actions, room = self._orphan_actions(expression, code, day, pending)
+        actions += orphan_actions
         for hour, elements in sorted(visitor_elements(clicks).items()):
             values = {"NS": [str(element) for element in sorted(elements)]}
             actions.append(f"{expression.name(f'visitors@{hour}')} {expression.value(f'v{hour}', values)}")
         condition = (
-            f"attribute_not_exists({hot}) AND (attribute_not_exists({total}) OR {total} < "
-            f"{expression.value('cool', {'N': str(COOL_CLICKS)})}) AND {expression.none_recorded(packs, pending)}"
+            f"attribute_not_exists({hot}) AND (attribute_not_exists({total}) OR {total} < {cool}) AND "
+            f"(attribute_not_exists({orphans}) OR {orphans} < {cool}) AND {expression.none_recorded(packs, pending)}"
+            + room
         )
         return {
             "TableName": self._table,
@@ -208,6 +243,31 @@ class DynamoClickStats:
         """The counters' `ADD` actions."""
         counts = counter_increments(clicks, coarse)
         return [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
+
+    def _orphan_actions(
+        self, expression: Expression, code: str, day: str, pending: dict[bytes, PackPart]
+    ) -> tuple[list[str], str]:
+        """The orphan visits' `ADD` actions, and the condition that keeps the stack's item
+        within MAX_ORPHAN_CODES attempted codes (empty when the write adds no code)."""
+        orphans = [orphan for part in pending.values() for orphan in part.orphans]
+        if not orphans:
+            return [], ""
+        known = self._orphan_codes.get(day, set()) if code == STACK_ORPHANS else set()
+        new = [attempted for attempted, _ in attempted_codes(orphans).most_common() if attempted not in known]
+        added = sorted(new[: max(0, MAX_ORPHAN_CODES - len(known))]) if code == STACK_ORPHANS else []
+        counts = orphan_increments(orphans, known | set(added))
+        actions = [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
+        if not added:
+            return actions, ""
+        codes = expression.name("codes")
+        actions.append(f"{codes} {expression.value('codes', {'SS': added})}")
+        # The item's codes never shrink, so those it holds of `added` only lower its growth.
+        room = expression.value("room", {"N": str(MAX_ORPHAN_CODES - len(added))})
+        return actions, f" AND (attribute_not_exists({codes}) OR size({codes}) <= {room})"
+
+    def _learn_orphan_codes(self, code: str, day: str, item: dict[str, Any]) -> None:
+        if code == STACK_ORPHANS and item:  # a refused write's item: the codes it counts now
+            self._orphan_codes[day] = set(item.get("codes", {}).get("SS", []))
 
     def _count_hot(self, code: str, day: str, pending: dict[bytes, PackPart]) -> int:
         coarse = False
@@ -225,6 +285,7 @@ class DynamoClickStats:
                         continue
                     raise StorageUnavailable(f"click counters not written: {error}") from error
                 recorded, coarse = self._cancellation(error, request, coarse)
+                self._learn_orphan_codes(code, day, _cancelled_item(error))
                 pending = {digest: part for digest, part in pending.items() if digest not in recorded}
             except BotoCoreError as error:
                 raise StorageUnavailable(f"click counters not written: {error}") from error
@@ -253,14 +314,15 @@ class DynamoClickStats:
         counters = Expression()
         packs, hot = counters.name("packs"), counters.name("hot")
         is_hot = counters.value("hot", {"BOOL": True})
-        increments = ", ".join(self._increments(counters, clicks, coarse))
+        orphan_actions, room = self._orphan_actions(counters, code, day, pending)
+        increments = ", ".join(self._increments(counters, clicks, coarse) + orphan_actions)
         request = [
             {
                 "Update": {
                     "TableName": self._table,
                     "Key": self._key(code, day_key(COUNTERS, day, region)),
                     "UpdateExpression": f"SET {hot} = {is_hot} ADD {increments}",
-                    "ConditionExpression": counters.none_recorded(packs, pending),
+                    "ConditionExpression": counters.none_recorded(packs, pending) + room,
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     **counters.request(),
                 }
@@ -278,7 +340,7 @@ class DynamoClickStats:
                 {
                     "Update": {
                         "TableName": self._table,
-                        "Key": self._key(code, ledger_key(day, region, window)),
+                        "Key": self._key(ledger_partition(code), ledger_key(day, region, window)),
                         "UpdateExpression": f"SET {ttl} = {expiry} ADD {packs} {recorded}",
                         "ConditionExpression": ledger.none_recorded(packs, digests),
                         "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
@@ -314,7 +376,7 @@ class DynamoClickStats:
         whole_day = bytearray(REGISTERS)
         for hour, elements in sorted(per_hour.items()):
             registers = registers_of(elements)
-            sketches.raise_to(code, hour_sketch_key(day, hour, region), registers)
+            sketches.raise_to(hours_partition(code), hour_sketch_key(day, hour, region), registers)
             merge_registers(whole_day, registers)
         sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day)
 
@@ -336,7 +398,8 @@ class DynamoClickStats:
                     registers = registers_of(int(element) for element in value["NS"])
                     day.add_hour_visitors(name.removeprefix("visitors@"), registers)
                     day.add_day_visitors(registers)
-        for item in self._query(code, HOUR_SKETCH if hourly else DAY_SKETCH, first_day, last_day):
+        partition, kind = (hours_partition(code), HOUR_SKETCH) if hourly else (code, DAY_SKETCH)
+        for item in self._query(partition, kind, first_day, last_day):
             bucket = item["bucket"]["S"]
             day = found.setdefault(bucket[2:12], DayCounts(bucket[2:12]))
             registers = unpacked_registers(item["registers"]["B"])
