@@ -29,15 +29,15 @@ class InMemoryLinks:
         self.gets = 0
 
     def add(self, link: Link) -> None:
-        if link.code in self.items:
-            raise CodeTaken(link.code)
-        self.items[link.code] = link
+        if link.key in self.items:
+            raise CodeTaken(link.key)
+        self.items[link.key] = link
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
-        if link.code in self.items or slug_key in self.slug_claims:
+        if link.key in self.items or slug_key in self.slug_claims:
             raise SlugTaken(link.code)
-        self.items[link.code] = link
-        self.slug_claims[slug_key] = link.code
+        self.items[link.key] = link
+        self.slug_claims[slug_key] = link.key
 
     def get(self, code: str) -> Link | None:
         self.gets += 1
@@ -64,7 +64,13 @@ class InMemoryLinks:
         return self.items[code]
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None, utm_campaign: str | None = None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         mine = sorted(
             (
@@ -73,6 +79,7 @@ class InMemoryLinks:
                 if link.owner == owner
                 and (tag is None or tag in link.tags)
                 and (utm_campaign is None or (link.utm is not None and link.utm.campaign == utm_campaign))
+                and domain in (None, link.domain)
             ),
             key=lambda link: link.created_at,
             reverse=True,

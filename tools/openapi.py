@@ -90,7 +90,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                 "302": _redirect("to the destination (the link's redirect_type), or to expired_url instead of 410"),
                 **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
                 "403": _page("the link's access rules deny this visitor"),
-                "404": _page("no such link, or not yet valid"),
+                "404": _page("no such link, or not yet valid, or a host that is none of the stack's domains"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
                 "414": _page("the destination with the visitor's query would pass 2,048 characters"),
                 "503": _page("storage is busy: retry (Retry-After)"),
@@ -122,9 +122,42 @@ PUBLIC_PATHS: dict[str, Any] = {
             },
         },
     },
+    "/": {
+        "get": {
+            "summary": "A short domain's root: its root URL",
+            "operationId": "domainRoot",
+            "security": [],
+            "responses": {
+                "302": _redirect("the domain's root_url (README, Domains)"),
+                "404": _page("the domain has no root_url"),
+            },
+        }
+    },
+    "/.well-known/{file}": {
+        "get": {
+            "summary": "A short domain's app-link files",
+            "operationId": "wellKnownFile",
+            "security": [],
+            "parameters": [
+                {
+                    "name": "file",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "enum": ["apple-app-site-association", "assetlinks.json"]},
+                }
+            ],
+            "responses": {
+                "200": {
+                    "description": "the file, as the domain's settings hold it",
+                    "content": {"application/json": {}},
+                },
+                "404": _page("the domain has no such file"),
+            },
+        }
+    },
     "/robots.txt": {
         "get": {
-            "summary": "All disallowed but crawlable links",
+            "summary": "All disallowed but the domain's crawlable links",
             "operationId": "robots",
             "security": [],
             "responses": {
@@ -132,6 +165,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                     "description": "robots.txt (cached 5 minutes)",
                     "content": {"text/plain": {"schema": {"type": "string"}}},
                 },
+                "404": _page("a host that is none of the stack's domains"),
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         }

@@ -32,9 +32,9 @@ from shortlink.errors import (
     ShortlinkError,
     SlugTaken,
 )
-from shortlink.http_api import destination_policy, public_base_url
+from shortlink.http_api import destination_policy, link_view
 from shortlink.key_views import CreatedKey, KeyView
-from shortlink.link_views import TAG_PATTERN, LinkView
+from shortlink.link_views import TAG_PATTERN
 from shortlink.links import Link, create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.rate_limits import CreateAllowance, take_sign_in_attempt
 from shortlink.services import (
@@ -127,7 +127,7 @@ def shown(template: str, key: ApiKey, current: Session, status: int = 200, **con
 
 
 def view(link: Link) -> dict[str, Any]:
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    return link_view(app, link).model_dump(mode="json")
 
 
 def query(name: str) -> str:
@@ -160,8 +160,8 @@ def sign_out() -> Response[Any]:
     return see_other(SIGN_IN, [ended_session_cookie()])
 
 
-def clicks_last_7_days(code: str) -> int:
-    return int(stats_report(code, "day", now() - RANGES["7d"], None)["clicks"])
+def clicks_last_7_days(link: Link) -> int:
+    return int(stats_report(link, "day", now() - RANGES["7d"], None)["clicks"])
 
 
 def found_links(owner: str, text: str) -> list[Link]:
@@ -191,7 +191,7 @@ def links_page() -> Response[Any]:
     else:
         links, next_cursor = link_repository().list_for_owner(key.owner, PAGE_SIZE, cursor, tag or None)
     counted = key.allows("stats:read")
-    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code) if counted else None} for link in links]
+    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
     next_page = (
         f"/console?{urlencode({'cursor': next_cursor, **({'tag': tag} if tag else {})})}" if next_cursor else None
     )
@@ -294,11 +294,12 @@ def chosen_range() -> tuple[str, Granularity, datetime | None, datetime | None]:
     return preset, cast(Granularity, granularity), moments[0], moments[1]
 
 
-def stats_report(code: str, granularity: Granularity, start: datetime | None, end: datetime | None) -> dict[str, Any]:
-    """A link's stats over the range, as the API's stats route reports them."""
+def stats_report(link: Link, granularity: Granularity, start: datetime | None, end: datetime | None) -> dict[str, Any]:
+    """A link's stats over the range, as the API's stats route reports them (read by its key)."""
     span = stats_range(start, end, granularity, now())
     first_day, last_day = span_days(span)
-    return link_report(code, click_stats().days(code, first_day, last_day, hourly=span.granularity == "hour"), span)
+    days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
+    return link_report(link.code, days, span)
 
 
 @app.get("/console/links/<code>")
@@ -309,7 +310,7 @@ def link_page(code: str) -> Response[Any]:
     report, range_error = None, None
     if key.allows("stats:read"):
         try:
-            report = stats_report(link.code, granularity, start, end)
+            report = stats_report(link, granularity, start, end)
         except InvalidLinkOption as error:
             range_error = str(error)
     return shown(
@@ -332,7 +333,7 @@ def link_stats_csv(code: str) -> Response[Any]:
     _, key = requiring("stats:read")
     link = owned_link(code, key.owner, link_repository())
     _, granularity, start, end = chosen_range()
-    report = stats_report(link.code, granularity, start, end)
+    report = stats_report(link, granularity, start, end)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"', "Cache-Control": "no-store"}
     return Response(200, "text/csv; charset=utf-8", series_csv(report), headers=headers)
 
@@ -346,7 +347,7 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
         raise Refused(404, "a QR code is an .svg or a .png")
     link = owned_link(code, key.owner, link_repository())
     image = io.BytesIO()
-    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=8, border=4)
+    segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
     if query("download") != "1":
         headers = {}

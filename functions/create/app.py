@@ -31,8 +31,8 @@ from shortlink.http_api import (
     destination_policy,
     error_answer,
     error_response,
+    link_view,
     needs,
-    public_base_url,
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
@@ -82,6 +82,9 @@ class CreateLinkRequest(DestinationOptions):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    domain: Annotated[
+        str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
+    ] = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -95,6 +98,7 @@ class CreateLinkRequest(DestinationOptions):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            domain=settings().short_domains.domain_named(self.domain),
             **self.destination_options(),
         )
 
@@ -119,7 +123,7 @@ def create_and_describe(
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    view = LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    view = link_view(app, link).model_dump(mode="json")
     event = link_event("link.created", owner, link.tags, view, now)
     if events is None:
         webhook_events.emit([event])

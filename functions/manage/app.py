@@ -19,12 +19,14 @@ from pydantic import BaseModel, Field, model_validator
 from shortlink import webhook_events
 from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.config import settings
 from shortlink.http_api import (
     api_resolver,
     current_api_key,
     destination_policy,
+    link_view,
     needs,
-    public_base_url,
+    requested_key,
 )
 from shortlink.link_views import (
     DOCUMENTED_WITHOUT_NULL,
@@ -49,6 +51,11 @@ from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_lin
 from shortlink.services import click_stats, link_repository
 from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
 from shortlink.webhooks import link_event
+
+# ?domain= on every route of one link: which domain's link of that code (default: the first).
+DomainQuery = Annotated[
+    str | None, Query(max_length=260, description="the link's short domain; default: the stack's first")
+]
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
@@ -108,7 +115,7 @@ class EditLinkRequest(BaseModel):
 
 
 def view(link: Link) -> dict[str, Any]:
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    return link_view(app, link).model_dump(mode="json")
 
 
 def announced(event_type: str, link: Link) -> dict[str, Any]:
@@ -134,8 +141,12 @@ def list_links(
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
     utm_campaign: Annotated[str | None, Query(min_length=1, max_length=200, description="a campaign's links")] = None,
+    domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
-    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag, utm_campaign)
+    on_domain = settings().short_domains.domain_named(domain) if domain is not None else None
+    links, next_cursor = link_repository().list_for_owner(
+        owner(), limit, cursor, tag, utm_campaign=utm_campaign, domain=on_domain
+    )
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
@@ -146,8 +157,8 @@ def list_links(
     responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
     security=needs(LINKS_READ),
 )
-def get_link(code: str) -> dict[str, Any]:
-    return view(owned_link(code, owner(), link_repository()))
+def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
+    return view(owned_link(requested_key(code, domain), owner(), link_repository()))
 
 
 @app.patch(
@@ -157,9 +168,10 @@ def get_link(code: str) -> dict[str, Any]:
     responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
     security=needs(LINKS_WRITE),
 )
-def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
+def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> dict[str, Any]:
     policy = destination_policy(app)
-    edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
+    key = requested_key(code, domain)
+    edited = edit_link(key, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
     return announced("link.updated", edited)
 
 
@@ -170,8 +182,8 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
     responses=answers(204, "deleted", None, 404),
     security=needs(LINKS_WRITE),
 )
-def remove_link(code: str) -> Response[Any]:
-    announced("link.deleted", delete_link(code, owner(), link_repository(), datetime.now(UTC)))
+def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
+    announced("link.deleted", delete_link(requested_key(code, domain), owner(), link_repository(), datetime.now(UTC)))
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -182,8 +194,8 @@ def remove_link(code: str) -> Response[Any]:
     responses=answers(200, "the link", LinkView, 404),
     security=needs(LINKS_WRITE),
 )
-def restore(code: str) -> dict[str, Any]:
-    return announced("link.restored", restore_link(code, owner(), link_repository()))
+def restore(code: str, domain: DomainQuery = None) -> dict[str, Any]:
+    return announced("link.restored", restore_link(requested_key(code, domain), owner(), link_repository()))
 
 
 @app.get(
@@ -199,13 +211,14 @@ def qr_code(
     code: str,
     image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
     scale: Annotated[int, Query(ge=1, le=40, description="pixels per module")] = 8,
+    domain: DomainQuery = None,
 ) -> Response[Any]:
     """The QR code of the short URL: SVG by default, PNG with ?format=png."""
     import segno  # only this route draws
 
-    link = owned_link(code, owner(), link_repository())
+    link = owned_link(requested_key(code, domain), owner(), link_repository())
     image = io.BytesIO()
-    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=scale, border=4)
+    segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=scale, border=4)
     if image_format == "svg":
         return Response(status_code=200, content_type="image/svg+xml", body=image.getvalue().decode())
     # Already base64 text: the response validation would try to read raw PNG bytes as UTF-8.
@@ -231,12 +244,13 @@ def link_stats(
     end: Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")] = None,
     granularity: Granularity = "day",
     output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
+    domain: DomainQuery = None,
 ) -> Response[Any]:
     """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
-    link = owned_link(code, owner(), link_repository())
+    link = owned_link(requested_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
-    days = click_stats().days(link.code, first_day, last_day, hourly=span.granularity == "hour")
+    days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     report = link_report(link.code, days, span)
     if output == "csv":
         headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}

@@ -6,6 +6,7 @@ key's create allowance) and answers a report; an export reads the key's links pa
 
 import json
 from datetime import UTC, datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger, Tracer
@@ -29,8 +30,8 @@ from shortlink.http_api import (
     error_answer,
     error_response,
     file_body,
+    link_view,
     needs,
-    public_base_url,
 )
 from shortlink.import_formats import UnreadableFile, read
 from shortlink.link_exports import (
@@ -104,6 +105,7 @@ def import_links(
         allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
         failure_answer=failure_answer,
         invalid_answer=invalid_answer,
+        domains=settings().short_domains,
     )
     report = importer.run(records).as_json()
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
@@ -138,7 +140,7 @@ def export_links(
     end: Annotated[Moment | None, Query(alias="to", description="stats-csv: exclusive; default now")] = None,
 ) -> Response[Any]:
     owner = current_api_key(app).owner  # the account's links
-    base = public_base_url(app)
+    view_of = partial(link_view, app)
     stats = export_format == "stats-csv"
     span = stats_range(start, end, "day", datetime.now(UTC)) if stats else None
     try:
@@ -146,9 +148,9 @@ def export_links(
     except ExportTooLarge as error:
         return error_response(413, "export_too_large", str(error))
     if span is not None:
-        body = stats_csv(links, span, lambda code, first, last: click_stats().days(code, first, last))
+        body = stats_csv(links, span, lambda key, first, last: click_stats().days(key, first, last), view_of)
     else:
-        body = links_json(links, base) if export_format == "json" else links_csv(links, base)
+        body = links_json(links, view_of) if export_format == "json" else links_csv(links, view_of)
     filename, media_type = EXPORT_FILES[export_format]
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
     return Response(status_code=200, content_type=media_type, body=body, headers=headers)

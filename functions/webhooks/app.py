@@ -20,7 +20,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.adapters.http_webhooks import signature_headers
 from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
-from shortlink.config import ConfigurationError
+from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
 from shortlink.services import link_owners, webhook_endpoints, webhook_queue, webhook_sender
 from shortlink.webhooks import (
@@ -53,7 +53,7 @@ def fan_out(event: EventMessage) -> list[Delivery]:
         return link_deliveries(event, store.list_for_owner(event.owner))
     links = link_owners().of(sorted(event.clicks))
     endpoints = {owner: store.list_for_owner(owner) for owner in sorted({link.owner for link in links.values()})}
-    return click_deliveries(event, links, endpoints)
+    return click_deliveries(event, links, endpoints, settings().short_domains)
 
 
 def deliver(delivery: Delivery, record: dict[str, Any], outcomes: Counter[str]) -> bool:

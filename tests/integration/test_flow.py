@@ -60,8 +60,9 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
         *("code", "short_url", "url", "created_at", "valid_from", "expires_at"),
         *("redirect_type", "tags", "title", "private", "deleted_at", "max_clicks", "has_password", "rules"),
         *("forward_query", "expired_url", "crawlable", "preview", "utm"),
+        "domain",
     }
-    assert (body["redirect_type"], body["tags"], body["private"]) == (302, [], False)
+    assert (body["redirect_type"], body["tags"], body["private"], body["domain"]) == (302, [], False, None)
     assert body["short_url"] == f"https://sho.rt/{body['code']}"
     assert body["url"] == "https://example.com/page"
     # When it is followed twice

@@ -176,7 +176,7 @@ def test_a_slug_claim_can_never_be_followed(aws, handlers):
 def test_every_first_path_segment_of_the_api_is_reserved():
     routes = LocalTemplate.load(ROOT / "template.yaml").api().routes
     segments = {route.path.strip("/").split("/")[0] for route in routes}
-    assert segments - {"{code}"} <= RESERVED_SLUGS
+    assert segments - {"{code}", ""} <= RESERVED_SLUGS  # "": the root, GET /
 
 
 @pytest.mark.parametrize(

@@ -48,6 +48,7 @@ def test_api_key_routes_need_the_bearer_scheme_and_public_ones_do_not():
         ("get", "/robots.txt"),
         ("get", "/openapi.json"),
         ("get", "/docs"),
+        *(("get", "/"), ("get", "/.well-known/{file}")),  # a domain's root and app-link files
     }
 
 

@@ -52,6 +52,8 @@ PUBLIC_ROUTES = {
     ("POST", "/{code}"),
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
+    ("GET", "/"),  # a short domain's root and app-link files
+    ("GET", "/.well-known/{file}"),
     ("GET", "/robots.txt"),
 }
 PATH_VALUES = {"{code}": "abc1234", "{key_id}": "0123456789ab", "{endpoint_id}": "ep_" + "0" * 32}

@@ -15,7 +15,7 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
-from shortlink.visitors import EDGE_SECRET_HEADER
+from shortlink.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
@@ -39,6 +39,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
     actions: set[str] = set()
     for policy in properties.get("Policies", []):
         for statement in policy["Statement"]:
+            statement = statement.get("Fn::If", [None, statement])[1]  # a statement of a condition
             found = statement["Action"]
             actions.update([found] if isinstance(found, str) else found)
     return actions
@@ -148,6 +149,8 @@ def test_routes_and_trigger(template):
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
         ("GET", "/robots.txt"): "RedirectFunction",
+        ("GET", "/"): "RedirectFunction",
+        ("GET", "/.well-known/{file}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
         ("GET", "/links/{code}"): "ManageFunction",
@@ -196,6 +199,8 @@ CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
             {"DomainName": "sho.rt", "CertificateArn": CERTIFICATE, "PublicBaseUrl": "https://go.example"},
             "https://sho.rt",
         ),
+        ({"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE}, "https://sho.rt"),
+        ({"Domains": "go.example", "DomainName": "sho.rt", "CertificateArn": CERTIFICATE}, "https://go.example"),
     ],
 )
 def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_url):
@@ -206,6 +211,38 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
     for function in functions:
         assert function.environment["Variables"]["PUBLIC_BASE_URL"] == base_url, function.name
         assert function.architectures == ["arm64"]
+        expected_domains = overrides.get("Domains") or overrides.get("DomainName", "")
+        assert function.environment["Variables"]["SHORT_DOMAINS"] == expected_domains, function.name
+
+
+def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_added():
+    # Upgrading DomainName=sho.rt to Domains=sho.rt,go.example: ShortDomain keeps its name (no
+    # replacement), the second domain is a resource of its own, with the edge all are aliases.
+    single = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"), parameter_overrides={"DomainName": "sho.rt", "CertificateArn": CERTIFICATE}
+    )[0][0]
+    several = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"),
+        parameter_overrides={"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE},
+    )[0][0]
+    for stack in (single, several):
+        assert stack.resources["ShortDomain"]["Properties"]["DomainName"] == "sho.rt"
+    assert several.resources["SecondShortDomain"]["Properties"]["DomainName"] == "go.example"
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources, conditions = template["Resources"], template["Conditions"]
+    assert resources["SecondShortDomain"]["Condition"] == "SecondDomainOnApi"
+    assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
+    assert resources["EdgeHostFunction"]["Condition"] == "EdgeServesSeveralDomains"
+    assert conditions["EdgeServesSeveralDomains"] == {
+        "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeEnabled"}]
+    }
+    # The edge's function copies the viewer's Host into the header the redirect reads
+    code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
+    assert "request.headers['x-shortlink-host'] = {value: host}" in code
+    [association] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["DefaultCacheBehavior"][
+        "FunctionAssociations"
+    ]["Fn::If"][1]
+    assert association["EventType"] == "viewer-request"
 
 
 LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")

@@ -141,6 +141,9 @@ def _use_every_adapter() -> None:
     links.set_deleted("abc1234", "owner-1", NOW)
     links.set_deleted("abc1234", "owner-1", None)
     links.list_for_owner("owner-1", 10, None, "a")
+    links.list_for_owner("owner-1", 10, None, "a", domain="go.example")  # `domain` is a reserved word
+    links.list_for_owner("owner-1", 10, None, None, "campaign", domain="")
+    links.add(Link(code="abc1234", url="https://example.com/", owner="owner-1", created_at=NOW, domain="go.example"))
     DynamoCounterStore("Counters").reserve(1000)
     DynamoWindowCounter("Counters").take("create#key-1", 1, 60, 2_000_000_000)
     keys = DynamoApiKeyStore("ApiKeys")

@@ -8,6 +8,7 @@ import pytest
 from standardwebhooks import Webhook
 
 from shortlink.adapters.http_webhooks import HttpWebhookSender, signature_headers
+from shortlink.domains import ShortDomains
 from shortlink.errors import InvalidUrl
 from shortlink.urls import DestinationPolicy
 from shortlink.webhooks import (
@@ -97,13 +98,30 @@ def test_clicks_of_a_batch_make_one_delivery_per_endpoint_with_only_its_owners_l
     [event] = click_events({"a": 3, "b": 2, "c": 5, "none": 0}, AT)
     links = {"a": LinkOwnership("k1", ("promo",)), "b": LinkOwnership("k1", ()), "c": LinkOwnership("k2", ())}
     endpoints = {"k1": [endpoint("ep_all"), endpoint("ep_promo", tags=("promo",))], "k2": [endpoint("ep_k2", "k2")]}
-    deliveries = {d.endpoint_id: parse_message(d.to_json()) for d in click_deliveries(event, links, endpoints)}
+    sent = click_deliveries(event, links, endpoints, ShortDomains())
+    deliveries = {d.endpoint_id: parse_message(d.to_json()) for d in sent}
     bodies = {name: json.loads(d.payload)["data"] for name, d in deliveries.items()}  # type: ignore[union-attr]
     assert bodies == {
-        "ep_all": {"clicks": 5, "links": [{"code": "a", "clicks": 3}, {"code": "b", "clicks": 2}]},
-        "ep_promo": {"clicks": 3, "links": [{"code": "a", "clicks": 3}]},
-        "ep_k2": {"clicks": 5, "links": [{"code": "c", "clicks": 5}]},
+        "ep_all": {
+            "clicks": 5,
+            "links": [{"code": "a", "domain": None, "clicks": 3}, {"code": "b", "domain": None, "clicks": 2}],
+        },
+        "ep_promo": {"clicks": 3, "links": [{"code": "a", "domain": None, "clicks": 3}]},
+        "ep_k2": {"clicks": 5, "links": [{"code": "c", "domain": None, "clicks": 5}]},
     }
+
+
+def test_clicks_name_each_link_by_its_code_and_domain_never_by_its_key():
+    # Given clicks counted under the keys of the same code on two domains
+    [event] = click_events({"promo": 2, "go.example/promo": 3}, AT)
+    links = {key: LinkOwnership("k1", ()) for key in event.clicks}
+    # When they are delivered
+    [delivery] = click_deliveries(event, links, {"k1": [endpoint("ep_all")]}, ShortDomains(("sho.rt", "go.example")))
+    # Then each entry says which domain's link was clicked
+    assert json.loads(delivery.payload)["data"]["links"] == [
+        {"code": "promo", "domain": "go.example", "clicks": 3},
+        {"code": "promo", "domain": "sho.rt", "clicks": 2},
+    ]
 
 
 def test_a_large_batch_is_split_into_events_that_fit_a_queue_message():

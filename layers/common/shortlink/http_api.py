@@ -27,6 +27,7 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api_keys import ApiKey, authenticate
 from shortlink.config import ConfigurationError, comma_list, settings
+from shortlink.domains import link_key
 from shortlink.errors import (
     ApiKeyNotFound,
     InvalidApiKeyOption,
@@ -39,6 +40,8 @@ from shortlink.errors import (
     SlugTaken,
     StorageUnavailable,
 )
+from shortlink.link_views import LinkView
+from shortlink.links import Link
 from shortlink.services import api_key_store
 from shortlink.urls import DestinationPolicy
 
@@ -210,11 +213,25 @@ def public_base_url(app: APIGatewayHttpResolver) -> str:
     return settings().public_base_url or f"https://{app.current_event.request_context.domain_name}"
 
 
+def link_view(app: APIGatewayHttpResolver, link: Link) -> LinkView:
+    """How the API shows `link`: its short URL and domain are its domain's."""
+    domains = settings().short_domains
+    base = domains.base_url(link.domain, public_base_url(app))
+    return LinkView.of(link, base, domains.public_name(link.domain))
+
+
+def requested_key(code: str, domain: str | None) -> str:
+    """The key of `code` on the domain a request names in `?domain=` (default: the first);
+    InvalidLinkOption (422) for a domain the stack does not serve."""
+    return link_key(settings().short_domains.domain_named(domain), code)
+
+
 def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
-    """Our own hosts (the public one, the one this request came in on, the stack's others) and
-    the blocklist, each in any spelling a browser reads."""
+    """Our own hosts (the public one, every short domain, the one this request came in on, the
+    stack's others) and the blocklist, each in any spelling a browser reads."""
     own = {
         urlsplit(public_base_url(app)).netloc,
+        *settings().short_domains.names,
         app.current_event.request_context.domain_name or "",
         *stack_own_hosts(settings().own_hosts_parameter),
     }

@@ -173,12 +173,14 @@ class LinkView(BaseModel):
     crawlable: bool
     preview: dict[str, str] | None
     utm: dict[str, str] | None
+    domain: str | None = Field(description="the short domain the link lives on (null on a stack without Domains)")
 
     @classmethod
-    def of(cls, link: Link, public_base_url: str) -> "LinkView":
+    def of(cls, link: Link, public_base_url: str, domain: str | None = None) -> "LinkView":
         values = {field.name: getattr(link, field.name) for field in fields(link)}
         values.update(
             short_url=f"{public_base_url}/{link.code}",
+            domain=domain,
             has_password=link.password_hash is not None,
             rules=link.rules.document if link.rules is not None else None,
             preview=link.preview.document() if link.preview is not None else None,

@@ -7,6 +7,7 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
+from shortlink.domains import HOST_PATTERN, link_key, split_key
 from shortlink.errors import (
     CodeTaken,
     DestinationTooLong,
@@ -71,6 +72,7 @@ class LinkOptions:
     crawlable: bool = False
     preview: "LinkPreview | None" = None
     utm: "Utm | None" = None
+    domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
     # An import restores a link as exported: its stored hash, and a private link's own code
     # (given as `slug`), never accepted from a create request.
     password_hash: str | None = None
@@ -100,6 +102,13 @@ class Link:
     crawlable: bool = False  # search engines may index it (no X-Robots-Tag, allowed in robots.txt)
     preview: "LinkPreview | None" = None  # the card link-preview bots are shown
     utm: "Utm | None" = None  # merged into the destination's query
+    domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
+
+    @property
+    def key(self) -> str:
+        """What the link is stored, cached, counted and budgeted under: its code on the default
+        domain, `<host>/<code>` on another."""
+        return link_key(self.domain, self.code)
 
     def availability(self, now: datetime) -> Availability:
         if self.deleted_at is not None:
@@ -193,10 +202,16 @@ class LinkRepository(LinkSource, Protocol):
         """Mark the link deleted (or restore it with None) if `owner` owns it; else LinkNotFound."""
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None, utm_campaign: str | None = None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         """The owner's links, newest first, a page at a time (those with `tag`, those of
-        `utm_campaign`); the cursor of the next page."""
+        `utm_campaign`, those of `domain`: "" the default's); the cursor of the next page."""
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
@@ -315,7 +330,8 @@ def create_link(
 
         slug = validate_slug(options.slug)
         # A generated code that reads the same: reads only, paid by slugs of a code's shape.
-        look_alikes = [code for code in generated_look_alikes(slug, codes.length) if code != slug]
+        look_alikes = [link_key(options.domain, code) for code in generated_look_alikes(slug, codes.length)]
+        look_alikes = [key for key in look_alikes if key != link_key(options.domain, slug)]
         if look_alikes and links.existing_codes(look_alikes):
             raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
@@ -366,17 +382,18 @@ def _store_new_link(
         crawlable=options.crawlable,
         preview=options.preview,
         utm=options.utm,
+        domain=options.domain,
     )
     from shortlink.slugs import slug_key
 
     if slug is not None:
         link = replace(unnumbered, code=slug)
-        links.add_with_slug(link, slug_key(slug))
+        links.add_with_slug(link, link_key(options.domain, slug_key(slug)))
         return link
     for _ in range(MAX_CODE_ATTEMPTS):
         code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
         # A code that reads the same as a slug is skipped: one read, no write, per create.
-        if not options.private and links.is_claimed(slug_key(code)):
+        if not options.private and links.is_claimed(link_key(options.domain, slug_key(code))):
             continue
         link = replace(unnumbered, code=code)
         try:
@@ -433,14 +450,14 @@ def edit_link(
 def delete_link(code: str, owner: str, links: LinkRepository, now: datetime) -> Link:
     """Soft delete: the link answers 410 and its code is never given to another link. The
     repository's conditional write checks ownership: no read first."""
-    if not is_possible_code(code):
-        raise LinkNotFound(code)
+    if not is_possible_key(code):
+        raise LinkNotFound(split_key(code)[1])
     return links.set_deleted(code, owner, now)
 
 
 def restore_link(code: str, owner: str, links: LinkRepository) -> Link:
-    if not is_possible_code(code):
-        raise LinkNotFound(code)
+    if not is_possible_key(code):
+        raise LinkNotFound(split_key(code)[1])
     return links.set_deleted(code, owner, None)
 
 
@@ -449,16 +466,23 @@ def is_possible_code(code: str) -> bool:
     return CODE_PATTERN.fullmatch(code) is not None
 
 
-def find_link(code: str, links: LinkSource) -> Link | None:
-    """The link with this code; a code we could never have issued is not looked up at all."""
-    if not is_possible_code(code):
+def is_possible_key(key: str) -> bool:
+    """Whether we could ever have stored a link under `key`: a code, or a domain's host and a
+    code (shortlink.domains)."""
+    domain, code = split_key(key)
+    return is_possible_code(code) and (not domain or HOST_PATTERN.fullmatch(domain) is not None)
+
+
+def find_link(key: str, links: LinkSource) -> Link | None:
+    """The link stored under `key`; a key we could never have stored is not looked up at all."""
+    if not is_possible_key(key):
         return None
-    return links.get(code)
+    return links.get(key)
 
 
-def owned_link(code: str, owner: str, links: LinkSource) -> Link:
+def owned_link(key: str, owner: str, links: LinkSource) -> Link:
     """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
-    link = find_link(code, links)
+    link = find_link(key, links)
     if link is None or link.owner != owner:
-        raise LinkNotFound(code)
+        raise LinkNotFound(split_key(key)[1])
     return link

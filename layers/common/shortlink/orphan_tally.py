@@ -13,13 +13,14 @@ from collections.abc import Collection, Iterable
 from datetime import datetime
 
 from shortlink.clicks import HOUR_FORMAT, OVERFLOW_ORPHAN_CODE, OrphanVisit
-from shortlink.links import is_possible_code
+from shortlink.links import is_possible_key
 
 STACK_ORPHANS = "#orphans"
 ORPHANS = "orphans"  # a day's orphan visits, all outcomes
 UNKNOWN_OUTCOME = "unknown"
 LINK_OUTCOMES = ("not_yet_valid", "deleted", "expired", "used_up")  # what a link's stats show
-OUTCOMES = (UNKNOWN_OUTCOME, *LINK_OUTCOMES)
+ROOT_OUTCOME = "root"  # a visit of a short domain's root (`GET /`): stack-wide only
+OUTCOMES = (UNKNOWN_OUTCOME, *LINK_OUTCOMES, ROOT_OUTCOME)
 MAX_ORPHAN_CODES = 100
 # An orphan visit knows only its hour; a part of orphan visits alone is recorded in one of the
 # hour's ledger windows chosen by its pack's digest, so that a flood spreads over the hour.
@@ -47,7 +48,7 @@ def orphan_hour_start(orphan: OrphanVisit) -> int:
 
 def counted_under(orphan: OrphanVisit) -> list[str]:
     """The codes whose day counts this orphan visit: the stack's, and its link's if it has one."""
-    if orphan.outcome != UNKNOWN_OUTCOME and is_possible_code(orphan.code):
+    if orphan.outcome != UNKNOWN_OUTCOME and is_possible_key(orphan.code):  # a domain's root has no code
         return [STACK_ORPHANS, orphan.code]
     return [STACK_ORPHANS]
 

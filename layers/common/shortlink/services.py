@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
+    from shortlink.domain_settings import DomainSettings
     from shortlink.link_cache import CachedLinks, Entry
     from shortlink.robots import CachedRobots
 
@@ -47,6 +48,9 @@ def importing_links() -> "DynamoImportingLinks":
 # The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
 # hot path reads them without calling anything. A new cache empties the table.
 link_entries: "dict[str, Entry]" = {}
+# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
+# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+host_prefixes: dict[str, str] = {}
 
 
 @cache
@@ -58,6 +62,8 @@ def cached_links() -> "CachedLinks":
     from shortlink.redirect_responses import plain_redirect
 
     config = settings()
+    host_prefixes.clear()
+    host_prefixes.update(config.short_domains.prefixes)
     return CachedLinks(
         DynamoLinkReader(config.links_table),
         max_entries=config.link_cache_max_entries,
@@ -150,6 +156,25 @@ def idempotency_store() -> Any:
 
 
 @cache
+def domain_settings() -> "dict[str, DomainSettings]":
+    """Each domain's fallback pages and app-link files (shortlink.domain_settings): read on first
+    need, once per environment, from DOMAIN_SETTINGS (local) or the SSM parameter; a plain
+    botocore client, as the redirect reads it."""
+    from shortlink.domain_settings import parse_domain_settings
+
+    config = settings()
+    text = config.domain_settings
+    if not text and config.domain_settings_parameter:
+        from botocore.session import get_session
+
+        from shortlink.adapters.dynamodb_redirect import CLIENT_CONFIG
+
+        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+    return parse_domain_settings(text, config.short_domains)
+
+
+@cache
 def console_session_secret() -> bytes:
     """The key that signs console sessions (read on the first console request, then kept)."""
     from shortlink.stack_secrets import read_secret
@@ -200,6 +225,7 @@ def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
     link_entries.clear()
+    host_prefixes.clear()
 
 
 def reset() -> None:
@@ -217,6 +243,7 @@ def reset() -> None:
         idempotency_store,
         window_counter,
         visitor_salt_root,
+        domain_settings,
         console_session_secret,
         webhook_endpoints,
         webhook_queue,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal, get_args
 
+from shortlink.domains import ShortDomains, split_key
 from shortlink.errors import InvalidUrl, ShortlinkError
 from shortlink.urls import DestinationPolicy, validate_destination
 
@@ -214,10 +215,14 @@ def link_deliveries(event: EventMessage, endpoints: Iterable[Endpoint]) -> list[
 
 
 def click_deliveries(
-    event: EventMessage, links: Mapping[str, LinkOwnership], endpoints: Mapping[str, list[Endpoint]]
+    event: EventMessage,
+    links: Mapping[str, LinkOwnership],
+    endpoints: Mapping[str, list[Endpoint]],
+    domains: ShortDomains,
 ) -> list[Delivery]:
     """One delivery per endpoint that wants clicks, carrying the event's clicks of its own
-    links (those its tag filter lets through), never one per click."""
+    links (those its tag filter lets through), never one per click. Clicks are counted by key
+    (shortlink.domains): each link is named by its code and its domain, as the API shows them."""
     deliveries = []
     for owner, owned in sorted(endpoints.items()):
         for endpoint in owned:
@@ -230,13 +235,18 @@ def click_deliveries(
                 continue
             data = {
                 "clicks": sum(counts.values()),
-                "links": [{"code": code, "clicks": count} for code, count in counts.items()],
+                "links": [click_entry(key, count, domains) for key, count in counts.items()],
             }
             body = payload(CLICK_EVENT, event.at, data)
             deliveries.append(
                 Delivery(delivery_id(event.event_id, endpoint.endpoint_id), owner, endpoint.endpoint_id, body)
             )
     return deliveries
+
+
+def click_entry(key: str, clicks: int, domains: ShortDomains) -> dict[str, Any]:
+    domain, code = split_key(key)
+    return {"code": code, "domain": domains.public_name(domain), "clicks": clicks}
 
 
 def parse_message(body: str) -> EventMessage | Delivery:

@@ -6,7 +6,9 @@ Table names come from configuration at run time, so each model is bound to its t
 
 import base64
 import json
+import operator
 from datetime import UTC, date, datetime, timedelta
+from functools import reduce
 from typing import Any, TypeVar, cast
 
 from pynamodb.attributes import (
@@ -27,6 +29,7 @@ from pynamodb.transactions import TransactWrite
 from shortlink.adapters.dynamodb_redirect import CRAWLABLE, CRAWLABLE_INDEX
 from shortlink.api_keys import ALL_SCOPES, ApiKey
 from shortlink.destinations import Utm
+from shortlink.domains import split_key
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
 from shortlink.previews import LinkPreview
@@ -117,6 +120,9 @@ class LinkItem(Model):
     # pynamodb's MapAttribute constructor is untyped.
     preview = PreviewAttribute(null=True)  # type: ignore[no-untyped-call]
     utm = UtmAttribute(null=True)  # type: ignore[no-untyped-call]
+    # A link of another domain than the default: its host (also in its key, `<host>/<code>`),
+    # for GET /links?domain=; absent on the default domain's, as on every link before domains.
+    domain = UnicodeAttribute(null=True)
 
 
 class SlugClaimItem(Model):
@@ -175,7 +181,8 @@ class DynamoLinkRepository:
     def _item(self, link: Link) -> LinkItem:
         expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
         return self._model(
-            code=link.code,
+            code=link.key,
+            domain=link.domain or None,
             url=link.url,
             owner=link.owner,
             created_at=link.created_at,
@@ -203,11 +210,11 @@ class DynamoLinkRepository:
             self._item(link).save(condition=self._model.code.does_not_exist())
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
-                raise CodeTaken(link.code) from None
+                raise CodeTaken(link.key) from None
             raise _unavailable(error) from error
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
-        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.code)
+        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
         try:
             with TransactWrite(connection=Connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
@@ -295,15 +302,25 @@ class DynamoLinkRepository:
         return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None, utm_campaign: str | None = None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         start = _decode_cursor(cursor) if cursor else None
         if start is not None and start.get("owner") != {"S": owner}:
             raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
-        condition: Any = self._model.tags.contains(tag) if tag else None
+        filters: list[Any] = []
+        if tag:
+            filters.append(self._model.tags.contains(tag))
         if utm_campaign:
-            same_campaign = self._model.utm.campaign == utm_campaign
-            condition = same_campaign if condition is None else condition & same_campaign
+            filters.append(self._model.utm.campaign == utm_campaign)
+        if domain is not None:  # "": the default domain, whose links carry no domain attribute
+            filters.append(self._model.domain == domain if domain else self._model.domain.does_not_exist())
+        condition = reduce(operator.and_, filters) if filters else None
         links: list[Link] = []
         try:
             # A tag filter applies after the read: keep reading until the page is full.
@@ -385,8 +402,10 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
 
 
 def _to_link(item: LinkItem) -> Link:
+    domain, code = split_key(item.code)
     return Link(
-        code=item.code,
+        code=code,
+        domain=domain,
         url=item.url,
         owner=item.owner,
         created_at=item.created_at,

@@ -15,6 +15,7 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from botocore.session import get_session
 
+from shortlink.domains import split_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
 
@@ -119,8 +120,10 @@ def link_from_item(item: dict[str, Any]) -> Link:
     created_at = _moment(item, "created_at")
     if created_at is None:  # written with every link: an item without it is not one of ours
         raise StorageUnavailable("a links item has no created_at")  # never its code: it may be private
+    domain, code = split_key(item["code"]["S"])
     return Link(
-        code=item["code"]["S"],
+        code=code,
+        domain=domain,
         url=item["url"]["S"],
         owner=item["owner"]["S"],
         created_at=created_at,
