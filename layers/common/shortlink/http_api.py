@@ -82,13 +82,20 @@ def needs(scope: str) -> list[dict[str, list[str]]]:
     return [{API_KEY_SCHEME: [scope]}]
 
 
+# The rule of the route Powertools makes up for a path that matches none (its not-found chain).
+NOT_FOUND_RULE = "^.*$"
+
+
 def missing_scope(action: str, scope: str) -> Response[Any]:
     return error_response(403, "missing_scope", f"{action} needs the scope {scope}", details={"scope": scope})
 
 
-def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str]:
-    """The route being called (`POST /links`) and the scope it needs."""
+def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str] | None:
+    """The route being called (`POST /links`) and the scope it needs; None for a path no route
+    matches (a path parameter outside its pattern): its answer is a 404, which needs no scope."""
     route = app.context["_route"]  # set by Powertools before any middleware runs
+    if not route.security and route.rule.pattern == NOT_FOUND_RULE:
+        return None
     scopes = [scope for requirement in route.security or () for scope in requirement.get(API_KEY_SCHEME, ())]
     action = f"{route.method} {route.openapi_path}"
     if len(scopes) != 1:  # fail closed: a route without its scope would be open to every key
@@ -138,9 +145,9 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
             headers={"WWW-Authenticate": "Bearer"},
         )
     # Before the body is read: a key that may not call the route learns nothing about its body.
-    action, scope = _route_scope(app)
-    if not key.allows(scope):
-        return missing_scope(action, scope)
+    route_scope = _route_scope(app)
+    if route_scope is not None and not key.allows(route_scope[1]):
+        return missing_scope(*route_scope)
     if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
