@@ -67,7 +67,7 @@ def test_a_pack_of_orphan_visits_ingested_twice_counts_once(aws, handlers, capsy
     capsys.readouterr()  # the functions' logs so far
     assert admin.main(["--table", "ClickStatsTable", "orphans", "--day", day]) == 0
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0] == f"{day}: unknown 55  not_yet_valid 0  deleted 0  expired 3  used_up 150"
+    assert printed[0] == f"{day}: unknown 55  not_yet_valid 0  deleted 0  expired 3  used_up 150  root 0"
     assert [line.split() for line in printed[1:]] == [["40", "typo"], ["5", "nosuch"], ["10", "(other)"]]
     assert admin.main(["--table", "ClickStatsTable", "orphans", "--day", "2020-01-01"]) == 0
     assert capsys.readouterr().out == "2020-01-01: no orphan visits\n"
