@@ -42,6 +42,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
+	PYTHONPATH=layers/common $(BIN)/lint-imports --no-cache
 	$(BIN)/sam validate --lint --template template.yaml
 	$(CHECKOV_VENV)/bin/checkov --file template.yaml --framework cloudformation --skip-download --compact --quiet
 

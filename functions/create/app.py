@@ -50,7 +50,14 @@ from shortlink.errors import ShortlinkError
 from shortlink.links.model import LinkOptions, create_link
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import EventMessage, link_event
-from shortlink.wiring import code_generator, idempotency_store, link_repository, window_counter
+from shortlink.wiring import (
+    api_key_store,
+    code_generator,
+    idempotency_store,
+    link_repository,
+    webhook_queue,
+    window_counter,
+)
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
@@ -62,7 +69,7 @@ IDEMPOTENCY = IdempotencyConfig(
 
 logger = Logger(service="shortlink-create")
 tracer = Tracer(service="shortlink-create")
-app = api_resolver()
+app = api_resolver(api_key_store)
 
 
 class CreateLinkRequest(DestinationOptions):
@@ -126,7 +133,7 @@ def create_and_describe(
     view = link_view(app, link).model_dump(mode="json")
     event = link_event("link.created", owner, link.tags, view, now)
     if events is None:
-        webhook_events.emit([event])
+        webhook_events.emit(webhook_queue(), [event])
     else:
         events.append(event)
     return view
@@ -212,7 +219,7 @@ def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
             results.append({"index": index, "status": 422, "error": "invalid_request", "message": message})
             continue
         results.append(create_one_of_many(index, item, owner, events))
-    webhook_events.emit(events)  # one queue call for the whole batch
+    webhook_events.emit(webhook_queue(), events)  # one queue call for the whole batch
     created = sum(1 for result in results if result["status"] == 201)
     summary = {"created": created, "failed": len(results) - created, "results": results}
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(summary))

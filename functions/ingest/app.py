@@ -4,7 +4,7 @@ Powertools' BatchProcessor reads the batch (a malformed message fails alone, and
 tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
 (shortlink.clicks.tally), and each group is counted with one write (a cool day) or one
 transaction (a hot one) per 64 packs, counters and ledger together (see
-adapters/dynamodb_click_stats.py): writes per batch follow the link-days, never the clicks. A
+adapters/dynamodb/click_stats.py): writes per batch follow the link-days, never the clicks. A
 group that cannot be written reports its messages as failed; SQS offers them again, and the
 ledger skips every pack that was in fact counted.
 
@@ -28,7 +28,7 @@ from shortlink.errors import StorageUnavailable
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events
-from shortlink.wiring import click_stats
+from shortlink.wiring import click_stats, webhook_queue
 
 logger = Logger(service="shortlink-ingest")
 tracer = Tracer(service="shortlink-ingest")
@@ -74,7 +74,8 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         for click in clicks:
             redirect_counts.update(click.counts)
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
-    webhook_events.emit(click_events(new_per_code, datetime.now(UTC)))  # link.clicked: one message per batch
+    # link.clicked: one message per batch
+    webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
     deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)

@@ -25,7 +25,7 @@ KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
 logger = Logger(service="shortlink-keys")
 tracer = Tracer(service="shortlink-keys")
-app = api_resolver()
+app = api_resolver(api_key_store)
 
 
 @app.post(

@@ -43,7 +43,7 @@ from shortlink.config import settings
 from shortlink.links.model import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event
-from shortlink.wiring import click_stats, link_repository
+from shortlink.wiring import api_key_store, click_stats, link_repository, webhook_queue
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[
@@ -52,7 +52,7 @@ DomainQuery = Annotated[
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
-app = api_resolver()
+app = api_resolver(api_key_store)
 
 
 class EditLinkRequest(BaseModel):
@@ -114,7 +114,7 @@ def view(link: Link) -> dict[str, Any]:
 def announced(event_type: str, link: Link) -> dict[str, Any]:
     """The link's view, its webhook event queued (one SendMessage, after the write)."""
     shown = view(link)
-    webhook_events.emit([link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
+    webhook_events.emit(webhook_queue(), [link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
     return shown
 
 

@@ -1,7 +1,7 @@
 """GET /{code}: the hot path; and POST /{code}, the unlock form of password-protected links.
 
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
-pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
+pynamodb's import is not paid here, see adapters/dynamodb/redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.redirect.click_dispatch), as do follows that found no live link
 (orphan visits). Nothing else is imported here: every
@@ -19,7 +19,6 @@ from datetime import UTC, datetime
 from time import monotonic  # the clock services.cached_links() is given
 from typing import TYPE_CHECKING, Any
 
-from shortlink.adapters.dynamodb import redirect as dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.config import settings
 from shortlink.domains.model import KEY_SEPARATOR
 from shortlink.errors import DestinationTooLong, RateLimited, StorageUnavailable
@@ -32,8 +31,11 @@ from shortlink.wiring import (
     cached_robots,
     click_budget,
     click_publisher,
+    domain_settings,
     host_prefixes,
     link_entries,
+    load_link_reader,
+    visitor_salt_root,
     window_counter,
 )
 
@@ -41,8 +43,9 @@ if TYPE_CHECKING:
     from shortlink.links.previews import LinkPreview
 
 logger = logging.getLogger("shortlink.redirect")
+load_link_reader()  # botocore at init, where provisioned concurrency pays it
 # Created at init on purpose: Lambda only accepts extension registrations during init.
-dispatcher = click_dispatcher(click_publisher)
+dispatcher = click_dispatcher(click_publisher, visitor_salt_root)
 
 FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one string
 # Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
@@ -225,7 +228,7 @@ def not_found(event: dict[str, Any]) -> dict[str, Any]:
     all the same)."""
     from shortlink.redirect.domain_pages import fallback_redirect, settings_for
 
-    url = settings_for(event).not_found_url
+    url = settings_for(event, domain_settings).not_found_url
     return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
 
 
@@ -239,10 +242,10 @@ def domain_address(event: dict[str, Any], route: str) -> dict[str, Any]:
         dispatcher.count("NotFound")
         return page(404, NOT_FOUND_PAGE)
     if route == WELL_KNOWN_ROUTE:
-        return well_known_file(event) or page(404, NOT_FOUND_PAGE)
+        return well_known_file(event, domain_settings) or page(404, NOT_FOUND_PAGE)
     names = settings().short_domains.names
     dispatcher.record_orphan(f"{domain}/" if names and domain != names[0] else "/", "root")
-    url = settings_for(event).root_url
+    url = settings_for(event, domain_settings).root_url
     return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
 
 

@@ -47,11 +47,11 @@ from shortlink.transfer.exports import (
 )
 from shortlink.transfer.formats import UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
-from shortlink.wiring import click_stats, code_generator, importing_links, window_counter
+from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, window_counter
 
 logger = Logger(service="shortlink-transfer")
 tracer = Tracer(service="shortlink-transfer")
-app = api_resolver()
+app = api_resolver(api_key_store)
 
 
 def failure_answer(error: ShortlinkError) -> tuple[str, str]:

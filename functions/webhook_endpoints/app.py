@@ -27,11 +27,11 @@ from shortlink.webhooks.model import (
     new_secret,
     validate_endpoint_url,
 )
-from shortlink.wiring import webhook_endpoints
+from shortlink.wiring import api_key_store, webhook_endpoints
 
 logger = Logger(service="shortlink-webhook-endpoints")
 tracer = Tracer(service="shortlink-webhook-endpoints")
-app = api_resolver()
+app = api_resolver(api_key_store)
 
 ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
 

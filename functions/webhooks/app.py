@@ -2,7 +2,7 @@
 
 An event message (from create, manage and ingest) becomes one delivery message per endpoint that
 wants it (shortlink.webhooks), queued again so that each endpoint is retried on its own. A
-delivery is signed and posted (adapters/http_webhooks.py); when it fails, its message's
+delivery is signed and posted (adapters/http/webhooks.py); when it fails, its message's
 visibility puts its next attempt off by the retry schedule (5 s ... 8 h), and after the 8th
 failure, about a day after the first, SQS dead-letters it, and the endpoint is disabled if it
 answered none of its last 8 attempts. Records are handled in parallel threads: one slow
@@ -18,9 +18,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.adapters.http.webhooks import signature_headers
-from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
-from shortlink.config import ConfigurationError, settings
+from shortlink.config import settings
 from shortlink.errors import StorageUnavailable
 from shortlink.webhooks.model import (
     CLICK_EVENT,
@@ -32,19 +30,13 @@ from shortlink.webhooks.model import (
     link_deliveries,
     parse_message,
     retry_delay,
+    signature_headers,
 )
-from shortlink.wiring import link_owners, webhook_endpoints, webhook_queue, webhook_sender
+from shortlink.wiring import link_owners, required_webhook_queue, webhook_endpoints, webhook_sender
 
 logger = Logger(service="shortlink-webhooks")
 metrics = Metrics(service="webhooks")
 MAX_PARALLEL_SENDS = 10
-
-
-def queue() -> SqsWebhookQueue:
-    configured = webhook_queue()
-    if configured is None:
-        raise ConfigurationError("WEBHOOK_QUEUE_URL is not set")
-    return configured
 
 
 def fan_out(event: EventMessage) -> list[Delivery]:
@@ -77,7 +69,7 @@ def deliver(delivery: Delivery, record: dict[str, Any], outcomes: Counter[str]) 
     logger.warning("webhook delivery failed", extra={**log, "reason": result.reason, "failures": failures})
     delay = retry_delay(attempt)
     if delay is not None:
-        queue().retry_after(record["receiptHandle"], delay)
+        required_webhook_queue().retry_after(record["receiptHandle"], delay)
     elif disables_endpoint(attempt, failures):
         store.disable(endpoint.owner, endpoint.endpoint_id, datetime.now(UTC))
         outcomes["disabled"] += 1
@@ -96,7 +88,7 @@ def handle(record: dict[str, Any], outcomes: Counter[str]) -> bool:
             return deliver(message, record, outcomes)
         deliveries = fan_out(message)
         if deliveries:
-            queue().send(deliveries)
+            required_webhook_queue().send(deliveries)
         outcomes["fanned_out"] += len(deliveries)
         return True
     except EndpointNotFound:  # removed while its delivery was on the way

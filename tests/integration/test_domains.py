@@ -3,6 +3,7 @@ live on two, each domain resolves only its own links from a host a visitor canno
 each has its own fallback pages and app-link files."""
 
 import json
+import logging
 
 import pytest
 
@@ -152,6 +153,23 @@ def test_fallback_pages_and_app_links_per_domain(two_domains, handlers):
         assert isinstance(json.loads(answer["body"]), expected)
         assert visit(f"/.well-known/{name}", "/.well-known/{file}", "sho.rt", file=name)["statusCode"] == 404
     assert visit("/.well-known/x", "/.well-known/{file}", "go.example", file="x")["statusCode"] == 404
+
+
+def test_unreadable_domain_settings_serve_the_plain_pages(two_domains, handlers, monkeypatch, caplog):
+    # Given settings to be read from an SSM parameter that does not exist
+    monkeypatch.delenv("DOMAIN_SETTINGS")
+    monkeypatch.setenv("DOMAIN_SETTINGS_PARAMETER", "/shortlink/test/no-such-domains")
+    services.reset()
+    event = http_event("GET", "/", route="/")
+    # When a visitor opens go.example's root and one of its app-link files
+    root = handlers["RedirectFunction"](on_host(event, "go.example"))
+    path, route = "/.well-known/assetlinks.json", "/.well-known/{file}"
+    well_known = http_event("GET", path, route=route, path_parameters={"file": "assetlinks.json"})
+    with caplog.at_level(logging.ERROR):
+        file = handlers["RedirectFunction"](on_host(well_known, "go.example"))
+    # Then both get the plain 404 page, never a 500, and the log says why
+    assert (root["statusCode"], file["statusCode"]) == (404, 404)
+    assert "domain settings not readable" in caplog.text
 
 
 def test_a_links_expired_url_answers_its_410s_and_the_domains_not_found_url_its_404s(two_domains, handlers):

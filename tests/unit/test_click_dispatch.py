@@ -16,6 +16,7 @@ from shortlink.clicks.packing import PackingRules
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect import click_dispatch
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
+from shortlink.wiring import visitor_salt_root
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
 PACK = ClickPack("p1", (CLICK,))
@@ -98,7 +99,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
     dispatcher.record_click("abc", REQUEST)
     dispatcher.count("CacheHits")
     assert publisher.sent == []
@@ -128,7 +129,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
 
 
 def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0))
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0), visitor_salt_root)
     dispatcher.count("NotFound")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -137,7 +138,7 @@ def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99))
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root)
     dispatcher.record_click("abc", REQUEST)
     dispatcher.count("CacheMisses")
     dispatcher.invocation_done()
@@ -228,7 +229,9 @@ def extension() -> Iterator[FakeExtensionsApi]:
 
 
 def dispatcher_on(api: FakeExtensionsApi, publisher: FlakyPublisher, window: float) -> ExtensionDispatcher:
-    return ExtensionDispatcher(lambda: publisher, api, lambda: PackingRules(window_seconds=window, max_clicks=1000))
+    return ExtensionDispatcher(
+        lambda: publisher, visitor_salt_root, api, lambda: PackingRules(window_seconds=window, max_clicks=1000)
+    )
 
 
 def test_an_invocation_the_extension_never_saw_neither_repeats_nor_shifts_later_ones(extension):

@@ -5,13 +5,13 @@ import pytest
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken
+from shortlink.links.keys import is_possible_code
 from shortlink.links.model import (
     MAX_CODE_ATTEMPTS,
     Availability,
     Link,
     LinkOptions,
     create_link,
-    is_possible_code,
     owned_link,
 )
 from tests.fakes import InMemoryCounter, InMemoryLinks

@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks import Webhook
 
-from shortlink.adapters.http.webhooks import HttpWebhookSender, signature_headers
+from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
 from shortlink.links.urls import DestinationPolicy
@@ -24,6 +24,7 @@ from shortlink.webhooks.model import (
     new_secret,
     parse_message,
     retry_delay,
+    signature_headers,
     validate_endpoint_url,
 )
 

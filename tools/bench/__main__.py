@@ -254,7 +254,7 @@ def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     api = ExtensionsApi("OwnStackFloor", REGION)
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     try:
-        dispatcher = click_dispatcher(services.click_publisher)
+        dispatcher = click_dispatcher(services.click_publisher, services.visitor_salt_root)
     finally:
         del os.environ["AWS_LAMBDA_RUNTIME_API"]
 

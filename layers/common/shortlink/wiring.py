@@ -10,6 +10,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from shortlink.config import ConfigurationError, settings
+from shortlink.errors import StorageUnavailable
 
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
@@ -78,6 +79,11 @@ def cached_robots() -> "CachedRobots":
     from shortlink.redirect.robots import CachedRobots
 
     return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
+
+
+def load_link_reader() -> None:
+    """Import the redirect's link reader (botocore) now: the redirect calls this at init."""
+    import shortlink.adapters.dynamodb.redirect  # noqa: F401
 
 
 @cache
@@ -161,12 +167,16 @@ def domain_settings() -> "dict[str, DomainSettings]":
     config = settings()
     text = config.domain_settings
     if not text and config.domain_settings_parameter:
+        from botocore.exceptions import BotoCoreError, ClientError
         from botocore.session import get_session
 
         from shortlink.adapters.dynamodb.redirect import CLIENT_CONFIG
 
         ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
-        text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+        try:
+            text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"domain settings not readable: {error}") from error
     return parse_domain_settings(text, config.short_domains)
 
 
@@ -201,6 +211,14 @@ def webhook_queue() -> "SqsWebhookQueue | None":
 
     url = settings().webhook_queue_url
     return SqsWebhookQueue(url) if url else None
+
+
+def required_webhook_queue() -> "SqsWebhookQueue":
+    """The webhook queue of the function that delivers from it: ConfigurationError without one."""
+    queue = webhook_queue()
+    if queue is None:
+        raise ConfigurationError("WEBHOOK_QUEUE_URL is not set")
+    return queue
 
 
 @cache

@@ -11,6 +11,7 @@ import base64
 import binascii
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cache, lru_cache
@@ -25,7 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKey, authenticate
+from shortlink.access.api_keys import ApiKey, ApiKeyStore, authenticate
 from shortlink.api.link_views import LinkView
 from shortlink.config import ConfigurationError, comma_list, settings
 from shortlink.domains.model import link_key
@@ -43,7 +44,6 @@ from shortlink.errors import (
 )
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
-from shortlink.wiring import api_key_store
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -125,7 +125,7 @@ def is_json_media_type(content_type: str | None) -> bool:
     return media_type.strip().lower() == JSON_MEDIA_TYPE
 
 
-def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
+def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[Any] | None:
     """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
     bodies; None lets the request on."""
     event = app.current_event
@@ -136,7 +136,7 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(event.headers.get("authorization"), api_key_store(), datetime.now(UTC))
+    key = authenticate(event.headers.get("authorization"), api_keys, datetime.now(UTC))
     if key is None:
         return error_response(
             401,
@@ -200,17 +200,23 @@ class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
     Powertools runs request validation before any other middleware, so the pre-check lives here
     to come first."""
 
+    def __init__(self, api_keys: Callable[[], ApiKeyStore]) -> None:
+        super().__init__()  # type: ignore[no-untyped-call]
+        self.api_keys = api_keys
+
     def handler(self, app: EventHandlerInstance, next_middleware: NextMiddleware) -> Response[Any]:
-        return _precheck(cast(APIGatewayHttpResolver, app)) or super().handler(app, next_middleware)
+        checked = _precheck(cast(APIGatewayHttpResolver, app), self.api_keys())
+        return checked or super().handler(app, next_middleware)
 
     def _get_body(self, app: EventHandlerInstance) -> dict[str, Any]:
         return json_object_body(cast(APIGatewayHttpResolver, app).current_event)
 
 
-def api_resolver() -> APIGatewayHttpResolver:
-    """The resolver of an API-key function: validation on, the pre-check first, errors as JSON."""
+def api_resolver(api_keys: Callable[[], ApiKeyStore]) -> APIGatewayHttpResolver:
+    """The resolver of an API-key function: validation on, the pre-check first (keys looked up in
+    the store `api_keys` gives, built by the composition root on first use), errors as JSON."""
     app = APIGatewayHttpResolver(enable_validation=True)
-    app._request_validation_middleware = _CheckedRequestValidation()  # type: ignore[no-untyped-call]
+    app._request_validation_middleware = _CheckedRequestValidation(api_keys)
     register_error_handlers(app)
     return app
 

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from shortlink.links.model import is_possible_key
+from shortlink.links.keys import is_possible_key
 
 # Every dimension a click is counted by (besides clicks and bots), in the stats' order.
 DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")

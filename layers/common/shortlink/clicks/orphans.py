@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterable
 from datetime import datetime
 
 from shortlink.clicks.events import HOUR_FORMAT, OVERFLOW_ORPHAN_CODE, OrphanVisit
-from shortlink.links.model import is_possible_key
+from shortlink.links.keys import is_possible_key
 
 STACK_ORPHANS = "#orphans"
 ORPHANS = "orphans"  # a day's orphan visits, all outcomes

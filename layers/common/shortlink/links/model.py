@@ -1,13 +1,12 @@
 """Links and the operations on them, written against the LinkRepository port."""
 
-import re
 import secrets
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.domains.model import HOST_PATTERN, link_key, split_key
+from shortlink.domains.model import link_key, split_key
 from shortlink.errors import (
     CodeTaken,
     DestinationTooLong,
@@ -18,6 +17,7 @@ from shortlink.errors import (
     ShortlinkError,
     SlugTaken,
 )
+from shortlink.links.keys import is_possible_key
 from shortlink.links.urls import MAX_URL_LENGTH, DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -29,8 +29,6 @@ if TYPE_CHECKING:  # only create generates codes; the redirect must not import t
 # A collision means the code was taken by other means than our counter (a restored table,
 # a custom slug); a handful of fresh ids is plenty before we give up loudly.
 MAX_CODE_ATTEMPTS = 5
-# Any code we could have issued: generated base62 codes, private codes and custom slugs.
-CODE_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
 REDIRECT_TYPES = (301, 302, 307, 308)
 DEFAULT_REDIRECT_TYPE = 302
 # Dates further ahead are mistakes (and would overflow the expiry's TTL arithmetic).
@@ -459,18 +457,6 @@ def restore_link(code: str, owner: str, links: LinkRepository) -> Link:
     if not is_possible_key(code):
         raise LinkNotFound(split_key(code)[1])
     return links.set_deleted(code, owner, None)
-
-
-def is_possible_code(code: str) -> bool:
-    """Whether we could ever have issued `code`; other codes are never looked up."""
-    return CODE_PATTERN.fullmatch(code) is not None
-
-
-def is_possible_key(key: str) -> bool:
-    """Whether we could ever have stored a link under `key`: a code, or a domain's host and a
-    code (shortlink.domains)."""
-    domain, code = split_key(key)
-    return is_possible_code(code) and (not domain or HOST_PATTERN.fullmatch(domain) is not None)
 
 
 def find_link(key: str, links: LinkSource) -> Link | None:

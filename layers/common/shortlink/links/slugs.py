@@ -10,7 +10,7 @@ from itertools import product
 
 from shortlink.codes import base62
 from shortlink.errors import InvalidLinkOption
-from shortlink.links.model import is_possible_code
+from shortlink.links.keys import is_possible_code
 
 # Paths a visitor or a client could mean as something other than a short link. Every first path
 # segment of the API's own routes is here too (a test checks it against template.yaml).

@@ -20,7 +20,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shortlink.links.model import Link, LinkSource, is_possible_key
+from shortlink.links.keys import is_possible_key
+from shortlink.links.model import Link, LinkSource
 
 
 class Entry:

@@ -121,13 +121,14 @@ def _log_lost(pack: ClickPack, kind: str, record: dict[str, Any], code: str) -> 
     logger.error(json.dumps({"event": LOST_CLICK_EVENT, "pack": pack.pack_id, **entry}))
 
 
-def describe(work: PendingWork) -> tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]:
+def describe(
+    work: PendingWork, visitor_salt_root: Callable[[], bytes]
+) -> tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]:
     """An invocation's clicks as the stats count them, its orphan visits by hour, and the metrics
     its clicks do not carry. The cache outcome travels with its (first) click, and ingest emits
     it, one metrics record per batch."""
     from shortlink.config import settings
     from shortlink.redirect.click_events import click_from_request, hour_of
-    from shortlink.wiring import visitor_salt_root
 
     counts = dict(work.counts)
     orphans = [(orphan_code(code), outcome, hour_of(at)) for code, outcome, at in work.orphans]
@@ -184,8 +185,9 @@ class _InvocationRecorder:
     """Collects one invocation's clicks, orphan visits and counts; `_take` hands them over and
     starts afresh."""
 
-    def __init__(self, publisher: Callable[[], ClickPublisher]) -> None:
+    def __init__(self, publisher: Callable[[], ClickPublisher], visitor_salt_root: Callable[[], bytes]) -> None:
         self._publisher = publisher
+        self._visitor_salt_root = visitor_salt_root
         self._pending = PendingWork()
         # Click ids: a random prefix drawn on the first click (never at init, which a snapshot
         # would share) and a sequence: unique, and cheaper than a random id per click.
@@ -213,7 +215,7 @@ class _InvocationRecorder:
 class InlineDispatcher(_InvocationRecorder):
     def invocation_done(self) -> None:
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
-        held.add(*describe(self._take()))
+        held.add(*describe(self._take(), self._visitor_salt_root))
         send(self._publisher(), held.take(time.monotonic()))
 
 
@@ -221,10 +223,11 @@ class ExtensionDispatcher(_InvocationRecorder):
     def __init__(
         self,
         publisher: Callable[[], ClickPublisher],
+        visitor_salt_root: Callable[[], bytes],
         extensions: ExtensionsClient,
         rules: Callable[[], PackingRules] = packing_rules,
     ) -> None:
-        super().__init__(publisher)
+        super().__init__(publisher, visitor_salt_root)
         self._extensions = extensions
         self._rules = rules
         self._held: HeldClicks | None = None  # made on first use: the settings are read then
@@ -302,7 +305,7 @@ class ExtensionDispatcher(_InvocationRecorder):
 
     def _hold(self, works: list[PendingWork]) -> None:
         """Hold the works' clicks; send what is held if it is due."""
-        described = [describe(work) for work in works]
+        described = [describe(work, self._visitor_salt_root) for work in works]
         with self._state:
             held = self._held_clicks()
             for clicks, orphans, counts in described:
@@ -356,7 +359,7 @@ class ExtensionDispatcher(_InvocationRecorder):
     def send_before(self, deadline: float) -> None:
         """Send everything held, and any work not yet taken, by `deadline` (monotonic). What is
         not known to be queued by then is logged for replay and counted as HeldClicksLost."""
-        described = [describe(work) for work in self._drain_handed()]
+        described = [describe(work, self._visitor_salt_root) for work in self._drain_handed()]
         if not self._state.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return
         try:
@@ -386,10 +389,13 @@ class ExtensionDispatcher(_InvocationRecorder):
         emit(counts)
 
 
-def click_dispatcher(publisher: Callable[[], ClickPublisher]) -> ClickDispatcher:
-    """The extension where Lambda's Extensions API exists (call at init), else inline sending."""
+def click_dispatcher(
+    publisher: Callable[[], ClickPublisher], visitor_salt_root: Callable[[], bytes]
+) -> ClickDispatcher:
+    """The extension where Lambda's Extensions API exists (call at init), else inline sending.
+    Both providers come from the composition root and are called after a response."""
     runtime_api = os.environ.get("AWS_LAMBDA_RUNTIME_API")
     if runtime_api:
-        return ExtensionDispatcher(publisher, LambdaExtensionsApi(runtime_api))
+        return ExtensionDispatcher(publisher, visitor_salt_root, LambdaExtensionsApi(runtime_api))
     logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
-    return InlineDispatcher(publisher)
+    return InlineDispatcher(publisher, visitor_salt_root)

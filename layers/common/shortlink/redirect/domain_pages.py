@@ -3,12 +3,13 @@
 domain's settings (shortlink.domains.settings). None of it is on a link's hit path."""
 
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from shortlink.config import ConfigurationError
 from shortlink.domains.settings import DomainSettings, settings_of
+from shortlink.errors import StorageUnavailable
 from shortlink.redirect.request_hosts import request_domain
-from shortlink.wiring import domain_settings
 
 logger = logging.getLogger("shortlink.redirect.domain_pages")
 # The files of /.well-known/{file} and the settings field each comes from.
@@ -20,17 +21,19 @@ WELL_KNOWN_FILES = {
 WELL_KNOWN_HEADERS = {"Content-Type": "application/json", "Cache-Control": "public, max-age=3600"}
 
 
-def settings_for(event: dict[str, Any]) -> DomainSettings:
+# Every domain's settings by name, read by the composition root on first need.
+AllDomainSettings = Callable[[], dict[str, DomainSettings]]
+
+
+def settings_for(event: dict[str, Any], domain_settings: AllDomainSettings) -> DomainSettings:
     """The settings of the request's domain; plain ones (no fallbacks, no files) when it has none,
     or when they cannot be read (the reason goes to the log: a visitor never gets a 500)."""
-    from botocore.exceptions import BotoCoreError, ClientError
-
     domain = request_domain(event)
     if domain is None:
         return DomainSettings()
     try:
         return settings_of(domain_settings(), domain)
-    except (ConfigurationError, BotoCoreError, ClientError):
+    except (ConfigurationError, StorageUnavailable):
         logger.exception("domain settings not readable: serving the plain pages")
         return DomainSettings()
 
@@ -40,13 +43,13 @@ def fallback_redirect(url: str) -> dict[str, Any]:
     return {"statusCode": 302, "headers": {"Location": url, "Cache-Control": "no-store"}, "body": ""}
 
 
-def well_known_file(event: dict[str, Any]) -> dict[str, Any] | None:
+def well_known_file(event: dict[str, Any], domain_settings: AllDomainSettings) -> dict[str, Any] | None:
     """The domain's app-link file the request names, or None when it has none of that name."""
     name = (event.get("pathParameters") or {}).get("file") or ""
     settings_field = WELL_KNOWN_FILES.get(name)
     if settings_field is None:
         return None
-    body = settings_for(event).app_files.get(settings_field)
+    body = settings_for(event, domain_settings).app_files.get(settings_field)
     if body is None:
         return None
     return {"statusCode": 200, "headers": dict(WELL_KNOWN_HEADERS), "body": body}

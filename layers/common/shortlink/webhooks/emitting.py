@@ -4,17 +4,21 @@ written; its event is what is lost)."""
 
 import logging
 from collections.abc import Sequence
+from typing import Protocol
 
 from shortlink.errors import StorageUnavailable
 from shortlink.webhooks.model import EventMessage
-from shortlink.wiring import webhook_queue
 
 logger = logging.getLogger("shortlink.webhooks.emitting")
 
 
-def emit(events: Sequence[EventMessage]) -> None:
+class EventQueue(Protocol):
+    def send(self, messages: Sequence[EventMessage]) -> None:
+        """Queue the messages in as few calls as the queue allows; StorageUnavailable if not."""
+
+
+def emit(queue: EventQueue | None, events: Sequence[EventMessage]) -> None:
     """Queue the events for fan-out to the endpoints that want them (nothing without a queue)."""
-    queue = webhook_queue()
     if queue is None or not events:
         return
     try:

@@ -278,3 +278,16 @@ def disables_endpoint(attempt: int, consecutive_failures: int) -> bool:
     """A delivery failed its last attempt (about a day after its first) and the endpoint has
     answered no delivery since at least that many attempts: the endpoint is disabled."""
     return attempt >= MAX_ATTEMPTS and consecutive_failures >= MAX_ATTEMPTS
+
+
+def signature_headers(secret: str, webhook_id: str, at: datetime, body: str) -> dict[str, str]:
+    """A delivery's headers per Standard Webhooks (the `standardwebhooks` package): `webhook-id`
+    (the delivery's, the same on every attempt), `webhook-timestamp` (this attempt's) and
+    `webhook-signature`."""
+    from standardwebhooks import Webhook
+
+    return {
+        "webhook-id": webhook_id,
+        "webhook-timestamp": str(int(at.timestamp())),
+        "webhook-signature": Webhook(secret).sign(webhook_id, at, body),
+    }

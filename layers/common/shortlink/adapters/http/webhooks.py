@@ -5,16 +5,13 @@
   rebinding); the connection goes to the address checked, with the name for TLS and Host.
 - Short timeouts, no redirect followed (a 3xx is a failure), no retry here (the queue retries),
   at most MAX_RESPONSE_BYTES of the answer read.
-- Signed per Standard Webhooks with the `standardwebhooks` package: `webhook-id` (the
-  delivery's, the same on every attempt), `webhook-timestamp` (this attempt's) and
-  `webhook-signature`.
+- The delivery comes signed (shortlink.webhooks.model.signature_headers).
 """
 
 import ipaddress
 import socket
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from urllib.parse import urlsplit
 
 from shortlink.webhooks.model import is_public_address
@@ -37,16 +34,6 @@ class SendResult:
     ok: bool
     status: int | None  # the HTTP status, None when no answer came
     reason: str  # for logs: why it failed ("" when it did not)
-
-
-def signature_headers(secret: str, webhook_id: str, at: datetime, body: str) -> dict[str, str]:
-    from standardwebhooks import Webhook
-
-    return {
-        "webhook-id": webhook_id,
-        "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(webhook_id, at, body),
-    }
 
 
 class HttpWebhookSender:
