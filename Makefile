@@ -23,6 +23,7 @@ $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requiremen
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -r requirements-dev.txt -c constraints.txt
+	$(PY) -m pip install --quiet --no-deps --no-build-isolation --editable .
 	@touch $@
 
 venv: $(BIN)/.installed
@@ -42,7 +43,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
-	PYTHONPATH=layers/common $(BIN)/lint-imports --no-cache
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/sam validate --lint --template template.yaml
 	$(CHECKOV_VENV)/bin/checkov --file template.yaml --framework cloudformation --skip-download --compact --quiet
 

@@ -13,20 +13,16 @@ Keys are shown once, at creation; only their SHA-256 hash is stored.
 import argparse
 import sys
 from datetime import UTC, date, datetime
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "layers" / "common"))
+from botocore.exceptions import BotoCoreError
+from pynamodb.exceptions import PynamoDBException
 
-from botocore.exceptions import BotoCoreError  # noqa: E402
-from pynamodb.exceptions import PynamoDBException  # noqa: E402
-
-from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key  # noqa: E402
-from shortlink.adapters.dynamodb.click_stats import DynamoClickStats  # noqa: E402
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore  # noqa: E402
-from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted  # noqa: E402
-from shortlink.errors import InvalidApiKeyOption, ShortlinkError  # noqa: E402
-from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
+from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key
+from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted
+from shortlink.errors import InvalidApiKeyOption, ShortlinkError
+from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource
 
 # Logical ids in template.yaml, and the tables' names in the local stack.
 KEYS_TABLE_ID, CLICK_STATS_TABLE_ID = "ApiKeysTable", "ClickStatsTable"

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "layers" / "common"))
 
 BENCH_RESULTS = ROOT / "bench-results" / "latest.json"
 TARGET_PER_MILLION_REDIRECTS = 1.40

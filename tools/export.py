@@ -13,10 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlencode
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from tools.api_client import Api, add_api_arguments, refusal  # noqa: E402
+from tools.api_client import Api, add_api_arguments, refusal
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:

@@ -4,16 +4,13 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from package_layer import BOTOCORE_SERVICES
 from samcli.yamlhelper import yaml_parse
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "layers" / "common"))
-
-from package_layer import BOTOCORE_SERVICES  # noqa: E402
 
 
 def python313() -> str | None:

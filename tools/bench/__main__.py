@@ -22,21 +22,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import boto3
+
+from shortlink import wiring as services
+from shortlink.config import settings
+from tests.aws_calls import recording_aws_calls
+from tests.e2e.localstack import free_port
+from tests.events import bearer, http_event
+from tools.bench.click_costs import measure_click_costs, metered
+from tools.bench.write_units import WRITES
+from tools.devstack.extensions_api import ExtensionsApi
+from tools.devstack.lambda_runtime import Handler, LambdaContext
+from tools.devstack.runner import InProcessRunner
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "layers" / "common"))  # shortlink and package_layer
-
-import boto3  # noqa: E402
-
-from shortlink import wiring as services  # noqa: E402
-from shortlink.config import settings  # noqa: E402
-from tests.aws_calls import recording_aws_calls  # noqa: E402
-from tests.e2e.localstack import free_port  # noqa: E402
-from tests.events import bearer, http_event  # noqa: E402
-from tools.bench.click_costs import measure_click_costs, metered  # noqa: E402
-from tools.bench.write_units import WRITES  # noqa: E402
-from tools.devstack.extensions_api import ExtensionsApi  # noqa: E402
-from tools.devstack.lambda_runtime import Handler, LambdaContext  # noqa: E402
-from tools.devstack.runner import InProcessRunner  # noqa: E402
 
 REGION = "us-east-1"
 CHUNK = 250  # each chunk of redirects gets a fresh clicks queue: moto's SQS slows as a queue fills

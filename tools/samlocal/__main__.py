@@ -22,20 +22,19 @@ import threading
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "layers" / "common"))
+from tools.devstack.__main__ import REGION, ensure_api_key, ensure_free
+from tools.devstack.local_env import function_environment
+from tools.devstack.resources import create_queues, create_tables
+from tools.devstack.sqs_trigger import SqsPoller
+from tools.devstack.template import LocalTemplate
+from tools.samlocal import flow
+from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
+from tools.samlocal.docker_network import docker_available, ensure_network, remove_function_containers
+from tools.samlocal.image import ensure_base_image
+from tools.samlocal.processes import SamProcess, run_logged
+from tools.samlocal.start_lambda import StartLambdaCaller
 
-from tools.devstack.__main__ import REGION, ensure_api_key, ensure_free  # noqa: E402
-from tools.devstack.local_env import function_environment  # noqa: E402
-from tools.devstack.resources import create_queues, create_tables  # noqa: E402
-from tools.devstack.sqs_trigger import SqsPoller  # noqa: E402
-from tools.devstack.template import LocalTemplate  # noqa: E402
-from tools.samlocal import flow  # noqa: E402
-from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment  # noqa: E402
-from tools.samlocal.docker_network import docker_available, ensure_network, remove_function_containers  # noqa: E402
-from tools.samlocal.image import ensure_base_image  # noqa: E402
-from tools.samlocal.processes import SamProcess, run_logged  # noqa: E402
-from tools.samlocal.start_lambda import StartLambdaCaller  # noqa: E402
+ROOT = Path(__file__).resolve().parents[2]
 
 NETWORK = "shortlink-sam-local"
 CACHE_DIR = Path.home() / ".cache" / "shortlink" / "sam-local"
