@@ -1,5 +1,9 @@
-"""Shared domain code of the shortener: code generation, links, API keys and clicks.
+"""Shared code of the shortener's functions, in packages by concern.
 
-Modules here never call AWS; the adapters package does, and turns AWS errors into the
-domain errors of `shortlink.errors`.
+The bases: config (the environment, parsed once), errors (domain errors), moments, secrets.
+The domain: codes, links, domains, rules, access, clicks, webhooks; none calls AWS.
+What the functions run: api (the API-key functions' HTTP), redirect, console, transfer.
+adapters talk to AWS and turn its errors into domain errors; wiring, the composition root, is
+the only module that builds them. pyproject.toml's import-linter contracts (make lint) hold
+the direction: wiring > adapters > console|transfer > api|redirect > domain > bases.
 """

@@ -1,4 +1,5 @@
-"""Domain errors. Handlers map them to HTTP answers in one place (`shortlink.http_errors`)."""
+"""Domain errors. The API maps them to HTTP answers in one place (`register_error_handlers` in
+shortlink.api.resolver); the console and the redirect answer them with their own pages."""
 
 
 class ShortlinkError(Exception):
@@ -59,10 +60,6 @@ class LinkNotFound(ShortlinkError):
 
 class CodeTaken(ShortlinkError):
     """A conditional put found the code already in use."""
-
-
-class Unauthorized(ShortlinkError):
-    """Missing, unknown or revoked API key."""
 
 
 class StorageUnavailable(ShortlinkError):

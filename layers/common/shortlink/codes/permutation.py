@@ -3,7 +3,8 @@
 Sequential ids go in, values that look unrelated come out, and no two ids share a value.
 The Feistel network permutes [0, 2^(2h)) for the smallest even bit width covering N;
 cycle-walking re-encrypts until the value falls back inside [0, N), which keeps it a
-bijection of [0, N). This hides the order of ids; it is not a secret (see DESIGN-NOTES).
+bijection of [0, N). This hides the order of ids; it is not a secret: a link that must not
+be found gets a private code (22 random characters, shortlink.links.model), not this.
 """
 
 import hashlib

@@ -31,15 +31,6 @@ FIELD_TYPES: dict[str, Any] = {
 ADAPTERS = {name: TypeAdapter(kind) for name, kind in FIELD_TYPES.items()}
 PREVIEW_FIELDS = ("title", "description", "image")
 UTM_FIELDS = ("source", "medium", "campaign", "term", "content")
-# The form fields of those objects (`utm_source`, ...), and of the other destination options.
-DESTINATION_FIELDS = (
-    "drop_query",
-    "expired_url",
-    "crawlable",
-    *(f"preview_{name}" for name in PREVIEW_FIELDS),
-    *(f"utm_{name}" for name in UTM_FIELDS),
-)
-ROUTE_FIELDS = ("countries", "devices", "os", "languages", "time_from", "time_to", "days", "url")
 # Rows shown for routes and A/B variants besides the link's own (the page adds more).
 SPARE_ROUTES = 1
 SPARE_VARIANTS = 2
