@@ -43,7 +43,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
 	$(BIN)/sam validate --lint --template template.yaml
-	$(CHECKOV_VENV)/bin/checkov --file template.yaml --framework cloudformation --skip-download --compact --quiet
+	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml
 
 unit: venv
 	$(PY) -m pytest tests/unit
