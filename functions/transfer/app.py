@@ -49,8 +49,8 @@ from shortlink.rate_limits import CreateAllowance
 from shortlink.services import click_stats, code_generator, importing_links, window_counter
 from shortlink.stats import stats_range
 
-logger = Logger(service="shortlink-transfer")
-tracer = Tracer(service="shortlink-transfer")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 

@@ -35,8 +35,8 @@ from shortlink.webhooks import (
     retry_delay,
 )
 
-logger = Logger(service="shortlink-webhooks")
-metrics = Metrics(service="webhooks")
+logger = Logger()
+metrics = Metrics()
 MAX_PARALLEL_SENDS = 10
 
 
