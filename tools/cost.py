@@ -146,11 +146,18 @@ def access_log_bytes() -> int:
 def redirect_metrics_bytes() -> int:
     """The EMF record of the redirect's metrics that ingest emits per batch, measured by emitting
     one (a redirect's own click carries its counts there; see shortlink.clicks)."""
-    from shortlink import deferred_metrics
+    from shortlink.redirect import metrics as deferred_metrics
+
+    # The redirect's own service name and namespace, as the template sets them.
+    redirect_environment = {
+        name: str(value)
+        for name, value in (template().functions["RedirectFunction"].environment or {})["Variables"].items()
+        if name.startswith("POWERTOOLS_")
+    }
 
     captured = io.StringIO()
     with redirect_stdout(captured):
-        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50})
+        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50}, redirect_environment)
     return len(captured.getvalue().encode())
 
 

@@ -16,7 +16,7 @@ from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
 from shortlink.config import FUNCTION_SETTINGS
-from shortlink.edge import EDGE_SECRET_HEADER
+from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
@@ -178,7 +178,7 @@ def test_routes_and_trigger(template):
 
 
 def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
-    from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+    from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 
     resources = template.stacks[0].template_dict["Resources"]
     queue = resources["WebhookDeliveryQueue"]["Properties"]

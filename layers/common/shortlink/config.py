@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import ClassVar
 
-from shortlink.domains import ShortDomains
+from shortlink.domains.model import ShortDomains
 
 # A guessable edge secret would let anyone forge CloudFront's viewer headers.
 MIN_EDGE_SECRET_LENGTH = 32
@@ -26,17 +26,18 @@ def comma_list(text: str) -> frozenset[str]:
     return frozenset(item.strip() for item in text.split(",") if item.strip())
 
 
+# The variables naming the tables and queues that Settings' properties of the same name read.
+RESOURCE_VARIABLES = ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL")
+
+
 @dataclass(frozen=True)
 class Settings:
     """The stack's settings; a function's own model (below) names the variables it requires."""
 
     REQUIRES: ClassVar[tuple[str, ...]] = ()
-    # Resources, each given only to the functions that use it (template.yaml).
-    links_table: str = ""
-    api_keys_table: str = ""
-    counters_table: str = ""
-    click_stats_table: str = ""
-    clicks_queue_url: str = ""
+    # Tables and queues by variable (RESOURCE_VARIABLES), each given only to the functions that
+    # use it (template.yaml): read through the properties below, which name a missing one.
+    resources: Mapping[str, str] = field(default_factory=dict)
     code_length: int = 7
     # "sequence": permuted ids from the counter; "random": CSPRNG codes (see shortlink.codes).
     code_mode: str = "sequence"
@@ -65,24 +66,24 @@ class Settings:
     visitor_salt_parameter: str = ""
     # The secret CloudFront adds to each request it sends to the API (from SSM at deploy; the
     # local stack's own locally): CloudFront's viewer headers are believed only on requests
-    # that carry it (shortlink.visitors). Empty: no edge, and they are never believed.
+    # that carry it (shortlink.redirect.visitors). Empty: no edge, and they are never believed.
     edge_secret: str = ""
-    # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
+    # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.access.rate_limits).
     unlock_attempts_per_window: int = 10
     # The redirect's clicks: sent at once after a quiet window, else held and packed, one
-    # message per window or per this many clicks (shortlink.click_packing).
+    # message per window or per this many clicks (shortlink.clicks.packing).
     click_pack_window_ms: int = 1000
     click_pack_max_clicks: int = 1000
     # The stack's short domains, the default first (SHORT_DOMAINS; see shortlink.domains).
     short_domains: ShortDomains = field(default_factory=ShortDomains)
-    # Per-domain fallback pages and app-link files (shortlink.domain_settings): a JSON
+    # Per-domain fallback pages and app-link files (shortlink.domains.settings): a JSON
     # document, inline locally (DOMAIN_SETTINGS), else read from SSM (DOMAIN_SETTINGS_PARAMETER).
     domain_settings: str = ""
     domain_settings_parameter: str = ""
     # The console's session-signing secret: SSM in AWS, CONSOLE_SESSION_SECRET in the local stack.
     console_session_secret: str = ""
     console_session_secret_parameter: str = ""
-    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
+    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.access.rate_limits).
     sign_in_attempts_per_window: int = 10
     # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
     # without a queue no event is emitted.
@@ -90,6 +91,32 @@ class Settings:
     webhook_queue_url: str = ""
     # Local stack only: receivers on 127.0.0.1 (the template never sets it).
     webhooks_allow_loopback: bool = False
+
+    def resource(self, variable: str) -> str:
+        value = self.resources.get(variable, "")
+        if not value:
+            raise ConfigurationError(f"environment variable {variable} is not set")
+        return value
+
+    @property
+    def links_table(self) -> str:
+        return self.resource("LINKS_TABLE")
+
+    @property
+    def api_keys_table(self) -> str:
+        return self.resource("API_KEYS_TABLE")
+
+    @property
+    def counters_table(self) -> str:
+        return self.resource("COUNTERS_TABLE")
+
+    @property
+    def click_stats_table(self) -> str:
+        return self.resource("CLICK_STATS_TABLE")
+
+    @property
+    def clicks_queue_url(self) -> str:
+        return self.resource("CLICKS_QUEUE_URL")
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -131,11 +158,7 @@ class Settings:
                 raise ConfigurationError(f"SHORT_DOMAINS: {error}") from None
 
         return cls(
-            links_table=env.get("LINKS_TABLE", ""),
-            api_keys_table=env.get("API_KEYS_TABLE", ""),
-            counters_table=env.get("COUNTERS_TABLE", ""),
-            click_stats_table=env.get("CLICK_STATS_TABLE", ""),
-            clicks_queue_url=env.get("CLICKS_QUEUE_URL", ""),
+            resources={variable: env.get(variable, "") for variable in RESOURCE_VARIABLES},
             code_length=integer("CODE_LENGTH", 7, 4, 10),
             code_mode=choice("CODE_MODE", "sequence", ("sequence", "random")),
             id_block_size=integer("ID_BLOCK_SIZE", 1000, 1, 1_000_000),
