@@ -116,6 +116,8 @@ def test_a_functions_settings_require_only_the_resources_it_uses():
 def test_the_service_name_picks_the_functions_settings():
     assert type(function_settings({**ENV, "POWERTOOLS_SERVICE_NAME": "ingest"})) is IngestSettings
     assert type(function_settings({})) is Settings  # tools and the local stack: nothing required
+    with pytest.raises(ConfigurationError, match="LINKS_TABLE is not set"):
+        _ = function_settings({}).links_table  # ...until a table it is not told is used
     with pytest.raises(ConfigurationError, match="IDEMPOTENCY_TABLE is not set"):
         function_settings({**ENV, "POWERTOOLS_SERVICE_NAME": "create"})
     with pytest.raises(ConfigurationError, match="'shortener' names no function's settings"):
