@@ -20,6 +20,7 @@ from shortlink.console.sessions import issue_session
 from shortlink.services import console_session_secret
 from tests.events import http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "sho.rt"
 OWN_ORIGIN = f"https://{HOST}"

@@ -17,6 +17,7 @@ from shortlink.robots import TTL_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SLACK = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
 
