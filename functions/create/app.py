@@ -67,8 +67,8 @@ IDEMPOTENCY = IdempotencyConfig(
     expires_after_seconds=24 * 3600,
 )
 
-logger = Logger(service="shortlink-create")
-tracer = Tracer(service="shortlink-create")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver(api_key_store)
 
 

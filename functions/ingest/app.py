@@ -9,7 +9,7 @@ group that cannot be written reports its messages as failed; SQS offers them aga
 ledger skips every pack that was in fact counted.
 
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
-here are emitted as one record per batch, as the redirect's (service=redirect).
+here are emitted as one record per batch, as the redirect's (under REDIRECT_SERVICE_NAME).
 """
 
 from collections import Counter
@@ -30,9 +30,9 @@ from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events
 from shortlink.wiring import click_stats, webhook_queue
 
-logger = Logger(service="shortlink-ingest")
-tracer = Tracer(service="shortlink-ingest")
-metrics = Metrics(service="ingest")
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 

@@ -34,8 +34,8 @@ from shortlink.webhooks.model import (
 )
 from shortlink.wiring import link_owners, required_webhook_queue, webhook_endpoints, webhook_sender
 
-logger = Logger(service="shortlink-webhooks")
-metrics = Metrics(service="webhooks")
+logger = Logger()
+metrics = Metrics()
 MAX_PARALLEL_SENDS = 10
 
 

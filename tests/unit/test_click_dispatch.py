@@ -13,8 +13,10 @@ import pytest
 
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
+from shortlink.config import ConfigurationError
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect import click_dispatch
+from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
 from shortlink.wiring import visitor_salt_root
 
@@ -33,9 +35,12 @@ def _settings(monkeypatch):
     for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
         monkeypatch.setenv(name, "unit")
     monkeypatch.setenv("VISITOR_SALT", "unit-test-visitor-salt-root")
+    monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")  # the template's, for the redirect
     services.reset()
+    deferred_metrics._metrics.cache_clear()
     yield
     services.reset()
+    deferred_metrics._metrics.cache_clear()
 
 
 class FlakyPublisher:
@@ -137,6 +142,14 @@ def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
     assert (record["NotFound"], record["service"]) == ([1.0], "redirect")
 
 
+def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_them():
+    assert deferred_metrics.service_name({"POWERTOOLS_SERVICE_NAME": "redirect"}) == "redirect"
+    ingest = {"POWERTOOLS_SERVICE_NAME": "ingest", "REDIRECT_SERVICE_NAME": "redirect"}
+    assert deferred_metrics.service_name(ingest) == "redirect"
+    with pytest.raises(ConfigurationError, match="REDIRECT_SERVICE_NAME nor POWERTOOLS_SERVICE_NAME"):
+        deferred_metrics.service_name({})
+
+
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
     dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root)
     dispatcher.record_click("abc", REQUEST)
@@ -170,6 +183,24 @@ def test_visitor_chosen_values_are_kept_short_and_plain():
         "unknown",
         "unknown",
     )
+
+
+def test_a_click_counts_the_campaign_in_effect_on_its_destination():
+    from shortlink.redirect.click_events import campaign_of
+
+    # The first utm_campaign of the query is the one in effect: shortlink.links.destinations puts the
+    # destination's own first, then the link's UTM field, then the visitor's forwarded one.
+    assert campaign_of("https://shop.example/?utm_campaign=spring+sale&utm_campaign=visitor#top") == "spring sale"
+    assert campaign_of("https://shop.example/a?utm_source=x") == "(none)"
+    assert campaign_of("https://shop.example/#?utm_campaign=in-the-fragment") == "(none)"
+    assert campaign_of("https://shop.example/?utm_campaign=&utm_campaign=later") == "(none)"
+    assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
+    dispatcher.record_click("abc", REQUEST, "https://shop.example/?utm_campaign=spring")
+    dispatcher.invocation_done()
+    [sent] = publisher.clicks()
+    assert ClickEvent.from_json(sent.to_json()).campaign == "spring"
 
 
 class FakeExtensionsApi:
