@@ -124,7 +124,7 @@ admin: venv
 
 # The API's OpenAPI document, generated from the routes (a test fails when it drifts).
 openapi: venv
-	PYTHONPATH=layers/common $(PY) -m tools.openapi
+	$(PY) -m tools.openapi
 
 clean:
 	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
