@@ -16,6 +16,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, model_validator
 
+from shortlink.account_stats import account_report
+from shortlink.account_tally import account_subject
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.http_api import (
     api_resolver,
@@ -181,31 +183,61 @@ def qr_code(
     return png
 
 
+# The stats routes' parameters and answers (a link's, the account's).
+StatsFrom = Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")]
+StatsTo = Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")]
+StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
+
+
+def stats_answers(*errors: int) -> dict[int, Any]:
+    media_types = {"application/json": {"type": "object"}, "text/csv": {"type": "string"}}
+    return content_answer("the stats (JSON) or their series (CSV)", media_types, *errors)
+
+
 @app.get(
-    "/links/<code>/stats",
-    summary="A link's clicks over time",
-    operation_id="linkStats",
-    responses=content_answer(
-        "the stats (JSON) or their series (CSV)",
-        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
-        404,
-    ),
+    "/links/<code>/stats", summary="A link's clicks over time", operation_id="linkStats", responses=stats_answers(404)
 )
 def link_stats(
     code: str,
-    start: Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")] = None,
-    end: Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")] = None,
+    start: StatsFrom = None,
+    end: StatsTo = None,
     granularity: Granularity = "day",
-    output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
+    output: StatsFormat = "json",
 ) -> Response[Any]:
     """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
     link = owned_link(code, owner(), link_repository())
     first_day, last_day = span_days(span)
     days = click_stats().days(link.code, first_day, last_day, hourly=span.granularity == "hour")
-    report = link_report(link.code, days, span)
+    return stats_response(link_report(link.code, days, span), output, f"{link.code}-stats.csv")
+
+
+@app.get(
+    "/stats",
+    summary="Clicks of all your links, or of one tag's",
+    operation_id="accountStats",
+    responses=stats_answers(),
+)
+def all_links_stats(
+    start: StatsFrom = None,
+    end: StatsTo = None,
+    granularity: Granularity = "day",
+    output: StatsFormat = "json",
+    tag: Annotated[str | None, Query(pattern=TAG_PATTERN, description="only the links with this tag")] = None,
+) -> Response[Any]:
+    """Totals, a time series, the top values of each dimension and the top links of the calling
+    key's links (counted at ingest: the cost does not grow with their number); `?format=csv`:
+    the series."""
+    span = stats_range(start, end, granularity, datetime.now(UTC))
+    first_day, last_day = span_days(span)
+    days = click_stats().days(account_subject(owner(), tag), first_day, last_day, hourly=span.granularity == "hour")
+    filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
+    return stats_response(account_report(tag, days, span), output, filename)
+
+
+def stats_response(report: dict[str, Any], output: str, filename: str) -> Response[Any]:
     if output == "csv":
-        headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         return Response(
             status_code=200, content_type="text/csv; charset=utf-8", body=series_csv(report), headers=headers
         )

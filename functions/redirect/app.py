@@ -138,7 +138,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             dispatcher.count("CacheHits")
         else:
             dispatcher.count("CacheMisses")
-        dispatcher.record_click(link.code, event)
+        dispatcher.record_click(link.code, event, link)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     return redirect_response(link, status, url)
 
@@ -227,7 +227,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             if entry is not None and entry.prepared is not None and entry.fresh_until > monotonic():
                 entry.used = True  # spared by the cache's next eviction sweep
                 dispatcher.count("CacheHits")
-                dispatcher.record_click(code, event)
+                dispatcher.record_click(code, event, entry.link)
                 return entry.prepared  # type: ignore[no-any-return]
         answer = redirect(event)
         return {**answer, "body": ""} if route == CHECK_ROUTE else answer

@@ -91,6 +91,7 @@ def test_routes_and_trigger(template):
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
+        ("GET", "/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
         ("GET", "/links/{code}"): "ManageFunction",
         ("PATCH", "/links/{code}"): "ManageFunction",

@@ -8,6 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent, hour_bucket
+from shortlink.links import Link
 from shortlink.visitor_hashes import daily_salt, visitor_hash
 from shortlink.visitors import request_headers, visitor_of
 
@@ -42,11 +43,12 @@ def click_from_request(
     code: str,
     at_epoch: float,
     request: dict[str, Any],
+    link: Link | None,
     trust_edge_headers: bool,
     salt_root: bytes | None,
 ) -> ClickEvent:
     """The click as the stats count it, from the same reading of the request the rules use; its
-    id and time are those it was recorded with."""
+    id and time are those it was recorded with, its owner and tags those of the `link` followed."""
     at = datetime.fromtimestamp(at_epoch, UTC)
     visitor = visitor_of(request, trust_edge_headers, at)
     headers = request_headers(request)
@@ -66,4 +68,6 @@ def click_from_request(
         language=primary_language(visitor.languages),
         bot=visitor.client.device == "bot",
         visitor=visitor_id,
+        owner=link.owner if link is not None else "",
+        tags=link.tags if link is not None else (),
     )

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
         DynamoLinkRepository,
         DynamoWindowCounter,
     )
+    from shortlink.adapters.dynamodb_account_stats import DynamoAccountStats
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
@@ -76,6 +77,13 @@ def click_stats() -> "DynamoClickStats":
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
 
     return DynamoClickStats(settings().click_stats_table)
+
+
+@cache
+def account_stats() -> "DynamoAccountStats":
+    from shortlink.adapters.dynamodb_account_stats import DynamoAccountStats
+
+    return DynamoAccountStats(click_stats().counting_links())  # one client for both
 
 
 @cache
@@ -141,6 +149,7 @@ def reset() -> None:
         click_budget,
         api_key_store,
         click_stats,
+        account_stats,
         click_publisher,
         code_generator,
         idempotency_store,

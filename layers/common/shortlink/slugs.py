@@ -17,6 +17,7 @@ from shortlink.links import is_possible_code
 RESERVED_SLUGS = frozenset(
     {
         "links",
+        "stats",
         "api",
         "admin",
         "login",

@@ -123,11 +123,16 @@ def _recorded(item: Any) -> set[bytes]:
 
 
 class DynamoClickStats:
-    def __init__(self, table_name: str, client: Any = None) -> None:
+    def __init__(self, table_name: str, client: Any = None, by_link: bool = False) -> None:
         self._table = table_name
         self._client = client
+        self._by_link = by_link  # an account's days: each click's link counted too
         self._sketches: DynamoVisitorSketches | None = None
         self._hot: set[tuple[str, str]] = set()  # (code, day) items this environment saw hot
+
+    def counting_links(self) -> "DynamoClickStats":
+        """The same table and client, each click's link counted too (an account's days)."""
+        return DynamoClickStats(self._table, self._dynamodb(), by_link=True)
 
     def _dynamodb(self) -> Any:
         if self._client is None:
@@ -219,7 +224,7 @@ class DynamoClickStats:
 
     def _increments(self, expression: Expression, clicks: list[ClickEvent], coarse: bool) -> list[str]:
         """The counters' `ADD` actions."""
-        counts = counter_increments(clicks, coarse)
+        counts = counter_increments(clicks, coarse, self._by_link)
         return [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
 
     def _count_hot(self, code: str, day: str, pending: dict[bytes, PackPart]) -> int:
@@ -335,6 +340,15 @@ class DynamoClickStats:
         return {"code": {"S": code}, "bucket": {"S": bucket}}
 
     # --- reading ----------------------------------------------------------------------------
+
+    def counter_names(self, code: str, day: str) -> set[str]:
+        """The counters this region's item of the day holds so far (none before its first click)."""
+        key = self._key(code, day_key(COUNTERS, day, self._region()))
+        try:
+            item = self._dynamodb().get_item(TableName=self._table, Key=key).get("Item", {})
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"click counters not read: {error}") from error
+        return {name for name, value in item.items() if "N" in value}
 
     def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
         """A link's counters from `first_day` to `last_day` (inclusive, e.g. 2026-11-30), one

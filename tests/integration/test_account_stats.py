@@ -1,0 +1,165 @@
+"""GET /stats: an account's and a tag's clicks, counted at ingest into days of their own, each
+pack exactly once per account and tag however it is delivered; their totals are their links'."""
+
+import json
+import random
+import uuid
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+from shortlink import account_tally, services
+from shortlink.account_tally import OTHER_LINKS, account_subject
+from shortlink.adapters.dynamodb_click_stats import day_key
+from shortlink.api_keys import hash_api_key, key_id_for
+from shortlink.clicks import ClickEvent, ClickPack
+from shortlink.config import settings
+from tests.events import bearer, http_event
+from tests.integration.ingest_faults import drain, inject_store_faults, record
+from tests.integration.test_access_rules import patch
+from tests.integration.test_flow import drain_clicks, follow, stats
+
+TODAY = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+
+
+def account_stats(handlers, key, **query):
+    response = handlers["ManageFunction"](http_event("GET", "/stats", headers=bearer(key), query=query), None)
+    return response["statusCode"], response
+
+
+def account_report(handlers, key, **query):
+    status, response = account_stats(handlers, key, **query)
+    assert status == 200, response
+    return json.loads(response["body"])
+
+
+def tagged_link(handlers, key, tags):
+    body = {"url": "https://example.com/campaign", "tags": tags}
+    response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
+    assert response["statusCode"] == 201, response
+    return json.loads(response["body"])["code"]
+
+
+def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and_throttling(aws, handlers):
+    rng = random.Random(13)
+    # Given two keys' links with tags: one link busy enough to make its account day hot
+    alice, bob = aws.new_api_key("alice"), aws.new_api_key("bob")
+    tags = {"a1": ["promo"], "a2": ["promo", "spring"], "a3": [], "b1": ["promo"]}
+    keys = {"a1": alice, "a2": alice, "a3": alice, "b1": bob}
+    codes = {name: tagged_link(handlers, keys[name], tags[name]) for name in tags}
+    owners = {name: key_id_for(hash_api_key(keys[name])) for name in tags}
+    clicks_per_link = {"a1": 300, "a2": 40, "a3": 7, "b1": 25}
+    visitors = [uuid.UUID(int=rng.getrandbits(128)).hex for _ in range(300)]
+    clicks = [
+        ClickEvent(
+            uuid.UUID(int=rng.getrandbits(128)).hex,
+            codes[name],
+            TODAY - timedelta(minutes=rng.randrange(50)),
+            country=rng.choice(["DE", "FR"]),
+            visitor=rng.choice(visitors),
+            owner=owners[name],
+            tags=tuple(tags[name]),
+        )
+        for name, count in clicks_per_link.items()
+        for _ in range(count)
+    ]
+    rng.shuffle(clicks)
+    packs, taken = [], 0
+    while taken < len(clicks):  # packs of 1 to 150 clicks, of several links and both owners
+        size = rng.randint(1, 100)
+        packs.append(ClickPack(uuid.uuid4().hex, tuple(clicks[taken : taken + size])))
+        taken += size
+    # When they go through a queue that redelivers, a function that crashes between its writes
+    # (so between a link's counters and its account's) and a store that throttles
+    faults: Counter[str] = Counter()
+    inject_store_faults(services.click_stats()._dynamodb(), rng, faults, crash=0.02, throttle=0.05)
+    queue = [record(f"m-{pack.pack_id}", pack.to_json()) for pack in packs]
+    drain(queue, lambda event: handlers["IngestFunction"](event, None), rng, lambda: rng.randint(1, 8), faults)
+    assert faults["crash before write"]
+    assert faults["crash after write"]
+    assert faults["redelivered after delete"]
+
+    # Then each account's totals are exactly the sum of its links' stats, and each tag's its links'
+    link_clicks = {name: stats(handlers, keys[name], codes[name])[1]["clicks"] for name in tags}
+    assert link_clicks == clicks_per_link
+    report = account_report(handlers, alice)
+    assert report["clicks"] == 347
+    assert sum(point["clicks"] for point in report["series"]) == 347
+    assert report["top"]["country"] == [
+        {"value": c, "clicks": n}
+        for c, n in Counter(click.country for click in clicks if click.owner == owners["a1"]).most_common()
+    ]
+    assert report["top_links"] == [
+        {"code": codes["a1"], "clicks": 300},
+        {"code": codes["a2"], "clicks": 40},
+        {"code": codes["a3"], "clicks": 7},
+    ]
+    distinct = len({click.visitor for click in clicks if click.owner == owners["a1"]})
+    assert abs(report["unique_visitors"] - distinct) <= 0.1 * distinct  # HyperLogLog, across links
+    assert (report["tag"], "code" not in report) == (None, True)
+    assert account_report(handlers, alice, tag="promo")["clicks"] == 340
+    spring = account_report(handlers, alice, tag="spring")
+    assert (spring["tag"], spring["clicks"], spring["top_links"]) == (
+        "spring",
+        40,
+        [{"code": codes["a2"], "clicks": 40}],
+    )
+    assert account_report(handlers, alice, tag="nothing")["clicks"] == 0
+    bobs = account_report(handlers, bob, tag="promo")  # another key's tag of the same name
+    assert (bobs["clicks"], bobs["top_links"]) == (25, [{"code": codes["b1"], "clicks": 25}])
+    assert account_report(handlers, bob)["clicks"] == 25
+
+
+def test_a_click_counts_for_its_links_owner_and_tags_at_click_time(aws, handlers):
+    key = aws.new_api_key()
+    code = tagged_link(handlers, key, ["spring"])
+    # Given a click through the redirect, then the link retagged, then another click
+    assert follow(handlers, code)["statusCode"] == 302
+    assert patch(handlers, key, code, tags=["summer"])[0] == 200
+    services.forget_cached_links()  # the redirect's cached copy has expired
+    assert follow(handlers, code)["statusCode"] == 302
+    assert drain_clicks(aws, handlers) == 2
+    # Then each click counts for the tags its link had when it was clicked
+    assert account_report(handlers, key)["clicks"] == 2
+    assert account_report(handlers, key, tag="spring")["clicks"] == 1
+    assert account_report(handlers, key, tag="summer")["clicks"] == 1
+    # And the CSV form is the series, bad parameters a 422 naming them, and no key a 401
+    status, csv = account_stats(handlers, key, tag="summer", format="csv")
+    assert (status, csv["headers"]["Content-Disposition"]) == (200, 'attachment; filename="tag-summer-stats.csv"')
+    assert csv["body"].splitlines()[0] == "start,clicks,bots,unique_visitors"
+    assert csv["body"].splitlines()[-1].split(",")[1] == "1"
+    for query, field in (
+        ({"tag": "no spaces"}, "tag"),
+        ({"granularity": "week"}, "granularity"),
+        ({"from": "x"}, "from"),
+    ):
+        status, refused = account_stats(handlers, key, **query)
+        assert status == 422, query
+        assert field in json.loads(refused["body"])["message"], refused
+    anonymous = handlers["ManageFunction"](http_event("GET", "/stats"), None)
+    assert anonymous["statusCode"] == 401
+
+
+def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(aws, handlers, monkeypatch):
+    monkeypatch.setattr(account_tally, "TOP_LINKS", 5)  # the bound's logic, with few links to write
+    key = aws.new_api_key()
+    owner = key_id_for(hash_api_key(key))
+    # Given one batch of one click on each of 2.5 times as many links as a day ranks
+    links = [f"link{n:04d}" for n in range(13)]
+    clicks = tuple(ClickEvent(f"c{n}", code, TODAY, owner=owner) for n, code in enumerate(links))
+    packs = [ClickPack(f"p{n}", clicks[n : n + 5]) for n in range(0, len(clicks), 5)]
+    records = [record(f"m{n}", pack.to_json()) for n, pack in enumerate(packs)]
+    assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
+    # Then the account counts every click, ranks the first 5 links, the rest together
+    bucket = day_key("c#", TODAY.strftime("%Y-%m-%d"), "us-east-1")
+    item = aws.dynamodb.get_item(
+        TableName=settings().click_stats_table,
+        Key={"code": {"S": account_subject(owner)}, "bucket": {"S": bucket}},
+    )["Item"]
+    assert {name for name in item if name.startswith("lk#")} == {f"lk#{code}" for code in links[:5]} | {
+        f"lk#{OTHER_LINKS}"
+    }
+    assert int(item["clicks"]["N"]) == len(links)
+    assert int(item[f"lk#{OTHER_LINKS}"]["N"]) == len(links) - 5
+    report = account_report(handlers, key)
+    assert report["clicks"] == len(links)
+    assert report["top_links"] == [{"code": code, "clicks": 1} for code in links[:5]]
