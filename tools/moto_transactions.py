@@ -5,9 +5,14 @@ is cancelled: a transaction costs time in proportion to the table, which makes a
 benchmark that writes transactions into a filled table crawl. `install()` keeps its behaviour
 (all or nothing, the same cancellation reasons) and backs up only the items the transaction
 names. For the test double only: nothing in the Lambda functions imports this.
+
+moto's expression parser also recurses once per action: an update of ~170 counters (an
+account's day with its links and a busy day's dimensions; DynamoDB takes expressions up to 4 KB)
+passes Python's default recursion limit, so `install()` and the local stack raise it.
 """
 
 import copy
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +20,12 @@ from moto.dynamodb import models
 from moto.dynamodb.models.table import Table
 
 _installed = False
+# Frames enough for an expression of DynamoDB's largest size (about 370 actions).
+RECURSION_LIMIT = 20_000
+
+
+def allow_long_expressions() -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
 
 def install() -> None:
@@ -22,6 +33,7 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    allow_long_expressions()
     real_deepcopy = copy.deepcopy
     # The module's own `copy.deepcopy` leaves tables alone (items are still copied as before).
     vars(models)["copy"] = SimpleNamespace(

@@ -138,6 +138,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     if embedded:
         from moto.server import ThreadedMotoServer
 
+        from tools.moto_transactions import allow_long_expressions
+
+        allow_long_expressions()
         ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
         moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
         moto.start()
