@@ -18,13 +18,14 @@ from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
-RESOLVER_FUNCTIONS = ("create", "manage")
+RESOLVER_FUNCTIONS = ("create", "manage", "transfer")
 BEARER = "apiKey"
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
     "`Authorization: Bearer <api key>`. A request is checked in this order: body size (413), API key "
-    "(401), media type (415: a body must be `application/json`), then the body as strict JSON and its "
-    'fields (422, the message names the field). Errors are `{"error": ..., "message": ...}`.'
+    "(401), media type (415: a body must be `application/json`, but the file of `/links/import`), then "
+    'the body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
+    '"message": ...}`.'
 )
 
 HTML = {"text/html": {"schema": {"type": "string"}}}
@@ -34,6 +35,18 @@ CODE = {
     "required": True,
     "description": "a generated code, a custom slug or a private code",
     "schema": {"type": "string"},
+}
+
+
+# POST /links/import reads its body as a file, which no resolver parameter describes.
+IMPORT_FILE = {
+    "required": True,
+    "description": "the file as it is: CSV, a YOURLS SQL dump, JSON (an export, Kutt's)",
+    "content": {
+        # JSON files are an object (an export, Kutt's) or a list of links.
+        "application/json": {"schema": {"type": ["object", "array"]}},
+        **{media_type: {"schema": {"type": "string"}} for media_type in ("text/csv", "application/sql", "text/plain")},
+    },
 }
 
 
@@ -136,7 +149,9 @@ def openapi_document() -> str:
     for function in RESOLVER_FUNCTIONS:
         merge.add_schema(_resolver_schema(function))
     merge.add_schema({"paths": PUBLIC_PATHS})
-    _drop_unused_schemas(merge.get_openapi_schema())
+    document = merge.get_openapi_schema()
+    document["paths"]["/links/import"]["post"]["requestBody"] = IMPORT_FILE
+    _drop_unused_schemas(document)
     return merge.get_openapi_json_schema() + "\n"
 
 

@@ -3,10 +3,11 @@
     python -m tools.secrets --env default      # or: make secrets ENV=prod
 
 The names come from samconfig.toml (the environment's PermutationKeyParameter,
-VisitorSaltParameter and EdgeSecretParameter overrides). Values are random, written only if the
-parameter does not exist yet (a changed permutation key would make new codes collide with old
-ones), and never printed. The functions read the SecureStrings through Powertools Parameters,
-with caching; CloudFormation puts the edge secret (a String) into CloudFront and the redirect.
+VisitorSaltParameter, EdgeSecretParameter and ConsoleSessionSecretParameter overrides). Values
+are random, written only if the parameter does not exist yet (a changed permutation key would
+make new codes collide with old ones), and never printed. The functions read the SecureStrings
+through Powertools Parameters, with caching; CloudFormation puts the edge secret (a String) into
+CloudFront and the redirect.
 """
 
 import argparse
@@ -25,6 +26,7 @@ SAMCONFIG = ROOT / "samconfig.toml"
 TEMPLATE_DEFAULT_KEY_PARAMETER = "/shortlink/permutation-key"
 TEMPLATE_DEFAULT_SALT_PARAMETER = "/shortlink/visitor-salt"
 TEMPLATE_DEFAULT_EDGE_PARAMETER = "/shortlink/edge-secret"
+TEMPLATE_DEFAULT_CONSOLE_PARAMETER = "/shortlink/console-session-secret"
 SECRET_BYTES = 48  # 384 random bits, far beyond the 16 bytes the permutation needs
 
 
@@ -53,6 +55,10 @@ def stack_secrets(environment: str, samconfig: Path = SAMCONFIG) -> list[Secret]
             overrides.get("EdgeSecretParameter", TEMPLATE_DEFAULT_EDGE_PARAMETER),
             "the proof CloudFront adds to requests it sends to the API",
             "String",
+        ),
+        Secret(
+            overrides.get("ConsoleSessionSecretParameter", TEMPLATE_DEFAULT_CONSOLE_PARAMETER),
+            "the key that signs the web console's session cookies",
         ),
     ]
 

@@ -57,16 +57,28 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     )
     assert result.returncode == 0, result.stdout + result.stderr
     build = tmp_path / "build"
-    for function in ("CreateFunction", "RedirectFunction", "ManageFunction", "IngestFunction", "DocsFunction"):
+    functions = (
+        "CreateFunction",
+        "RedirectFunction",
+        "ManageFunction",
+        "IngestFunction",
+        "DocsFunction",
+        "TransferFunction",
+        "ConsoleFunction",
+    )
+    for function in functions:
         assert (build / function / "app.py").is_file()
     layer = build / "CommonLayer" / "python"
+    # The console's script and chart ship with it, its page templates with the shortlink package.
+    assert {"console.js", "uPlot.iife.min.js"} <= {path.name for path in (build / "ConsoleFunction/static").iterdir()}
+    assert (layer / "shortlink" / "console" / "templates" / "link.html").is_file()
     # GET /docs and /openapi.json: the document ships with its function, Swagger UI in the layer.
     assert (build / "DocsFunction" / "openapi.json").read_text() == (ROOT / "functions/docs/openapi.json").read_text()
     swagger_ui = layer / "aws_lambda_powertools" / "event_handler" / "openapi" / "swagger_ui"
     assert {"swagger-ui-bundle.min.js", "swagger-ui.min.css"} <= {path.name for path in swagger_ui.iterdir()}
     assert (layer / "shortlink" / "links.py").is_file()
     installed = {path.name.split("-")[0].lower() for path in layer.glob("*.dist-info")}
-    assert {"pynamodb", "aws_lambda_powertools", "pydantic", "boto3", "botocore"} <= installed
+    assert {"pynamodb", "aws_lambda_powertools", "pydantic", "boto3", "botocore", "jinja2", "markupsafe"} <= installed
     # The layer's botocore is the one pinned next to boto3, not whatever pynamodb would pull in.
     pinned = dict(
         line.split("==") for line in (ROOT / "layers/common/requirements.txt").read_text().splitlines() if "==" in line

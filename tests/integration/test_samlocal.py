@@ -39,7 +39,7 @@ def test_every_variable_sam_is_given_is_declared_by_every_function():
     for function in SamFunctionProvider(stacks).get_all():
         assert set(document["Parameters"]) <= set(function.environment["Variables"]), function.name
     assert document["Parameters"]["PUBLIC_BASE_URL"] == "http://127.0.0.1:3001"  # not https://localhost
-    for secret in ("PERMUTATION_KEY", "VISITOR_SALT"):  # accepted by the functions, never read from SSM
+    for secret in ("PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET"):  # accepted, never read from SSM
         assert read_secret(document["Parameters"][secret], "", (secret, f"{secret}_PARAMETER"), secret)
 
 

@@ -20,11 +20,13 @@ def test_names_follow_samconfig():
         "/shortlink/dev/permutation-key",
         "/shortlink/dev/visitor-salt",
         "/shortlink/dev/edge-secret",
+        "/shortlink/dev/console-session-secret",
     ]
     assert [s.name for s in secrets_command.stack_secrets("prod")] == [
         "/shortlink/prod/permutation-key",
         "/shortlink/prod/visitor-salt",
         "/shortlink/prod/edge-secret",
+        "/shortlink/prod/console-session-secret",
     ]
 
 
@@ -32,14 +34,18 @@ def test_secrets_are_created_once_as_securestrings_and_never_printed(ssm, capsys
     secrets_command.main(["--env", "prod"])
     printed = capsys.readouterr().out
     values = {}
-    for name in ("/shortlink/prod/permutation-key", "/shortlink/prod/visitor-salt"):
+    for name in (
+        "/shortlink/prod/permutation-key",
+        "/shortlink/prod/visitor-salt",
+        "/shortlink/prod/console-session-secret",
+    ):
         parameter = ssm.get_parameter(Name=name, WithDecryption=True)["Parameter"]
         assert parameter["Type"] == "SecureString"
         assert len(parameter["Value"]) >= 64
         assert parameter["Value"] not in printed
         assert f"created {name}" in printed
         values[name] = parameter["Value"]
-    assert len(set(values.values())) == 2
+    assert len(set(values.values())) == 3
 
     secrets_command.main(["--env", "prod"])
     printed = capsys.readouterr().out

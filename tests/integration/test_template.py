@@ -54,6 +54,28 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
         ),
         ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
         ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "TransferFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:Query",
+                "ssm:GetParameter",
+            },
+        ),
+        (
+            "ConsoleFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:BatchGetItem",
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:Query",
+                "ssm:GetParameter",
+            },
+        ),
     ],
 )
 def test_each_function_may_do_only_what_it_needs(template, function, actions):
@@ -74,6 +96,8 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "TransferFunction",
+        "ConsoleFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -100,6 +124,11 @@ def test_routes_and_trigger(template):
         ("GET", "/links/{code}/qr"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
+        ("POST", "/links/import"): "TransferFunction",
+        ("GET", "/links/export"): "TransferFunction",
+        ("GET", "/console"): "ConsoleFunction",
+        ("GET", "/console/{proxy+}"): "ConsoleFunction",
+        ("POST", "/console/{proxy+}"): "ConsoleFunction",
     }
     [trigger] = template.sqs_triggers()
     assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
@@ -133,7 +162,7 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
         assert function.architectures == ["arm64"]
 
 
-LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT")
+LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
 
 
 def deployed_template(parameters: dict[str, str] | None = None) -> dict[str, Any]:
@@ -151,7 +180,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 5
+    assert len(functions) == 7
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

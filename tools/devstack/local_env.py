@@ -5,13 +5,15 @@ from tools.devstack.template import LocalTemplate
 # Only ever used locally; deployed stacks read their key from SSM.
 DEV_PERMUTATION_KEY = "local-dev-permutation-key-do-not-use-in-aws"
 DEV_VISITOR_SALT = "local-dev-visitor-salt-do-not-use-in-aws"
+DEV_CONSOLE_SESSION_SECRET = "local-dev-console-session-secret-do-not-use-in-aws"
 # The local stack stands in for the edge and adds this to every request (tools.devstack).
 DEV_EDGE_SECRET = "local-dev-edge-secret-do-not-use-in-aws"
 
 
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:
-    """The union of the functions' variables, queue references turned into queue URLs, plus
-    the local-only permutation key and visitor salt. All functions share one process, so they must agree."""
+    """The union of the functions' variables, queue references turned into queue URLs, plus the
+    local-only permutation key, visitor salt and console session secret. All functions share one
+    process, so they must agree."""
     merged: dict[str, str] = {}
     for function in template.functions.values():
         for name, value in ((function.environment or {}).get("Variables") or {}).items():
@@ -22,4 +24,5 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
                 raise SystemExit(f"functions disagree on {name}; the local stack runs them in one process")
     merged["PERMUTATION_KEY"] = DEV_PERMUTATION_KEY
     merged["VISITOR_SALT"] = DEV_VISITOR_SALT
+    merged["CONSOLE_SESSION_SECRET"] = DEV_CONSOLE_SESSION_SECRET
     return merged

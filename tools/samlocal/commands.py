@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from tools.devstack.local_env import DEV_PERMUTATION_KEY, DEV_VISITOR_SALT
+from tools.devstack.local_env import DEV_CONSOLE_SESSION_SECRET, DEV_PERMUTATION_KEY, DEV_VISITOR_SALT
 
 # Linux reports aarch64 where Lambda says arm64.
 LAMBDA_ARCHITECTURES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64", "arm64": "arm64"}
@@ -86,6 +86,7 @@ def env_vars(endpoint: str, clicks_queue_url: str, public_base_url: str) -> dict
             "PUBLIC_BASE_URL": public_base_url,
             "PERMUTATION_KEY": DEV_PERMUTATION_KEY,
             "VISITOR_SALT": DEV_VISITOR_SALT,
+            "CONSOLE_SESSION_SECRET": DEV_CONSOLE_SESSION_SECRET,
         }
     }
 

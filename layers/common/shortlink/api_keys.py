@@ -15,6 +15,8 @@ from shortlink import base62
 KEY_PREFIX = "sl_"
 KEY_RANDOM_CHARS = 32
 BEARER_PREFIX = "bearer "
+# What a key may do; keys made before scopes existed keep all of them.
+SCOPES = frozenset({"links:read", "links:write", "stats:read", "admin"})
 
 
 @dataclass(frozen=True)
@@ -23,6 +25,10 @@ class ApiKey:
     name: str
     created_at: datetime
     revoked: bool = False
+    scopes: frozenset[str] = SCOPES
+
+    def allows(self, scope: str) -> bool:
+        return scope in self.scopes
 
 
 class ApiKeyStore(Protocol):

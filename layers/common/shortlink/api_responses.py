@@ -37,6 +37,24 @@ class BulkSummary(BaseModel):
     results: list[BulkResult]
 
 
+class ImportResult(BaseModel):
+    """One record of an import: where it is in the file, what became of it, and why."""
+
+    line: int
+    status: str  # created, skipped or failed
+    code: str | None = None
+    url: str | None = None
+    error: str | None = None
+    message: str | None = None
+
+
+class ImportSummary(BaseModel):
+    created: int
+    skipped: int
+    failed: int
+    results: list[ImportResult]
+
+
 ERRORS = {
     401: "no valid API key (checked after the body's size, before anything else)",
     404: "no such link, or not one of this key's",

@@ -64,6 +64,11 @@ class Settings:
     # message per window or per this many clicks (shortlink.click_packing).
     click_pack_window_ms: int = 1000
     click_pack_max_clicks: int = 1000
+    # The console's session-signing secret: SSM in AWS, CONSOLE_SESSION_SECRET in the local stack.
+    console_session_secret: str = ""
+    console_session_secret_parameter: str = ""
+    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
+    sign_in_attempts_per_window: int = 10
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -125,6 +130,9 @@ class Settings:
             click_pack_max_clicks=integer("CLICK_PACK_MAX_CLICKS", 1000, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
+            console_session_secret=env.get("CONSOLE_SESSION_SECRET", ""),
+            console_session_secret_parameter=env.get("CONSOLE_SESSION_SECRET_PARAMETER", ""),
+            sign_in_attempts_per_window=integer("SIGN_IN_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
         )
 
 

@@ -41,6 +41,9 @@ MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
 BULK_PATH_SUFFIX = "/links/bulk"
 MAX_BULK_BODY_BYTES = 256 * 1024
+# POST /links/import takes a file as it is (CSV, SQL, JSON: any media type), up to 1 MiB.
+IMPORT_PATH_SUFFIX = "/links/import"
+MAX_IMPORT_BODY_BYTES = 1024 * 1024
 API_KEY_CONTEXT = "api_key"
 JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
@@ -86,6 +89,8 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     body = _body_bytes(event)
     size = len(body) if body is not None else len(event.body or "")
     limit = MAX_BULK_BODY_BYTES if event.path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
+    takes_file = event.path.endswith(IMPORT_PATH_SUFFIX)
+    limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
     key = authenticate(event.headers.get("authorization"), api_key_store())
@@ -96,7 +101,7 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
             "a valid API key is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    if size and not is_json_media_type(event.headers.get("content-type")):
+    if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
@@ -106,6 +111,14 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
 
 def _refuse_body(message: str) -> NoReturn:
     raise RequestValidationError([{"type": "body_invalid", "loc": ("body",), "msg": message}])
+
+
+def file_body(event: APIGatewayProxyEventV2) -> bytes:
+    """The body of a route that takes a file, as sent; 422 if it claims base64 and is not."""
+    body = _body_bytes(event)
+    if body is None:
+        _refuse_body("request body is not valid base64")
+    return body
 
 
 def _bounded_int(digits: str) -> int | float:

@@ -55,6 +55,10 @@ class LinkOptions:
     max_clicks: int | None = None
     password: str | None = None  # plain text: hashed before anything is stored
     rules: Any = None  # the owner's JSON document (see shortlink.rules)
+    # An import restores a link as exported: its stored hash, and a private link's own code
+    # (given as `slug`), never accepted from a create request.
+    password_hash: str | None = None
+    imported: bool = False
 
 
 @dataclass(frozen=True)
@@ -178,13 +182,17 @@ def check_options(options: LinkOptions, now: datetime) -> None:
         raise InvalidLinkOption("expires_at", "expires_at must be after valid_from")
     if options.max_clicks is not None and options.max_clicks < 1:
         raise InvalidLinkOption("max_clicks", "max_clicks must be at least 1")
-    if options.slug is not None and options.private:
+    if options.slug is not None and options.private and not _restores_private_code(options):
         raise InvalidLinkOption("private", "a private link gets a random code: leave out slug")
     if options.password is not None:
         from shortlink.passwords import MAX_LENGTH, MIN_LENGTH
 
         if not MIN_LENGTH <= len(options.password) <= MAX_LENGTH:
             raise InvalidLinkOption("password", f"password must be {MIN_LENGTH}-{MAX_LENGTH} characters")
+
+
+def _restores_private_code(options: LinkOptions) -> bool:
+    return options.imported and options.slug is not None and len(options.slug) == PRIVATE_CODE_LENGTH
 
 
 def checked_rules(document: Any, policy: DestinationPolicy | None) -> "LinkRules":
@@ -250,7 +258,7 @@ def _store_new_link(
     rules: "LinkRules | None",
 ) -> Link:
     # After the allowance: hashing costs a deliberate ~0.3 s of CPU, not spent on refusals.
-    password_hash = password_hash_of(options.password) if options.password is not None else None
+    password_hash = password_hash_of(options.password) if options.password is not None else options.password_hash
 
     unnumbered = Link(
         code="",
@@ -262,7 +270,7 @@ def _store_new_link(
         redirect_type=options.redirect_type,
         tags=options.tags,
         title=options.title,
-        custom_slug=options.slug is not None,
+        custom_slug=options.slug is not None and not options.private,
         private=options.private,
         max_clicks=options.max_clicks,
         password_hash=password_hash,

@@ -7,6 +7,7 @@ CPU; unlock attempts are also limited per link and client (shortlink.rate_limits
 import base64
 import hashlib
 import hmac
+import re
 import secrets
 
 ALGORITHM = "pbkdf2_sha256"
@@ -14,6 +15,7 @@ ITERATIONS = 600_000
 SALT_BYTES = 16
 MIN_LENGTH = 6
 MAX_LENGTH = 128
+HASH_PART = re.compile(r"[A-Za-z0-9+/]{16,88}")
 
 
 def hash_password(password: str, iterations: int = ITERATIONS) -> str:
@@ -32,6 +34,18 @@ def password_matches(password: str, stored: str) -> bool:
         return False
     digest = hashlib.pbkdf2_hmac("sha256", password.encode(), _unb64(salt), int(iterations))
     return hmac.compare_digest(digest, _unb64(expected))
+
+
+def is_password_hash(text: str) -> bool:
+    """Whether `text` is a hash as hash_password writes it (an export carries it so)."""
+    parts = text.split("$")
+    return (
+        len(parts) == 4
+        and parts[0] == ALGORITHM
+        and parts[1].isdigit()
+        and 1 <= int(parts[1]) <= 10 * ITERATIONS
+        and all(HASH_PART.fullmatch(part) for part in parts[2:])
+    )
 
 
 def _b64(raw: bytes) -> str:

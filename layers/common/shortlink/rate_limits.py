@@ -13,6 +13,7 @@ from shortlink.errors import RateLimited, StorageUnavailable
 
 CREATE_WINDOW_SECONDS = 60
 UNLOCK_WINDOW_SECONDS = 15 * 60
+SIGN_IN_WINDOW_SECONDS = 15 * 60
 
 
 class WindowCounter(Protocol):
@@ -59,9 +60,18 @@ class CreateAllowance:
                 self.counter.give_back(f"create-rate#{self.key_id}", window)
 
 
+def _client_hash(client: str) -> str:
+    return hashlib.sha256(client.encode()).hexdigest()[:16]
+
+
 def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, counter: WindowCounter) -> None:
     """Count one password attempt on `code` from `client` (an address, kept only as a hash);
     raise RateLimited past `limit` attempts in the window. Counted before the password is
     checked, so a guesser also cannot make us spend the hash's CPU time."""
-    client_hash = hashlib.sha256(client.encode()).hexdigest()[:16]
-    _take(f"unlock#{code}#{client_hash}", UNLOCK_WINDOW_SECONDS, limit, now, counter)
+    _take(f"unlock#{code}#{_client_hash(client)}", UNLOCK_WINDOW_SECONDS, limit, now, counter)
+
+
+def take_sign_in_attempt(client: str, limit: int, now: datetime, counter: WindowCounter) -> None:
+    """Count one console sign-in from `client` (an address, kept only as a hash), as password
+    attempts are counted: before the key is looked up; raise RateLimited past `limit`."""
+    _take(f"console-sign-in#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, limit, now, counter)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     )
     from shortlink.adapters.dynamodb_account_stats import DynamoAccountStats
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
+    from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
     from shortlink.adapters.sqs import SqsClickPublisher
     from shortlink.codes import CodeSource
@@ -30,6 +31,14 @@ def link_repository() -> "DynamoLinkRepository":
     from shortlink.adapters.dynamodb import DynamoLinkRepository
 
     return DynamoLinkRepository(settings().links_table)
+
+
+@cache
+def importing_links() -> "DynamoImportingLinks":
+    """The links repository of imports: it also claims imported records (shortlink.link_imports)."""
+    from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
+
+    return DynamoImportingLinks(settings().links_table)
 
 
 # The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
@@ -135,6 +144,20 @@ def idempotency_store() -> Any:
     return DynamoDBPersistenceLayer(table_name=table)
 
 
+@cache
+def console_session_secret() -> bytes:
+    """The key that signs console sessions (read on the first console request, then kept)."""
+    from shortlink.stack_secrets import read_secret
+
+    config = settings()
+    return read_secret(
+        config.console_session_secret,
+        config.console_session_secret_parameter,
+        ("CONSOLE_SESSION_SECRET", "CONSOLE_SESSION_SECRET_PARAMETER"),
+        "the console session secret",
+    )
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -146,6 +169,7 @@ def reset() -> None:
     forget_cached_links()
     for factory in (
         link_repository,
+        importing_links,
         click_budget,
         api_key_store,
         click_stats,
@@ -155,6 +179,7 @@ def reset() -> None:
         idempotency_store,
         window_counter,
         visitor_salt_root,
+        console_session_secret,
         settings,
     ):
         factory.cache_clear()

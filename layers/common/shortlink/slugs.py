@@ -25,6 +25,8 @@ RESERVED_SLUGS = frozenset(
         "static",
         "assets",
         "docs",
+        "console",
+        "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",
         "robots.txt",

@@ -1,0 +1,435 @@
+"""The web console under /console: sign in with an API key, then manage that key's links and
+read their stats, on server-rendered pages. It calls the domain code directly, as the API's
+functions do; the API key itself never reaches the browser (see shortlink.console.sessions)."""
+
+import contextlib
+import io
+import re
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any, cast
+from urllib.parse import parse_qs, urlencode
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from shortlink.api_keys import ApiKey, hash_api_key
+from shortlink.config import settings
+from shortlink.console import forms
+from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
+from shortlink.console.sessions import Session, cookie_value, is_same_origin, issue_session, read_session
+from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
+from shortlink.http_api import destination_policy, public_base_url
+from shortlink.link_views import TAG_PATTERN, LinkView
+from shortlink.links import Link, create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.rate_limits import CreateAllowance, take_sign_in_attempt
+from shortlink.services import (
+    api_key_store,
+    click_stats,
+    code_generator,
+    console_session_secret,
+    link_repository,
+    window_counter,
+)
+from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
+
+STATIC = Path(__file__).with_name("static")
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+MAX_FORM_BYTES = 64 * 1024
+PAGE_SIZE = 25
+# A title search reads at most this many of the key's newest links.
+SEARCH_LIMIT = 500
+MAX_BULK_LINES = 100
+RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}
+SIGN_IN = "/console/sign-in"
+
+logger = Logger(service="shortlink-console")
+app = APIGatewayHttpResolver()
+
+
+class SignInNeeded(Exception):
+    """No valid session: the browser goes to the sign-in page."""
+
+
+class Refused(Exception):
+    """A request the console answers with an error page (its status and message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def session() -> tuple[Session, ApiKey]:
+    """This request's session and its key, which must still be active."""
+    found = read_session(cookie_value(app.current_event.cookies or []), now(), console_session_secret())
+    key = api_key_store().find_by_hash(found.key_hash) if found else None
+    if found is None or key is None or key.revoked:
+        raise SignInNeeded
+    return found, key
+
+
+def requiring(scope: str) -> tuple[Session, ApiKey]:
+    current, key = session()
+    if not key.allows(scope):
+        raise Refused(403, f"this API key lacks the {scope} scope")
+    return current, key
+
+
+def posted_form() -> forms.Form:
+    """The form of a state-changing request, refused unless it comes from the console's own
+    pages: the browser's Origin (a cross-site form or fetch carries another one)."""
+    event = app.current_event
+    if not is_same_origin(event.headers.get("origin"), event.headers.get("host")):
+        raise Refused(403, "this request did not come from the console's own page")
+    body = event.decoded_body or ""
+    if len(body) > MAX_FORM_BYTES:
+        raise Refused(413, f"the form must be at most {MAX_FORM_BYTES} bytes")
+    return parse_qs(body, keep_blank_values=True, max_num_fields=1000)
+
+
+def posted_by_session(scope: str | None) -> tuple[forms.Form, Session, ApiKey]:
+    """A state-changing request of a signed-in key (with `scope`), carrying its session's CSRF token."""
+    form = posted_form()
+    current, key = requiring(scope) if scope else session()
+    if not current.accepts_csrf(forms.value(form, "csrf"), console_session_secret()):
+        raise Refused(403, "the form's security token is missing or stale: reload the page and retry")
+    return form, current, key
+
+
+def shown(template: str, key: ApiKey, current: Session, status: int = 200, **context: Any) -> Response[Any]:
+    """A page of a signed-in key: it knows the key (for what to offer) and the CSRF token."""
+    token = current.csrf_token(console_session_secret())
+    return page(template, status, key=key, csrf=token, **context)
+
+
+def view(link: Link) -> dict[str, Any]:
+    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+
+
+def query(name: str) -> str:
+    return ((app.current_event.query_string_parameters or {}).get(name) or "").strip()
+
+
+@app.get("/console/sign-in")
+def sign_in_page() -> Response[Any]:
+    return page("sign_in.html", error=None)
+
+
+@app.post("/console/sign-in")
+def sign_in() -> Response[Any]:
+    form = posted_form()
+    client = app.current_event.request_context.http.source_ip
+    take_sign_in_attempt(client, settings().sign_in_attempts_per_window, now(), window_counter())
+    plaintext = forms.value(form, "api_key")
+    key_hash = hash_api_key(plaintext)
+    key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
+    if key is None or key.revoked:
+        return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
+    _, cookie = issue_session(key_hash, now(), console_session_secret())
+    logger.info("console sign-in", extra={"key_id": key.key_id})
+    return see_other("/console", [session_cookie(cookie)])
+
+
+@app.post("/console/sign-out")
+def sign_out() -> Response[Any]:
+    posted_by_session(None)
+    return see_other(SIGN_IN, [ended_session_cookie()])
+
+
+def clicks_last_7_days(code: str) -> int:
+    return int(stats_report(code, "day", now() - RANGES["7d"], None)["clicks"])
+
+
+def found_links(owner: str, text: str) -> list[Link]:
+    """The key's link with this code, and its links whose title holds `text` (any case)."""
+    needle = text.casefold()
+    found = []
+    with contextlib.suppress(LinkNotFound):
+        found.append(owned_link(text, owner, link_repository()))
+    links, cursor = link_repository().list_for_owner(owner, 100, None, None)
+    read = links
+    while cursor and len(read) < SEARCH_LIMIT:
+        links, cursor = link_repository().list_for_owner(owner, 100, cursor, None)
+        read += links
+    found.extend(link for link in read if needle in (link.title or "").casefold() and link.code != text)
+    return found
+
+
+@app.get("/console")
+def links_page() -> Response[Any]:
+    current, key = requiring("links:read")
+    tag, cursor, text = query("tag"), query("cursor") or None, query("q")
+    if tag and not re.fullmatch(TAG_PATTERN, tag):
+        raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
+    if text:
+        found = found_links(key.key_id, text)
+        links, next_cursor = [link for link in found if not tag or tag in link.tags], None
+    else:
+        links, next_cursor = link_repository().list_for_owner(key.key_id, PAGE_SIZE, cursor, tag or None)
+    counted = key.allows("stats:read")
+    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code) if counted else None} for link in links]
+    next_page = (
+        f"/console?{urlencode({'cursor': next_cursor, **({'tag': tag} if tag else {})})}" if next_cursor else None
+    )
+    return shown(
+        "links.html",
+        key,
+        current,
+        active=[row for row in rows if row["deleted_at"] is None],
+        deleted=[row for row in rows if row["deleted_at"] is not None],
+        tag=tag,
+        text=text,
+        next_page=next_page,
+        paged=cursor is not None,
+    )
+
+
+def link_form(
+    key: ApiKey, current: Session, state: forms.FormState, status: int = 200, **context: Any
+) -> Response[Any]:
+    routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
+    variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
+    return shown("link_form.html", key, current, status, form=state, routes=routes, variants=variants, **context)
+
+
+@app.get("/console/links/new")
+def new_link_page() -> Response[Any]:
+    current, key = requiring("links:write")
+    return link_form(key, current, forms.FormState(), editing=None, bulk=None)
+
+
+def errors_of(error: ShortlinkError) -> dict[str, str]:
+    """A refusal of the domain at the field it names."""
+    match error:
+        case InvalidLinkOption():
+            return {forms.field_of(error.field): str(error)}
+        case InvalidUrl():
+            return {"url": f"url: {error}"}
+        case SlugTaken():
+            return {"slug": f"slug {error} (or one that reads the same) is taken"}
+        case RateLimited():
+            return {"form": str(error)}
+    raise error
+
+
+def create_from(form: forms.Form, owner: str) -> Link:
+    url, options = forms.link_options(form)
+    allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now(), window_counter())
+    return create_link(
+        url, owner, code_generator(), link_repository(), now(), options, destination_policy(app), allowance
+    )
+
+
+@app.post("/console/links")
+def create() -> Response[Any]:
+    form, current, key = posted_by_session("links:write")
+    try:
+        link = create_from(form, key.key_id)
+    except forms.FormErrors as error:
+        return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
+    except ShortlinkError as error:
+        return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=None, bulk=None)
+    return see_other(f"/console/links/{link.code}?created=1")
+
+
+@app.post("/console/links/bulk")
+def create_many() -> Response[Any]:
+    form, current, key = posted_by_session("links:write")
+    lines = [line.strip() for line in forms.value(form, "lines").splitlines() if line.strip()]
+    if not 1 <= len(lines) <= MAX_BULK_LINES:
+        raise Refused(422, f"paste 1 to {MAX_BULK_LINES} lines, one URL (and an optional title) each")
+    results = []
+    for number, line in enumerate(lines, start=1):
+        url, _, title = line.partition(" ")
+        item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
+        try:
+            results.append({"line": number, "text": line, "link": view(create_from(item, key.key_id))})
+        except forms.FormErrors as error:
+            results.append({"line": number, "text": line, "error": str(error)})
+        except ShortlinkError as error:
+            results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
+    bulk = {"results": results, "created": sum("link" in result for result in results)}
+    return link_form(key, current, forms.FormState(), editing=None, bulk=bulk)
+
+
+def chosen_range() -> tuple[str, Granularity, datetime | None, datetime | None]:
+    """The stats range the page asks for: a preset, or custom from/to (UTC, as the page's
+    script sends them)."""
+    preset = query("range") or "7d"
+    granularity = query("granularity") or ("hour" if preset == "24h" else "day")
+    if granularity not in ("hour", "day"):
+        raise Refused(400, "granularity is hour or day")
+    if preset in RANGES:
+        return preset, cast(Granularity, granularity), now() - RANGES[preset], None
+    if preset != "custom":
+        raise Refused(400, f"range is one of {', '.join(RANGES)} or custom")
+    try:
+        moments = [datetime.fromisoformat(query(name) or f"{query(name + '_local')}Z") for name in ("from", "to")]
+    except ValueError:
+        raise Refused(400, "from and to are date-times, such as 2026-11-01T00:00Z") from None
+    return preset, cast(Granularity, granularity), moments[0], moments[1]
+
+
+def stats_report(code: str, granularity: Granularity, start: datetime | None, end: datetime | None) -> dict[str, Any]:
+    """A link's stats over the range, as the API's stats route reports them."""
+    span = stats_range(start, end, granularity, now())
+    first_day, last_day = span_days(span)
+    return link_report(code, click_stats().days(code, first_day, last_day, hourly=span.granularity == "hour"), span)
+
+
+@app.get("/console/links/<code>")
+def link_page(code: str) -> Response[Any]:
+    current, key = requiring("links:read")
+    link = owned_link(code, key.key_id, link_repository())
+    preset, granularity, start, end = chosen_range()
+    report, range_error = None, None
+    if key.allows("stats:read"):
+        try:
+            report = stats_report(link.code, granularity, start, end)
+        except InvalidLinkOption as error:
+            range_error = str(error)
+    return shown(
+        "link.html",
+        key,
+        current,
+        422 if range_error else 200,
+        link=view(link),
+        report=report,
+        range_error=range_error,
+        preset=preset,
+        granularity=granularity,
+        stats_query=urlencode({"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")}),
+        created=query("created"),
+    )
+
+
+@app.get("/console/links/<code>/stats.csv")
+def link_stats_csv(code: str) -> Response[Any]:
+    _, key = requiring("stats:read")
+    link = owned_link(code, key.key_id, link_repository())
+    _, granularity, start, end = chosen_range()
+    report = stats_report(link.code, granularity, start, end)
+    headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"', "Cache-Control": "no-store"}
+    return Response(200, "text/csv; charset=utf-8", series_csv(report), headers=headers)
+
+
+@app.get("/console/links/<code>/qr.<image_format>")
+def qr_code(code: str, image_format: str) -> Response[Any]:
+    import segno  # only this route draws
+
+    _, key = requiring("links:read")
+    if image_format not in ("svg", "png"):
+        raise Refused(404, "a QR code is an .svg or a .png")
+    link = owned_link(code, key.key_id, link_repository())
+    image = io.BytesIO()
+    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=8, border=4)
+    headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
+    if query("download") != "1":
+        headers = {}
+    if image_format == "svg":
+        return Response(
+            200, "image/svg+xml", image.getvalue().decode(), headers={**headers, "Cache-Control": "no-store"}
+        )
+    return Response(200, "image/png", image.getvalue(), headers={**headers, "Cache-Control": "no-store"})
+
+
+@app.get("/console/links/<code>/edit")
+def edit_page(code: str) -> Response[Any]:
+    current, key = requiring("links:write")
+    link = view(owned_link(code, key.key_id, link_repository()))
+    return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
+
+
+@app.post("/console/links/<code>")
+def edit(code: str) -> Response[Any]:
+    form, current, key = posted_by_session("links:write")
+    link = view(owned_link(code, key.key_id, link_repository()))
+    try:
+        changes = forms.link_changes(form)
+        edit_link(code, key.key_id, changes, link_repository(), now(), destination_policy(app))
+    except forms.FormErrors as error:
+        return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
+    except ShortlinkError as error:
+        if isinstance(error, LinkNotFound):
+            raise
+        return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
+    return see_other(f"/console/links/{code}")
+
+
+@app.post("/console/links/<code>/delete")
+def delete(code: str) -> Response[Any]:
+    _, _, key = posted_by_session("links:write")
+    delete_link(code, key.key_id, link_repository(), now())
+    return see_other("/console")
+
+
+@app.post("/console/links/<code>/restore")
+def restore(code: str) -> Response[Any]:
+    _, _, key = posted_by_session("links:write")
+    restore_link(code, key.key_id, link_repository())
+    return see_other(f"/console/links/{code}")
+
+
+@app.get("/console/overview")
+def overview() -> Response[Any]:
+    current, key = requiring("stats:read")
+    return shown("overview.html", key, current)
+
+
+@app.get("/console/static/<name>")
+def static(name: str) -> Response[Any]:
+    asset = STATIC / name
+    if name not in {path.name for path in STATIC.iterdir()} or asset.suffix not in STATIC_TYPES:
+        raise Refused(404, "no such file")
+    # Named by their contents' version (uPlot's) or changed with the console: an hour is safe.
+    headers = {"Cache-Control": "public, max-age=3600", "X-Content-Type-Options": "nosniff"}
+    return Response(200, STATIC_TYPES[asset.suffix], asset.read_text(), headers=headers, compress=True)
+
+
+@app.exception_handler(SignInNeeded)
+def sign_in_needed(_: SignInNeeded) -> Response[Any]:
+    return see_other(SIGN_IN, [ended_session_cookie()])
+
+
+@app.exception_handler(Refused)
+def refused(error: Refused) -> Response[Any]:
+    return page("error.html", error.status, message=str(error))
+
+
+@app.exception_handler(RateLimited)
+def rate_limited(error: RateLimited) -> Response[Any]:
+    answer = page("error.html", 429, message=f"Too many attempts: wait {error.retry_after} s and try again.")
+    answer.headers["Retry-After"] = str(error.retry_after)
+    return answer
+
+
+@app.exception_handler(InvalidLinkOption)
+def invalid_option(error: InvalidLinkOption) -> Response[Any]:
+    return page("error.html", 400, message=str(error))
+
+
+@app.exception_handler(LinkNotFound)
+def link_not_found(error: LinkNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such link among this key's links.")
+
+
+@app.exception_handler(ShortlinkError)
+def unavailable(error: ShortlinkError) -> Response[Any]:
+    logger.error("console request failed: %s", error, exc_info=error)
+    return page("error.html", 503, message="The store is busy: retry shortly.")
+
+
+@app.not_found
+def no_such_page(_: Exception) -> Response[Any]:
+    return page("error.html", 404, message="No such page in the console.")
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,157 @@
+"""POST /links/import and GET /links/export: a key's links from a file, and all of them out.
+
+An import creates each record through the create path (validation, destination checks, the
+key's create allowance) and answers a report; an export reads the key's links page by page.
+"""
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Query
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import ValidationError
+
+from shortlink.api_responses import ImportSummary, answers, content_answer
+from shortlink.config import settings
+from shortlink.errors import ShortlinkError
+from shortlink.http_api import (
+    MAX_IMPORT_BODY_BYTES,
+    ErrorAnswer,
+    api_resolver,
+    current_api_key,
+    describe_validation_errors,
+    destination_policy,
+    error_answer,
+    error_response,
+    file_body,
+    public_base_url,
+)
+from shortlink.import_formats import UnreadableFile, read
+from shortlink.link_exports import (
+    MAX_EXPORT_LINKS,
+    MAX_STATS_EXPORT_LINKS,
+    ExportTooLarge,
+    links_csv,
+    links_json,
+    owned_links,
+    stats_csv,
+)
+from shortlink.link_imports import MAX_IMPORT_RECORDS, Importer
+from shortlink.link_views import Moment
+from shortlink.rate_limits import CreateAllowance
+from shortlink.services import click_stats, code_generator, importing_links, window_counter
+from shortlink.stats import stats_range
+
+logger = Logger(service="shortlink-transfer")
+tracer = Tracer(service="shortlink-transfer")
+app = api_resolver()
+
+
+def failure_answer(error: ShortlinkError) -> tuple[str, str]:
+    answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the link failed unexpectedly")
+    if answer.status >= 500:
+        logger.exception("record of an import not created")
+    return answer.error, answer.message
+
+
+def invalid_answer(error: ValidationError) -> str:
+    return describe_validation_errors(list(error.errors()), location_prefix=0)
+
+
+@app.post(
+    "/links/import",
+    summary="Import links from a file (CSV, Bitly, YOURLS, Shlink, Kutt, an export)",
+    operation_id="importLinks",
+    responses=answers(200, "one result per record: created, skipped or failed", ImportSummary, 413),
+)
+def import_links(
+    file_format: Annotated[
+        Literal["auto", "csv", "json", "bitly", "yourls", "shlink", "kutt"], Query(alias="format")
+    ] = "auto",
+) -> Response[Any]:
+    """The body is the file as it is (any Content-Type), up to 1 MiB and 500 records."""
+    try:
+        text = file_body(app.current_event).decode("utf-8")
+    except UnicodeDecodeError:
+        return error_response(422, "invalid_request", "the file must be UTF-8 text")
+    try:
+        records = read(text, file_format, app.current_event.headers.get("content-type"))
+    except UnreadableFile as error:
+        return error_response(422, "invalid_request", str(error))
+    if not records:
+        return error_response(422, "invalid_request", "the file holds no links")
+    if len(records) > MAX_IMPORT_RECORDS:
+        message = (
+            f"an import holds at most {MAX_IMPORT_RECORDS} links (this file: {len(records)}) and "
+            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
+        )
+        return error_response(413, "body_too_large", message)
+    owner = current_api_key(app).key_id
+    now = datetime.now(UTC)
+    importer = Importer(
+        owner=owner,
+        codes=code_generator(),
+        links=importing_links(),
+        now=now,
+        policy=destination_policy(app),
+        allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
+        failure_answer=failure_answer,
+        invalid_answer=invalid_answer,
+    )
+    report = importer.run(records).as_json()
+    logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
+
+
+ExportFormat = Literal["json", "csv", "stats-csv"]
+CSV_MEDIA_TYPE = "text/csv; charset=utf-8"
+EXPORT_FILES = {
+    "json": ("links.json", content_types.APPLICATION_JSON),
+    "csv": ("links.csv", CSV_MEDIA_TYPE),
+    "stats-csv": ("clicks.csv", CSV_MEDIA_TYPE),
+}
+
+
+@app.get(
+    "/links/export",
+    summary="Export all of your links (JSON, CSV) or their daily clicks (stats-csv)",
+    operation_id="exportLinks",
+    responses=content_answer(
+        "the links, or a row per link and day with clicks",
+        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
+        413,
+    ),
+)
+def export_links(
+    export_format: Annotated[ExportFormat, Query(alias="format")] = "json",
+    start: Annotated[
+        Moment | None, Query(alias="from", description="stats-csv: inclusive; default 30 days before to")
+    ] = None,
+    end: Annotated[Moment | None, Query(alias="to", description="stats-csv: exclusive; default now")] = None,
+) -> Response[Any]:
+    owner = current_api_key(app).key_id
+    base = public_base_url(app)
+    stats = export_format == "stats-csv"
+    span = stats_range(start, end, "day", datetime.now(UTC)) if stats else None
+    try:
+        links = owned_links(importing_links(), owner, MAX_STATS_EXPORT_LINKS if stats else MAX_EXPORT_LINKS)
+    except ExportTooLarge as error:
+        return error_response(413, "export_too_large", str(error))
+    if span is not None:
+        body = stats_csv(links, span, lambda code, first, last: click_stats().days(code, first, last))
+    else:
+        body = links_json(links, base) if export_format == "json" else links_csv(links, base)
+    filename, media_type = EXPORT_FILES[export_format]
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
+    return Response(status_code=200, content_type=media_type, body=body, headers=headers)
+
+
+# Each log line carries API Gateway's request id, the id in the access log and the answer.
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,95 @@
+"""Console sessions: an API key exchanged for a signed, expiring cookie, and the CSRF token
+that goes with it. Pure code: the secret and the clock are given.
+
+The cookie holds the key's hash (the store's lookup key, not the key: a hash of 190 random bits
+gives nothing back), when it was issued and when it ends, signed with HMAC-SHA256. The key
+itself is never kept, so the console asks the store on each request and a revoked key ends
+its sessions at once.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+SESSION_COOKIE = "console_session"
+SESSION_LIFETIME = timedelta(hours=12)
+COOKIE_PATH = "/console"
+MAX_COOKIE_CHARS = 512
+LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost"})
+
+
+@dataclass(frozen=True)
+class Session:
+    key_hash: str
+    issued_at: int  # Unix seconds
+    expires_at: int
+
+    def csrf_token(self, secret: bytes) -> str:
+        """The token each form of this session carries: bound to the session, so a token from
+        another session (or none) is refused."""
+        message = f"csrf|{self.key_hash}|{self.issued_at}".encode()
+        return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+    def accepts_csrf(self, token: str | None, secret: bytes) -> bool:
+        return token is not None and hmac.compare_digest(token, self.csrf_token(secret))
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+def _signature(payload: str, secret: bytes) -> str:
+    return _b64(hmac.new(secret, f"session|{payload}".encode(), hashlib.sha256).digest())
+
+
+def issue_session(key_hash: str, now: datetime, secret: bytes) -> tuple[Session, str]:
+    """A new session for the key with this hash and its cookie value."""
+    issued = int(now.timestamp())
+    session = Session(key_hash, issued, issued + int(SESSION_LIFETIME.total_seconds()))
+    payload = _b64(json.dumps([session.key_hash, session.issued_at, session.expires_at]).encode())
+    return session, f"{payload}.{_signature(payload, secret)}"
+
+
+def read_session(cookie: str | None, now: datetime, secret: bytes) -> Session | None:
+    """The session a cookie value carries, or None if it is missing, forged, malformed or expired."""
+    if not cookie or len(cookie) > MAX_COOKIE_CHARS or cookie.count(".") != 1:
+        return None
+    payload, signature = cookie.split(".")
+    if not hmac.compare_digest(signature, _signature(payload, secret)):
+        return None
+    try:
+        key_hash, issued_at, expires_at = json.loads(_unb64(payload))
+        session = Session(str(key_hash), int(issued_at), int(expires_at))
+    except (ValueError, TypeError):  # signed by us, so only a changed secret's format gets here
+        return None
+    if not session.issued_at <= now.timestamp() < session.expires_at:
+        return None
+    return session
+
+
+def is_same_origin(origin: str | None, host: str | None) -> bool:
+    """Whether a state-changing request's Origin is the console's own: https on the host it was
+    sent to (http only on a loopback host, for `make dev`). Browsers send Origin with every
+    POST; a request without one is refused."""
+    if not origin or not host:
+        return False
+    scheme, _, origin_host = origin.partition("://")
+    if origin_host != host:
+        return False
+    return scheme == "https" or (scheme == "http" and host.split(":")[0] in LOOPBACK_HOSTS)
+
+
+def cookie_value(cookies: list[str], name: str = SESSION_COOKIE) -> str | None:
+    """The value of cookie `name` among an HTTP API event's `cookies` ("name=value" each)."""
+    for cookie in cookies:
+        found, _, value = cookie.strip().partition("=")
+        if found == name:
+            return value
+    return None

@@ -1,0 +1,293 @@
+"""The files an import reads, each turned into records in one shape: a dict of this API's link
+fields (`url`, `slug`, `title`, `tags`, `expires_at`, ...) with the line or entry it came from.
+
+Formats: our CSV (`url, slug, title, tags, expires_at`, and the other columns an export writes),
+our JSON export, a Bitly CSV export, YOURLS' SQL dump and CSV export, Shlink's CSV export and
+Kutt's JSON export. Pure text work: nothing here validates a link or calls AWS.
+"""
+
+import contextlib
+import csv
+import io
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+Format = Literal["csv", "json", "bitly", "yourls", "shlink", "kutt"]
+FORMATS: tuple[Format, ...] = ("csv", "json", "bitly", "yourls", "shlink", "kutt")
+# Our CSV's columns besides `url` (an export writes them all); others (short_url, ...) are ignored.
+CSV_FIELDS = (
+    "slug",
+    "title",
+    "tags",
+    "valid_from",
+    "expires_at",
+    "redirect_type",
+    "private",
+    "max_clicks",
+    "rules",
+    "deleted_at",
+)
+CSV_ALIASES = {"code": "slug"}
+EXPORT_ONLY_COLUMNS = frozenset({"short_url", "created_at", "has_password"})
+TAG_SEPARATORS = re.compile(r"[|,;]")
+NOT_TAG_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]+")
+MAX_TAG_LENGTH = 32
+SQL_INSERT = re.compile(r"INSERT\s+INTO\s+`?(\w+)`?\s*(\(([^)]*)\))?\s*VALUES\s*", re.IGNORECASE)
+
+
+class UnreadableFile(ValueError):
+    """The file is not one of the formats, or not the one named; the message says why."""
+
+
+@dataclass(frozen=True)
+class Record:
+    """One link of a file: `line` is where it starts (a CSV's line, a dump's line, a JSON
+    entry's position from 1), `fields` this API's names for what the file says."""
+
+    line: int
+    fields: dict[str, Any]
+
+
+def tags_of(text: str) -> list[str]:
+    """Tags as another shortener writes them ("Spring Sale|news"), made into ours
+    ("Spring-Sale", "news"): other characters become '-', at most 32 of them."""
+    tags = (NOT_TAG_CHARACTERS.sub("-", tag.strip()).strip("-")[:MAX_TAG_LENGTH] for tag in TAG_SEPARATORS.split(text))
+    return list(dict.fromkeys(tag for tag in tags if tag))
+
+
+# A body sent as one of these must read as that kind of file; others (text/plain, ...) say nothing.
+MEDIA_KINDS = {"application/json": "JSON", "text/csv": "CSV", "application/sql": "SQL"}
+
+
+def _kind(text: str) -> str:
+    start = text.lstrip("\ufeff \t\r\n")
+    return "JSON" if start.startswith(("{", "[")) else "SQL" if SQL_INSERT.search(start) else "CSV"
+
+
+def detect(text: str) -> Format:
+    """The format of a file, from its first characters or its CSV header."""
+    start = text.lstrip("\ufeff \t\r\n")
+    if start.startswith(("{", "[")):
+        try:
+            document = json.loads(start)
+        except ValueError:
+            raise UnreadableFile("the file starts like JSON but is not JSON") from None
+        entries = document.get("data") if isinstance(document, dict) else document
+        if isinstance(entries, list) and any(isinstance(entry, dict) and "target" in entry for entry in entries):
+            return "kutt"
+        return "json"
+    if SQL_INSERT.search(start):
+        return "yourls"
+    header = {name.strip().lower() for name in next(csv.reader(io.StringIO(start)), [])}
+    if "long_url" in header:
+        return "bitly"
+    if "longurl" in header:
+        return "shlink"
+    if "keyword" in header:
+        return "yourls"
+    if "url" in header:
+        return "csv"
+    raise UnreadableFile(
+        "the format is not recognised: a CSV needs a header (url, slug, ...), or name the format "
+        f"({', '.join(FORMATS)})"
+    )
+
+
+def read(text: str, file_format: Format | Literal["auto"] = "auto", media_type: str | None = None) -> list[Record]:
+    """The records of a file in `file_format` (detected with "auto"), sent as `media_type`."""
+    text = text.removeprefix("\ufeff")
+    expected = MEDIA_KINDS.get((media_type or "").split(";")[0].strip().lower())
+    if expected is not None and _kind(text) != expected:
+        raise UnreadableFile(f"the file is sent as {media_type} but does not read as {expected}")
+    try:
+        chosen = detect(text) if file_format == "auto" else file_format
+        if chosen == "yourls" and SQL_INSERT.search(text):
+            return _yourls_sql(text)
+        return READERS[chosen](text)
+    except csv.Error as error:  # a NUL byte, an unclosed quote at the end, ...
+        raise UnreadableFile(f"the CSV cannot be read: {error}") from None
+    except RecursionError:
+        raise UnreadableFile("the JSON is nested too deeply") from None
+
+
+def _csv_rows(text: str) -> list[tuple[int, dict[str, str]]]:
+    """Each data row of a CSV with a header, by lower-cased column name, and the line it starts on."""
+    reader = csv.DictReader(io.StringIO(text))
+    if reader.fieldnames is None:
+        raise UnreadableFile("the CSV file is empty")
+    reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
+    rows = []
+    line = reader.line_num + 1
+    for row in reader:
+        if any((value or "").strip() for value in row.values() if isinstance(value, str)):
+            rows.append((line, {name: (value or "").strip() for name, value in row.items() if isinstance(name, str)}))
+        line = reader.line_num + 1
+    return rows
+
+
+def _given(fields: dict[str, Any]) -> dict[str, Any]:
+    # An empty cell says nothing: the field keeps its default.
+    return {name: value for name, value in fields.items() if value not in ("", None, [])}
+
+
+def _our_csv(text: str) -> list[Record]:
+    records = []
+    for line, row in _csv_rows(text):
+        if "url" not in row:
+            raise UnreadableFile("the CSV file has no url column")
+        fields: dict[str, Any] = {"url": row["url"]}
+        for column, value in row.items():
+            name = CSV_ALIASES.get(column, column)
+            if name in CSV_FIELDS:
+                fields[name] = value
+        if "tags" in fields:
+            fields["tags"] = tags_of(fields["tags"])
+        for name, kind in (("redirect_type", int), ("max_clicks", int)):
+            if fields.get(name, "").isdigit():
+                fields[name] = kind(fields[name])
+        if "private" in fields:
+            fields["private"] = {"true": True, "false": False}.get(fields["private"].lower(), fields["private"])
+        if fields.get("rules"):
+            with contextlib.suppress(ValueError):  # else left as text: validation names the field
+                fields["rules"] = json.loads(fields["rules"])
+        records.append(Record(line, _given(fields)))
+    return records
+
+
+def _json_entries(text: str, member: str, shape: str) -> list[dict[str, Any]]:
+    """The entries of a JSON file that is a list, or an object holding one as `member`; an entry
+    that is not an object reads as an empty one (its error is then "url: field required")."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        raise UnreadableFile("the file is not JSON") from None
+    entries = document.get(member) if isinstance(document, dict) else document
+    if not isinstance(entries, list):
+        raise UnreadableFile(shape)
+    return [dict(entry) if isinstance(entry, dict) else {} for entry in entries]
+
+
+def _our_json(text: str) -> list[Record]:
+    links = _json_entries(text, "links", 'a JSON import is {"links": [...]} as an export writes it, or a list of links')
+    records = []
+    for position, fields in enumerate(links, start=1):
+        if "code" in fields:
+            fields["slug"] = fields.pop("code")
+        for name in EXPORT_ONLY_COLUMNS:
+            fields.pop(name, None)
+        records.append(Record(position, {name: value for name, value in fields.items() if value is not None}))
+    return records
+
+
+def _path_code(short_url: str) -> str:
+    """The code of a short URL (`https://bit.ly/3xYz` or `bit.ly/3xYz`): its path."""
+    text = short_url if "//" in short_url else f"//{short_url}"
+    return urlsplit(text).path.strip("/")
+
+
+def _bitly(text: str) -> list[Record]:
+    records = []
+    for line, row in _csv_rows(text):
+        code = row.get("custom_bitlink") or row.get("link") or row.get("bitlink") or ""
+        fields = {
+            "url": row.get("long_url", ""),
+            "slug": _path_code(code) if code else "",
+            "title": row.get("title", ""),
+            "tags": tags_of(row.get("tags", "")),
+        }
+        records.append(Record(line, _given(fields)))
+    return records
+
+
+def _yourls_csv(text: str) -> list[Record]:
+    records = []
+    for line, row in _csv_rows(text):
+        fields = {"url": row.get("url", ""), "slug": row.get("keyword", ""), "title": row.get("title", "")}
+        records.append(Record(line, _given(fields)))
+    return records
+
+
+YOURLS_COLUMNS = ("keyword", "url", "title", "timestamp", "ip", "clicks")
+SQL_VALUE = re.compile(r"\s*(?:'((?:[^'\\]|\\.|'')*)'|(NULL)|(-?\d+(?:\.\d+)?))\s*(,|\))", re.IGNORECASE | re.DOTALL)
+SQL_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0"}
+
+
+def _sql_text(quoted: str) -> str:
+    unescaped = re.sub(r"\\(.)", lambda match: SQL_ESCAPES.get(match[1], match[1]), quoted, flags=re.DOTALL)
+    return unescaped.replace("''", "'")
+
+
+def _yourls_sql(text: str) -> list[Record]:
+    """The rows of YOURLS' `yourls_url` table in a dump (mysqldump's or phpMyAdmin's INSERTs)."""
+    records = []
+    for insert in SQL_INSERT.finditer(text):
+        if not insert[1].lower().endswith("_url"):
+            continue  # yourls_log, yourls_options: not links
+        columns = [name.strip(" `") for name in insert[3].split(",")] if insert[3] else list(YOURLS_COLUMNS)
+        position = insert.end()
+        while position < len(text) and text[position] == "(":
+            values: list[Any] = []
+            line = text.count("\n", 0, position) + 1
+            position += 1
+            while True:
+                value = SQL_VALUE.match(text, position)
+                if value is None:
+                    raise UnreadableFile(f"line {line}: an SQL value that cannot be read")
+                values.append(_sql_text(value[1]) if value[1] is not None else value[3])
+                position = value.end()
+                if value[4] == ")":
+                    break
+            row = dict(zip(columns, values, strict=False))
+            fields = {"url": row.get("url") or "", "slug": row.get("keyword") or "", "title": row.get("title") or ""}
+            records.append(Record(line, _given(fields)))
+            separator = re.compile(r"\s*,\s*").match(text, position)
+            position = separator.end() if separator else position
+    return records
+
+
+def _shlink(text: str) -> list[Record]:
+    records = []
+    for line, row in _csv_rows(text):
+        code = row.get("shortcode") or (_path_code(row["shorturl"]) if row.get("shorturl") else "")
+        fields = {
+            "url": row.get("longurl", ""),
+            "slug": code,
+            "title": row.get("title", ""),
+            "tags": tags_of(row.get("tags", "")),
+        }
+        records.append(Record(line, _given(fields)))
+    return records
+
+
+def _kutt_expiry(value: Any) -> Any:
+    # Kutt writes its expiry as an ISO time or, in older exports, as milliseconds since 1970.
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return datetime.fromtimestamp(value / 1000, UTC).isoformat()
+    return value
+
+
+def _kutt(text: str) -> list[Record]:
+    records = []
+    for position, link in enumerate(_json_entries(text, "data", 'a Kutt export is {"data": [...]} or a list'), start=1):
+        fields = {
+            "url": link.get("target") or "",
+            "slug": link.get("address") or "",
+            "title": link.get("description") or "",
+            "expires_at": _kutt_expiry(link.get("expire_in")) or "",
+        }
+        records.append(Record(position, _given(fields)))
+    return records
+
+
+READERS = {
+    "csv": _our_csv,
+    "json": _our_json,
+    "bitly": _bitly,
+    "yourls": _yourls_csv,
+    "shlink": _shlink,
+    "kutt": _kutt,
+}

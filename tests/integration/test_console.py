@@ -1,0 +1,328 @@
+"""The web console's security and its forms, against moto: sessions (cookie flags, forged,
+expired, revoked), CSRF, sign-in limits, escaping, the headers of every page, scopes."""
+
+import gzip
+import json
+import re
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from shortlink import services
+from shortlink.api_keys import ApiKey
+from shortlink.config import settings
+from shortlink.console.sessions import issue_session
+from shortlink.services import console_session_secret
+from tests.events import http_event
+
+ROOT = Path(__file__).resolve().parents[2]
+HOST = "sho.rt"
+OWN_ORIGIN = f"https://{HOST}"
+
+
+class Browser:
+    """What a browser does with the console: keeps its cookie, sends Origin with each post."""
+
+    def __init__(self, handlers: dict[str, Any], origin: str = OWN_ORIGIN) -> None:
+        self.handlers = handlers
+        self.origin = origin
+        self.cookie: str | None = None
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None, **query: str) -> dict[str, Any]:
+        headers = {"host": HOST}
+        body = None
+        if form is not None:
+            headers.update({"origin": self.origin, "content-type": "application/x-www-form-urlencoded"})
+            body = urlencode(form)
+        event = http_event(method, path, headers=headers, body=body, route="/console/{proxy+}", query=query or None)
+        if self.cookie is not None:
+            event["cookies"] = [f"console_session={self.cookie}"]
+        response: dict[str, Any] = self.handlers["ConsoleFunction"](event)
+        for cookie in response.get("cookies", []):
+            name, _, rest = cookie.partition("=")
+            if name == "console_session":
+                self.cookie = rest.split(";")[0] or None
+        return response
+
+    def get(self, path: str, **query: str) -> dict[str, Any]:
+        return self.request("GET", path, None, **query)
+
+    def post(self, path: str, form: dict[str, str]) -> dict[str, Any]:
+        return self.request("POST", path, form)
+
+    def csrf(self, path: str = "/console") -> str:
+        found = re.search(r'name="csrf" value="([0-9a-f]+)"', self.get(path)["body"])
+        assert found, "no CSRF token on the page"
+        return found.group(1)
+
+    def sign_in(self, key: str) -> dict[str, Any]:
+        return self.post("/console/sign-in", {"api_key": key})
+
+
+@pytest.fixture
+def browser(aws, handlers) -> Browser:
+    return Browser(handlers)
+
+
+def signed_in(browser: Browser, key: str) -> Browser:
+    answer = browser.sign_in(key)
+    assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console"), answer.get("body")
+    return browser
+
+
+def link_count(aws: Any) -> int:
+    """Links stored (slug claims share the table, and have no url)."""
+    pages = aws.dynamodb.get_paginator("scan").paginate(
+        TableName=settings().links_table,
+        Select="COUNT",
+        FilterExpression="attribute_exists(#url)",
+        ExpressionAttributeNames={"#url": "url"},
+    )
+    return sum(int(page["Count"]) for page in pages)
+
+
+def create(browser: Browser, **fields: str) -> dict[str, Any]:
+    return browser.post("/console/links", {"csrf": browser.csrf(), **fields})
+
+
+def test_signing_in_gives_a_12_hour_cookie_no_script_can_read_that_never_holds_the_key(aws, browser):
+    key = aws.new_api_key()
+    answer = browser.sign_in(key)
+    [cookie] = answer["cookies"]
+    attributes = {part.strip().split("=")[0] for part in cookie.split(";")[1:]}
+    assert {"HttpOnly", "Secure", "SameSite", "Path", "Max-Age"} <= attributes
+    assert "SameSite=Strict" in cookie
+    assert "Path=/console" in cookie
+    assert "Max-Age=43200" in cookie
+    assert key not in cookie
+    assert key not in answer["body"]
+    page = browser.get("/console")
+    assert page["statusCode"] == 200
+    assert key not in page["body"]
+
+
+def test_a_wrong_key_is_refused_and_sign_ins_are_limited_per_address(aws, browser, monkeypatch):
+    monkeypatch.setenv("SIGN_IN_ATTEMPTS_PER_WINDOW", "3")
+    services.reset()
+    key = aws.new_api_key()
+    for _ in range(3):
+        wrong = browser.sign_in("sl_" + "x" * 32)
+        assert wrong["statusCode"] == 401
+        assert "not valid" in wrong["body"]
+        assert "cookies" not in wrong or not wrong["cookies"]
+    # The fourth attempt in the window is refused before the key is even looked up, right or not.
+    limited = browser.sign_in(key)
+    assert limited["statusCode"] == 429
+    assert int(limited["headers"]["Retry-After"]) > 0
+    assert browser.cookie is None
+
+
+def test_a_forged_cookie_leads_to_the_sign_in_page(aws, browser):
+    # None, garbage, and a payload of {} with a made-up signature: each one a fresh fixture would be slow.
+    for cookie in ("", "not-a-session", "e30.AAAA"):
+        browser.cookie = cookie
+        answer = browser.get("/console")
+        assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console/sign-in"), cookie
+
+
+def test_an_expired_cookie_and_one_of_a_revoked_key_lead_to_the_sign_in_page(aws, browser):
+    key = aws.new_api_key()
+    signed_in(browser, key)
+    from shortlink.api_keys import hash_api_key
+
+    _, expired = issue_session(
+        hash_api_key(key), datetime.now(UTC) - timedelta(hours=12, seconds=1), console_session_secret()
+    )
+    live = browser.cookie
+    browser.cookie = expired
+    assert browser.get("/console")["headers"]["Location"] == "/console/sign-in"
+    browser.cookie = live
+    assert browser.get("/console")["statusCode"] == 200
+    services.api_key_store().revoke(services.api_key_store().find_by_hash(hash_api_key(key)).key_id)  # type: ignore[union-attr]
+    assert browser.get("/console")["headers"]["Location"] == "/console/sign-in"
+
+
+def test_a_post_from_another_origin_or_without_the_sessions_token_changes_nothing(aws, handlers, browser):
+    key = aws.new_api_key()
+    signed_in(browser, key)
+    token = browser.csrf()
+    links_before = link_count(aws)
+
+    # Another site's form: the browser sends its Origin (and, SameSite=Strict, not even the cookie).
+    elsewhere = Browser(handlers, origin="https://evil.example")
+    elsewhere.cookie = browser.cookie
+    refused = elsewhere.post("/console/links", {"csrf": token, "url": "https://example.com/evil"})
+    assert refused["statusCode"] == 403
+    assert "did not come from the console" in refused["body"]
+    # The own origin without the token, or with a made-up one.
+    for form in ({"url": "https://example.com/a"}, {"url": "https://example.com/a", "csrf": "0" * 64}):
+        answer = browser.post("/console/links", form)
+        assert answer["statusCode"] == 403
+        assert "security token" in answer["body"]
+    assert link_count(aws) == links_before
+    # Signing out is a state change too.
+    assert elsewhere.post("/console/sign-out", {"csrf": token})["statusCode"] == 403
+
+    created = create(browser, url="https://example.com/ok")
+    assert created["statusCode"] == 303
+    assert link_count(aws) == links_before + 1
+
+
+def test_sign_out_ends_the_session_cookie(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    answer = browser.post("/console/sign-out", {"csrf": browser.csrf()})
+    assert answer["headers"]["Location"] == "/console/sign-in"
+    [cookie] = answer["cookies"]
+    assert cookie.startswith("console_session=;")
+    assert "Max-Age=0" in cookie
+    assert browser.get("/console")["headers"]["Location"] == "/console/sign-in"
+
+
+SCRIPT = "<script>alert(1)</script>"
+
+
+def test_script_in_titles_urls_slugs_and_tags_is_shown_escaped(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    created = create(browser, url=f"https://example.com/?q={SCRIPT}", title=f'"{SCRIPT}', tags="safe")
+    assert created["statusCode"] == 303
+    code = created["headers"]["Location"].split("/")[3].split("?")[0]
+    for path in ("/console", f"/console/links/{code}", f"/console/links/{code}/edit"):
+        body = browser.get(path)["body"]
+        assert "<script>alert" not in body, path
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in body, path
+    # A slug and tags with markup are refused, and the values typed are shown back escaped.
+    refused = create(browser, url="https://example.com", slug=SCRIPT, tags=f"ok {SCRIPT}")
+    assert refused["statusCode"] == 422
+    assert "<script>alert" not in refused["body"]
+    assert 'id="tags-error"' in refused["body"]
+
+
+def test_the_apis_422_messages_appear_at_the_field_they_name(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    answer = create(browser, url="https://example.com", expires_at="2020-01-01T00:00:00Z", title="t" * 201)
+    assert answer["statusCode"] == 422
+    assert re.search(r'id="title-error">title: String should have at most 200 characters<', answer["body"])
+    answer = create(browser, url="https://example.com", expires_at="2020-01-01T00:00:00Z")
+    assert re.search(r'id="expires_at-error">expires_at must be in the future<', answer["body"])
+    answer = create(browser, url="https://example.com", allow_countries="DE QQ")
+    assert re.search(r'id="allow_countries-error">rules.allow.countries\[1\]: [^<]*QQ', answer["body"])
+    assert link_count(aws) == 0
+
+
+def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_restored(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    created = create(
+        browser,
+        url="https://example.com/spring",
+        slug="spring",
+        tags="spring sale",
+        expires_at="2030-01-01T00:00:00Z",
+        password="open-sesame",
+        allow_countries="DE",
+        variant_0_url="https://a.example",
+        variant_0_weight="70",
+        variant_1_url="https://b.example",
+        variant_1_weight="30",
+    )
+    assert created["headers"]["Location"] == "/console/links/spring?created=1"
+    page = browser.get("/console/links/spring")["body"]
+    assert "https://example.com/spring" in page
+    assert '"weight": 70' in page
+    assert 'id="password">yes<' in page
+    assert 'src="/console/links/spring/qr.svg"' in page
+    assert "spring" in browser.get("/console", tag="sale")["body"]
+    assert 'data-code="spring"' not in browser.get("/console", tag="other")["body"]
+    assert 'data-code="spring"' in browser.get("/console", q="spring")["body"]
+
+    form = {"csrf": browser.csrf(), "url": "https://example.com/summer", "tags": "spring sale"}
+    assert browser.post("/console/links/spring", form)["statusCode"] == 303
+    assert "https://example.com/summer" in browser.get("/console/links/spring")["body"]
+
+    assert browser.post("/console/links/spring/delete", {"csrf": browser.csrf()})["statusCode"] == 303
+    listing = browser.get("/console")["body"]
+    assert 'id="deleted"' in listing
+    assert 'aria-label="Restore' in listing
+    assert browser.post("/console/links/spring/restore", {"csrf": browser.csrf()})["statusCode"] == 303
+    assert 'id="deleted"' not in browser.get("/console")["body"]
+
+    svg = browser.get("/console/links/spring/qr.svg")
+    assert svg["statusCode"] == 200
+    assert svg["headers"]["Content-Type"] == "image/svg+xml"
+    csv = browser.get("/console/links/spring/stats.csv", range="7d")
+    assert csv["body"].startswith("start,clicks,bots,unique_visitors")
+    # 90 days of hours is more than a series holds: the page says so at the range.
+    too_long = browser.get("/console/links/spring", range="90d", granularity="hour")
+    assert too_long["statusCode"] == 422
+    assert re.search(r'id="range-error">an hourly series covers at most 31 days', too_long["body"])
+
+
+def test_bulk_create_makes_a_link_per_line_and_says_which_failed(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    lines = "https://example.com/one First\nnot a url\nhttps://example.com/two\n"
+    answer = browser.post("/console/links/bulk", {"csrf": browser.csrf(), "lines": lines, "tags": "bulk"})
+    assert answer["statusCode"] == 200
+    assert "2 of 3 created." in answer["body"]
+    assert "Line 2 (not a url)" in answer["body"]
+    assert link_count(aws) == 2
+
+
+def test_every_page_carries_a_strict_csp_is_never_framed_and_has_no_inline_script_or_style(aws, browser):
+    pages = ["/console/sign-in", "/console/no-such-page"]
+    signed_in(browser, aws.new_api_key())
+    create(browser, url="https://example.com", slug="framed")
+    pages += ["/console", "/console/links/new", "/console/links/framed", "/console/links/framed/edit"]
+    pages += ["/console/overview", "/console/links/unknown"]
+    for path in pages:
+        answer = browser.get(path)
+        policy = answer["headers"]["Content-Security-Policy"]
+        assert "default-src 'self'" in policy, path
+        assert "frame-ancestors 'none'" in policy, path
+        assert "unsafe-inline" not in policy, path
+        assert answer["headers"]["X-Frame-Options"] == "DENY", path
+        # Nothing the policy would have to allow: no inline script, style or event handler.
+        assert not re.search(r"<script(?![^>]*\bsrc=)", answer["body"]), path
+        assert not re.search(r"<style|\sstyle=|\son[a-z]+=", answer["body"]), path
+
+
+def test_a_key_without_links_write_sees_its_links_but_no_create_and_its_posts_are_refused(aws, browser):
+    # The scopes contract (shortlink.api_keys.ApiKey.scopes): the store answers a read-only key.
+    key = aws.new_api_key()
+    store = services.api_key_store()
+    found = store.find_by_hash
+
+    def read_only(key_hash: str) -> ApiKey | None:
+        stored = found(key_hash)
+        return replace(stored, scopes=frozenset({"links:read", "stats:read"})) if stored else None
+
+    signed_in(browser, key)
+    create(browser, url="https://example.com/before", slug="before")
+    store.find_by_hash = read_only  # type: ignore[method-assign]
+    listing = browser.get("/console")
+    assert listing["statusCode"] == 200
+    assert 'data-code="before"' in listing["body"]
+    assert 'id="create-link"' not in listing["body"]
+    assert 'id="new-link"' not in listing["body"]
+    assert 'id="edit"' not in browser.get("/console/links/before")["body"]
+    refused = create(browser, url="https://example.com/after")
+    assert refused["statusCode"] == 403
+    assert "links:write" in refused["body"]
+    assert browser.get("/console/links/new")["statusCode"] == 403
+    assert link_count(aws) == 1
+
+
+def test_the_chart_is_the_pinned_uplot_and_a_page_loads_under_150_kb_compressed():
+    # Given the uPlot version package.json pins and the files a link page loads
+    pinned = json.loads((ROOT / "package.json").read_text())["devDependencies"]["uplot"]
+    static = ROOT / "functions/console/static"
+    assert (
+        (static / "uPlot.iife.min.js").read_text().startswith(f"/*! https://github.com/leeoniya/uPlot (v{pinned}) */")
+    )
+    vendored = ROOT / "node_modules/uplot/dist/uPlot.iife.min.js"
+    if vendored.exists():
+        assert vendored.read_bytes() == (static / "uPlot.iife.min.js").read_bytes()
+    compressed = sum(len(gzip.compress(path.read_bytes())) for path in static.iterdir())
+    assert compressed < 150 * 1024, compressed

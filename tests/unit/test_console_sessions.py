@@ -1,0 +1,99 @@
+"""Console sessions: signed, expiring cookies and their CSRF tokens (shortlink.console.sessions)."""
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from shortlink.console.sessions import (
+    SESSION_LIFETIME,
+    cookie_value,
+    is_same_origin,
+    issue_session,
+    read_session,
+)
+
+SECRET = b"a-test-secret-of-enough-bytes"
+NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+KEY_HASH = "ab" * 32
+
+
+def test_a_cookie_reads_back_as_its_session_until_it_expires():
+    # Given a session issued now
+    session, cookie = issue_session(KEY_HASH, NOW, SECRET)
+    # Then it reads back within 12 hours, and not from then on
+    assert read_session(cookie, NOW + SESSION_LIFETIME - timedelta(seconds=1), SECRET) == session
+    assert session.key_hash == KEY_HASH
+    assert read_session(cookie, NOW + SESSION_LIFETIME, SECRET) is None
+    assert timedelta(hours=12) == SESSION_LIFETIME
+
+
+def test_a_cookie_is_not_readable_before_it_was_issued():
+    _, cookie = issue_session(KEY_HASH, NOW, SECRET)
+    assert read_session(cookie, NOW - timedelta(seconds=1), SECRET) is None
+
+
+@pytest.mark.parametrize(
+    "forge",
+    [
+        lambda cookie: cookie[:-1] + ("A" if cookie[-1] != "A" else "B"),  # another signature
+        lambda cookie: "x" + cookie,  # another payload
+        lambda cookie: cookie.replace(".", ""),
+        lambda cookie: cookie + ".more",
+        lambda cookie: "",
+        lambda cookie: "a" * 600,
+    ],
+)
+def test_a_forged_or_altered_cookie_is_no_session(forge):
+    _, cookie = issue_session(KEY_HASH, NOW, SECRET)
+    assert read_session(forge(cookie), NOW, SECRET) is None
+
+
+def test_a_cookie_with_a_longer_lifetime_written_by_its_holder_is_refused():
+    # The holder rewrites the payload to live a year: the signature no longer matches.
+    import base64
+    import json
+
+    _, cookie = issue_session(KEY_HASH, NOW, SECRET)
+    _, signature = cookie.split(".")
+    issued = int(NOW.timestamp())
+    payload = base64.urlsafe_b64encode(json.dumps([KEY_HASH, issued, issued + 365 * 86400]).encode())
+    assert read_session(payload.decode().rstrip("=") + "." + signature, NOW, SECRET) is None
+
+
+def test_a_cookie_signed_with_another_secret_is_refused():
+    _, cookie = issue_session(KEY_HASH, NOW, b"another-secret-of-enough-bytes")
+    assert read_session(cookie, NOW, SECRET) is None
+
+
+def test_the_csrf_token_belongs_to_its_session_only():
+    first, _ = issue_session(KEY_HASH, NOW, SECRET)
+    second, _ = issue_session(KEY_HASH, NOW + timedelta(seconds=1), SECRET)
+    token = first.csrf_token(SECRET)
+    assert first.accepts_csrf(token, SECRET)
+    assert not second.accepts_csrf(token, SECRET)
+    assert not first.accepts_csrf(None, SECRET)
+    assert not first.accepts_csrf("", SECRET)
+    assert not first.accepts_csrf(first.csrf_token(b"another-secret-of-enough-bytes"), SECRET)
+
+
+@pytest.mark.parametrize(
+    ("origin", "host", "same"),
+    [
+        ("https://sho.rt", "sho.rt", True),
+        ("http://127.0.0.1:3000", "127.0.0.1:3000", True),
+        ("http://localhost:3000", "localhost:3000", True),
+        ("http://sho.rt", "sho.rt", False),  # plain http only on loopback
+        ("https://evil.example", "sho.rt", False),
+        ("https://sho.rt.evil.example", "sho.rt", False),
+        ("null", "sho.rt", False),
+        (None, "sho.rt", False),
+        ("https://sho.rt", None, False),
+    ],
+)
+def test_only_the_consoles_own_origin_may_post(origin, host, same):
+    assert is_same_origin(origin, host) is same
+
+
+def test_the_session_cookie_is_found_among_the_events_cookies():
+    assert cookie_value(["a=1", "console_session=abc.def", "b=2"]) == "abc.def"
+    assert cookie_value(["a=1"]) is None
