@@ -10,12 +10,9 @@ ledger skips every pack that was in fact counted.
 
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
 here are emitted as one record per batch, as the redirect's (service=redirect).
-
-Each click also counts for its link's owner and tags at click time (shortlink.account_tally):
-their days are counted the same way, each in its own ledger, for `GET /stats`.
 """
 
-from collections import Counter, defaultdict
+from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,11 +23,10 @@ from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink import deferred_metrics
-from shortlink.account_tally import parts_per_account_day
-from shortlink.click_tally import PackPart, parts_per_link_day
+from shortlink.click_tally import parts_per_link_day
 from shortlink.clicks import ClickPack
 from shortlink.errors import StorageUnavailable
-from shortlink.services import account_stats, click_stats
+from shortlink.services import click_stats
 
 logger = Logger(service="shortlink-ingest")
 tracer = Tracer(service="shortlink-ingest")
@@ -51,14 +47,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         processor.process()
     failures = [{"itemIdentifier": item["itemIdentifier"]} for item in processor.response()["batchItemFailures"]]
 
-    def failed(day: str, parts: dict[str, PackPart]) -> None:
-        # Only this group's packs come back; the others are counted, and the ledgers keep them so.
-        # Without the code: a private link's code is its capability, and logs must not hold it.
-        logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
-        failures.extend({"itemIdentifier": mid} for pack_id in parts for mid in message_ids[pack_id])
-
-    counted = skipped = 0
-    hot_links: defaultdict[str, set[str]] = defaultdict(set)  # day -> links counted hot: ranked in accounts
+    counted = skipped = hot = 0
     oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
     store = click_stats()
@@ -66,30 +55,24 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
         try:
             new = store.count(code, day, list(parts.values()))
         except StorageUnavailable:
-            failed(day, parts)
+            # Only this group's packs come back; the others are counted, and the ledger keeps them so.
+            # Without the code: a private link's code is its capability, and logs must not hold it.
+            logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
+            failures.extend({"itemIdentifier": mid} for pack_id in parts for mid in message_ids[pack_id])
             continue
         clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
         skipped += len(clicks) - new
-        if store.is_hot(code, day):
-            hot_links[day].add(code)
+        hot += store.is_hot(code, day)
         first = min(click.at for click in clicks)
         oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
-    # The owners' accounts and tags, each its own ledger: a pack whose link was counted but not
-    # its account comes back, and only the account counts it then.
-    accounts = account_stats()
-    for (subject, day), parts in sorted(parts_per_account_day(packs).items()):
-        try:
-            accounts.count(subject, day, list(parts.values()), hot_links[day])
-        except StorageUnavailable:
-            failed(day, parts)
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
     deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
-    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=sum(len(codes) for codes in hot_links.values()))
+    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)
     if oldest is not None:  # how far counting runs behind the redirects (queue wait included)
         lag = (datetime.now(UTC) - oldest).total_seconds()
         metrics.add_metric(name="ClickLagSeconds", unit=MetricUnit.Seconds, value=max(lag, 0.0))

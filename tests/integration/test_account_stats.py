@@ -1,5 +1,6 @@
-"""GET /stats: an account's and a tag's clicks, counted at ingest into days of their own, each
-pack exactly once per account and tag however it is delivered; their totals are their links'."""
+"""GET /stats: an account's and a tag's clicks, added from their links' day changes by the
+stream aggregator (AccountStatsFunction) into days of their own, each change exactly once
+however ingest and the stream deliver it; their totals are their links'."""
 
 import json
 import random
@@ -15,6 +16,7 @@ from shortlink.clicks import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record
+from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_access_rules import patch
 from tests.integration.test_flow import drain_clicks, follow, stats
 
@@ -39,8 +41,8 @@ def tagged_link(handlers, key, tags):
     return json.loads(response["body"])["code"]
 
 
-def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and_throttling(aws, handlers):
-    rng = random.Random(13)
+def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and_throttling(aws, handlers, template):
+    rng = random.Random(42)
     # Given two keys' links with tags: one link busy enough to make its account day hot
     alice, bob = aws.new_api_key("alice"), aws.new_api_key("bob")
     tags = {"a1": ["promo"], "a2": ["promo", "spring"], "a3": [], "b1": ["promo"]}
@@ -64,19 +66,24 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     ]
     rng.shuffle(clicks)
     packs, taken = [], 0
-    while taken < len(clicks):  # packs of 1 to 150 clicks, of several links and both owners
-        size = rng.randint(1, 100)
+    while taken < len(clicks):  # packs of 1 to 30 clicks, of several links and both owners
+        size = rng.randint(1, 30)
         packs.append(ClickPack(uuid.uuid4().hex, tuple(clicks[taken : taken + size])))
         taken += size
     # When they go through a queue that redelivers, a function that crashes between its writes
-    # (so between a link's counters and its account's) and a store that throttles
+    # (so between a link's counters and its sketches) and a store that throttles
     faults: Counter[str] = Counter()
-    inject_store_faults(services.click_stats()._dynamodb(), rng, faults, crash=0.02, throttle=0.05)
+    inject_store_faults(services.click_stats()._dynamodb(), rng, faults, crash=0.06, throttle=0.05)
     queue = [record(f"m-{pack.pack_id}", pack.to_json()) for pack in packs]
     drain(queue, lambda event: handlers["IngestFunction"](event, None), rng, lambda: rng.randint(1, 8), faults)
     assert faults["crash before write"]
     assert faults["crash after write"]
     assert faults["redelivered after delete"]
+    # And their day changes through the stream to an aggregator that crashes and is throttled too
+    ingest_faults = faults.copy()
+    StreamDelivery(template, aws.dynamodb, handlers).drain()
+    assert faults["crash after write"] > ingest_faults["crash after write"]
+    assert faults["throttled"] > ingest_faults["throttled"]
 
     # Then each account's totals are exactly the sum of its links' stats, and each tag's its links'
     link_clicks = {name: stats(handlers, keys[name], codes[name])[1]["clicks"] for name in tags}
@@ -107,18 +114,35 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     bobs = account_report(handlers, bob, tag="promo")  # another key's tag of the same name
     assert (bobs["clicks"], bobs["top_links"]) == (25, [{"code": codes["b1"], "clicks": 25}])
     assert account_report(handlers, bob)["clicks"] == 25
+    # And the whole stream replayed from its first record (as after a lost checkpoint) adds nothing
+    before = [
+        account_report(handlers, alice),
+        account_report(handlers, alice, tag="promo"),
+        account_report(handlers, bob),
+    ]
+    replay = StreamDelivery(template, aws.dynamodb, handlers)
+    replay.drain()
+    assert replay.caller.events
+    assert [
+        account_report(handlers, alice),
+        account_report(handlers, alice, tag="promo"),
+        account_report(handlers, bob),
+    ] == before
 
 
-def test_a_click_counts_for_its_links_owner_and_tags_at_click_time(aws, handlers):
+def test_a_click_counts_for_its_links_owner_and_tags_when_it_was_counted(aws, handlers, template):
     key = aws.new_api_key()
     code = tagged_link(handlers, key, ["spring"])
-    # Given a click through the redirect, then the link retagged, then another click
+    stream = StreamDelivery(template, aws.dynamodb, handlers)
+    # Given a click through the redirect, counted, then the link retagged, then another click
     assert follow(handlers, code)["statusCode"] == 302
+    assert drain_clicks(aws, handlers) == 1
     assert patch(handlers, key, code, tags=["summer"])[0] == 200
     services.forget_cached_links()  # the redirect's cached copy has expired
     assert follow(handlers, code)["statusCode"] == 302
-    assert drain_clicks(aws, handlers) == 2
-    # Then each click counts for the tags its link had when it was clicked
+    assert drain_clicks(aws, handlers) == 1
+    stream.drain()
+    # Then each click counts for the tags its link had when it was clicked and counted
     assert account_report(handlers, key)["clicks"] == 2
     assert account_report(handlers, key, tag="spring")["clicks"] == 1
     assert account_report(handlers, key, tag="summer")["clicks"] == 1
@@ -139,7 +163,7 @@ def test_a_click_counts_for_its_links_owner_and_tags_at_click_time(aws, handlers
     assert anonymous["statusCode"] == 401
 
 
-def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(aws, handlers, monkeypatch):
+def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(aws, handlers, template, monkeypatch):
     monkeypatch.setattr(account_tally, "TOP_LINKS", 5)  # the bound's logic, with few links to write
     key = aws.new_api_key()
     owner = key_id_for(hash_api_key(key))
@@ -149,7 +173,13 @@ def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(a
     packs = [ClickPack(f"p{n}", clicks[n : n + 5]) for n in range(0, len(clicks), 5)]
     records = [record(f"m{n}", pack.to_json()) for n, pack in enumerate(packs)]
     assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
-    # Then the account counts every click, ranks the first 5 links, the rest together
+    updated: list[str] = []
+    services.click_stats().client().meta.events.register(
+        "before-parameter-build.dynamodb.UpdateItem", lambda params, **_: updated.append(params["Key"]["code"]["S"])
+    )
+    StreamDelivery(template, aws.dynamodb, handlers).drain()
+    # Then one stream batch is one write of the account's day, which counts every click, ranks
+    # the first 5 links, the rest together
     bucket = day_key("c#", TODAY.strftime("%Y-%m-%d"), "us-east-1")
     item = aws.dynamodb.get_item(
         TableName=settings().click_stats_table,
@@ -160,6 +190,7 @@ def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(a
     }
     assert int(item["clicks"]["N"]) == len(links)
     assert int(item[f"lk#{OTHER_LINKS}"]["N"]) == len(links) - 5
+    assert updated == [account_subject(owner)]
     report = account_report(handlers, key)
     assert report["clicks"] == len(links)
     assert report["top_links"] == [{"code": code, "clicks": 1} for code in links[:5]]

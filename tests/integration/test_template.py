@@ -54,6 +54,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
         ),
         ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
         ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "TransferFunction",
             {
@@ -98,6 +99,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "DocsFunction",
         "TransferFunction",
         "ConsoleFunction",
+        "AccountStatsFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -136,6 +138,16 @@ def test_routes_and_trigger(template):
         "ClicksQueue",
         True,
     )
+    # The stream aggregator: in order per shard, a failed batch retried whole, the shard's id in
+    # its events (a tumbling window), the table's stream with both images.
+    [stream] = template.stream_triggers()
+    assert (stream.function_name, stream.table_id) == ("AccountStatsFunction", "ClickStatsTable")
+    (event,) = template.functions["AccountStatsFunction"].events.values()
+    properties = event["Properties"]
+    assert (properties["ParallelizationFactor"], properties["BisectBatchOnFunctionError"]) == (1, False)
+    assert properties["TumblingWindowInSeconds"] > 0
+    stats_table = template.resources("AWS::DynamoDB::Table")["ClickStatsTable"]
+    assert stats_table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
 CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
@@ -180,7 +192,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 7
+    assert len(functions) == 8
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

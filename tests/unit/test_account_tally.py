@@ -1,7 +1,10 @@
-"""Clicks carry their link's owner and tags (once per link in a pack), and what a batch adds to
-each account's and tag's day: the same parts as a link's, its links counted within bounds."""
+"""Clicks carry their link's owner and tags (once per link in a pack), and what a batch of the
+click-stats stream adds to each account's and tag's day: its links' counter changes, its links
+counted within bounds, sketches merged; other regions' and the subjects' own records ignored."""
 
+import base64
 import json
+from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,13 +16,14 @@ from shortlink.account_tally import (
     LinkSlots,
     account_subject,
     account_subjects,
-    parts_per_account_day,
 )
+from shortlink.adapters.dynamodb_account_changes import account_changes, padded_sequence
+from shortlink.adapters.dynamodb_account_days import coarsened
 from shortlink.click_packing import form_packs
-from shortlink.click_tally import PackPart, counter_increments
 from shortlink.clicks import MAX_CLICK_TAGS, MAX_PACK_BYTES, ClickEvent, ClickPack
 from shortlink.day_counts import DayCounts
 from shortlink.stats import stats_range
+from shortlink.unique_visitors import REGISTERS, packed_registers
 
 AT = datetime(2026, 11, 30, 14, 5, 0, tzinfo=UTC)
 
@@ -77,20 +81,72 @@ def test_packs_of_the_longest_owned_clicks_fit_sqs():
     assert [c for pack in packs for c in pack.clicks] == clicks
 
 
-def test_a_click_counts_for_its_owners_account_and_each_of_its_tags_and_a_pack_twice_counts_once():
-    other = click(3, code="xyz", owner="ffffeeeedddd", tags=())
-    first = ClickPack("p1", (click(1), click(2, tags=("promo", "spring")), other))
-    parts = parts_per_account_day([first, first, ClickPack("p2", (click(4, owner=""),))])
-    owner = "0a1b2c3d4e5f"
-    assert {key: sorted(parts[key]) for key in parts} == {
-        (account_subject(owner), "2026-11-30"): ["p1"],
-        (account_subject(owner, "promo"), "2026-11-30"): ["p1"],
-        (account_subject(owner, "spring"), "2026-11-30"): ["p1"],
-        (account_subject("ffffeeeedddd"), "2026-11-30"): ["p1"],
+def change(sequence, code, bucket, old, new):
+    """A stream record as Lambda hands it over."""
+    stream = {"Keys": {"code": {"S": code}, "bucket": {"S": bucket}}, "SequenceNumber": sequence, "NewImage": new}
+    return {"eventName": "MODIFY" if old else "INSERT", "dynamodb": {**stream, **({"OldImage": old} if old else {})}}
+
+
+def owned(tags, **numbers):
+    return {
+        "owner": {"S": "0a1b2c3d4e5f"},
+        "tags": {"L": [{"S": tag} for tag in tags]},
+        **{name.replace("_", "#"): {"N": str(n)} for name, n in numbers.items()},
     }
-    assert len(parts[(account_subject(owner), "2026-11-30")]["p1"].clicks) == 2
-    assert account_subjects(other) == ("key~ffffeeeedddd",)
+
+
+def test_a_link_days_change_adds_its_difference_to_its_owners_account_and_each_tag():
+    owner, day = "0a1b2c3d4e5f", "2026-11-30"
+    bucket = f"c#{day}#us-east-1"
+    records = [
+        change("7", "abc", bucket, None, owned(["promo"], clicks=2, cc_DE=2)),
+        change("12", "abc", bucket, owned(["promo"], clicks=2, cc_DE=2), owned(["promo"], clicks=5, cc_DE=3, cc_FR=2)),
+        change("13", "abc", f"c#{day}#eu-west-1", None, owned(["promo"], clicks=9)),  # another region's
+        change("14", account_subject(owner), bucket, None, {"clicks": {"N": "5"}}),  # the aggregator's own
+        change("15", "abc#ledger", f"l#{day}#us-east-1#1", None, owned([])),
+        change("16", "xyz", bucket, None, {"clicks": {"N": "1"}}),  # a click without an owner
+    ]
+    changes = account_changes(records, "us-east-1")
+    assert set(changes.counters) == {(account_subject(owner), day), (account_subject(owner, "promo"), day)}
+    first, second = changes.counters[(account_subject(owner), day)]
+    assert (first.sequence, dict(first.counts)) == (padded_sequence("7"), {"clicks": 2, "cc#DE": 2})
+    assert dict(second.counts) == {"clicks": 3, "cc#DE": 1, "cc#FR": 2}
+    assert padded_sequence("9") < padded_sequence("10")
+    assert len(padded_sequence("9")) == 40
+    assert account_subjects(owner, ["promo", "promo"]) == ("key~0a1b2c3d4e5f", "key~0a1b2c3d4e5f~tag~promo")
     assert account_subject(owner, "promo") == "key~0a1b2c3d4e5f~tag~promo"  # no code can be either
+
+
+def test_visitor_sketches_are_merged_into_the_subjects_sketches_never_subtracted():
+    registers = bytearray(REGISTERS)
+    registers[3] = 5
+    blob = base64.b64encode(packed_registers(registers)).decode()
+    sketch = {**owned(["promo"]), "registers": {"B": blob}}
+    inline = owned([], clicks=1)
+    inline["visitors@14"] = {"NS": ["12345", "67890"]}
+    changes = account_changes(
+        [
+            change("1", "abc", "s#2026-11-30#us-east-1", None, sketch),
+            change("2", "abc#hours", "t#2026-11-30T14#us-east-1", None, sketch),
+            change("3", "xyz", "c#2026-11-30#us-east-1", None, inline),
+        ],
+        "us-east-1",
+    )
+    subject = account_subject("0a1b2c3d4e5f")
+    assert set(changes.sketches) == {
+        (subject, "s#2026-11-30#us-east-1"),
+        (account_subject("0a1b2c3d4e5f", "promo"), "s#2026-11-30#us-east-1"),
+        (subject + "#hours", "t#2026-11-30T14#us-east-1"),
+        (account_subject("0a1b2c3d4e5f", "promo") + "#hours", "t#2026-11-30T14#us-east-1"),
+    }
+    assert changes.sketches[(subject, "s#2026-11-30#us-east-1")][3] == 5
+    assert sum(1 for value in changes.sketches[(subject + "#hours", "t#2026-11-30T14#us-east-1")] if value) >= 2
+
+
+def test_a_days_open_dimensions_fold_into_other_when_its_item_is_full():
+    assert coarsened(Counter({"rf#a.example": 2, "rf#b.example": 1, "cc#DE": 3, "clicks": 3})) == Counter(
+        {"rf#(other)": 3, "cc#DE": 3, "clicks": 3}
+    )
 
 
 def test_an_account_day_counts_its_first_links_and_hot_ones_and_the_rest_together():
@@ -104,15 +160,6 @@ def test_an_account_day_counts_its_first_links_and_hot_ones_and_the_rest_togethe
     assert hot[:TOP_LINKS] == [f"h{n}" for n in range(TOP_LINKS)]
     assert set(hot[TOP_LINKS:]) == {OTHER_LINKS}
     assert len(slots.codes) == 2 * TOP_LINKS
-    part = slots.slotted(PackPart("p1", (click(1, code="c0"), click(2, code="late"))), frozenset())
-    assert [c.code for c in part.clicks] == ["c0", OTHER_LINKS]
-    assert part.digest == PackPart("p1", ()).digest  # recorded in the ledger as the pack it is
-
-
-def test_an_account_days_counters_count_each_link_too():
-    counts = counter_increments([click(1), click(2), click(3, code="xyz")], by_link=True)
-    assert (counts["clicks"], counts["lk#abc"], counts["lk#xyz"]) == (3, 2, 1)
-    assert not any(name.startswith("lk#") for name in counter_increments([click(1)]))
 
 
 def test_an_account_report_is_a_links_without_its_code_plus_its_top_links():

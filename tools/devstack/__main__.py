@@ -119,9 +119,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     from werkzeug.serving import make_server
 
     from tools.devstack.http_api import HttpApiService
-    from tools.devstack.resources import create_queues, create_tables
+    from tools.devstack.resources import create_queues, create_tables, stream_arns
     from tools.devstack.runner import InProcessRunner
     from tools.devstack.sqs_trigger import SqsPoller
+    from tools.devstack.stream_trigger import StreamPoller
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, REGION)
@@ -166,8 +167,16 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
-    pollers = [
+    pollers: list[SqsPoller | StreamPoller] = [
         SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, runner, REGION) for trigger in template.sqs_triggers()
+    ]
+    streams = stream_arns(template, dynamodb)
+    streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
+    without_streams = sorted({trigger.table_id for trigger in template.stream_triggers()} - set(streams))
+    pollers += [
+        StreamPoller(trigger, streams[trigger.table_id], streams_client, runner, REGION)
+        for trigger in template.stream_triggers()
+        if trigger.table_id in streams
     ]
     for poller in pollers:
         poller.start()
@@ -180,12 +189,18 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         if without_ttl
         else ""
     )
+    streams_line = (
+        f"  Streams:   not supported by this DynamoDB ({', '.join(without_streams)}): GET /stats stays empty\n"
+        if without_streams
+        else ""
+    )
     print(
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{ttl_line}"
+        f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"
         f"Try:\n"
         f"  curl -s -X POST {base}/links -H 'Authorization: Bearer {api_key}' \\\n"

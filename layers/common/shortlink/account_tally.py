@@ -1,23 +1,16 @@
-"""What a batch of clicks adds to its links' owners: each account's day, and each of its tags'.
-
-An account (an API key's links) and a tag of it are *subjects* counted as a link is
-(shortlink.click_tally, adapters/dynamodb_click_stats): a pack's clicks of one subject and day
-form a part, recorded in that subject's own ledger with its counters, so a redelivered or
-re-run pack is counted once per subject however often it comes, and a busy account turns hot
-as a busy link does. A click counts for its link's owner and tags *at click time* (the redirect
-says them; shortlink.clicks.LinkOwner): retagging a link moves none of its past clicks.
+"""Whose days a link's clicks also count in: its owner's account (an API key's links) and each
+of its tags, *subjects* counted in the click-stats table as a link is (same day items, read by
+the same code), by the stream aggregator (shortlink.account_changes, functions/account_stats).
 
 An account's day also counts its links (`lk#<code>`), bounded: the day's first TOP_LINKS links
-(as this ingest environment knows the item) have a counter each, and so do up to TOP_LINKS more
-whose own day turned hot (a link going viral late in a busy day is still ranked, from then on);
+(as this environment knows the item) have a counter each, and so do up to TOP_LINKS more whose
+own day turned hot (a link going viral late in a busy day is still ranked, from then on);
 others count together under OTHER_LINKS. The item stays a few KB whatever the account's links.
 """
 
-from collections.abc import Iterable, Set
-from dataclasses import replace
+from collections.abc import Iterable
 
-from shortlink.click_tally import LINK_KEY, PackPart, parts_per_subject_day
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink.click_tally import LINK_KEY
 
 # Subjects share the click-stats table's partition key with codes, under names no code can
 # have (codes are [A-Za-z0-9_-]): `key~<key id>`, `key~<key id>~tag~<tag>`.
@@ -32,16 +25,13 @@ def account_subject(owner: str, tag: str | None = None) -> str:
     return f"{ACCOUNT_PREFIX}{owner}" if tag is None else f"{ACCOUNT_PREFIX}{owner}{TAG_INFIX}{tag}"
 
 
-def account_subjects(click: ClickEvent) -> tuple[str, ...]:
-    """The account and tags a click counts for (none for a click without an owner)."""
-    if not click.owner:
-        return ()
-    return (account_subject(click.owner), *(account_subject(click.owner, tag) for tag in click.tags))
+def account_subjects(owner: str, tags: Iterable[str]) -> tuple[str, ...]:
+    """The account and tags a link's clicks count for."""
+    return (account_subject(owner), *(account_subject(owner, tag) for tag in dict.fromkeys(tags)))
 
 
-def parts_per_account_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict[str, PackPart]]:
-    """A batch's parts per (subject, day), one per pack id, as parts_per_link_day for links."""
-    return parts_per_subject_day(packs, account_subjects)
+def is_subject(partition: str) -> bool:
+    return partition.startswith(ACCOUNT_PREFIX)
 
 
 class LinkSlots:
@@ -57,8 +47,3 @@ class LinkSlots:
         if code not in self.codes and len(self.codes) < TOP_LINKS * (1 + hot):
             self.codes.add(code)
         return code if code in self.codes else OTHER_LINKS
-
-    def slotted(self, part: PackPart, hot_links: Set[str]) -> PackPart:
-        """The part with each click named by its link's counter (its ledger entry unchanged)."""
-        clicks = tuple(replace(click, code=self.slot(click.code, click.code in hot_links)) for click in part.clicks)
-        return PackPart(part.pack_id, clicks)

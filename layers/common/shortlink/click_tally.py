@@ -10,7 +10,7 @@ number per dimension value for the day (`cc#DE` for country DE, `dv#mobile`, ...
 
 import hashlib
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC
 
@@ -60,21 +60,11 @@ def day_of(click: ClickEvent) -> str:
 def parts_per_link_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict[str, PackPart]]:
     """The parts of a batch per (link, day), one per pack id (a pack delivered twice in one
     batch is one part): a batch costs writes per link and day, never per click or pack."""
-    return parts_per_subject_day(packs, lambda click: (click.code,))
-
-
-def parts_per_subject_day(
-    packs: Iterable[ClickPack], subjects: Callable[[ClickEvent], Iterable[str]]
-) -> dict[tuple[str, str], dict[str, PackPart]]:
-    """The parts of a batch per (subject, day), where each click counts for its `subjects` (its
-    link; its owner's account and tags), one part per pack id and subject-day."""
     grouped: dict[tuple[str, str], dict[str, list[ClickEvent]]] = defaultdict(dict)
     for pack in packs:
         mine: dict[tuple[str, str], list[ClickEvent]] = defaultdict(list)
         for click in pack.clicks:
-            day = day_of(click)
-            for subject in subjects(click):
-                mine[(subject, day)].append(click)
+            mine[(click.code, day_of(click))].append(click)
         for key, clicks in mine.items():
             grouped[key].setdefault(pack.pack_id, clicks)
     return {
@@ -98,15 +88,12 @@ def hour_of(click: ClickEvent) -> str:
     return f"{click.at.astimezone(UTC).hour:02d}"
 
 
-def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False, by_link: bool = False) -> Counter[str]:
-    """What these clicks add to their day's counters; `coarse` counts the open dimensions under
-    OTHER; `by_link` counts each click's link too (`lk#<code>`: an account's day)."""
+def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Counter[str]:
+    """What these clicks add to their day's counters; `coarse` counts the open dimensions under OTHER."""
     counts: Counter[str] = Counter()
     for click in clicks:
         hour = hour_of(click)
         counts["clicks"] += 1
-        if by_link:
-            counts[link_counter(click.code)] += 1
         counts[f"clicks@{hour}"] += 1
         if click.bot:
             counts["bots"] += 1

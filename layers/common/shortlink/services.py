@@ -17,7 +17,7 @@ if TYPE_CHECKING:
         DynamoLinkRepository,
         DynamoWindowCounter,
     )
-    from shortlink.adapters.dynamodb_account_stats import DynamoAccountStats
+    from shortlink.adapters.dynamodb_account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
@@ -89,10 +89,10 @@ def click_stats() -> "DynamoClickStats":
 
 
 @cache
-def account_stats() -> "DynamoAccountStats":
-    from shortlink.adapters.dynamodb_account_stats import DynamoAccountStats
+def account_days() -> "DynamoAccountDays":
+    from shortlink.adapters.dynamodb_account_days import DynamoAccountDays
 
-    return DynamoAccountStats(click_stats().counting_links())  # one client for both
+    return DynamoAccountDays(click_stats())  # one client for both
 
 
 @cache
@@ -173,7 +173,7 @@ def reset() -> None:
         click_budget,
         api_key_store,
         click_stats,
-        account_stats,
+        account_days,
         click_publisher,
         code_generator,
         idempotency_store,
