@@ -544,9 +544,29 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
     }
 
 
+def stream_aggregator(stack: Stack) -> Callable[[], int]:
+    """Runs AccountStatsFunction over the click-stats stream's new records, as the local stack
+    does; the number of batches it took."""
+    from tools.devstack.resources import stream_arns
+    from tools.devstack.stream_trigger import StreamPoller
+
+    (trigger,) = stack.template.stream_triggers()
+    arn = stream_arns(stack.template, boto3.client("dynamodb"))[trigger.table_id]
+    poller = StreamPoller(trigger, arn, boto3.client("dynamodbstreams"), stack.runner, REGION)
+
+    def drain() -> int:
+        batches = 0
+        while poller.poll_once():
+            batches += 1
+        return batches
+
+    return drain
+
+
 def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
     return measure_click_costs(
         lambda event: stack.runner.call("IngestFunction", event),
+        stream_aggregator(stack),
         lambda event: stack.runner.call("ManageFunction", event),
         code,
         os.environ["BENCH_API_KEY"],
