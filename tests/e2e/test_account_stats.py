@@ -1,8 +1,11 @@
 """GET /stats over real HTTP: a new key's links and one of its tags, clicked through the local
-stack, counted by ingest into the account's and the tag's days, read back as JSON and CSV."""
+stack, counted by ingest into the links' days and by the stream aggregator (the local stack's
+poller of the stats table's stream) into the account's and the tag's, read back as JSON and CSV."""
 
 import time
 from typing import Any
+
+import pytest
 
 from tests.e2e.localstack import LocalStack
 from tests.e2e.test_flow import run_admin
@@ -18,6 +21,7 @@ def account_stats(stack: LocalStack, headers: dict[str, str], query: str, expect
         time.sleep(0.25)
 
 
+@pytest.mark.dynamodb_features("DynamoDB Streams")  # the account's and tag's days come from the stream
 def test_a_keys_links_and_one_tags_are_reported_as_json_and_csv(stack):
     # Given a new key with two tagged links and an untagged one, followed 3, 1 and 2 times
     key = run_admin(stack, "keys", "create", "--name", "carol").strip().splitlines()[-1]
