@@ -194,3 +194,32 @@ def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(a
     report = account_report(handlers, key)
     assert report["clicks"] == len(links)
     assert report["top_links"] == [{"code": code, "clicks": 1} for code in links[:5]]
+
+
+def test_a_replayed_stream_batch_and_one_grown_by_later_records_add_each_change_once(aws, handlers, template):
+    key = aws.new_api_key()
+    owner = key_id_for(hash_api_key(key))
+    code = tagged_link(handlers, key, ["promo"])
+    stream = StreamDelivery(template, aws.dynamodb, handlers)
+
+    def ingest(batch, clicks):
+        made = tuple(ClickEvent(f"c{batch}-{n}", code, TODAY, owner=owner, tags=("promo",)) for n in range(clicks))
+        result = handlers["IngestFunction"]({"Records": [record(f"m{batch}", ClickPack(f"p{batch}", made).to_json())]})
+        assert result == {"batchItemFailures": []}
+
+    def totals():
+        return account_report(handlers, key)["clicks"], account_report(handlers, key, tag="promo")["clicks"]
+
+    # Given a link's first ingest batch (3 clicks) applied from its stream batch
+    ingest(0, 3)
+    stream.drain()
+    first = stream.caller.events[0]  # (the next holds only the account's own writes, skipped)
+    assert totals() == (3, 3)
+    # When Lambda delivers that batch again, then once more grown by the next batch's records (4)
+    handlers["AccountStatsFunction"](first)
+    ingest(1, 4)
+    replay = StreamDelivery(template, aws.dynamodb, handlers)
+    replay.drain()  # from the stream's first record: the first batch's and the second's together
+    # Then each change was added once
+    assert len(replay.caller.events[0]["Records"]) > len(first["Records"])
+    assert totals() == (7, 7)
