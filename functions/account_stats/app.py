@@ -25,6 +25,8 @@ metrics = Metrics(service="account-stats")
 
 
 def apply_batch(event: dict[str, Any]) -> dict[str, Any]:
+    if "shardId" not in event:  # applying without it could count a change twice
+        raise ValueError("a stream event without its shardId: the event source needs TumblingWindowInSeconds")
     store = account_days()
     records = event.get("Records", [])
     changes = account_changes(records, store.region())

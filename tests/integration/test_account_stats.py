@@ -8,6 +8,8 @@ import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from shortlink import account_tally, services
 from shortlink.account_tally import OTHER_LINKS, account_subject
 from shortlink.adapters.dynamodb_click_stats import day_key
@@ -222,4 +224,8 @@ def test_a_replayed_stream_batch_and_one_grown_by_later_records_add_each_change_
     replay.drain()  # from the stream's first record: the first batch's and the second's together
     # Then each change was added once
     assert len(replay.caller.events[0]["Records"]) > len(first["Records"])
+    assert totals() == (7, 7)
+    # And an event that does not name its shard (an event source without its tumbling window) is refused
+    with pytest.raises(ValueError, match="shardId"):
+        handlers["AccountStatsFunction"]({"Records": first["Records"]})
     assert totals() == (7, 7)
