@@ -95,14 +95,19 @@ def account_changes(records: list[dict[str, Any]], region: str) -> AccountChange
             _add_counters(changes, subjects, day, padded_sequence(stream["SequenceNumber"]), partition, old, new)
             _add_inline_sketches(changes, subjects, day, region, old, new)
         elif bucket.startswith(DAY_SKETCH) and "#" not in partition:
-            for subject in subjects:
-                changes.raise_sketch(subject, bucket, unpacked_registers(_binary(new["registers"]["B"])))
+            _raise_sketches(changes, subjects, "", bucket, new)
         elif bucket.startswith(HOUR_SKETCH) and partition.endswith(HOURS_PARTITION):
-            for subject in subjects:
-                changes.raise_sketch(
-                    hours_partition(subject), bucket, unpacked_registers(_binary(new["registers"]["B"]))
-                )
+            _raise_sketches(changes, subjects, HOURS_PARTITION, bucket, new)
     return changes
+
+
+def _raise_sketches(
+    changes: AccountChanges, subjects: tuple[str, ...], suffix: str, bucket: str, new: dict[str, Any]
+) -> None:
+    """A link's sketch raises its subjects' of the same bucket (`suffix`: their partition's)."""
+    registers = unpacked_registers(_binary(new["registers"]["B"]))
+    for subject in subjects:
+        changes.raise_sketch(subject + suffix, bucket, registers)
 
 
 def _add_counters(
