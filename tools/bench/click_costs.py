@@ -94,17 +94,18 @@ def ingest(call: Callable[[dict[str, Any]], Any], bodies: list[str]) -> None:
         raise RuntimeError(f"ingest failed {len(result['batchItemFailures'])} messages")
 
 
-def split_units(meter: WriteMeter, clicks: int, stream_batches: int) -> dict[str, Any]:
+def split_units(meter: WriteMeter, clicks: int, batches: int, stream_batches: int) -> dict[str, Any]:
     """Ingest's write units (the links' items) beside the stream aggregator's (the accounts' and
-    tags' items), each per 1,000 clicks; the aggregator's also per stream batch."""
+    tags' items), each per 1,000 clicks; the aggregator's also per ingest batch (whose changes
+    it applies in one stream batch; the next holds only its own writes, and applies nothing)."""
     ingest_units = meter.units - meter.account_units
     return {
         "write_units": ingest_units,
         "write_units_per_1000_clicks": round(ingest_units * 1000 / clicks, 2),
         "account_write_units": meter.account_units,
         "account_write_units_per_1000_clicks": round(meter.account_units * 1000 / clicks, 2),
+        "account_write_units_per_batch": round(meter.account_units / batches, 2),
         "stream_batches": stream_batches,
-        "account_write_units_per_stream_batch": round(meter.account_units / max(stream_batches, 1), 2),
     }
 
 
@@ -133,7 +134,7 @@ def hot_link(
         "clicks_per_second": HOT_RATE,
         "clicks_per_pack": HOT_PACK,
         "packs_per_batch": HOT_BATCH_PACKS,
-        **split_units(meter, total, stream_batches),
+        **split_units(meter, total, -(-total // (HOT_PACK * HOT_BATCH_PACKS)), stream_batches),
         "writes": dict(meter.writes),
         "largest_item_bytes": meter.largest_item,
     }
@@ -151,7 +152,7 @@ def cool_links(
             packs = [clicks.pack([clicks.click(code, moment)], {code: {"owner": owner, "tags": []}}) for code in codes]
             ingest(call, packs)
             stream_batches += aggregate()
-    units = split_units(meter, COOL_LINKS * COOL_BATCHES, stream_batches)
+    units = split_units(meter, COOL_LINKS * COOL_BATCHES, COOL_BATCHES, stream_batches)
     return {
         "links": COOL_LINKS,
         "batches": COOL_BATCHES,
