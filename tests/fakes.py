@@ -2,10 +2,10 @@
 
 import threading
 from dataclasses import replace
-from datetime import datetime
+from datetime import date, datetime
 
 from shortlink.api_keys import ApiKey
-from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken
+from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import Link, LinkChanges
 
 
@@ -29,15 +29,15 @@ class InMemoryLinks:
         self.gets = 0
 
     def add(self, link: Link) -> None:
-        if link.code in self.items:
-            raise CodeTaken(link.code)
-        self.items[link.code] = link
+        if link.key in self.items:
+            raise CodeTaken(link.key)
+        self.items[link.key] = link
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
-        if link.code in self.items or slug_key in self.slug_claims:
+        if link.key in self.items or slug_key in self.slug_claims:
             raise SlugTaken(link.code)
-        self.items[link.code] = link
-        self.slug_claims[slug_key] = link.code
+        self.items[link.key] = link
+        self.slug_claims[slug_key] = link.key
 
     def get(self, code: str) -> Link | None:
         self.gets += 1
@@ -64,10 +64,23 @@ class InMemoryLinks:
         return self.items[code]
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         mine = sorted(
-            (link for link in self.items.values() if link.owner == owner and (tag is None or tag in link.tags)),
+            (
+                link
+                for link in self.items.values()
+                if link.owner == owner
+                and (tag is None or tag in link.tags)
+                and (utm_campaign is None or (link.utm is not None and link.utm.campaign == utm_campaign))
+                and domain in (None, link.domain)
+            ),
             key=lambda link: link.created_at,
             reverse=True,
         )
@@ -77,8 +90,18 @@ class InMemoryLinks:
 
 
 class InMemoryApiKeys:
-    def __init__(self, keys: dict[str, ApiKey] | None = None) -> None:
+    def __init__(self, keys: dict[str, ApiKey] | None = None, *, busy: bool = False) -> None:
         self.keys = keys or {}
+        self.writes = 0
+        self.busy = busy  # every write fails as a throttled table's would
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         return self.keys.get(key_hash)
+
+    def mark_used(self, key_hash: str, day: date) -> None:
+        if self.busy:
+            raise StorageUnavailable("throttled")
+        key = self.keys[key_hash]
+        if key.last_used_on is None or key.last_used_on < day:  # the adapter's condition
+            self.writes += 1
+            self.keys[key_hash] = replace(key, last_used_on=day)

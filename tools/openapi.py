@@ -16,18 +16,23 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
+from shortlink.http_api import API_KEY_SCHEME  # each route's scope is its security requirement
+
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
-RESOLVER_FUNCTIONS = ("create", "manage", "transfer")
-BEARER = "apiKey"
+RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints", "keys")
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
-    "`Authorization: Bearer <api key>`. A request is checked in this order: body size (413), API key "
-    "(401), media type (415: a body must be `application/json`, but the file of `/links/import`), then "
-    'the body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
+    "`Authorization: Bearer <api key>` holding the route's scope (its security requirement names it). A "
+    "request is checked in this order: body size (413), API key (401), scope (403, `scope` names the missing "
+    "one), media type (415: a body must be `application/json`, but the file of `/links/import`), then the "
+    'body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
     '"message": ...}`.'
 )
 
+SECURITY_SCHEMES: dict[str, Any] = {
+    API_KEY_SCHEME: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME, or POST /keys")
+}
 HTML = {"text/html": {"schema": {"type": "string"}}}
 CODE = {
     "name": "code",
@@ -37,6 +42,17 @@ CODE = {
     "schema": {"type": "string"},
 }
 
+
+# A follow's own query parameters, any names: merged into the destination (forward_query).
+VISITOR_QUERY = {
+    "name": "parameters",
+    "in": "query",
+    "description": "the visitor's query parameters, merged into the destination unless forward_query is false",
+    "style": "form",
+    "explode": True,
+    # Any name, any value, repeated or not: no query is invalid here, so none is documented as such.
+    "schema": {},
+}
 
 # POST /links/import reads its body as a file, which no resolver parameter describes.
 IMPORT_FILE = {
@@ -68,14 +84,16 @@ PUBLIC_PATHS: dict[str, Any] = {
             "summary": "Follow a link",
             "operationId": "follow",
             "security": [],
-            "parameters": [CODE],
+            "parameters": [CODE, VISITOR_QUERY],
             "responses": {
-                "200": _page("the unlock form of a link with a password"),
-                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (301, 302)},
+                "200": _page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
+                "301": _redirect("to the destination (the link's redirect_type)"),
+                "302": _redirect("to the destination (the link's redirect_type), or to expired_url instead of 410"),
                 **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
                 "403": _page("the link's access rules deny this visitor"),
-                "404": _page("no such link, or not yet valid"),
+                "404": _page("no such link, or not yet valid, or a host that is none of the stack's domains"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
+                "414": _page("the destination with the visitor's query would pass 2,048 characters"),
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         },
@@ -105,6 +123,54 @@ PUBLIC_PATHS: dict[str, Any] = {
             },
         },
     },
+    "/": {
+        "get": {
+            "summary": "A short domain's root: its root URL",
+            "operationId": "domainRoot",
+            "security": [],
+            "responses": {
+                "302": _redirect("the domain's root_url (README, Domains)"),
+                "404": _page("the domain has no root_url"),
+            },
+        }
+    },
+    "/.well-known/{file}": {
+        "get": {
+            "summary": "A short domain's app-link files",
+            "operationId": "wellKnownFile",
+            "security": [],
+            "parameters": [
+                {
+                    "name": "file",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "enum": ["apple-app-site-association", "assetlinks.json"]},
+                }
+            ],
+            "responses": {
+                "200": {
+                    "description": "the file, as the domain's settings hold it",
+                    "content": {"application/json": {}},
+                },
+                "404": _page("the domain has no such file"),
+            },
+        }
+    },
+    "/robots.txt": {
+        "get": {
+            "summary": "All disallowed but the domain's crawlable links",
+            "operationId": "robots",
+            "security": [],
+            "responses": {
+                "200": {
+                    "description": "robots.txt (cached 5 minutes)",
+                    "content": {"text/plain": {"schema": {"type": "string"}}},
+                },
+                "404": _page("a host that is none of the stack's domains"),
+                "503": _page("storage is busy: retry (Retry-After)"),
+            },
+        }
+    },
     "/openapi.json": {
         "get": {
             "summary": "This document",
@@ -131,7 +197,7 @@ def _resolver_schema(function: str) -> dict[str, Any]:
         raise ImportError(f"cannot load {source}")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    schema = module.app.get_openapi_schema()
+    schema = module.app.get_openapi_schema(security_schemes=SECURITY_SCHEMES)
     document: dict[str, Any] = json.loads(schema.model_dump_json(by_alias=True, exclude_none=True))
     return document
 
@@ -142,8 +208,8 @@ def openapi_document() -> str:
         title="Shortlink",
         version="1.0.0",
         description=DESCRIPTION,
-        security_schemes={BEARER: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME")},
-        security=[{BEARER: []}],
+        security_schemes=SECURITY_SCHEMES,
+        security=[{API_KEY_SCHEME: []}],
         on_conflict="error",
     )
     for function in RESOLVER_FUNCTIONS:

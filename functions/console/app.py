@@ -15,14 +15,26 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.api_keys import ApiKey, hash_api_key
+from shortlink.api_keys import ADMIN, ApiKey, hash_api_key, issue_account_key
 from shortlink.config import settings
 from shortlink.console import forms
+from shortlink.console.key_form import key_request
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import Session, cookie_value, is_same_origin, issue_session, read_session
-from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
-from shortlink.http_api import destination_policy, public_base_url
-from shortlink.link_views import TAG_PATTERN, LinkView
+from shortlink.errors import (
+    ApiKeyNotFound,
+    InvalidApiKeyOption,
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    RateLimited,
+    ScopeNotGrantable,
+    ShortlinkError,
+    SlugTaken,
+)
+from shortlink.http_api import destination_policy, link_view
+from shortlink.key_views import CreatedKey, KeyView
+from shortlink.link_views import TAG_PATTERN
 from shortlink.links import Link, create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.rate_limits import CreateAllowance, take_sign_in_attempt
 from shortlink.services import (
@@ -44,6 +56,12 @@ SEARCH_LIMIT = 500
 MAX_BULK_LINES = 100
 RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}
 SIGN_IN = "/console/sign-in"
+SCOPE_MEANINGS = (
+    ("links:read", "see links and their settings"),
+    ("links:write", "create, edit, delete and restore links"),
+    ("stats:read", "read clicks and analytics"),
+    ("admin", "manage this account's keys and webhooks"),
+)
 
 logger = Logger(service="shortlink-console")
 app = APIGatewayHttpResolver()
@@ -69,7 +87,7 @@ def session() -> tuple[Session, ApiKey]:
     """This request's session and its key, which must still be active."""
     found = read_session(cookie_value(app.current_event.cookies or []), now(), console_session_secret())
     key = api_key_store().find_by_hash(found.key_hash) if found else None
-    if found is None or key is None or key.revoked:
+    if found is None or key is None or key.state(now()) != "active":
         raise SignInNeeded
     return found, key
 
@@ -109,7 +127,7 @@ def shown(template: str, key: ApiKey, current: Session, status: int = 200, **con
 
 
 def view(link: Link) -> dict[str, Any]:
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    return link_view(app, link).model_dump(mode="json")
 
 
 def query(name: str) -> str:
@@ -129,7 +147,7 @@ def sign_in() -> Response[Any]:
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
-    if key is None or key.revoked:
+    if key is None or key.state(now()) != "active":
         return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
     _, cookie = issue_session(key_hash, now(), console_session_secret())
     logger.info("console sign-in", extra={"key_id": key.key_id})
@@ -142,8 +160,8 @@ def sign_out() -> Response[Any]:
     return see_other(SIGN_IN, [ended_session_cookie()])
 
 
-def clicks_last_7_days(code: str) -> int:
-    return int(stats_report(code, "day", now() - RANGES["7d"], None)["clicks"])
+def clicks_last_7_days(link: Link) -> int:
+    return int(stats_report(link, "day", now() - RANGES["7d"], None)["clicks"])
 
 
 def found_links(owner: str, text: str) -> list[Link]:
@@ -168,12 +186,12 @@ def links_page() -> Response[Any]:
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if text:
-        found = found_links(key.key_id, text)
+        found = found_links(key.owner, text)
         links, next_cursor = [link for link in found if not tag or tag in link.tags], None
     else:
-        links, next_cursor = link_repository().list_for_owner(key.key_id, PAGE_SIZE, cursor, tag or None)
+        links, next_cursor = link_repository().list_for_owner(key.owner, PAGE_SIZE, cursor, tag or None)
     counted = key.allows("stats:read")
-    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link.code) if counted else None} for link in links]
+    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
     next_page = (
         f"/console?{urlencode({'cursor': next_cursor, **({'tag': tag} if tag else {})})}" if next_cursor else None
     )
@@ -230,7 +248,7 @@ def create_from(form: forms.Form, owner: str) -> Link:
 def create() -> Response[Any]:
     form, current, key = posted_by_session("links:write")
     try:
-        link = create_from(form, key.key_id)
+        link = create_from(form, key.owner)
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
@@ -249,7 +267,7 @@ def create_many() -> Response[Any]:
         url, _, title = line.partition(" ")
         item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
         try:
-            results.append({"line": number, "text": line, "link": view(create_from(item, key.key_id))})
+            results.append({"line": number, "text": line, "link": view(create_from(item, key.owner))})
         except forms.FormErrors as error:
             results.append({"line": number, "text": line, "error": str(error)})
         except ShortlinkError as error:
@@ -276,22 +294,23 @@ def chosen_range() -> tuple[str, Granularity, datetime | None, datetime | None]:
     return preset, cast(Granularity, granularity), moments[0], moments[1]
 
 
-def stats_report(code: str, granularity: Granularity, start: datetime | None, end: datetime | None) -> dict[str, Any]:
-    """A link's stats over the range, as the API's stats route reports them."""
+def stats_report(link: Link, granularity: Granularity, start: datetime | None, end: datetime | None) -> dict[str, Any]:
+    """A link's stats over the range, as the API's stats route reports them (read by its key)."""
     span = stats_range(start, end, granularity, now())
     first_day, last_day = span_days(span)
-    return link_report(code, click_stats().days(code, first_day, last_day, hourly=span.granularity == "hour"), span)
+    days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
+    return link_report(link.code, days, span)
 
 
 @app.get("/console/links/<code>")
 def link_page(code: str) -> Response[Any]:
     current, key = requiring("links:read")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     preset, granularity, start, end = chosen_range()
     report, range_error = None, None
     if key.allows("stats:read"):
         try:
-            report = stats_report(link.code, granularity, start, end)
+            report = stats_report(link, granularity, start, end)
         except InvalidLinkOption as error:
             range_error = str(error)
     return shown(
@@ -312,9 +331,9 @@ def link_page(code: str) -> Response[Any]:
 @app.get("/console/links/<code>/stats.csv")
 def link_stats_csv(code: str) -> Response[Any]:
     _, key = requiring("stats:read")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     _, granularity, start, end = chosen_range()
-    report = stats_report(link.code, granularity, start, end)
+    report = stats_report(link, granularity, start, end)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"', "Cache-Control": "no-store"}
     return Response(200, "text/csv; charset=utf-8", series_csv(report), headers=headers)
 
@@ -326,9 +345,9 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
     _, key = requiring("links:read")
     if image_format not in ("svg", "png"):
         raise Refused(404, "a QR code is an .svg or a .png")
-    link = owned_link(code, key.key_id, link_repository())
+    link = owned_link(code, key.owner, link_repository())
     image = io.BytesIO()
-    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=8, border=4)
+    segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
     if query("download") != "1":
         headers = {}
@@ -342,17 +361,17 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
 @app.get("/console/links/<code>/edit")
 def edit_page(code: str) -> Response[Any]:
     current, key = requiring("links:write")
-    link = view(owned_link(code, key.key_id, link_repository()))
+    link = view(owned_link(code, key.owner, link_repository()))
     return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
 
 
 @app.post("/console/links/<code>")
 def edit(code: str) -> Response[Any]:
     form, current, key = posted_by_session("links:write")
-    link = view(owned_link(code, key.key_id, link_repository()))
+    link = view(owned_link(code, key.owner, link_repository()))
     try:
         changes = forms.link_changes(form)
-        edit_link(code, key.key_id, changes, link_repository(), now(), destination_policy(app))
+        edit_link(code, key.owner, changes, link_repository(), now(), destination_policy(app))
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:
@@ -365,14 +384,14 @@ def edit(code: str) -> Response[Any]:
 @app.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    delete_link(code, key.key_id, link_repository(), now())
+    delete_link(code, key.owner, link_repository(), now())
     return see_other("/console")
 
 
 @app.post("/console/links/<code>/restore")
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    restore_link(code, key.key_id, link_repository())
+    restore_link(code, key.owner, link_repository())
     return see_other(f"/console/links/{code}")
 
 
@@ -380,6 +399,52 @@ def restore(code: str) -> Response[Any]:
 def overview() -> Response[Any]:
     current, key = requiring("stats:read")
     return shown("overview.html", key, current)
+
+
+def keys_page(
+    key: ApiKey, current: Session, state: forms.FormState, status: int = 200, created: CreatedKey | None = None
+) -> Response[Any]:
+    listed = [KeyView.of(each, now()).model_dump(mode="json") for each in api_key_store().list_keys(owner=key.owner)]
+    chosen = state.values.get("scopes", []) if state.values else ["links:read"]
+    return shown(
+        "keys.html", key, current, status, keys=listed, form=state, created=created,
+        scopes=SCOPE_MEANINGS, chosen_scopes=chosen,
+    )  # fmt: skip
+
+
+@app.get("/console/keys")
+def keys() -> Response[Any]:
+    current, key = requiring(ADMIN)
+    return keys_page(key, current, forms.FormState())
+
+
+@app.post("/console/keys")
+def create_key() -> Response[Any]:
+    """A new key of the account, as `POST /keys` makes it; its clear text is on this page only."""
+    form, current, key = posted_by_session(ADMIN)
+    try:
+        request = key_request(form)
+        scopes = frozenset(request.scopes)
+        made, plaintext = issue_account_key(api_key_store(), key, request.name, scopes, request.expires_at, now())
+    except forms.FormErrors as error:
+        return keys_page(key, current, forms.FormState(form, error.errors), 422)
+    except InvalidApiKeyOption as error:
+        return keys_page(key, current, forms.FormState(form, {error.field: str(error)}), 422)
+    except ScopeNotGrantable as error:
+        message = f"scopes: this key cannot grant {error.scope}, which it lacks"
+        return keys_page(key, current, forms.FormState(form, {"scopes": message}), 422)
+    logger.info("API key created", extra={"key_id": made.key_id, "by": key.key_id, "scopes": sorted(scopes)})
+    created = CreatedKey(**KeyView.of(made, now()).model_dump(), key=plaintext)
+    return keys_page(key, current, forms.FormState(), 201, created)
+
+
+@app.post("/console/keys/<key_id>/revoke")
+def revoke_key(key_id: str) -> Response[Any]:
+    _, _, key = posted_by_session(ADMIN)
+    if not api_key_store().revoke(key_id, owner=key.owner):
+        raise ApiKeyNotFound(key_id)
+    logger.info("API key revoked", extra={"key_id": key_id, "by": key.key_id})
+    return see_other("/console/keys")
 
 
 @app.get("/console/static/<name>")
@@ -417,6 +482,11 @@ def invalid_option(error: InvalidLinkOption) -> Response[Any]:
 @app.exception_handler(LinkNotFound)
 def link_not_found(error: LinkNotFound) -> Response[Any]:
     return page("error.html", 404, message="No such link among this key's links.")
+
+
+@app.exception_handler(ApiKeyNotFound)
+def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such key in this account.")
 
 
 @app.exception_handler(ShortlinkError)

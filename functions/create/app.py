@@ -18,6 +18,8 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from shortlink import webhook_events
+from shortlink.api_keys import LINKS_WRITE
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -29,10 +31,12 @@ from shortlink.http_api import (
     destination_policy,
     error_answer,
     error_response,
-    public_base_url,
+    link_view,
+    needs,
 )
 from shortlink.link_views import (
     STRICT_REQUEST,
+    DestinationOptions,
     LinkView,
     MaxClicks,
     Moment,
@@ -46,6 +50,7 @@ from shortlink.link_views import (
 from shortlink.links import LinkOptions, create_link
 from shortlink.rate_limits import CreateAllowance
 from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
+from shortlink.webhooks import EventMessage, link_event
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
@@ -60,7 +65,7 @@ tracer = Tracer(service="shortlink-create")
 app = api_resolver()
 
 
-class CreateLinkRequest(BaseModel):
+class CreateLinkRequest(DestinationOptions):
     # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
     model_config = STRICT_REQUEST | ConfigDict(
         json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
@@ -71,12 +76,15 @@ class CreateLinkRequest(BaseModel):
     valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
     expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
     redirect_type: RedirectType = 302
-    tags: Tags = []
+    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
     title: Title | None = None
     private: bool = False
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    domain: Annotated[
+        str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
+    ] = None
 
     def options(self) -> LinkOptions:
         return LinkOptions(
@@ -90,10 +98,16 @@ class CreateLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            domain=settings().short_domains.domain_named(self.domain),
+            **self.destination_options(),
         )
 
 
-def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any]:
+def create_and_describe(
+    request: CreateLinkRequest, owner: str, events: list[EventMessage] | None = None
+) -> dict[str, Any]:
+    """The new link's view; its link.created event is queued now, or added to `events` (a bulk
+    create queues its events together)."""
     now = datetime.now(UTC)
     # Inside the idempotent part: a replayed answer costs no allowance.
     allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
@@ -109,7 +123,13 @@ def create_and_describe(request: CreateLinkRequest, owner: str) -> dict[str, Any
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    view = link_view(app, link).model_dump(mode="json")
+    event = link_event("link.created", owner, link.tags, view, now)
+    if events is None:
+        webhook_events.emit([event])
+    else:
+        events.append(event)
+    return view
 
 
 def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
@@ -123,9 +143,10 @@ def create_once(attempt: dict[str, Any]) -> dict[str, Any]:
     summary="Create a short link",
     operation_id="createLink",
     responses=answers(201, "the link", LinkView, *BODY_ERRORS, 409, 429, links=CODE_LINKS),
+    security=needs(LINKS_WRITE),
 )
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account: its keys share links and allowance
     idempotency_key = app.current_event.headers.get(IDEMPOTENCY_KEY_HEADER)
     if idempotency_key is None:
         created = create_and_describe(request, owner)
@@ -156,14 +177,14 @@ class BulkCreateRequest(BaseModel):
     links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]
 
 
-def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str, Any]:
+def create_one_of_many(index: int, item: dict[str, Any], owner: str, events: list[EventMessage]) -> dict[str, Any]:
     try:
         request = CreateLinkRequest.model_validate(item)
     except ValidationError as error:
         message = describe_validation_errors(list(error.errors()), location_prefix=0)
         return {"index": index, "status": 422, "error": "invalid_request", "message": message}
     try:
-        return {"index": index, "status": 201, "link": create_and_describe(request, owner)}
+        return {"index": index, "status": 201, "link": create_and_describe(request, owner, events)}
     except ShortlinkError as error:
         answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the link failed unexpectedly")
         if answer.status >= 500:
@@ -176,11 +197,13 @@ def create_one_of_many(index: int, item: dict[str, Any], owner: str) -> dict[str
     summary="Create up to 100 links",
     operation_id="createLinks",
     responses=answers(200, "one result per link, in order", BulkSummary, *BODY_ERRORS),
+    security=needs(LINKS_WRITE),
 )
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account: its keys share links and allowance
     results = []
+    events: list[EventMessage] = []
     passwords = 0
     for index, item in enumerate(request.links):
         passwords += item.get("password") is not None
@@ -188,7 +211,8 @@ def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
             message = f"at most {MAX_BULK_PASSWORDS} links with a password per bulk request"
             results.append({"index": index, "status": 422, "error": "invalid_request", "message": message})
             continue
-        results.append(create_one_of_many(index, item, owner))
+        results.append(create_one_of_many(index, item, owner, events))
+    webhook_events.emit(events)  # one queue call for the whole batch
     created = sum(1 for result in results if result["status"] == 201)
     summary = {"created": created, "failed": len(results) - created, "results": results}
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(summary))

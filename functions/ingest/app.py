@@ -22,11 +22,12 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink import deferred_metrics
+from shortlink import deferred_metrics, webhook_events
 from shortlink.click_tally import parts_per_link_day
 from shortlink.clicks import ClickPack
 from shortlink.errors import StorageUnavailable
 from shortlink.services import click_stats
+from shortlink.webhooks import click_events
 
 logger = Logger(service="shortlink-ingest")
 tracer = Tracer(service="shortlink-ingest")
@@ -50,6 +51,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     counted = skipped = hot = 0
     oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
+    new_per_code: Counter[str] = Counter()  # newly counted only: a redelivered pack adds nothing
     store = click_stats()
     for (code, day), parts in sorted(parts_per_link_day(packs).items()):
         try:
@@ -62,13 +64,16 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
             continue
         clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
+        new_per_code[code] += new
         skipped += len(clicks) - new
         hot += store.is_hot(code, day)
-        first = min(click.at for click in clicks)
-        oldest = first if oldest is None or first < oldest else oldest
+        if clicks:  # a part may hold orphan visits alone
+            first = min(click.at for click in clicks)
+            oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
+    webhook_events.emit(click_events(new_per_code, datetime.now(UTC)))  # link.clicked: one message per batch
     deferred_metrics.emit(redirect_counts)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)

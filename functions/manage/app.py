@@ -14,34 +14,50 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, model_validator
+from pydantic import BaseModel, Field, model_validator
 
+from shortlink import webhook_events
 from shortlink.account_stats import account_report
 from shortlink.account_tally import account_subject
+from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.config import settings
 from shortlink.http_api import (
     api_resolver,
     current_api_key,
     destination_policy,
-    public_base_url,
+    link_view,
+    needs,
+    requested_key,
 )
 from shortlink.link_views import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
+    Crawlable,
+    ExpiredUrl,
+    ForwardQuery,
     LinkView,
     MaxClicks,
     Moment,
     Password,
+    PreviewCard,
     RedirectType,
     Rules,
     Tags,
     Title,
     Url,
+    UtmFields,
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
 from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
+from shortlink.webhooks import link_event
+
+# ?domain= on every route of one link: which domain's link of that code (default: the first).
+DomainQuery = Annotated[
+    str | None, Query(max_length=260, description="the link's short domain; default: the stack's first")
+]
 
 logger = Logger(service="shortlink-manage")
 tracer = Tracer(service="shortlink-manage")
@@ -50,7 +66,7 @@ app = api_resolver()
 
 class EditLinkRequest(BaseModel):
     """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
-    `password` or `rules`."""
+    `password`, `rules`, `expired_url`, `preview` or `utm`."""
 
     model_config = STRICT_REQUEST
 
@@ -64,6 +80,11 @@ class EditLinkRequest(BaseModel):
     max_clicks: MaxClicks | None = None
     password: Password | None = None
     rules: Rules | None = None
+    forward_query: Annotated[ForwardQuery | None, DOCUMENTED_WITHOUT_NULL] = None
+    expired_url: ExpiredUrl | None = None
+    crawlable: Annotated[Crawlable | None, DOCUMENTED_WITHOUT_NULL] = None
+    preview: Annotated[PreviewCard | None, Field(description="replaces the whole card")] = None
+    utm: Annotated[UtmFields | None, Field(description="replaces all UTM fields")] = None
 
     @model_validator(mode="after")
     def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
@@ -86,16 +107,28 @@ class EditLinkRequest(BaseModel):
             max_clicks=self.max_clicks,
             password=self.password,
             rules=self.rules,
+            forward_query=self.forward_query,
+            expired_url=self.expired_url,
+            crawlable=self.crawlable,
+            preview=self.preview.preview() if self.preview is not None else None,
+            utm=self.utm.utm() if self.utm is not None else None,
             cleared=cleared,
         )
 
 
 def view(link: Link) -> dict[str, Any]:
-    return LinkView.of(link, public_base_url(app)).model_dump(mode="json")
+    return link_view(app, link).model_dump(mode="json")
+
+
+def announced(event_type: str, link: Link) -> dict[str, Any]:
+    """The link's view, its webhook event queued (one SendMessage, after the write)."""
+    shown = view(link)
+    webhook_events.emit([link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
+    return shown
 
 
 def owner() -> str:
-    return current_api_key(app).key_id
+    return current_api_key(app).owner  # the account: each of its keys sees its links
 
 
 @app.get(
@@ -103,13 +136,19 @@ def owner() -> str:
     summary="List your links",
     operation_id="listLinks",
     responses=answers(200, "a page of links, newest first", LinkPage),
+    security=needs(LINKS_READ),
 )
 def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
+    utm_campaign: Annotated[str | None, Query(min_length=1, max_length=200, description="a campaign's links")] = None,
+    domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
-    links, next_cursor = link_repository().list_for_owner(owner(), limit, cursor, tag)
+    on_domain = settings().short_domains.domain_named(domain) if domain is not None else None
+    links, next_cursor = link_repository().list_for_owner(
+        owner(), limit, cursor, tag, utm_campaign=utm_campaign, domain=on_domain
+    )
     return {"links": [view(link) for link in links], "next_cursor": next_cursor}
 
 
@@ -118,9 +157,10 @@ def list_links(
     summary="Read a link",
     operation_id="getLink",
     responses=answers(200, "the link", LinkView, 404, links=CODE_LINKS),
+    security=needs(LINKS_READ),
 )
-def get_link(code: str) -> dict[str, Any]:
-    return view(owned_link(code, owner(), link_repository()))
+def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
+    return view(owned_link(requested_key(code, domain), owner(), link_repository()))
 
 
 @app.patch(
@@ -128,11 +168,13 @@ def get_link(code: str) -> dict[str, Any]:
     summary="Edit a link",
     operation_id="editLink",
     responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
+    security=needs(LINKS_WRITE),
 )
-def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[str, Any]:
+def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> dict[str, Any]:
     policy = destination_policy(app)
-    edited = edit_link(code, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
-    return view(edited)
+    key = requested_key(code, domain)
+    edited = edit_link(key, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
+    return announced("link.updated", edited)
 
 
 @app.delete(
@@ -140,9 +182,10 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()]) -> dict[s
     summary="Delete a link (soft: it stays readable and can be restored)",
     operation_id="deleteLink",
     responses=answers(204, "deleted", None, 404),
+    security=needs(LINKS_WRITE),
 )
-def remove_link(code: str) -> Response[Any]:
-    delete_link(code, owner(), link_repository(), datetime.now(UTC))
+def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
+    announced("link.deleted", delete_link(requested_key(code, domain), owner(), link_repository(), datetime.now(UTC)))
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -151,9 +194,10 @@ def remove_link(code: str) -> Response[Any]:
     summary="Undo a delete",
     operation_id="restoreLink",
     responses=answers(200, "the link", LinkView, 404),
+    security=needs(LINKS_WRITE),
 )
-def restore(code: str) -> dict[str, Any]:
-    return view(restore_link(code, owner(), link_repository()))
+def restore(code: str, domain: DomainQuery = None) -> dict[str, Any]:
+    return announced("link.restored", restore_link(requested_key(code, domain), owner(), link_repository()))
 
 
 @app.get(
@@ -163,18 +207,20 @@ def restore(code: str) -> dict[str, Any]:
     responses=content_answer(
         "the QR code", {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}}, 404
     ),
+    security=needs(LINKS_READ),
 )
 def qr_code(
     code: str,
     image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
     scale: Annotated[int, Query(ge=1, le=40, description="pixels per module")] = 8,
+    domain: DomainQuery = None,
 ) -> Response[Any]:
     """The QR code of the short URL: SVG by default, PNG with ?format=png."""
     import segno  # only this route draws
 
-    link = owned_link(code, owner(), link_repository())
+    link = owned_link(requested_key(code, domain), owner(), link_repository())
     image = io.BytesIO()
-    segno.make(f"{public_base_url(app)}/{link.code}", error="m").save(image, kind=image_format, scale=scale, border=4)
+    segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=scale, border=4)
     if image_format == "svg":
         return Response(status_code=200, content_type="image/svg+xml", body=image.getvalue().decode())
     # Already base64 text: the response validation would try to read raw PNG bytes as UTF-8.
@@ -195,7 +241,11 @@ def stats_answers(*errors: int) -> dict[int, Any]:
 
 
 @app.get(
-    "/links/<code>/stats", summary="A link's clicks over time", operation_id="linkStats", responses=stats_answers(404)
+    "/links/<code>/stats",
+    summary="A link's clicks over time",
+    operation_id="linkStats",
+    responses=stats_answers(404),
+    security=needs(STATS_READ),
 )
 def link_stats(
     code: str,
@@ -203,12 +253,13 @@ def link_stats(
     end: StatsTo = None,
     granularity: Granularity = "day",
     output: StatsFormat = "json",
+    domain: DomainQuery = None,
 ) -> Response[Any]:
     """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
-    link = owned_link(code, owner(), link_repository())
+    link = owned_link(requested_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
-    days = click_stats().days(link.code, first_day, last_day, hourly=span.granularity == "hour")
+    days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     return stats_response(link_report(link.code, days, span), output, f"{link.code}-stats.csv")
 
 
@@ -217,6 +268,7 @@ def link_stats(
     summary="Clicks of all your links, or of one tag's",
     operation_id="accountStats",
     responses=stats_answers(),
+    security=needs(STATS_READ),
 )
 def all_links_stats(
     start: StatsFrom = None,
@@ -226,13 +278,14 @@ def all_links_stats(
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN, description="only the links with this tag")] = None,
 ) -> Response[Any]:
     """Totals, a time series, the top values of each dimension and the top links of the calling
-    key's links (counted at ingest: the cost does not grow with their number); `?format=csv`:
-    the series."""
+    key's account's links (counted as they are clicked: the cost does not grow with their
+    number); `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
     first_day, last_day = span_days(span)
     days = click_stats().days(account_subject(owner(), tag), first_day, last_day, hourly=span.granularity == "hour")
     filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
-    return stats_response(account_report(tag, days, span), output, filename)
+    report = account_report(tag, days, span, settings().short_domains.public_name)
+    return stats_response(report, output, filename)
 
 
 def stats_response(report: dict[str, Any], output: str, filename: str) -> Response[Any]:

@@ -17,15 +17,28 @@ The order in which a link's settings apply (the README's "Rules" section):
 import logging
 from datetime import UTC, datetime
 from time import monotonic  # the clock services.cached_links() is given
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.click_dispatch import click_dispatcher
 from shortlink.config import settings
-from shortlink.errors import RateLimited, StorageUnavailable
+from shortlink.domains import KEY_SEPARATOR
+from shortlink.errors import DestinationTooLong, RateLimited, StorageUnavailable
 from shortlink.links import Availability, Link
 from shortlink.redirect_responses import redirect_response
-from shortlink.services import cached_links, click_budget, click_publisher, link_entries, window_counter
+from shortlink.request_hosts import request_key
+from shortlink.services import (
+    cached_links,
+    cached_robots,
+    click_budget,
+    click_publisher,
+    host_prefixes,
+    link_entries,
+    window_counter,
+)
+
+if TYPE_CHECKING:
+    from shortlink.previews import LinkPreview
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -35,6 +48,10 @@ FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one 
 # Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
 # follow taken from max_clicks.
 CHECK_ROUTE = "HEAD /{code}"
+ROBOTS_ROUTE = "GET /robots.txt"
+# A short domain's own addresses (shortlink.domain_pages): its root and its app-link files.
+ROOT_ROUTE = "GET /"
+WELL_KNOWN_ROUTE = "GET /.well-known/{file}"
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
 NOT_FOUND_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Link not found</title>"
@@ -66,6 +83,10 @@ TOO_LARGE_PAGE = (
 )
 # An unlock form carries one password of at most 128 characters (percent-encoded: 3 bytes each).
 MAX_FORM_BYTES = 1024
+TOO_LONG_PAGE = (
+    "<!doctype html><html lang=en><meta charset=utf-8><title>Too long</title>"
+    "<h1>Address too long</h1><p>This link cannot carry so many parameters.</p></html>"
+)
 UNAVAILABLE_PAGE = (
     "<!doctype html><html lang=en><meta charset=utf-8><title>Try again</title>"
     "<h1>Temporarily unavailable</h1><p>Please try again in a moment.</p></html>"
@@ -77,34 +98,42 @@ def page(status: int, html: str, extra_headers: dict[str, str] | None = None) ->
 
 
 def redirect(event: dict[str, Any]) -> dict[str, Any]:
+    route = event.get("routeKey")
+    if route in (ROOT_ROUTE, WELL_KNOWN_ROUTE):
+        return domain_address(event, route)
     code = (event.get("pathParameters") or {}).get("code") or ""
     method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
     checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
     links = cached_links()
+    # Without Domains a code is its key: nothing more is read (not even the settings).
+    key = request_key(event, code) if host_prefixes or KEY_SEPARATOR in code else code
+    if key is None:  # a host that is none of the stack's domains
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
     try:
-        link = links.get(code)
+        link = links.get(key)
     except StorageUnavailable:
         logger.exception("link lookup failed")
         dispatcher.count("LookupFailures")
         return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
     if link is None:
         dispatcher.count("NotFound")
-        record_orphan(code, "unknown", checking)
-        return page(404, NOT_FOUND_PAGE)
+        record_orphan(key, "unknown", checking)
+        return not_found(event)
     if link.valid_from is not None or link.expires_at is not None or link.deleted_at is not None:
         availability = link.availability(datetime.now(UTC))
         if availability is Availability.NOT_YET:  # as if unknown: nothing leaks before the start
             dispatcher.count("NotFound")
-            record_orphan(link.code, "not_yet_valid", checking)
-            return page(404, NOT_FOUND_PAGE)
+            record_orphan(link.key, "not_yet_valid", checking)
+            return not_found(event)
         if availability is Availability.EXPIRED:
             dispatcher.count("Expired")
-            record_orphan(link.code, "expired", checking)
-            return page(410, GONE_PAGE)
+            record_orphan(link.key, "expired", checking)
+            return gone(link, GONE_PAGE)
         if availability is Availability.DELETED:
             dispatcher.count("Deleted")
-            record_orphan(link.code, "deleted", checking)
-            return page(410, DELETED_PAGE)
+            record_orphan(link.key, "deleted", checking)
+            return gone(link, DELETED_PAGE)
     visitor = None
     if link.rules is not None:
         from shortlink.visitors import visitor_of
@@ -121,26 +150,100 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif method not in ("GET", "HEAD"):
         return page(405, METHOD_PAGE, {"Allow": "GET, HEAD"})
+    url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
+    query = event.get("rawQueryString") if link.forward_query else None
+    if query or link.utm is not None:
+        from shortlink.destinations import destination
+
+        try:
+            url = destination(url, link.utm, query or "")
+        except DestinationTooLong:
+            return page(414, TOO_LONG_PAGE)
     if link.max_clicks is not None and not checking:
         try:
-            allowed = click_budget().take(link.code)  # the one conditional update such links add
+            allowed = click_budget().take(link.key)  # the one conditional update such links add
         except StorageUnavailable:
             logger.exception("click budget not updated")
             dispatcher.count("LookupFailures")
             return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
         if not allowed:
             dispatcher.count("ClicksExhausted")
-            record_orphan(link.code, "used_up", checking)
-            return page(410, EXHAUSTED_PAGE)
+            record_orphan(link.key, "used_up", checking)
+            return gone(link, EXHAUSTED_PAGE)
     if not checking:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
         if links.last_was_hit:
             dispatcher.count("CacheHits")
         else:
             dispatcher.count("CacheMisses")
-        dispatcher.record_click(link.code, event, link)
-    url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
+        dispatcher.record_click(link.key, event, link)
+    if link.preview is not None:
+        from shortlink.user_agents import is_link_preview
+
+        if is_link_preview((event.get("headers") or {}).get("user-agent", "")):
+            return preview_card(link, link.preview, url)
     return redirect_response(link, status, url)
+
+
+def gone(link: Link, html: str) -> dict[str, Any]:
+    """An expired, deleted or used-up link: 410, or a redirect to the owner's fallback page."""
+    if link.expired_url is None:
+        return page(410, html)
+    return redirect_response(link, 302, link.expired_url)
+
+
+def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]:
+    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.previews)."""
+    from shortlink.previews import HEADERS, preview_page
+    from shortlink.redirect_responses import NOINDEX
+
+    robots = None if link.crawlable else "noindex"
+    headers = HEADERS if link.crawlable else {**HEADERS, **NOINDEX}
+    return {"statusCode": 200, "headers": headers, "body": preview_page(preview, url, robots)}
+
+
+def robots_answer(event: dict[str, Any]) -> dict[str, Any]:
+    """GET /robots.txt: all disallowed but the request's domain's crawlable links (built as
+    shortlink.robots says); 404 on a host that is none of the stack's domains."""
+    from shortlink.request_hosts import key_prefix
+    from shortlink.robots import HEADERS as ROBOTS_HEADERS
+
+    prefix = key_prefix(event, settings().short_domains)
+    if prefix is None:
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
+    try:
+        text = cached_robots().text(prefix.removesuffix(KEY_SEPARATOR))
+    except StorageUnavailable:
+        logger.exception("crawlable links not read")
+        return page(503, UNAVAILABLE_PAGE, {"Retry-After": "1"})
+    return {"statusCode": 200, "headers": ROBOTS_HEADERS, "body": text}
+
+
+def not_found(event: dict[str, Any]) -> dict[str, Any]:
+    """The 404 page, or the domain's not-found URL when it has one (the orphan visit is counted
+    all the same)."""
+    from shortlink.domain_pages import fallback_redirect, settings_for
+
+    url = settings_for(event).not_found_url
+    return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
+
+
+def domain_address(event: dict[str, Any], route: str) -> dict[str, Any]:
+    """A domain's root (its root URL, counted as an orphan visit) or one of its app-link files."""
+    from shortlink.domain_pages import fallback_redirect, settings_for, well_known_file
+    from shortlink.request_hosts import request_domain
+
+    domain = request_domain(event)
+    if domain is None:
+        dispatcher.count("NotFound")
+        return page(404, NOT_FOUND_PAGE)
+    if route == WELL_KNOWN_ROUTE:
+        return well_known_file(event) or page(404, NOT_FOUND_PAGE)
+    names = settings().short_domains.names
+    dispatcher.record_orphan(f"{domain}/" if names and domain != names[0] else "/", "root")
+    url = settings_for(event).root_url
+    return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
 
 
 def record_orphan(code: str, outcome: str, checking: bool) -> None:
@@ -178,7 +281,7 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     client = str(client_ip(event, settings().trust_edge_headers) or "unknown")
     try:
         take_unlock_attempt(
-            link.code, client, settings().unlock_attempts_per_window, datetime.now(UTC), window_counter()
+            link.key, client, settings().unlock_attempts_per_window, datetime.now(UTC), window_counter()
         )
     except RateLimited as limited:
         dispatcher.count("UnlockThrottled")
@@ -223,12 +326,24 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             route = None
         if route == FOLLOW_ROUTE:  # then pathParameters.code is set too
             code = event["pathParameters"]["code"]
+            # On a stack with Domains, the link of this code on the request's domain (an empty
+            # table until the first miss has built the cache, whose entries are empty too).
+            if host_prefixes:
+                code = request_key(event, code) or ""
             entry = link_entries.get(code)
-            if entry is not None and entry.prepared is not None and entry.fresh_until > monotonic():
+            # A visitor's query may change the answer (query forwarding): such follows take the walk.
+            if (
+                entry is not None
+                and entry.prepared is not None
+                and entry.fresh_until > monotonic()
+                and not event["rawQueryString"]
+            ):
                 entry.used = True  # spared by the cache's next eviction sweep
                 dispatcher.count("CacheHits")
                 dispatcher.record_click(code, event, entry.link)
                 return entry.prepared  # type: ignore[no-any-return]
+        elif route == ROBOTS_ROUTE:
+            return robots_answer(event)
         answer = redirect(event)
         return {**answer, "body": ""} if route == CHECK_ROUTE else answer
     finally:

@@ -6,6 +6,7 @@ key's create allowance) and answers a report; an export reads the key's links pa
 
 import json
 from datetime import UTC, datetime
+from functools import partial
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools import Logger, Tracer
@@ -15,6 +16,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
+from shortlink.api_keys import LINKS_READ, LINKS_WRITE
 from shortlink.api_responses import ImportSummary, answers, content_answer
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -28,7 +30,8 @@ from shortlink.http_api import (
     error_answer,
     error_response,
     file_body,
-    public_base_url,
+    link_view,
+    needs,
 )
 from shortlink.import_formats import UnreadableFile, read
 from shortlink.link_exports import (
@@ -67,6 +70,7 @@ def invalid_answer(error: ValidationError) -> str:
     summary="Import links from a file (CSV, Bitly, YOURLS, Shlink, Kutt, an export)",
     operation_id="importLinks",
     responses=answers(200, "one result per record: created, skipped or failed", ImportSummary, 413),
+    security=needs(LINKS_WRITE),
 )
 def import_links(
     file_format: Annotated[
@@ -90,7 +94,7 @@ def import_links(
             f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
         )
         return error_response(413, "body_too_large", message)
-    owner = current_api_key(app).key_id
+    owner = current_api_key(app).owner  # the account's links
     now = datetime.now(UTC)
     importer = Importer(
         owner=owner,
@@ -101,6 +105,7 @@ def import_links(
         allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
         failure_answer=failure_answer,
         invalid_answer=invalid_answer,
+        domains=settings().short_domains,
     )
     report = importer.run(records).as_json()
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
@@ -125,6 +130,7 @@ EXPORT_FILES = {
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         413,
     ),
+    security=needs(LINKS_READ),
 )
 def export_links(
     export_format: Annotated[ExportFormat, Query(alias="format")] = "json",
@@ -133,8 +139,8 @@ def export_links(
     ] = None,
     end: Annotated[Moment | None, Query(alias="to", description="stats-csv: exclusive; default now")] = None,
 ) -> Response[Any]:
-    owner = current_api_key(app).key_id
-    base = public_base_url(app)
+    owner = current_api_key(app).owner  # the account's links
+    view_of = partial(link_view, app)
     stats = export_format == "stats-csv"
     span = stats_range(start, end, "day", datetime.now(UTC)) if stats else None
     try:
@@ -142,9 +148,9 @@ def export_links(
     except ExportTooLarge as error:
         return error_response(413, "export_too_large", str(error))
     if span is not None:
-        body = stats_csv(links, span, lambda code, first, last: click_stats().days(code, first, last))
+        body = stats_csv(links, span, lambda key, first, last: click_stats().days(key, first, last), view_of)
     else:
-        body = links_json(links, base) if export_format == "json" else links_csv(links, base)
+        body = links_json(links, view_of) if export_format == "json" else links_csv(links, view_of)
     filename, media_type = EXPORT_FILES[export_format]
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
     return Response(status_code=200, content_type=media_type, body=body, headers=headers)

@@ -58,7 +58,8 @@ def store(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
 
 @pytest.fixture(scope="session")
 def stack(store: dict[str, str]) -> Iterator[LocalStack]:
-    started = LocalStack.start(endpoints=store, SHORTLINK_API_KEY=FIXED_KEY)
+    # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
+    started = LocalStack.start(endpoints=store, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true")
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()

@@ -122,6 +122,8 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     fill("variant_1_weight", "30")
     assert browser.find_element(By.ID, "variant_0_share").text == "70 %"
     assert browser.find_element(By.ID, "variant_1_share").text == "30 %"
+    for section in ("forwarding", "preview", "utm"):  # opened for axe: left empty, the API's defaults
+        open_section(section)
     accessible(browser, "new-link")
     browser.find_element(By.ID, "save").click()
     shown("created")
@@ -177,6 +179,23 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     browser.get(f"{console}/overview")
     accessible(browser, "overview")
 
+    # Keys: create a read-only key for a dashboard (shown once), then revoke it.
+    browser.find_element(By.ID, "keys-page").click()
+    shown("key-form")
+    fill("name", "Dashboard")
+    browser.find_element(By.ID, "scope-stats-read").click()  # links:read is ticked already
+    browser.find_element(By.ID, "create-key").click()
+    new_key = shown("new-key").text
+    assert re.fullmatch(r"sl_[0-9A-Za-z]{32}", new_key), new_key
+    accessible(browser, "keys")
+    [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
+    assert "links:read, stats:read" in row.text
+    row.find_element(By.CSS_SELECTOR, "button.revoke").click()
+    shown("key-form")
+    assert new_key not in browser.page_source
+    [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
+    assert row.find_element(By.CLASS_NAME, "state").text == "revoked"
+
     # Sign out: the session is gone.
     browser.find_element(By.ID, "sign-out").click()
     shown("api_key")
@@ -185,24 +204,45 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     assert Destination.requests == []  # the browser never followed the link: the HTTP client did
 
 
-@pytest.mark.xfail(
-    strict=False, reason="scoped keys are created by the keys branch (issue 15's scopes): the lead finishes it"
-)
-def test_a_read_only_key_sees_links_but_no_create_button_and_its_post_is_refused(stack, browser):
+def test_a_read_only_key_sees_links_but_no_create_button_and_its_post_is_refused(stack, browser, auth, destination):
     from selenium.webdriver.common.by import By
 
+    from shortlink.api_keys import hash_api_key, key_id_for
     from tests.e2e.test_devstack_lifecycle import admin
 
+    # Given a link of the stack key's account and a read-only key of that account (the admin command's)
+    made = stack.request("POST", "/links", {"url": destination, "title": "Viewer's view"}, auth)
+    assert made.status == 201, made.body
+    code = made.json()["code"]
+    account = key_id_for(hash_api_key(stack.api_key))
     created = admin(
-        "keys", "create", "--name", "viewer", "--scopes", "links:read,stats:read", MOTO_PORT=str(stack.moto_port)
-    )
+        "keys", "create", "--name", "viewer", "--scope", "links:read", "--scope", "stats:read", "--owner", account,
+        MOTO_PORT=str(stack.moto_port),
+    )  # fmt: skip
     assert created.returncode == 0, created.stderr
     key = re.search(r"sl_[0-9A-Za-z]+", created.stdout)
     assert key is not None, created.stdout
+
+    # When it signs in: the account's links, and nothing to create them with
     browser.get(f"{stack.base_url}/console/sign-in")
     browser.find_element(By.ID, "api_key").send_keys(key.group(0))
     browser.find_element(By.ID, "sign-in").click()
-    assert browser.find_elements(By.ID, "links") is not None
+    browser.get(f"{stack.base_url}/console?q={code}")
+    assert browser.find_element(By.CSS_SELECTOR, f"tr[data-code='{code}']")
     assert browser.find_elements(By.ID, "create-link") == []
+    assert browser.find_elements(By.ID, "new-link") == []
+
+    # Then the form is refused, and so is a post made from the console's own page (its CSRF token)
     browser.get(f"{stack.base_url}/console/links/new")
     assert "links:write" in browser.find_element(By.ID, "error").text
+    browser.get(f"{stack.base_url}/console/links/{code}")
+    refused = browser.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+        const csrf = document.querySelector("input[name=csrf]").value;
+        fetch("/console/links", {method: "POST", body: new URLSearchParams({csrf, url: arguments[0]})})
+          .then(answer => answer.text().then(text => done([answer.status, text])));""",
+        destination,
+    )
+    assert refused[0] == 403
+    assert "links:write" in refused[1]
+    browser.find_element(By.ID, "sign-out").click()

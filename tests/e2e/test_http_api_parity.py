@@ -61,7 +61,6 @@ def test_head_does_not_use_up_a_click_budget_and_shows_the_unlock_form_without_i
 @pytest.mark.parametrize(
     ("method", "path"),
     [
-        ("GET", "/"),
         ("GET", "/links/abc/unknown"),
         ("PUT", "/links"),
         ("DELETE", "/abc"),

@@ -46,3 +46,37 @@ def test_a_link_expires_into_410(stack, auth):
     gone = stack.request("GET", f"/{code}")
     assert gone.status == 410
     assert gone.headers["content-type"].startswith("text/html")
+
+
+def test_query_forwarding_utm_crawling_preview_cards_and_the_fallback_over_http(stack, auth):
+    # Issue 16 items 1, 3, 4, 5, 7 through the stack: one link carries them all
+    campaign = f"c{time.time_ns()}"
+    body = {
+        "url": "https://example.com/shop?lang=en",
+        "utm": {"source": "news", "campaign": campaign},
+        "crawlable": True,
+        "preview": {"title": "Shop <now>", "image": "https://example.com/card.png"},
+        "max_clicks": 2,
+        "expired_url": "https://example.com/ended",
+    }
+    created = stack.request("POST", "/links", body, auth)
+    assert created.status == 201, created.body
+    code = created.json()["code"]
+    followed = stack.request("GET", f"/{code}?ref=tw&lang=de&utm_source=x", headers={"User-Agent": "Mozilla/5.0"})
+    assert followed.status == 302
+    assert (
+        followed.headers["location"]
+        == f"https://example.com/shop?lang=en&utm_source=news&utm_campaign={campaign}&ref=tw"
+    )
+    assert "x-robots-tag" not in followed.headers
+    card = stack.request("GET", f"/{code}", headers={"User-Agent": "Twitterbot/1.0"})
+    assert card.status == 200
+    assert '<meta name="twitter:title" content="Shop &lt;now&gt;">' in card.body.decode()
+    used_up = stack.request("GET", f"/{code}", headers={"User-Agent": "Mozilla/5.0"})
+    assert (used_up.status, used_up.headers["location"]) == (302, "https://example.com/ended")
+    listed = stack.request("GET", f"/links?utm_campaign={campaign}", headers=auth)
+    assert [link["code"] for link in listed.json()["links"]] == [code]
+    robots = stack.request("GET", "/robots.txt")
+    assert robots.status == 200
+    assert robots.headers["content-type"].startswith("text/plain")
+    assert robots.body.decode().endswith("Disallow: /\n")

@@ -12,14 +12,17 @@ import pytest
 
 from shortlink import account_tally, services
 from shortlink.account_tally import OTHER_LINKS, account_subject
+from shortlink.adapters.dynamodb import DynamoApiKeyStore
 from shortlink.adapters.dynamodb_click_stats import day_key
-from shortlink.api_keys import hash_api_key, key_id_for
+from shortlink.api_keys import LINKS_WRITE, STATS_READ, generate_api_key, hash_api_key, key_id_for
 from shortlink.clicks import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record
 from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_access_rules import patch
+from tests.integration.test_domains import create
+from tests.integration.test_domains import follow as domain_follow
 from tests.integration.test_flow import drain_clicks, follow, stats
 
 TODAY = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
@@ -98,9 +101,9 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
         for c, n in Counter(click.country for click in clicks if click.owner == owners["a1"]).most_common()
     ]
     assert report["top_links"] == [
-        {"code": codes["a1"], "clicks": 300},
-        {"code": codes["a2"], "clicks": 40},
-        {"code": codes["a3"], "clicks": 7},
+        {"code": codes["a1"], "domain": None, "clicks": 300},
+        {"code": codes["a2"], "domain": None, "clicks": 40},
+        {"code": codes["a3"], "domain": None, "clicks": 7},
     ]
     distinct = len({click.visitor for click in clicks if click.owner == owners["a1"]})
     assert abs(report["unique_visitors"] - distinct) <= 0.1 * distinct  # HyperLogLog, across links
@@ -110,11 +113,11 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     assert (spring["tag"], spring["clicks"], spring["top_links"]) == (
         "spring",
         40,
-        [{"code": codes["a2"], "clicks": 40}],
+        [{"code": codes["a2"], "domain": None, "clicks": 40}],
     )
     assert account_report(handlers, alice, tag="nothing")["clicks"] == 0
     bobs = account_report(handlers, bob, tag="promo")  # another key's tag of the same name
-    assert (bobs["clicks"], bobs["top_links"]) == (25, [{"code": codes["b1"], "clicks": 25}])
+    assert (bobs["clicks"], bobs["top_links"]) == (25, [{"code": codes["b1"], "domain": None, "clicks": 25}])
     assert account_report(handlers, bob)["clicks"] == 25
     # And the whole stream replayed from its first record (as after a lost checkpoint) adds nothing
     before = [
@@ -195,7 +198,7 @@ def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(a
     assert updated == [account_subject(owner)]
     report = account_report(handlers, key)
     assert report["clicks"] == len(links)
-    assert report["top_links"] == [{"code": code, "clicks": 1} for code in links[:5]]
+    assert report["top_links"] == [{"code": code, "domain": None, "clicks": 1} for code in links[:5]]
 
 
 def test_a_replayed_stream_batch_and_one_grown_by_later_records_add_each_change_once(aws, handlers, template):
@@ -229,3 +232,49 @@ def test_a_replayed_stream_batch_and_one_grown_by_later_records_add_each_change_
     with pytest.raises(ValueError, match="shardId"):
         handlers["AccountStatsFunction"]({"Records": first["Records"]})
     assert totals() == (7, 7)
+
+
+def test_every_key_of_an_account_reads_its_links_on_every_domain_and_their_orphan_visits_stay_theirs(
+    aws, handlers, template, monkeypatch
+):
+    monkeypatch.setenv("SHORT_DOMAINS", "sho.rt,go.example")  # as deployed with Domains
+    services.reset()
+    # Given an account's "promo" on two domains, created by its first key, and a second key of
+    # that account that may read stats only
+    creator = aws.new_api_key()
+    reader = generate_api_key()
+    reader_hash = hash_api_key(reader)
+    owner = key_id_for(hash_api_key(creator))
+    store = DynamoApiKeyStore(settings().api_keys_table)
+    store.add(reader_hash, key_id_for(reader_hash), "board", scopes=frozenset({STATS_READ}), owner=owner)
+    assert create(handlers, creator, slug="promo", tags=["spring"])[0] == 201
+    assert create(handlers, creator, slug="promo", domain="go.example", tags=["spring"])[0] == 201
+    # When each is followed on its own host (twice and once), and the default domain's is then
+    # deleted and followed again (an orphan visit)
+    for host in ("sho.rt", "sho.rt", "go.example"):
+        assert domain_follow(handlers, "promo", host)["statusCode"] == 302
+    deleted = http_event("DELETE", "/links/promo", route="/links/{code}", headers=bearer(creator))
+    deleted["pathParameters"] = {"code": "promo"}
+    assert handlers["ManageFunction"](deleted)["statusCode"] == 204
+    services.forget_cached_links()
+    assert domain_follow(handlers, "promo", "sho.rt")["statusCode"] == 410
+    while drain_clicks(aws, handlers):
+        pass
+    StreamDelivery(template, aws.dynamodb, handlers).drain()
+    # Then the account's other key reads both links' clicks, each ranked with its domain, and
+    # the deleted link's orphan visit is in its own stats only
+    report = account_report(handlers, reader)
+    assert (report["clicks"], "orphans" in report) == (3, False)
+    assert report["top_links"] == [
+        {"code": "promo", "domain": "sho.rt", "clicks": 2},
+        {"code": "promo", "domain": "go.example", "clicks": 1},
+    ]
+    assert account_report(handlers, reader, tag="spring")["clicks"] == 3
+    status, own = stats(handlers, creator, "promo")
+    assert (status, own["clicks"], own["orphans"]["deleted"]) == (200, 2, 1)
+    # And a key of the account without stats:read is refused, naming the scope
+    writer = generate_api_key()
+    writer_hash = hash_api_key(writer)
+    store.add(writer_hash, key_id_for(writer_hash), "ci", scopes=frozenset({LINKS_WRITE}), owner=owner)
+    status, refused = account_stats(handlers, writer)
+    assert (status, json.loads(refused["body"])["scope"]) == (403, STATS_READ)

@@ -4,7 +4,7 @@ expired, revoked), CSRF, sign-in limits, escaping, the headers of every page, sc
 import gzip
 import json
 import re
-from dataclasses import replace
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,8 @@ from urllib.parse import urlencode
 import pytest
 
 from shortlink import services
-from shortlink.api_keys import ApiKey
+from shortlink.adapters.dynamodb import DynamoApiKeyStore
+from shortlink.api_keys import hash_api_key, issue_api_key, key_id_for
 from shortlink.config import settings
 from shortlink.console.sessions import issue_session
 from shortlink.services import console_session_secret
@@ -32,12 +33,14 @@ class Browser:
         self.origin = origin
         self.cookie: str | None = None
 
-    def request(self, method: str, path: str, form: dict[str, str] | None = None, **query: str) -> dict[str, Any]:
+    def request(
+        self, method: str, path: str, form: Mapping[str, str | list[str]] | None = None, **query: str
+    ) -> dict[str, Any]:
         headers = {"host": HOST}
         body = None
         if form is not None:
             headers.update({"origin": self.origin, "content-type": "application/x-www-form-urlencoded"})
-            body = urlencode(form)
+            body = urlencode(form, doseq=True)  # a list: a field given more than once (checkboxes)
         event = http_event(method, path, headers=headers, body=body, route="/console/{proxy+}", query=query or None)
         if self.cookie is not None:
             event["cookies"] = [f"console_session={self.cookie}"]
@@ -51,7 +54,7 @@ class Browser:
     def get(self, path: str, **query: str) -> dict[str, Any]:
         return self.request("GET", path, None, **query)
 
-    def post(self, path: str, form: dict[str, str]) -> dict[str, Any]:
+    def post(self, path: str, form: Mapping[str, str | list[str]]) -> dict[str, Any]:
         return self.request("POST", path, form)
 
     def csrf(self, path: str = "/console") -> str:
@@ -72,6 +75,13 @@ def signed_in(browser: Browser, key: str) -> Browser:
     answer = browser.sign_in(key)
     assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console"), answer.get("body")
     return browser
+
+
+def scoped_key(*scopes: str, owner: str = "") -> str:
+    """A key with these scopes (of `owner`'s account, else its own), as the admin command makes it."""
+    store = DynamoApiKeyStore(settings().api_keys_table)
+    _, plaintext = issue_api_key(store, "scoped", frozenset(scopes), None, datetime.now(UTC), owner)
+    return plaintext
 
 
 def link_count(aws: Any) -> int:
@@ -275,7 +285,7 @@ def test_every_page_carries_a_strict_csp_is_never_framed_and_has_no_inline_scrip
     signed_in(browser, aws.new_api_key())
     create(browser, url="https://example.com", slug="framed")
     pages += ["/console", "/console/links/new", "/console/links/framed", "/console/links/framed/edit"]
-    pages += ["/console/overview", "/console/links/unknown"]
+    pages += ["/console/overview", "/console/links/unknown", "/console/keys"]
     for path in pages:
         answer = browser.get(path)
         policy = answer["headers"]["Content-Security-Policy"]
@@ -288,29 +298,23 @@ def test_every_page_carries_a_strict_csp_is_never_framed_and_has_no_inline_scrip
         assert not re.search(r"<style|\sstyle=|\son[a-z]+=", answer["body"]), path
 
 
-def test_a_key_without_links_write_sees_its_links_but_no_create_and_its_posts_are_refused(aws, browser):
-    # The scopes contract (shortlink.api_keys.ApiKey.scopes): the store answers a read-only key.
-    key = aws.new_api_key()
-    store = services.api_key_store()
-    found = store.find_by_hash
-
-    def read_only(key_hash: str) -> ApiKey | None:
-        stored = found(key_hash)
-        return replace(stored, scopes=frozenset({"links:read", "stats:read"})) if stored else None
-
-    signed_in(browser, key)
+def test_a_key_without_links_write_sees_its_links_but_no_create_and_its_posts_are_refused(aws, handlers, browser):
+    # Given a link of an account and a read-only key of that account (as the admin command makes it)
+    owner = aws.new_api_key()
+    signed_in(browser, owner)
     create(browser, url="https://example.com/before", slug="before")
-    store.find_by_hash = read_only  # type: ignore[method-assign]
-    listing = browser.get("/console")
+    viewer = scoped_key("links:read", "stats:read", owner=key_id_for(hash_api_key(owner)))
+    reader = signed_in(Browser(handlers), viewer)
+    listing = reader.get("/console")
     assert listing["statusCode"] == 200
     assert 'data-code="before"' in listing["body"]
     assert 'id="create-link"' not in listing["body"]
     assert 'id="new-link"' not in listing["body"]
-    assert 'id="edit"' not in browser.get("/console/links/before")["body"]
-    refused = create(browser, url="https://example.com/after")
+    assert 'id="edit"' not in reader.get("/console/links/before")["body"]
+    refused = create(reader, url="https://example.com/after")
     assert refused["statusCode"] == 403
     assert "links:write" in refused["body"]
-    assert browser.get("/console/links/new")["statusCode"] == 403
+    assert reader.get("/console/links/new")["statusCode"] == 403
     assert link_count(aws) == 1
 
 

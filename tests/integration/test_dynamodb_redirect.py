@@ -7,8 +7,10 @@ import pytest
 from shortlink.adapters.dynamodb import DynamoLinkRepository
 from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
 from shortlink.config import settings
+from shortlink.destinations import Utm
 from shortlink.errors import StorageUnavailable
 from shortlink.links import Link
+from shortlink.previews import LinkPreview
 
 
 def test_a_link_written_by_the_repository_reads_back_equal(aws):
@@ -44,6 +46,11 @@ def test_every_option_of_a_link_reads_back_equal(aws):
         custom_slug=True,
         private=False,
         max_clicks=100,
+        forward_query=False,
+        expired_url="https://example.com/ended",
+        crawlable=True,
+        preview=LinkPreview(title="Spring ✿", description="<sale>", image="https://example.com/i.png"),
+        utm=Utm(source="news", medium="email", campaign="spring", term="shoes", content="hero"),
     )
     DynamoLinkRepository(table).add_with_slug(link, "spring-sale")
     assert DynamoLinkReader(table).get(link.code) == link

@@ -59,8 +59,10 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
     assert set(body) == {
         *("code", "short_url", "url", "created_at", "valid_from", "expires_at"),
         *("redirect_type", "tags", "title", "private", "deleted_at", "max_clicks", "has_password", "rules"),
+        *("forward_query", "expired_url", "crawlable", "preview", "utm"),
+        "domain",
     }
-    assert (body["redirect_type"], body["tags"], body["private"]) == (302, [], False)
+    assert (body["redirect_type"], body["tags"], body["private"], body["domain"]) == (302, [], False, None)
     assert body["short_url"] == f"https://sho.rt/{body['code']}"
     assert body["url"] == "https://example.com/page"
     # When it is followed twice
@@ -167,8 +169,10 @@ def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_cou
             create(handlers, key, f"https://example.com/{i}")
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 3 + 3,  # the API key; a slug's claim on the code's reading (none: no write)
-        ("dynamodb", "UpdateItem"): 1 + 3,  # one block of 1,000 ids; the key's rate window, each time
+        # one block of 1,000 ids; the key's rate window, each time; the key's first use of the day
+        ("dynamodb", "UpdateItem"): 1 + 3 + 1,
         ("dynamodb", "PutItem"): 3,
+        ("sqs", "SendMessage"): 3,  # each link.created event, after the write (webhooks)
     }
 
 
@@ -179,4 +183,10 @@ def test_without_a_rate_limit_create_skips_the_rate_count(aws, handlers, monkeyp
     with recording_aws_calls() as calls:
         for i in range(3):
             create(handlers, key, f"https://example.com/{i}")
-    assert calls.counts() == {("dynamodb", "GetItem"): 6, ("dynamodb", "UpdateItem"): 1, ("dynamodb", "PutItem"): 3}
+    # UpdateItem: one block of ids, and the key's first use of the day
+    assert calls.counts() == {
+        ("dynamodb", "GetItem"): 6,
+        ("dynamodb", "UpdateItem"): 2,
+        ("dynamodb", "PutItem"): 3,
+        ("sqs", "SendMessage"): 3,  # the link.created events (webhooks)
+    }

@@ -43,8 +43,9 @@ def test_a_batch_costs_one_write_per_link_and_day(aws, handlers):
     with recording_aws_calls() as calls:
         result = handlers["IngestFunction"]({"Records": records}, None)
     assert result == {"batchItemFailures": []}
-    # 3 items (aaa's two hours share its day item), never one write per click.
-    assert calls.counts() == {("dynamodb", "UpdateItem"): 3}
+    # 3 items (aaa's two hours share its day item), never one write per click; one link.clicked
+    # event for the webhooks.
+    assert calls.counts() == {("dynamodb", "UpdateItem"): 3, ("sqs", "SendMessage"): 1}
     assert [totals(code)["clicks"] for code in ("aaa", "bbb", "ccc")] == [34, 33, 33]
     assert totals("bbb")[dimension_counter("country", "DE")] == 33
     assert (totals("aaa")["clicks@14"], totals("aaa")["clicks@15"]) == (33, 1)
@@ -145,7 +146,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
     queue = [record(f"msg-{index}", event.to_json()) for index, event in enumerate(sent)]
     faults: Counter[str] = Counter()
     inject_store_faults(services.click_stats()._dynamodb(), rng, faults)
-    [trigger] = template.sqs_triggers()
+    trigger = template.sqs_trigger("IngestFunction")
     drain(queue, handlers["IngestFunction"], rng, lambda: trigger.batch_size, faults)
 
     assert all(faults[kind] > 0 for kind in ("crash before write", "crash after write", "throttled")), faults

@@ -176,7 +176,7 @@ def test_a_slug_claim_can_never_be_followed(aws, handlers):
 def test_every_first_path_segment_of_the_api_is_reserved():
     routes = LocalTemplate.load(ROOT / "template.yaml").api().routes
     segments = {route.path.strip("/").split("/")[0] for route in routes}
-    assert segments - {"{code}"} <= RESERVED_SLUGS
+    assert segments - {"{code}", ""} <= RESERVED_SLUGS  # "": the root, GET /
 
 
 @pytest.mark.parametrize(
@@ -205,8 +205,14 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch):
         created = [create(aws, handlers, key=key, url=f"https://example.com/{i}")[1]["code"] for i in range(20)]
     assert len(set(created)) == 20
     assert all(len(code) == 7 for code in created)
-    # Per create: the API key, and the claim a slug reading like the code would hold.
-    assert calls.counts() == {("dynamodb", "GetItem"): 40, ("dynamodb", "PutItem"): 20}
+    # Per create: the API key, and the claim a slug reading like the code would hold; the key's
+    # first use of the day, once; each link.created event (webhooks).
+    assert calls.counts() == {
+        ("dynamodb", "GetItem"): 40,
+        ("dynamodb", "PutItem"): 20,
+        ("dynamodb", "UpdateItem"): 1,
+        ("sqs", "SendMessage"): 20,
+    }
     assert aws.item_count("CountersTable") == 0
     assert follow(handlers, created[0])["statusCode"] == 302
 

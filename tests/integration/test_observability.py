@@ -10,7 +10,7 @@ from tests.integration.conftest import ROOT
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,
 # `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`).
-EMITTING = re.compile(r'\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
+EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
 
 
 def emitted_by_code() -> set[str]:
@@ -52,7 +52,13 @@ def test_every_custom_metric_is_on_the_dashboard_and_every_one_there_is_emitted(
 def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
     resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
     alarms = {name for name, resource in resources.items() if resource["Type"] == "AWS::CloudWatch::Alarm"}
-    assert alarms == {"ApiErrorRateAlarm", "ClicksDeadLetterAlarm", "ClicksQueueAgeAlarm", "DynamoThrottleAlarm"}
+    assert alarms == {
+        "ApiErrorRateAlarm",
+        "ClicksDeadLetterAlarm",
+        "ClicksQueueAgeAlarm",
+        "DynamoThrottleAlarm",
+        "WebhookDeadLetterAlarm",
+    }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
         assert actions == {"Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}

@@ -42,7 +42,14 @@ def test_api_key_routes_need_the_bearer_scheme_and_public_ones_do_not():
         for method, operation in item.items()
         if operation.get("security") == []
     }
-    assert public == {("get", "/{code}"), ("post", "/{code}"), ("get", "/openapi.json"), ("get", "/docs")}
+    assert public == {
+        ("get", "/{code}"),
+        ("post", "/{code}"),
+        ("get", "/robots.txt"),
+        ("get", "/openapi.json"),
+        ("get", "/docs"),
+        *(("get", "/"), ("get", "/.well-known/{file}")),  # a domain's root and app-link files
+    }
 
 
 def test_errors_are_documented_in_the_shape_they_are_sent():
@@ -52,10 +59,11 @@ def test_errors_are_documented_in_the_shape_they_are_sent():
         for operation in item.values():
             for status, response in operation["responses"].items():
                 statuses.add(int(status))
-                if path.startswith("/links") and int(status) >= 400:
+                if path.startswith(("/links", "/keys")) and int(status) >= 400:
                     schema = response["content"]["application/json"]["schema"]
-                    assert schema == {"$ref": "#/components/schemas/ErrorBody"}, (path, status)
-    assert {201, 204, 401, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
+                    body = "MissingScopeBody" if status == "403" else "ErrorBody"
+                    assert schema == {"$ref": f"#/components/schemas/{body}"}, (path, status)
+    assert {201, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]
 
 

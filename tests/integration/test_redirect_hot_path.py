@@ -93,6 +93,9 @@ def test_a_hit_makes_no_aws_call_before_the_response_and_a_miss_one_getitem(aws,
         ({"max_clicks": 5}, False),
         ({"rules": {"deny": {"devices": ["bot"]}}}, False),
         ({"password": "correct horse"}, False),
+        ({"utm": {"source": "news"}, "forward_query": False, "crawlable": True}, True),
+        ({"expired_url": "https://example.com/ended"}, True),
+        ({"preview": {"title": "a card"}}, False),
     ],
 )
 def test_a_hit_answers_exactly_as_the_full_walk_does(aws, handlers, options, plain):

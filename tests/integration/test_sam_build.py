@@ -66,6 +66,8 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
+        "WebhookEndpointsFunction",
+        "WebhooksFunction",
     )
     for function in functions:
         assert (build / function / "app.py").is_file()

@@ -15,7 +15,7 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
-from shortlink.visitors import EDGE_SECRET_HEADER
+from shortlink.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
@@ -39,6 +39,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
     actions: set[str] = set()
     for policy in properties.get("Policies", []):
         for statement in policy["Statement"]:
+            statement = statement.get("Fn::If", [None, statement])[1]  # a statement of a condition
             found = statement["Action"]
             actions.update([found] if isinstance(found, str) else found)
     return actions
@@ -47,14 +48,43 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
 @pytest.mark.parametrize(
     ("function", "actions"),
     [
-        ("RedirectFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "sqs:SendMessage", "ssm:GetParameter"}),
+        (
+            "RedirectFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "sqs:SendMessage", "ssm:GetParameter"},
+        ),
         (
             "CreateFunction",
-            {"dynamodb:PutItem", "dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+            {
+                "dynamodb:PutItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:GetItem",
+                "dynamodb:DeleteItem",
+                "ssm:GetParameter",
+                "sqs:SendMessage",
+            },
         ),
-        ("ManageFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter"}),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "ManageFunction",
+            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter", "sqs:SendMessage"},
+        ),
+        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
+        (
+            "WebhookEndpointsFunction",
+            {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
+        ),
+        (
+            "WebhooksFunction",
+            {
+                "dynamodb:Query",
+                "dynamodb:GetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:BatchGetItem",
+                "sqs:SendMessage",
+                "sqs:ChangeMessageVisibility",
+            },
+        ),
+        ("KeysFunction", {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:PutItem", "dynamodb:Scan"}),
         (
             "TransferFunction",
             {
@@ -74,6 +104,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:PutItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
+                "dynamodb:Scan",  # the Keys page lists the account's keys
                 "ssm:GetParameter",
             },
         ),
@@ -97,6 +128,9 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ManageFunction",
         "IngestFunction",
         "DocsFunction",
+        "WebhookEndpointsFunction",
+        "WebhooksFunction",
+        "KeysFunction",
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
@@ -116,6 +150,9 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("GET", "/robots.txt"): "RedirectFunction",
+        ("GET", "/"): "RedirectFunction",
+        ("GET", "/.well-known/{file}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
         ("GET", "/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
@@ -126,18 +163,20 @@ def test_routes_and_trigger(template):
         ("GET", "/links/{code}/qr"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
+        ("POST", "/webhooks"): "WebhookEndpointsFunction",
+        ("GET", "/webhooks"): "WebhookEndpointsFunction",
+        ("DELETE", "/webhooks/{endpoint_id}"): "WebhookEndpointsFunction",
+        ("POST", "/keys"): "KeysFunction",
+        ("GET", "/keys"): "KeysFunction",
+        ("DELETE", "/keys/{key_id}"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
         ("GET", "/console/{proxy+}"): "ConsoleFunction",
         ("POST", "/console/{proxy+}"): "ConsoleFunction",
     }
-    [trigger] = template.sqs_triggers()
-    assert (trigger.function_name, trigger.queue_id, trigger.reports_item_failures) == (
-        "IngestFunction",
-        "ClicksQueue",
-        True,
-    )
+    triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
+    assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
     # The stream aggregator: in order per shard, a failed batch retried whole, the shard's id in
     # its events (a tumbling window), the table's stream with both images.
     [stream] = template.stream_triggers()
@@ -148,6 +187,17 @@ def test_routes_and_trigger(template):
     assert properties["TumblingWindowInSeconds"] > 0
     stats_table = template.resources("AWS::DynamoDB::Table")["ClickStatsTable"]
     assert stats_table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
+
+
+def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
+    from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+
+    resources = template.stacks[0].template_dict["Resources"]
+    queue = resources["WebhookDeliveryQueue"]["Properties"]
+    assert queue["RedrivePolicy"]["maxReceiveCount"] == MAX_ATTEMPTS
+    # The last attempt comes about a day after the first, and the message outlives it.
+    assert 20 * 3600 <= sum(RETRY_DELAYS_SECONDS) <= 26 * 3600 < queue["MessageRetentionPeriod"]
+    assert "SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK" not in (ROOT / "template.yaml").read_text()
 
 
 CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
@@ -162,6 +212,8 @@ CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
             {"DomainName": "sho.rt", "CertificateArn": CERTIFICATE, "PublicBaseUrl": "https://go.example"},
             "https://sho.rt",
         ),
+        ({"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE}, "https://sho.rt"),
+        ({"Domains": "go.example", "DomainName": "sho.rt", "CertificateArn": CERTIFICATE}, "https://go.example"),
     ],
 )
 def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_url):
@@ -172,6 +224,38 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
     for function in functions:
         assert function.environment["Variables"]["PUBLIC_BASE_URL"] == base_url, function.name
         assert function.architectures == ["arm64"]
+        expected_domains = overrides.get("Domains") or overrides.get("DomainName", "")
+        assert function.environment["Variables"]["SHORT_DOMAINS"] == expected_domains, function.name
+
+
+def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_added():
+    # Upgrading DomainName=sho.rt to Domains=sho.rt,go.example: ShortDomain keeps its name (no
+    # replacement), the second domain is a resource of its own, with the edge all are aliases.
+    single = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"), parameter_overrides={"DomainName": "sho.rt", "CertificateArn": CERTIFICATE}
+    )[0][0]
+    several = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"),
+        parameter_overrides={"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE},
+    )[0][0]
+    for stack in (single, several):
+        assert stack.resources["ShortDomain"]["Properties"]["DomainName"] == "sho.rt"
+    assert several.resources["SecondShortDomain"]["Properties"]["DomainName"] == "go.example"
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    resources, conditions = template["Resources"], template["Conditions"]
+    assert resources["SecondShortDomain"]["Condition"] == "SecondDomainOnApi"
+    assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
+    assert resources["EdgeHostFunction"]["Condition"] == "EdgeServesSeveralDomains"
+    assert conditions["EdgeServesSeveralDomains"] == {
+        "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeEnabled"}]
+    }
+    # The edge's function copies the viewer's Host into the header the redirect reads
+    code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
+    assert "request.headers['x-shortlink-host'] = {value: host}" in code
+    [association] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["DefaultCacheBehavior"][
+        "FunctionAssociations"
+    ]["Fn::If"][1]
+    assert association["EventType"] == "viewer-request"
 
 
 LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
@@ -192,7 +276,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 8
+    assert len(functions) == 11
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -311,10 +395,10 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     )
     all_viewer_except_host = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
     assert default["OriginRequestPolicyId"] == all_viewer_except_host
-    [api] = config["CacheBehaviors"]
-    assert api["PathPattern"] == "/links*"
-    assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
-    assert api["OriginRequestPolicyId"] == all_viewer_except_host
+    assert [api["PathPattern"] for api in config["CacheBehaviors"]] == ["/links*", "/keys*"]
+    for api in config["CacheBehaviors"]:
+        assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
+        assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
 
 

@@ -22,6 +22,7 @@ from shortlink.adapters.dynamodb_account_days import coarsened
 from shortlink.click_packing import form_packs
 from shortlink.clicks import MAX_CLICK_TAGS, MAX_PACK_BYTES, ClickEvent, ClickPack
 from shortlink.day_counts import DayCounts
+from shortlink.domains import ShortDomains
 from shortlink.stats import stats_range
 from shortlink.unique_visitors import REGISTERS, packed_registers
 
@@ -117,6 +118,22 @@ def test_a_link_days_change_adds_its_difference_to_its_owners_account_and_each_t
     assert account_subject(owner, "promo") == "key~0a1b2c3d4e5f~tag~promo"  # no code can be either
 
 
+def test_a_link_of_another_domain_counts_under_its_key_and_its_orphan_visits_stay_its_own():
+    bucket = "c#2026-11-30#us-east-1"
+    before = owned([], clicks=1)
+    after = {**owned([], clicks=2, orphans=3, o_expired=3), "hot": {"BOOL": True}}
+    [change_of_day] = account_changes([change("5", "go.example/abc", bucket, before, after)], "us-east-1").counters[
+        (account_subject("0a1b2c3d4e5f"), "2026-11-30")
+    ]
+    assert (change_of_day.code, change_of_day.hot, dict(change_of_day.counts)) == (
+        "go.example/abc",
+        True,
+        {"clicks": 1},
+    )
+    orphans_only = owned([], clicks=2, orphans=4, o_expired=4)
+    assert account_changes([change("6", "abc", bucket, after, orphans_only)], "us-east-1").counters == {}
+
+
 def test_visitor_sketches_are_merged_into_the_subjects_sketches_never_subtracted():
     registers = bytearray(REGISTERS)
     registers[3] = 5
@@ -162,14 +179,18 @@ def test_an_account_day_counts_its_first_links_and_hot_ones_and_the_rest_togethe
     assert len(slots.codes) == 2 * TOP_LINKS
 
 
-def test_an_account_report_is_a_links_without_its_code_plus_its_top_links():
+def test_an_account_report_is_a_links_without_its_code_and_orphans_plus_its_top_links_and_their_domains():
     day = DayCounts("2026-11-30")
-    day.add_counters({"clicks": 7, "clicks@14": 7, "cc#DE": 7, "lk#abc": 4, "lk#xyz": 2, f"lk#{OTHER_LINKS}": 1})
+    counters = {"clicks": 7, "clicks@14": 7, "cc#DE": 7, "lk#abc": 4, "lk#go.example/xyz": 2, f"lk#{OTHER_LINKS}": 1}
+    day.add_counters(counters)
     outside = DayCounts("2026-10-01")
     outside.add_counters({"clicks": 5, "clicks@14": 5, "lk#old": 5})
     span = stats_range(AT - timedelta(days=2), AT, "day", AT)
-    report = account_report("promo", [outside, day], span)
-    assert "code" not in report
+    report = account_report("promo", [outside, day], span, ShortDomains.parse("sho.rt,go.example").public_name)
+    assert ("code" in report, "orphans" in report) == (False, False)
     assert (report["tag"], report["clicks"], report["top"]["country"]) == ("promo", 7, [{"value": "DE", "clicks": 7}])
-    assert report["top_links"] == [{"code": "abc", "clicks": 4}, {"code": "xyz", "clicks": 2}]
-    assert account_report(None, [], span)["top_links"] == []
+    assert report["top_links"] == [
+        {"code": "abc", "domain": "sho.rt", "clicks": 4},
+        {"code": "xyz", "domain": "go.example", "clicks": 2},
+    ]
+    assert account_report(None, [], span, ShortDomains().public_name)["top_links"] == []

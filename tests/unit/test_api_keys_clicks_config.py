@@ -43,10 +43,10 @@ def test_authenticate_accepts_only_active_known_keys():
             hash_api_key(revoked): ApiKey(key_id_for(hash_api_key(revoked)), "r", NOW, revoked=True),
         }
     )
-    assert authenticate(f"Bearer {active}", store) is not None
-    assert authenticate(f"Bearer {revoked}", store) is None
-    assert authenticate(f"Bearer {generate_api_key()}", store) is None
-    assert authenticate("Bearer " + "x" * 500, store) is None
+    assert authenticate(f"Bearer {active}", store, NOW) is not None
+    assert authenticate(f"Bearer {revoked}", store, NOW) is None
+    assert authenticate(f"Bearer {generate_api_key()}", store, NOW) is None
+    assert authenticate("Bearer " + "x" * 500, store, NOW) is None
 
 
 def test_click_events_round_trip():

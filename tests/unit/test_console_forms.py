@@ -5,6 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.console.forms import FormErrors, field_of, form_of_link, link_changes, link_options, rules_document
+from shortlink.destinations import Utm
 
 
 def form(**fields: str) -> dict[str, list[str]]:
@@ -78,6 +79,10 @@ def test_a_missing_destination_is_named():
         ("rules.deny.ips", "deny_ips"),
         ("rules.routes[1].split[0].weight", "routes"),
         ("rules", "rules"),
+        ("utm.source", "utm_source"),
+        ("utm", "utm"),
+        ("preview.image", "preview_image"),
+        ("crawlable", "crawlable"),
     ],
 )
 def test_a_domain_error_goes_to_the_field_it_names(api_field, form_field):
@@ -100,11 +105,36 @@ def test_an_edit_form_round_trips_a_link_and_removes_what_was_emptied():
                 {"split": [{"url": "https://a.example", "weight": 1}, {"url": "https://b.example", "weight": 3}]},
             ],
         },
+        "forward_query": False,
+        "expired_url": "https://example.com/ended",
+        "crawlable": True,
+        "preview": {"title": "Card"},
+        "utm": {"source": "news", "campaign": "spring"},
     }
     fields = form_of_link(view)
     assert rules_document(fields) == view["rules"]
-    fields.update(form(title="", max_clicks="", expires_at=""))
+    fields.update(form(title="", max_clicks="", expires_at="", preview_title="", crawlable=""))
     changes = link_changes(fields)
-    assert changes.cleared == frozenset({"title", "max_clicks", "expires_at", "valid_from"})
+    assert changes.cleared == frozenset({"title", "max_clicks", "expires_at", "valid_from", "preview"})
     assert changes.tags == ("a", "b")
     assert changes.rules == view["rules"]
+    assert (changes.forward_query, changes.crawlable) == (False, False)
+    assert changes.expired_url == "https://example.com/ended"
+    assert changes.utm == Utm(source="news", campaign="spring")
+
+
+def test_the_destination_options_of_the_form_become_the_apis_and_a_bad_one_is_named_at_its_field():
+    _, options = link_options(
+        form(url="https://example.com", drop_query="on", crawlable="on", utm_medium="email", preview_image="")
+    )
+    assert (options.forward_query, options.crawlable, options.utm, options.preview) == (
+        False,
+        True,
+        Utm(medium="email"),
+        None,
+    )
+    _, untouched = link_options(form(url="https://example.com"))  # a bulk line: the API's defaults
+    assert (untouched.forward_query, untouched.crawlable, untouched.expired_url) == (True, False, None)
+    with pytest.raises(FormErrors) as raised:
+        link_options(form(url="https://example.com", utm_term="t" * 201, preview_description="d" * 501))
+    assert set(raised.value.errors) == {"utm_term", "preview_description"}

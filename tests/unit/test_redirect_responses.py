@@ -3,7 +3,9 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shortlink.destinations import Utm
 from shortlink.links import Link
+from shortlink.previews import LinkPreview
 from shortlink.redirect_responses import cache_control, plain_redirect
 from shortlink.rules import parse_rules
 
@@ -18,7 +20,19 @@ LINK = Link("abc", "https://example.com/a", "owner", NOW)
 def test_a_plain_link_is_answered_with_a_response_made_once(status, expected):
     assert plain_redirect(replace(LINK, redirect_type=status)) == {
         "statusCode": status,
-        "headers": {"Location": "https://example.com/a", "Cache-Control": expected},
+        "headers": {"Location": "https://example.com/a", "Cache-Control": expected, "X-Robots-Tag": "noindex"},
+        "body": "",
+    }
+
+
+def test_a_crawlable_link_is_not_marked_noindex_and_utm_fields_are_in_the_ready_made_location():
+    link = replace(LINK, crawlable=True, utm=Utm(source="news", campaign="spring"))
+    assert plain_redirect(link) == {
+        "statusCode": 302,
+        "headers": {
+            "Location": "https://example.com/a?utm_source=news&utm_campaign=spring",
+            "Cache-Control": "no-store",
+        },
         "body": "",
     }
 
@@ -32,6 +46,7 @@ def test_a_plain_link_is_answered_with_a_response_made_once(status, expected):
         {"max_clicks": 3},
         {"password_hash": "pbkdf2_sha256$600000$salt$hash"},
         {"rules": parse_rules({"deny": {"devices": ["bot"]}})},
+        {"preview": LinkPreview(title="a card for bots")},
     ],
 )
 def test_a_link_whose_answer_depends_on_the_request_or_the_time_is_not_plain(change):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from shortlink.user_agents import Client, classify, is_bot
+from shortlink.user_agents import Client, classify, is_bot, is_link_preview
 
 IPHONE = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
@@ -73,3 +73,30 @@ def test_bots_and_link_previewers_are_flagged():
     for agent in (GOOGLEBOT, "Slackbot-LinkExpanding 1.0", "facebookexternalhit/1.1", "python-requests/2.32"):
         assert is_bot(agent), agent
     assert not is_bot(IPHONE)
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [
+        "facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)",
+        "Twitterbot/1.0",
+        "LinkedInBot/1.0 (compatible; Mozilla/5.0; Apache-HttpClient +http://www.linkedin.com)",
+        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
+        "Mozilla/5.0 (compatible; Discordbot/2.0; +https://discordapp.com)",
+        "TelegramBot (like TwitterBot)",
+        "WhatsApp/2.23.20.0 A",
+        "http.rb/5.1.1 (Mastodon/4.2.0; +https://mastodon.social/)",
+        "Mozilla/5.0 (compatible; Bluesky Cardyb/1.1; +mailto:support@bsky.app)",
+    ],
+)
+def test_link_preview_bots_are_known_and_counted_as_bots(user_agent):
+    assert is_link_preview(user_agent)
+    assert classify(user_agent, {}).device == "bot"
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [IPHONE, WINDOWS_EDGE, MAC_SAFARI, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"],
+)
+def test_people_and_search_engines_are_not_link_preview_bots(user_agent):
+    assert not is_link_preview(user_agent)

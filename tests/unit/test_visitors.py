@@ -7,7 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.config import MIN_EDGE_SECRET_LENGTH, ConfigurationError, Settings, settings
-from shortlink.visitors import EDGE_SECRET_HEADER, client_ip, preferred_languages, visitor_of
+from shortlink.edge import EDGE_SECRET_HEADER
+from shortlink.visitors import client_ip, preferred_languages, visitor_of
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

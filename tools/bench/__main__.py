@@ -523,7 +523,7 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
         ]
         entries: Any = [{"Id": str(n), "MessageBody": body} for n, body in enumerate(bodies)]
         stack.sqs.send_message_batch(QueueUrl=queue, Entries=entries)
-    [trigger] = stack.template.sqs_triggers()
+    trigger = stack.template.sqs_trigger("IngestFunction")
     poller = SqsPoller(trigger, queue, stack.sqs, stack.runner, REGION)
     delivered = batches = 0
     handler_seconds = 0.0

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
-from tools.devstack.local_env import DEV_EDGE_SECRET, function_environment
+from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -77,14 +77,17 @@ def request_log_handler() -> type:
 
 def as_the_edge(app: Any, secret: str) -> Any:
     """What CloudFront does to a request on its way to the API, as far as the functions can
-    tell: it adds the edge secret (replacing one the client sent). The viewer headers stay as
-    the client sent them, so that rules can be tried with curl -H."""
-    from shortlink.visitors import EDGE_SECRET_HEADER
+    tell: it adds the edge secret and the viewer's host (replacing those the client sent). The
+    viewer headers stay as the client sent them, so that rules can be tried with curl -H."""
+    from shortlink.edge import EDGE_SECRET_HEADER
+    from shortlink.request_hosts import EDGE_HOST_HEADER
 
     environ_key = "HTTP_" + EDGE_SECRET_HEADER.upper().replace("-", "_")
+    host_key = "HTTP_" + EDGE_HOST_HEADER.upper().replace("-", "_")
 
     def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
         environ[environ_key] = secret
+        environ[host_key] = environ.get("HTTP_HOST", "")
         return app(environ, start_response)
 
     return through_the_edge
@@ -158,6 +161,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     os.environ.update(function_environment(template, queue_urls))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
+    # Two short domains: 127.0.0.1 (the default) and go.localhost (curl resolves *.localhost to
+    # 127.0.0.1 itself), the second with fallback pages and app-link files to try.
+    os.environ["SHORT_DOMAINS"] = os.environ.get("SHORTLINK_DOMAINS") or f"{HOST}:{port},go.localhost:{port}"
+    os.environ["DOMAIN_SETTINGS"] = os.environ.get("SHORTLINK_DOMAIN_SETTINGS") or DEV_DOMAIN_SETTINGS
     if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     runner.load_all()

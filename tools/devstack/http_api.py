@@ -67,7 +67,7 @@ class HttpApiService(LocalApigwService):  # type: ignore[misc]
 
     def _generate_lambda_event(self, flask_request: Any, route: Any, method: str, endpoint: str) -> dict[str, Any]:
         now = datetime.now(UTC)
-        return dict(
+        event = dict(
             construct_v2_event_http(
                 flask_request=flask_request,
                 port=self.port,
@@ -81,6 +81,9 @@ class HttpApiService(LocalApigwService):  # type: ignore[misc]
                 request_time=now.strftime("%d/%b/%Y:%H:%M:%S +0000"),
             )
         )
+        # The host the request came in on, as API Gateway names a custom domain (SAM: "localhost").
+        event["requestContext"]["domainName"] = flask_request.host
+        return event
 
     @staticmethod
     def _parse_v2_payload_format_lambda_output(

@@ -1,5 +1,7 @@
 """The environment the functions see in the local stack: the template's variables, resolved."""
 
+import json
+
 from tools.devstack.template import LocalTemplate
 
 # Only ever used locally; deployed stacks read their key from SSM.
@@ -8,6 +10,30 @@ DEV_VISITOR_SALT = "local-dev-visitor-salt-do-not-use-in-aws"
 DEV_CONSOLE_SESSION_SECRET = "local-dev-console-session-secret-do-not-use-in-aws"
 # The local stack stands in for the edge and adds this to every request (tools.devstack).
 DEV_EDGE_SECRET = "local-dev-edge-secret-do-not-use-in-aws"
+# A made-up signing certificate's fingerprint, for the example assetlinks.json.
+EXAMPLE_FINGERPRINT = ":".join(["14", "6D", "E9", "83", "C5", "73", "06", "50"] * 4)
+# The local stack's second domain's settings (shortlink.domain_settings); the default domain has none.
+DEV_DOMAIN_SETTINGS = json.dumps(
+    {
+        "go.localhost": {
+            "root_url": "https://example.com/",
+            "not_found_url": "https://example.com/not-found",
+            "apple_app_site_association": {
+                "applinks": {"details": [{"appIDs": ["ABCDE12345.com.example.app"], "components": [{"/": "/app/*"}]}]}
+            },
+            "assetlinks": [
+                {
+                    "relation": ["delegate_permission/common.handle_all_urls"],
+                    "target": {
+                        "namespace": "android_app",
+                        "package_name": "com.example.app",
+                        "sha256_cert_fingerprints": [EXAMPLE_FINGERPRINT],
+                    },
+                }
+            ],
+        }
+    }
+)
 
 
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:

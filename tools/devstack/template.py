@@ -77,6 +77,11 @@ class LocalTemplate:
                 )
         return triggers
 
+    def sqs_trigger(self, function_name: str) -> SqsTrigger:
+        """The one SQS trigger of this function (ingest's clicks queue, the webhooks' deliveries)."""
+        [trigger] = [trigger for trigger in self.sqs_triggers() if trigger.function_name == function_name]
+        return trigger
+
     def stream_triggers(self) -> list[StreamTrigger]:
         """The functions fed by a table's DynamoDB stream."""
         return [

@@ -79,7 +79,7 @@ def run(serve: bool) -> None:
     moto = ThreadedMotoServer(ip_address=gateway, port=moto_port, verbose=False)
     moto.start()
     processes: list[SamProcess] = []
-    poller: SqsPoller | None = None
+    pollers: list[SqsPoller] = []
     try:
         use_local_aws(endpoint)
         template = LocalTemplate.load(ROOT / "template.yaml")
@@ -105,11 +105,11 @@ def run(serve: bool) -> None:
         for process in processes:
             process.wait_until_listening(local.host)
 
-        [trigger] = template.sqs_triggers()
-        function_timeout = int(template.functions[trigger.function_name].timeout or 30)
-        caller = StartLambdaCaller(local.lambda_url, timeout_seconds=function_timeout + 60)
-        poller = SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, caller, REGION)
-        poller.start()
+        for trigger in template.sqs_triggers():  # ingest's clicks, the webhooks' deliveries
+            function_timeout = int(template.functions[trigger.function_name].timeout or 30)
+            caller = StartLambdaCaller(local.lambda_url, timeout_seconds=function_timeout + 60)
+            pollers.append(SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, caller, REGION))
+            pollers[-1].start()
 
         print(
             f"sam local ready\n  API:     {local.api_url}\n  API key: {api_key}\n"
@@ -125,8 +125,9 @@ def run(serve: bool) -> None:
             totals = flow.run(local.api_url, api_key)
             print(f"sam local: create → follow → stats works ({totals})", flush=True)
     finally:
-        if poller:
+        for poller in pollers:
             poller.stopping.set()
+        for poller in pollers:
             poller.join(timeout=10)
         for process in reversed(processes):
             process.stop()

@@ -1,21 +1,27 @@
 """An account's stats over a time range (`GET /stats`): a link's report (shortlink.stats) of the
-account's or one tag's days, without the link's code, and its most-clicked links."""
+account's or one tag's days, without the link's code and orphan visits (those stay each link's
+own), and its most-clicked links."""
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from shortlink.account_tally import OTHER_LINKS
 from shortlink.click_tally import LINK_KEY
 from shortlink.day_counts import DayCounts
+from shortlink.domains import split_key
 from shortlink.stats import TOP_VALUES, StatsRange, link_report, span_days
 
 
-def account_report(tag: str | None, days: list[DayCounts], span: StatsRange) -> dict[str, Any]:
+def account_report(
+    tag: str | None, days: list[DayCounts], span: StatsRange, domain_name: Callable[[str], str | None]
+) -> dict[str, Any]:
     """The stats of an account's days (of its links with `tag`, if given). `top_links` counts
     the whole days the range touches, as `top` does; a link past a day's first TOP_LINKS is
-    counted in the totals but not ranked."""
+    counted in the totals but not ranked. Each top link shows its code and its domain as
+    `domain_name` names a link's domain ("" for the default) to the API."""
     report = link_report("", days, span)
-    del report["code"]
+    del report["code"], report["orphans"]
     first_day, last_day = span_days(span)
     prefix = f"{LINK_KEY}#"
     links: Counter[str] = Counter()
@@ -24,5 +30,8 @@ def account_report(tag: str | None, days: list[DayCounts], span: StatsRange) -> 
             for name, count in day.counters.items():
                 if name.startswith(prefix) and name != prefix + OTHER_LINKS:
                     links[name.removeprefix(prefix)] += count
-    top_links = [{"code": code, "clicks": count} for code, count in links.most_common(TOP_VALUES)]
+    top_links = []
+    for key, count in links.most_common(TOP_VALUES):
+        domain, code = split_key(key)
+        top_links.append({"code": code, "domain": domain_name(domain), "clicks": count})
     return {"tag": tag, **report, "top_links": top_links}

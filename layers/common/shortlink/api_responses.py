@@ -16,6 +16,12 @@ class ErrorBody(BaseModel):
     message: str
 
 
+class MissingScopeBody(ErrorBody):
+    """403: the API key lacks the scope the route needs; `scope` names it."""
+
+    scope: str
+
+
 class LinkPage(BaseModel):
     links: list[LinkView]
     next_cursor: str | None
@@ -56,7 +62,8 @@ class ImportSummary(BaseModel):
 
 
 ERRORS = {
-    401: "no valid API key (checked after the body's size, before anything else)",
+    401: "no valid API key: unknown, revoked or expired (checked after the body's size, before anything else)",
+    403: "the API key lacks the scope this route needs (checked right after the key)",
     404: "no such link, or not one of this key's",
     409: "the slug, or one that reads the same, is taken; or this Idempotency-Key's first request is running",
     413: "the body is too large",
@@ -66,7 +73,8 @@ ERRORS = {
     503: "storage is busy or no code is free: retry (Retry-After)",
 }
 # Every API-key route may answer these; routes with a body also 413 and 415.
-COMMON_ERRORS = (401, 422, 503)
+COMMON_ERRORS = (401, 403, 422, 503)
+ERROR_BODIES: dict[int, type[ErrorBody]] = {403: MissingScopeBody}
 BODY_ERRORS = (413, 415)
 
 
@@ -96,7 +104,8 @@ def answers(
     success["content"] = {"application/json": {"model": model}} if model is not None else {}
     documented: dict[int, OpenAPIResponse] = {status: success}
     for code in sorted({*COMMON_ERRORS, *errors}):
-        documented[code] = {"description": ERRORS[code], "content": {"application/json": {"model": ErrorBody}}}
+        body = ERROR_BODIES.get(code, ErrorBody)
+        documented[code] = {"description": ERRORS[code], "content": {"application/json": {"model": body}}}
     return documented
 
 

@@ -8,9 +8,10 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from shortlink.clicks import DIRECT, UNKNOWN, ClickEvent, hour_bucket
+from shortlink.edge import request_headers
 from shortlink.links import Link
 from shortlink.visitor_hashes import daily_salt, visitor_hash
-from shortlink.visitors import request_headers, visitor_of
+from shortlink.visitors import visitor_of
 
 # What a counter name may hold: visitors choose these values, so they are kept short and plain.
 HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")

@@ -33,6 +33,7 @@ from typing import Any, Protocol
 from shortlink import deferred_metrics
 from shortlink.click_packing import Flush, HeldClicks, PackingRules
 from shortlink.clicks import CARRIED_METRICS, ClickEvent, ClickPack, ClickPublisher, orphan_code
+from shortlink.domains import split_key
 from shortlink.errors import StorageUnavailable
 from shortlink.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
 from shortlink.links import Link, may_be_private
@@ -116,7 +117,7 @@ def log_lost(packs: list[ClickPack]) -> Counter[str]:
 def _log_lost(pack: ClickPack, kind: str, record: dict[str, Any], code: str) -> None:
     # A private link's code is its capability: it is never logged, so such a click is lost
     # for good (the line still says one was, for the replay's report).
-    entry = {kind: record} if not may_be_private(code) else {"unreplayable": kind}
+    entry = {kind: record} if not may_be_private(split_key(code)[1]) else {"unreplayable": kind}
     logger.error(json.dumps({"event": LOST_CLICK_EVENT, "pack": pack.pack_id, **entry}))
 
 

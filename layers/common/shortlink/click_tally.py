@@ -14,7 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC
 
-from shortlink.clicks import DIMENSIONS, ClickEvent, ClickPack
+from shortlink.clicks import DIMENSIONS, ClickEvent, ClickPack, OrphanVisit
+from shortlink.orphan_tally import WINDOWS_PER_HOUR, counted_under, orphan_day, orphan_hour_start
 from shortlink.unique_visitors import sketch_element
 
 # Dimensions whose values visitors choose (any Referer, any Accept-Language). If their variety
@@ -33,10 +34,11 @@ LINK_KEY = "lk"
 
 @dataclass(frozen=True)
 class PackPart:
-    """The clicks of one pack for one link and day."""
+    """The clicks and orphan visits of one pack for one link and day."""
 
     pack_id: str
     clicks: tuple[ClickEvent, ...]
+    orphans: tuple[OrphanVisit, ...] = ()
 
     @property
     def digest(self) -> bytes:
@@ -46,7 +48,15 @@ class PackPart:
     def ledger_window(self) -> int:
         """Which ledger window records this part: a function of the pack's content alone, so
         that every redelivery of it is checked where it was recorded."""
-        return int(min(click.at.timestamp() for click in self.clicks)) // LEDGER_WINDOW_SECONDS
+        if self.clicks:
+            return int(min(click.at.timestamp() for click in self.clicks)) // LEDGER_WINDOW_SECONDS
+        hour = min(orphan_hour_start(orphan) for orphan in self.orphans) // LEDGER_WINDOW_SECONDS
+        return hour + int.from_bytes(self.digest) % WINDOWS_PER_HOUR
+
+    @property
+    def visits(self) -> int:
+        """Clicks and orphan visits: what the part adds to its day's item."""
+        return len(self.clicks) + sum(orphan.count for orphan in self.orphans)
 
 
 def pack_digest(pack_id: str) -> bytes:
@@ -59,18 +69,21 @@ def day_of(click: ClickEvent) -> str:
 
 def parts_per_link_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict[str, PackPart]]:
     """The parts of a batch per (link, day), one per pack id (a pack delivered twice in one
-    batch is one part): a batch costs writes per link and day, never per click or pack."""
-    grouped: dict[tuple[str, str], dict[str, list[ClickEvent]]] = defaultdict(dict)
+    batch is one part): a batch costs writes per link and day, never per click or pack. Orphan
+    visits are parts of their link's day and of the stack's (shortlink.orphan_tally)."""
+    grouped: dict[tuple[str, str], dict[str, PackPart]] = defaultdict(dict)
     for pack in packs:
         mine: dict[tuple[str, str], list[ClickEvent]] = defaultdict(list)
+        orphans: dict[tuple[str, str], list[OrphanVisit]] = defaultdict(list)
         for click in pack.clicks:
             mine[(click.code, day_of(click))].append(click)
-        for key, clicks in mine.items():
-            grouped[key].setdefault(pack.pack_id, clicks)
-    return {
-        key: {pack_id: PackPart(pack_id, tuple(clicks)) for pack_id, clicks in parts.items()}
-        for key, parts in grouped.items()
-    }
+        for orphan in pack.orphans:
+            for code in counted_under(orphan):
+                orphans[(code, orphan_day(orphan))].append(orphan)
+        for key in mine.keys() | orphans.keys():
+            part = PackPart(pack.pack_id, tuple(mine.get(key, ())), tuple(orphans.get(key, ())))
+            grouped[key].setdefault(pack.pack_id, part)
+    return dict(grouped)
 
 
 def dimension_counter(dimension: str, value: str) -> str:

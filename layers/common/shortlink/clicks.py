@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Protocol
 
-from shortlink.links import is_possible_code
+from shortlink.links import is_possible_key
 
 # Every dimension a click is counted by (besides clicks and bots), in the stats' order.
 DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")
@@ -69,7 +69,7 @@ class ClickEvent:
         owner of its own has the `shared` one (its pack's for its link)."""
         data = json.loads(body)
         code = data["code"]
-        if not isinstance(code, str) or not is_possible_code(code):
+        if not isinstance(code, str) or not is_possible_key(code):
             raise ValueError("click without a valid code")
         click_id = data.get("click_id") or fallback_id
         if not isinstance(click_id, str) or not click_id:
@@ -151,7 +151,8 @@ MAX_PACK_BYTES = 256 * 1024
 
 # Why a follow found no live link. Orphan visits are counted, not queued one by one: a pack
 # carries how many of each (code, outcome, hour) its environment saw.
-ORPHAN_OUTCOMES = frozenset({"unknown", "not_yet_valid", "deleted", "expired", "used_up"})
+# "root": a visit of a domain's root (`GET /`), whose code is "/" (`<host>/` on another domain).
+ORPHAN_OUTCOMES = frozenset({"unknown", "not_yet_valid", "deleted", "expired", "used_up", "root"})
 MAX_PACK_ORPHANS = 100  # distinct (code, outcome, hour) entries per pack
 MAX_ORPHAN_CODE_LENGTH = 64
 # Where a flood of distinct codes is counted once an environment holds as many as a pack takes.

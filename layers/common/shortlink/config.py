@@ -5,8 +5,10 @@ A missing required variable fails loudly on first use with the variable's name.
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
+
+from shortlink.domains import ShortDomains
 
 # A guessable edge secret would let anyone forge CloudFront's viewer headers.
 MIN_EDGE_SECRET_LENGTH = 32
@@ -64,11 +66,23 @@ class Settings:
     # message per window or per this many clicks (shortlink.click_packing).
     click_pack_window_ms: int = 1000
     click_pack_max_clicks: int = 1000
+    # The stack's short domains, the default first (SHORT_DOMAINS; see shortlink.domains).
+    short_domains: ShortDomains = field(default_factory=ShortDomains)
+    # Per-domain fallback pages and app-link files (shortlink.domain_settings): a JSON
+    # document, inline locally (DOMAIN_SETTINGS), else read from SSM (DOMAIN_SETTINGS_PARAMETER).
+    domain_settings: str = ""
+    domain_settings_parameter: str = ""
     # The console's session-signing secret: SSM in AWS, CONSOLE_SESSION_SECRET in the local stack.
     console_session_secret: str = ""
     console_session_secret_parameter: str = ""
     # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
     sign_in_attempts_per_window: int = 10
+    # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
+    # without a queue no event is emitted.
+    webhooks_table: str = ""
+    webhook_queue_url: str = ""
+    # Local stack only: receivers on 127.0.0.1 (the template never sets it).
+    webhooks_allow_loopback: bool = False
 
     @property
     def trust_edge_headers(self) -> bool:
@@ -105,6 +119,12 @@ class Settings:
                 raise ConfigurationError(f"EDGE_SECRET must be at least {MIN_EDGE_SECRET_LENGTH} characters")
             return value
 
+        def short_domains() -> ShortDomains:
+            try:
+                return ShortDomains.parse(env.get("SHORT_DOMAINS", ""))
+            except ValueError as error:
+                raise ConfigurationError(f"SHORT_DOMAINS: {error}") from None
+
         return cls(
             links_table=required("LINKS_TABLE"),
             api_keys_table=required("API_KEYS_TABLE"),
@@ -130,9 +150,15 @@ class Settings:
             click_pack_max_clicks=integer("CLICK_PACK_MAX_CLICKS", 1000, 1, 1000),
             blocked_domains=comma_list(env.get("BLOCKED_DOMAINS", "")),
             own_hosts_parameter=env.get("OWN_HOSTS_PARAMETER", ""),
+            short_domains=short_domains(),
+            domain_settings=env.get("DOMAIN_SETTINGS", ""),
+            domain_settings_parameter=env.get("DOMAIN_SETTINGS_PARAMETER", ""),
             console_session_secret=env.get("CONSOLE_SESSION_SECRET", ""),
             console_session_secret_parameter=env.get("CONSOLE_SESSION_SECRET_PARAMETER", ""),
             sign_in_attempts_per_window=integer("SIGN_IN_ATTEMPTS_PER_WINDOW", 10, 1, 1000),
+            webhooks_table=env.get("WEBHOOKS_TABLE", ""),
+            webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
+            webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
         )
 
 

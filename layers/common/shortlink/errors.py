@@ -17,6 +17,26 @@ class InvalidLinkOption(ShortlinkError):
         self.field = field
 
 
+class InvalidApiKeyOption(ShortlinkError):
+    """A new API key's name, scopes or expiry that cannot be accepted; names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class ScopeNotGrantable(ShortlinkError):
+    """A new key would hold a scope its creator lacks (`scope`, the first such)."""
+
+    def __init__(self, scope: str) -> None:
+        super().__init__(f"granting {scope} needs the scope {scope}")
+        self.scope = scope
+
+
+class ApiKeyNotFound(ShortlinkError):
+    """No API key with that id (or not one of the caller's account)."""
+
+
 class SlugTaken(ShortlinkError):
     """The custom slug, or one a reader could take for it, belongs to another link."""
 
@@ -27,6 +47,10 @@ class RateLimited(ShortlinkError):
     def __init__(self, retry_after: int) -> None:
         super().__init__(f"too many requests, retry after {retry_after} s")
         self.retry_after = retry_after
+
+
+class DestinationTooLong(ShortlinkError):
+    """A visitor's query would make the destination longer than a URL we redirect to."""
 
 
 class LinkNotFound(ShortlinkError):

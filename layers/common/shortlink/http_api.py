@@ -1,8 +1,10 @@
-"""HTTP concerns shared by the API-key functions (create, manage), on Powertools' resolver.
+"""HTTP concerns shared by the API-key functions (create, manage, keys), on Powertools' resolver.
 
 One place maps domain errors and validation failures to JSON answers, and one pre-check runs
-before anything else looks at a request, in this order: body size (413), API key (401), media
-type (415); then the body is read as strict JSON (422) and validated.
+before anything else looks at a request, in this order: body size (413), API key (401), the
+route's scope (403), media type (415); then the body is read as strict JSON (422) and validated.
+Each route declares its scope as its OpenAPI security requirement (`security=needs(scope)`), so
+the document says what the pre-check enforces.
 """
 
 import base64
@@ -10,6 +12,7 @@ import binascii
 import json
 import logging
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from functools import cache, lru_cache
 from typing import Any, NoReturn, cast
 from urllib.parse import urlsplit
@@ -23,8 +26,11 @@ from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api_keys import ApiKey, authenticate
-from shortlink.config import comma_list, settings
+from shortlink.config import ConfigurationError, comma_list, settings
+from shortlink.domains import link_key
 from shortlink.errors import (
+    ApiKeyNotFound,
+    InvalidApiKeyOption,
     InvalidLinkOption,
     InvalidUrl,
     LinkNotFound,
@@ -34,6 +40,8 @@ from shortlink.errors import (
     SlugTaken,
     StorageUnavailable,
 )
+from shortlink.link_views import LinkView
+from shortlink.links import Link
 from shortlink.services import api_key_store
 from shortlink.urls import DestinationPolicy
 
@@ -49,16 +57,50 @@ JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
 MAX_INTEGER_DIGITS = 20
 
+API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+
 logger = logging.getLogger("shortlink.http_api")
 
 
-def error_response(status: int, error: str, message: str, headers: dict[str, str] | None = None) -> Response[Any]:
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    details: dict[str, str] | None = None,
+) -> Response[Any]:
     return Response(
         status_code=status,
         content_type=content_types.APPLICATION_JSON,
-        body={"error": error, "message": message},
+        body={"error": error, "message": message, **(details or {})},
         headers=headers,
     )
+
+
+def needs(scope: str) -> list[dict[str, list[str]]]:
+    """A route's security requirement: an API key holding `scope` (the pre-check enforces it)."""
+    return [{API_KEY_SCHEME: [scope]}]
+
+
+# The rule of the route Powertools makes up for a path that matches none (its not-found chain).
+NOT_FOUND_RULE = "^.*$"
+
+
+def missing_scope(action: str, scope: str) -> Response[Any]:
+    return error_response(403, "missing_scope", f"{action} needs the scope {scope}", details={"scope": scope})
+
+
+def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str] | None:
+    """The route being called (`POST /links`) and the scope it needs; None for a path no route
+    matches (a path parameter outside its pattern): its answer is a 404, which needs no scope."""
+    route = app.context["_route"]  # set by Powertools before any middleware runs
+    if not route.security and route.rule.pattern == NOT_FOUND_RULE:
+        return None
+    scopes = [scope for requirement in route.security or () for scope in requirement.get(API_KEY_SCHEME, ())]
+    action = f"{route.method} {route.openapi_path}"
+    if len(scopes) != 1:  # fail closed: a route without its scope would be open to every key
+        raise ConfigurationError(f"{action} declares no scope (security=needs(...))")
+    return action, scopes[0]
 
 
 def _body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
@@ -84,7 +126,8 @@ def is_json_media_type(content_type: str | None) -> bool:
 
 
 def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
-    """Refuse oversized bodies, requests without a valid key, then non-JSON bodies; None lets the request on."""
+    """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
+    bodies; None lets the request on."""
     event = app.current_event
     body = _body_bytes(event)
     size = len(body) if body is not None else len(event.body or "")
@@ -93,7 +136,7 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(event.headers.get("authorization"), api_key_store())
+    key = authenticate(event.headers.get("authorization"), api_key_store(), datetime.now(UTC))
     if key is None:
         return error_response(
             401,
@@ -101,6 +144,10 @@ def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
             "a valid API key is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    # Before the body is read: a key that may not call the route learns nothing about its body.
+    route_scope = _route_scope(app)
+    if route_scope is not None and not key.allows(route_scope[1]):
+        return missing_scope(*route_scope)
     if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
@@ -173,11 +220,25 @@ def public_base_url(app: APIGatewayHttpResolver) -> str:
     return settings().public_base_url or f"https://{app.current_event.request_context.domain_name}"
 
 
+def link_view(app: APIGatewayHttpResolver, link: Link) -> LinkView:
+    """How the API shows `link`: its short URL and domain are its domain's."""
+    domains = settings().short_domains
+    base = domains.base_url(link.domain, public_base_url(app))
+    return LinkView.of(link, base, domains.public_name(link.domain))
+
+
+def requested_key(code: str, domain: str | None) -> str:
+    """The key of `code` on the domain a request names in `?domain=` (default: the first);
+    InvalidLinkOption (422) for a domain the stack does not serve."""
+    return link_key(settings().short_domains.domain_named(domain), code)
+
+
 def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
-    """Our own hosts (the public one, the one this request came in on, the stack's others) and
-    the blocklist, each in any spelling a browser reads."""
+    """Our own hosts (the public one, every short domain, the one this request came in on, the
+    stack's others) and the blocklist, each in any spelling a browser reads."""
     own = {
         urlsplit(public_base_url(app)).netloc,
+        *settings().short_domains.names,
         app.current_event.request_context.domain_name or "",
         *stack_own_hosts(settings().own_hosts_parameter),
     }
@@ -238,8 +299,10 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
     match error:
         case InvalidUrl():
             return ErrorAnswer(422, "invalid_url", str(error))
-        case InvalidLinkOption():
+        case InvalidLinkOption() | InvalidApiKeyOption():
             return ErrorAnswer(422, "invalid_request", str(error))  # its message names the field
+        case ApiKeyNotFound():
+            return ErrorAnswer(404, "not_found", f"no API key with id {error}")
         case RateLimited():
             return ErrorAnswer(429, "rate_limited", str(error), {"Retry-After": str(error.retry_after)})
         case SlugTaken():

@@ -30,6 +30,7 @@ CSV_FIELDS = (
     "max_clicks",
     "rules",
     "deleted_at",
+    "domain",
 )
 CSV_ALIASES = {"code": "slug"}
 EXPORT_ONLY_COLUMNS = frozenset({"short_url", "created_at", "has_password"})

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shortlink.links import Link, LinkSource, is_possible_code
+from shortlink.links import Link, LinkSource, is_possible_key
 
 
 class Entry:
@@ -72,7 +72,7 @@ class CachedLinks:
             self.last_was_hit = True
             return entry.link
         self.last_was_hit = False
-        if not is_possible_code(code):
+        if not is_possible_key(code):
             return None
         link = self._source.get(code)
         ttl = self._ttl if link is not None else self._negative_ttl

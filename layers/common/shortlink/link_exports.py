@@ -1,5 +1,7 @@
 """Exports: all of a key's links, every field, as JSON (which imports back unchanged: the password
-as its hash) or CSV (the password only as has_password), and their daily clicks as CSV."""
+as its hash) or CSV (the password only as has_password), and their daily clicks as CSV. Each link
+is shown as the API shows it (`view_of`: its domain's short URL, its domain), so an export of a
+link on another short domain than the default imports back to that domain."""
 
 import csv
 import io
@@ -32,8 +34,11 @@ CSV_COLUMNS = (
     "max_clicks",
     "has_password",
     "rules",
+    "domain",
 )
-STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors")
+STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain")
+# How the API shows a link (shortlink.http_api.link_view).
+ViewOf = Callable[[Link], LinkView]
 
 
 class ExportTooLarge(ShortlinkError):
@@ -53,24 +58,24 @@ def owned_links(links: LinkRepository, owner: str, limit: int) -> list[Link]:
             return found
 
 
-def exported(link: Link, public_base_url: str) -> dict[str, Any]:
+def exported(link: Link, view_of: ViewOf) -> dict[str, Any]:
     """A link as the JSON export writes it: its view, the password as its hash."""
-    view = LinkView.of(link, public_base_url).model_dump(mode="json")
+    view = view_of(link).model_dump(mode="json")
     del view["has_password"]
     view["password_hash"] = link.password_hash
     return view
 
 
-def links_json(links: list[Link], public_base_url: str) -> str:
-    return json.dumps({"links": [exported(link, public_base_url) for link in links]}, ensure_ascii=False)
+def links_json(links: list[Link], view_of: ViewOf) -> str:
+    return json.dumps({"links": [exported(link, view_of) for link in links]}, ensure_ascii=False)
 
 
-def links_csv(links: list[Link], public_base_url: str) -> str:
+def links_csv(links: list[Link], view_of: ViewOf) -> str:
     out = io.StringIO()
     writer = csv.DictWriter(out, CSV_COLUMNS)
     writer.writeheader()
     for link in links:
-        row = LinkView.of(link, public_base_url).model_dump(mode="json")
+        row = view_of(link).model_dump(mode="json")
         row["tags"] = "|".join(row["tags"])
         row["rules"] = json.dumps(row["rules"], sort_keys=True) if row["rules"] is not None else ""
         row["private"] = str(row["private"]).lower()
@@ -79,17 +84,20 @@ def links_csv(links: list[Link], public_base_url: str) -> str:
     return out.getvalue()
 
 
-def stats_csv(links: list[Link], span: StatsRange, days_of: Callable[[str, str, str], list[DayCounts]]) -> str:
-    """One row per link and UTC day with clicks in `span` (`days_of(code, first_day, last_day)`
+def stats_csv(
+    links: list[Link], span: StatsRange, days_of: Callable[[str, str, str], list[DayCounts]], view_of: ViewOf
+) -> str:
+    """One row per link and UTC day with clicks in `span` (`days_of(key, first_day, last_day)`
     reads a link's days)."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(STATS_COLUMNS)
     first_day, last_day = span_days(span)
     for link in links:
-        report = link_report(link.code, days_of(link.code, first_day, last_day), span)
+        report = link_report(link.code, days_of(link.key, first_day, last_day), span)
+        domain = view_of(link).domain or ""
         for point in report["series"]:
             if point["clicks"]:
                 day = point["start"][:10]
-                writer.writerow((link.code, day, point["clicks"], point["bots"], point["unique_visitors"]))
+                writer.writerow((link.code, day, point["clicks"], point["bots"], point["unique_visitors"], domain))
     return out.getvalue()

@@ -5,7 +5,8 @@ Re-running an import creates nothing twice. A record with a code (a slug) is tha
 this key's with the same destination, it is skipped; anyone else's, or another destination, and
 it fails as taken. A record without one is known by its import key, a hash of the key's id and
 the record's fields, claimed in the same transaction as its link: a re-run finds the claim and
-skips it.
+skips it. A record's `domain` (as an export writes it) puts its link on that short domain; a
+record without one is the default domain's.
 """
 
 import hashlib
@@ -15,11 +16,22 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
-from pydantic import AfterValidator, BaseModel, Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError
 
+from shortlink.domains import ShortDomains, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
 from shortlink.import_formats import Record
-from shortlink.link_views import STRICT_REQUEST, MaxClicks, Moment, RedirectType, Rules, Tags, Title, Url
+from shortlink.link_views import (
+    STRICT_REQUEST,
+    DestinationOptions,
+    MaxClicks,
+    Moment,
+    RedirectType,
+    Rules,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import Allowance, LinkOptions, LinkRepository, create_link, find_link
 from shortlink.passwords import is_password_hash
 from shortlink.urls import DestinationPolicy, validate_destination
@@ -43,7 +55,7 @@ def _password_hash(text: str) -> str:
     return text
 
 
-class ImportedLink(BaseModel):
+class ImportedLink(DestinationOptions):
     """A record's fields, checked as POST /links checks a request; an export's extra fields
     (`password_hash`, `deleted_at`) restore what it saved."""
 
@@ -54,21 +66,29 @@ class ImportedLink(BaseModel):
     valid_from: Moment | None = None
     expires_at: Moment | None = None
     redirect_type: RedirectType = 302
-    tags: Tags = []
+    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
     title: Title | None = None
     private: bool = False
     max_clicks: MaxClicks | None = None
     password_hash: Annotated[str | None, AfterValidator(lambda text: text and _password_hash(text))] = None
     rules: Rules | None = None
     deleted_at: Moment | None = None
+    domain: Annotated[str | None, Field(max_length=260)] = None
 
-    def options(self) -> LinkOptions:
-        chosen = self.model_dump(exclude={"url", "tags", "deleted_at"})
-        return LinkOptions(**chosen, tags=tuple(dict.fromkeys(self.tags)), imported=True)
+    def options(self, domains: ShortDomains) -> LinkOptions:
+        excluded = {"url", "tags", "deleted_at", "domain", *DestinationOptions.model_fields}
+        return LinkOptions(
+            **self.model_dump(exclude=excluded),
+            **self.destination_options(),
+            tags=tuple(dict.fromkeys(self.tags)),
+            domain=domains.domain_named(self.domain),
+            imported=True,
+        )
 
     def import_key(self, owner: str) -> str:
-        """The same for the same record of the same key, whichever file or format brought it."""
-        fields = self.model_dump(mode="json", exclude={"deleted_at"})
+        """The same for the same record of the same key, whichever file or format brought it (a
+        record without a domain hashes as it did before domains)."""
+        fields = self.model_dump(mode="json", exclude={"deleted_at", *(("domain",) if self.domain is None else ())})
         canonical = json.dumps([owner, fields], sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(canonical.encode()).hexdigest()
 
@@ -132,6 +152,7 @@ class Importer:
     allowance: Allowance | None
     failure_answer: FailureAnswer
     invalid_answer: InvalidAnswer
+    domains: ShortDomains
 
     def run(self, records: list[Record]) -> ImportReport:
         report = ImportReport()
@@ -161,7 +182,8 @@ class Importer:
         if link.slug is None:
             code = self.links.imported_code(link.import_key(self.owner))
             return RecordResult(line, "skipped", code, link.url, message=IMPORTED_BEFORE) if code else None
-        found = find_link(link.slug, self.links)  # a slug no code can have is refused by the create
+        # A slug no code can have is refused by the create.
+        found = find_link(link_key(self.domains.domain_named(link.domain), link.slug), self.links)
         if found is None:
             return None
         if found.owner == self.owner and found.url == validate_destination(link.url, self.policy):
@@ -173,10 +195,17 @@ class Importer:
         links = self.links if link.slug is not None else self.links.claiming(key)
         try:
             created = create_link(
-                link.url, self.owner, self.codes, links, self.now, link.options(), self.policy, self.allowance
+                link.url,
+                self.owner,
+                self.codes,
+                links,
+                self.now,
+                link.options(self.domains),
+                self.policy,
+                self.allowance,
             )
         except AlreadyImported as error:  # a run beside this one was first
             return RecordResult(line, "skipped", str(error), link.url, message=IMPORTED_BEFORE)
         if link.deleted_at is not None:
-            created = self.links.set_deleted(created.code, self.owner, link.deleted_at)
+            created = self.links.set_deleted(created.key, self.owner, link.deleted_at)
         return RecordResult(line, "created", created.code, created.url)

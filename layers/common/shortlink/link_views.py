@@ -6,13 +6,15 @@ from dataclasses import fields
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
 
 from shortlink import moments
+from shortlink.destinations import Utm
 from shortlink.links import Link
 from shortlink.moments import in_utc
 from shortlink.passwords import MAX_LENGTH as MAX_PASSWORD_LENGTH
 from shortlink.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
+from shortlink.previews import LinkPreview
 from shortlink.urls import MAX_URL_LENGTH
 
 TAG_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
@@ -75,6 +77,82 @@ Rules = Annotated[
 ]
 
 
+UtmValue = Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class SomeFields(BaseModel):
+    """An object of optional fields of which at least one must be given (null clears it all)."""
+
+    model_config = STRICT_REQUEST
+
+    @model_validator(mode="after")
+    def some_field_given(self) -> "SomeFields":
+        if all(value is None for value in self.model_dump().values()):
+            raise ValueError(f"give at least one of {', '.join(type(self).model_fields)}")
+        return self
+
+
+class UtmFields(SomeFields):
+    """Campaign parameters merged into the destination as utm_source, utm_medium, ..."""
+
+    source: UtmValue | None = None
+    medium: UtmValue | None = None
+    campaign: UtmValue | None = None
+    term: UtmValue | None = None
+    content: UtmValue | None = None
+
+    def utm(self) -> Utm:
+        return Utm(**self.model_dump())
+
+
+class PreviewCard(SomeFields):
+    """What link-preview bots show of the link (Open Graph and Twitter tags)."""
+
+    title: Annotated[str, Field(min_length=1, max_length=200)] | None = None
+    description: Annotated[str, Field(min_length=1, max_length=500)] | None = None
+    image: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) URL")] | None = (
+        None
+    )
+
+    def preview(self) -> LinkPreview:
+        return LinkPreview(**self.model_dump())
+
+
+ExpiredUrl = Annotated[
+    str,
+    Field(
+        min_length=1,
+        max_length=MAX_URL_LENGTH,
+        description="where follows go once the link is expired, used up or deleted (instead of 410)",
+    ),
+]
+ForwardQuery = Annotated[bool, Field(description="the visitor's query parameters go on to the destination")]
+Crawlable = Annotated[bool, Field(description="search engines may index the link (no noindex, in robots.txt)")]
+
+
+class DestinationOptions(BaseModel):
+    """Where a follow goes and what crawlers and preview bots see: fields a create and an import
+    share."""
+
+    model_config = STRICT_REQUEST
+
+    forward_query: ForwardQuery = True
+    expired_url: ExpiredUrl | None = None
+    crawlable: Crawlable = False
+    preview: PreviewCard | None = None
+    utm: UtmFields | None = None
+
+    def destination_options(self) -> dict[str, Any]:
+        """These fields as LinkOptions takes them."""
+        return {
+            "forward_query": self.forward_query,
+            "expired_url": self.expired_url,
+            "crawlable": self.crawlable,
+            "preview": self.preview.preview() if self.preview is not None else None,
+            "utm": self.utm.utm() if self.utm is not None else None,
+        }
+
+
 class LinkView(BaseModel):
     code: str
     short_url: str
@@ -90,14 +168,23 @@ class LinkView(BaseModel):
     max_clicks: int | None
     has_password: bool  # the password itself is never shown, nor its hash
     rules: dict[str, Any] | None
+    forward_query: bool
+    expired_url: str | None
+    crawlable: bool
+    preview: dict[str, str] | None
+    utm: dict[str, str] | None
+    domain: str | None = Field(description="the short domain the link lives on (null on a stack without Domains)")
 
     @classmethod
-    def of(cls, link: Link, public_base_url: str) -> "LinkView":
+    def of(cls, link: Link, public_base_url: str, domain: str | None = None) -> "LinkView":
         values = {field.name: getattr(link, field.name) for field in fields(link)}
         values.update(
             short_url=f"{public_base_url}/{link.code}",
+            domain=domain,
             has_password=link.password_hash is not None,
             rules=link.rules.document if link.rules is not None else None,
+            preview=link.preview.document() if link.preview is not None else None,
+            utm=link.utm.document() if link.utm is not None else None,
         )
         del values["password_hash"]
         return cls.model_validate(values)

@@ -7,11 +7,23 @@ from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeCode, ShortlinkError, SlugTaken
-from shortlink.urls import DestinationPolicy, validate_destination
+from shortlink.domains import HOST_PATTERN, link_key, split_key
+from shortlink.errors import (
+    CodeTaken,
+    DestinationTooLong,
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    NoFreeCode,
+    ShortlinkError,
+    SlugTaken,
+)
+from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
     from shortlink.codes import CodeSource
+    from shortlink.destinations import Utm
+    from shortlink.previews import LinkPreview
     from shortlink.rules import LinkRules
 
 # A collision means the code was taken by other means than our counter (a restored table,
@@ -55,6 +67,12 @@ class LinkOptions:
     max_clicks: int | None = None
     password: str | None = None  # plain text: hashed before anything is stored
     rules: Any = None  # the owner's JSON document (see shortlink.rules)
+    forward_query: bool = True
+    expired_url: str | None = None
+    crawlable: bool = False
+    preview: "LinkPreview | None" = None
+    utm: "Utm | None" = None
+    domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
     # An import restores a link as exported: its stored hash, and a private link's own code
     # (given as `slug`), never accepted from a create request.
     password_hash: str | None = None
@@ -79,6 +97,18 @@ class Link:
     max_clicks: int | None = None
     password_hash: str | None = None  # see shortlink.passwords
     rules: "LinkRules | None" = None
+    forward_query: bool = True  # the visitor's query parameters go on to the destination
+    expired_url: str | None = None  # where a follow goes instead of the 410 page
+    crawlable: bool = False  # search engines may index it (no X-Robots-Tag, allowed in robots.txt)
+    preview: "LinkPreview | None" = None  # the card link-preview bots are shown
+    utm: "Utm | None" = None  # merged into the destination's query
+    domain: str = ""  # the short domain's host name; "" is the default domain (shortlink.domains)
+
+    @property
+    def key(self) -> str:
+        """What the link is stored, cached, counted and budgeted under: its code on the default
+        domain, `<host>/<code>` on another."""
+        return link_key(self.domain, self.code)
 
     def availability(self, now: datetime) -> Availability:
         if self.deleted_at is not None:
@@ -109,9 +139,16 @@ class LinkChanges:
     password: str | None = None  # plain text, as the owner sends it; edit_link hashes it
     password_hash: str | None = None
     rules: Any = None  # the owner's JSON document; edit_link validates and normalises it
+    forward_query: bool | None = None
+    expired_url: str | None = None
+    crawlable: bool | None = None
+    preview: "LinkPreview | None" = None  # replaces the whole card
+    utm: "Utm | None" = None  # replaces all UTM fields
     cleared: frozenset[str] = frozenset()
 
-    CLEARABLE = frozenset({"valid_from", "expires_at", "title", "max_clicks", "password", "rules"})
+    CLEARABLE = frozenset(
+        {"valid_from", "expires_at", "title", "max_clicks", "password", "rules", "expired_url", "preview", "utm"}
+    )
 
     def cleared_fields(self) -> list[str]:
         """The stored fields the edit removes (a password is stored as its hash)."""
@@ -119,7 +156,20 @@ class LinkChanges:
 
     def applied_to(self, link: Link) -> Link:
         values: dict[str, Any] = {
-            name: getattr(self, name) for name in ("url", "valid_from", "expires_at", "redirect_type", "tags", "title")
+            name: getattr(self, name)
+            for name in (
+                "url",
+                "valid_from",
+                "expires_at",
+                "redirect_type",
+                "tags",
+                "title",
+                "forward_query",
+                "expired_url",
+                "crawlable",
+                "preview",
+                "utm",
+            )
         }
         updated = replace(link, **{name: value for name, value in values.items() if value is not None})
         # Rules and passwords are checked on their own (edit_link); they don't shape the others.
@@ -152,9 +202,16 @@ class LinkRepository(LinkSource, Protocol):
         """Mark the link deleted (or restore it with None) if `owner` owns it; else LinkNotFound."""
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
-        """The owner's links, newest first, a page at a time; the cursor of the next page."""
+        """The owner's links, newest first, a page at a time (those with `tag`, those of
+        `utm_campaign`, those of `domain`: "" the default's); the cursor of the next page."""
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         """Store a link whose code is a custom slug, together with a claim on `slug_key`, in one
@@ -189,6 +246,46 @@ def check_options(options: LinkOptions, now: datetime) -> None:
 
         if not MIN_LENGTH <= len(options.password) <= MAX_LENGTH:
             raise InvalidLinkOption("password", f"password must be {MIN_LENGTH}-{MAX_LENGTH} characters")
+
+
+def check_destination_options(
+    url: str,
+    private: bool,
+    crawlable: bool,
+    expired_url: str | None,
+    preview: "LinkPreview | None",
+    utm: "Utm | None",
+    policy: DestinationPolicy | None,
+) -> tuple[str | None, "LinkPreview | None"]:
+    """Refuse what the redirect could not honour: a crawlable private link (robots.txt would list
+    its capability code), a UTM field the destination's own query already sets, a fallback or an
+    image the destination checks refuse. Returns expired_url and the preview as stored."""
+    if crawlable and private:
+        raise InvalidLinkOption("crawlable", "crawlable: a private link cannot be (robots.txt would list its code)")
+    if utm is not None:
+        from shortlink.destinations import conflicting_utm, destination
+
+        taken = conflicting_utm(url, utm)
+        if taken is not None:
+            field = "utm." + taken.removeprefix("utm_")
+            raise InvalidLinkOption(field, f"{field}: url already sets {taken}; give it in one place")
+        try:
+            destination(url, utm, "")
+        except DestinationTooLong:
+            raise InvalidLinkOption("utm", f"utm: url with these fields passes {MAX_URL_LENGTH} characters") from None
+    if expired_url is not None:
+        expired_url = checked_url("expired_url", expired_url, policy)
+    if preview is not None and preview.image is not None:
+        preview = replace(preview, image=checked_url("preview.image", preview.image, policy))
+    return expired_url, preview
+
+
+def checked_url(field: str, url: str, policy: DestinationPolicy | None) -> str:
+    """A URL besides the destination, passed through the destination checks; errors name `field`."""
+    try:
+        return validate_destination(url, policy)
+    except InvalidUrl as error:
+        raise InvalidLinkOption(field, f"{field}: {error}") from None
 
 
 def _restores_private_code(options: LinkOptions) -> bool:
@@ -233,10 +330,15 @@ def create_link(
 
         slug = validate_slug(options.slug)
         # A generated code that reads the same: reads only, paid by slugs of a code's shape.
-        look_alikes = [code for code in generated_look_alikes(slug, codes.length) if code != slug]
+        look_alikes = [link_key(options.domain, code) for code in generated_look_alikes(slug, codes.length)]
+        look_alikes = [key for key in look_alikes if key != link_key(options.domain, slug)]
         if look_alikes and links.existing_codes(look_alikes):
             raise SlugTaken(slug)
     rules = checked_rules(options.rules, policy) if options.rules is not None else None
+    expired_url, preview = check_destination_options(
+        url, options.private, options.crawlable, options.expired_url, options.preview, options.utm, policy
+    )
+    options = replace(options, expired_url=expired_url, preview=preview)
     if allowance is None:
         return _store_new_link(url, owner, codes, links, now, options, slug, rules)
     allowance.take()
@@ -275,17 +377,23 @@ def _store_new_link(
         max_clicks=options.max_clicks,
         password_hash=password_hash,
         rules=rules,
+        forward_query=options.forward_query,
+        expired_url=options.expired_url,
+        crawlable=options.crawlable,
+        preview=options.preview,
+        utm=options.utm,
+        domain=options.domain,
     )
     from shortlink.slugs import slug_key
 
     if slug is not None:
         link = replace(unnumbered, code=slug)
-        links.add_with_slug(link, slug_key(slug))
+        links.add_with_slug(link, link_key(options.domain, slug_key(slug)))
         return link
     for _ in range(MAX_CODE_ATTEMPTS):
         code = secrets.token_urlsafe(PRIVATE_CODE_BYTES) if options.private else codes.next_code()
         # A code that reads the same as a slug is skipped: one read, no write, per create.
-        if not options.private and links.is_claimed(slug_key(code)):
+        if not options.private and links.is_claimed(link_key(options.domain, slug_key(code))):
             continue
         link = replace(unnumbered, code=code)
         try:
@@ -312,6 +420,16 @@ def edit_link(
     if changes.rules is not None:
         changes = replace(changes, rules=checked_rules(changes.rules, policy).document)
     edited = changes.applied_to(current)
+    expired_url, preview = check_destination_options(
+        edited.url,
+        edited.private,
+        edited.crawlable,
+        changes.expired_url,
+        changes.preview,
+        edited.utm if changes.utm is not None or changes.url is not None else None,
+        policy,
+    )
+    changes = replace(changes, expired_url=expired_url, preview=preview)
     check_options(
         LinkOptions(
             valid_from=edited.valid_from,
@@ -332,14 +450,14 @@ def edit_link(
 def delete_link(code: str, owner: str, links: LinkRepository, now: datetime) -> Link:
     """Soft delete: the link answers 410 and its code is never given to another link. The
     repository's conditional write checks ownership: no read first."""
-    if not is_possible_code(code):
-        raise LinkNotFound(code)
+    if not is_possible_key(code):
+        raise LinkNotFound(split_key(code)[1])
     return links.set_deleted(code, owner, now)
 
 
 def restore_link(code: str, owner: str, links: LinkRepository) -> Link:
-    if not is_possible_code(code):
-        raise LinkNotFound(code)
+    if not is_possible_key(code):
+        raise LinkNotFound(split_key(code)[1])
     return links.set_deleted(code, owner, None)
 
 
@@ -348,16 +466,23 @@ def is_possible_code(code: str) -> bool:
     return CODE_PATTERN.fullmatch(code) is not None
 
 
-def find_link(code: str, links: LinkSource) -> Link | None:
-    """The link with this code; a code we could never have issued is not looked up at all."""
-    if not is_possible_code(code):
+def is_possible_key(key: str) -> bool:
+    """Whether we could ever have stored a link under `key`: a code, or a domain's host and a
+    code (shortlink.domains)."""
+    domain, code = split_key(key)
+    return is_possible_code(code) and (not domain or HOST_PATTERN.fullmatch(domain) is not None)
+
+
+def find_link(key: str, links: LinkSource) -> Link | None:
+    """The link stored under `key`; a key we could never have stored is not looked up at all."""
+    if not is_possible_key(key):
         return None
-    return links.get(code)
+    return links.get(key)
 
 
-def owned_link(code: str, owner: str, links: LinkSource) -> Link:
+def owned_link(key: str, owner: str, links: LinkSource) -> Link:
     """The link if `owner` owns it; another owner's link is reported as missing, not forbidden."""
-    link = find_link(code, links)
+    link = find_link(key, links)
     if link is None or link.owner != owner:
-        raise LinkNotFound(code)
+        raise LinkNotFound(split_key(key)[1])
     return link

@@ -2,16 +2,21 @@
 response of a plain link, built once when the link enters the cache.
 
 A plain link is one whose answer depends on nothing but the link: no schedule, no rules, no
-password, no click budget. Most links are plain, and a cached plain link is answered by handing
-back this one response: the smallest hot path there is (see functions/redirect/app.py).
+password, no click budget, no preview card (whose answer depends on the client); the visitor's
+query changes the answer too, so the redirect serves it only to a follow without one. Most links
+are plain, and a cached plain link is answered by handing back this one response: the smallest
+hot path there is (see functions/redirect/app.py). Its Location carries the link's UTM fields.
 """
 
 from datetime import UTC, datetime
 from typing import Any
 
+from shortlink.destinations import destination
 from shortlink.links import Link
 
 PERMANENT_REDIRECT_MAX_AGE = 3600
+# Search engines index the destination, not the short link, unless its owner made it crawlable.
+NOINDEX = {"X-Robots-Tag": "noindex"}
 
 
 def cache_control(link: Link, status: int, now: datetime | None = None) -> str:
@@ -30,6 +35,8 @@ def cache_control(link: Link, status: int, now: datetime | None = None) -> str:
 
 def redirect_response(link: Link, status: int, url: str, now: datetime | None = None) -> dict[str, Any]:
     headers = {"Location": url, "Cache-Control": cache_control(link, status, now)}
+    if not link.crawlable:
+        headers.update(NOINDEX)
     return {"statusCode": status, "headers": headers, "body": ""}
 
 
@@ -44,6 +51,7 @@ def plain_redirect(link: Link | None) -> dict[str, Any] | None:
         or link.rules is not None
         or link.password_hash is not None
         or link.max_clicks is not None
+        or link.preview is not None
     ):
         return None
-    return redirect_response(link, link.redirect_type, link.url)
+    return redirect_response(link, link.redirect_type, destination(link.url, link.utm, ""))

@@ -21,9 +21,14 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb_imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
     from shortlink.adapters.sqs import SqsClickPublisher
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
+    from shortlink.domain_settings import DomainSettings
     from shortlink.link_cache import CachedLinks, Entry
+    from shortlink.robots import CachedRobots
 
 
 @cache
@@ -44,6 +49,9 @@ def importing_links() -> "DynamoImportingLinks":
 # The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
 # hot path reads them without calling anything. A new cache empties the table.
 link_entries: "dict[str, Entry]" = {}
+# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
+# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+host_prefixes: dict[str, str] = {}
 
 
 @cache
@@ -55,6 +63,8 @@ def cached_links() -> "CachedLinks":
     from shortlink.redirect_responses import plain_redirect
 
     config = settings()
+    host_prefixes.clear()
+    host_prefixes.update(config.short_domains.prefixes)
     return CachedLinks(
         DynamoLinkReader(config.links_table),
         max_entries=config.link_cache_max_entries,
@@ -64,6 +74,15 @@ def cached_links() -> "CachedLinks":
         prepare=plain_redirect,
         entries=link_entries,
     )
+
+
+@cache
+def cached_robots() -> "CachedRobots":
+    """The redirect's robots.txt: the crawlable links' codes, read at most once per TTL."""
+    from shortlink.adapters.dynamodb_redirect import DynamoCrawlableCodes
+    from shortlink.robots import CachedRobots
+
+    return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
 
 
 @cache
@@ -145,6 +164,25 @@ def idempotency_store() -> Any:
 
 
 @cache
+def domain_settings() -> "dict[str, DomainSettings]":
+    """Each domain's fallback pages and app-link files (shortlink.domain_settings): read on first
+    need, once per environment, from DOMAIN_SETTINGS (local) or the SSM parameter; a plain
+    botocore client, as the redirect reads it."""
+    from shortlink.domain_settings import parse_domain_settings
+
+    config = settings()
+    text = config.domain_settings
+    if not text and config.domain_settings_parameter:
+        from botocore.session import get_session
+
+        from shortlink.adapters.dynamodb_redirect import CLIENT_CONFIG
+
+        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+    return parse_domain_settings(text, config.short_domains)
+
+
+@cache
 def console_session_secret() -> bytes:
     """The key that signs console sessions (read on the first console request, then kept)."""
     from shortlink.stack_secrets import read_secret
@@ -158,10 +196,44 @@ def console_session_secret() -> bytes:
     )
 
 
+@cache
+def webhook_endpoints() -> "DynamoEndpointStore":
+    from shortlink.adapters.dynamodb_webhooks import DynamoEndpointStore
+
+    table = settings().webhooks_table
+    if not table:
+        raise ConfigurationError("WEBHOOKS_TABLE is not set")
+    return DynamoEndpointStore(table)
+
+
+@cache
+def webhook_queue() -> "SqsWebhookQueue | None":
+    """The webhook queue, or None where none is configured (no event is then emitted)."""
+    from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
+
+    url = settings().webhook_queue_url
+    return SqsWebhookQueue(url) if url else None
+
+
+@cache
+def link_owners() -> "DynamoLinkOwners":
+    from shortlink.adapters.dynamodb_webhooks import DynamoLinkOwners
+
+    return DynamoLinkOwners(settings().links_table)
+
+
+@cache
+def webhook_sender() -> "HttpWebhookSender":
+    from shortlink.adapters.http_webhooks import HttpWebhookSender
+
+    return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
     link_entries.clear()
+    host_prefixes.clear()
 
 
 def reset() -> None:
@@ -169,6 +241,7 @@ def reset() -> None:
     forget_cached_links()
     for factory in (
         link_repository,
+        cached_robots,
         importing_links,
         click_budget,
         api_key_store,
@@ -179,7 +252,12 @@ def reset() -> None:
         idempotency_store,
         window_counter,
         visitor_salt_root,
+        domain_settings,
         console_session_secret,
+        webhook_endpoints,
+        webhook_queue,
+        link_owners,
+        webhook_sender,
         settings,
     ):
         factory.cache_clear()

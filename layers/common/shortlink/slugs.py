@@ -18,6 +18,8 @@ RESERVED_SLUGS = frozenset(
     {
         "links",
         "stats",
+        "keys",
+        "webhooks",
         "api",
         "admin",
         "login",

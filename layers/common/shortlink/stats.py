@@ -11,6 +11,7 @@ from shortlink.clicks import DIMENSIONS
 from shortlink.day_counts import DayCounts
 from shortlink.errors import InvalidLinkOption
 from shortlink.moments import RANGE_TEXT, in_utc
+from shortlink.orphan_tally import link_orphans
 from shortlink.unique_visitors import REGISTERS, estimate_registers, merge_registers
 
 Granularity = Literal["hour", "day"]
@@ -108,9 +109,11 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
         )
     dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
     unique_visitors = 0
+    whole_days: Counter[str] = Counter()  # the counters of the days the range touches
     for day in days:
         if day.day not in in_range:
             continue
+        whole_days.update(day.counters)
         for dimension, counts in day.dimension_values().items():
             dimensions[dimension].update(counts)
         if span.granularity == "hour":
@@ -133,6 +136,7 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
             dimension: [{"value": value, "clicks": count} for value, count in counts.most_common(TOP_VALUES)]
             for dimension, counts in dimensions.items()
         },
+        "orphans": link_orphans(whole_days),
     }
 
 

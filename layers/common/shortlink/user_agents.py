@@ -19,7 +19,15 @@ OPERATING_SYSTEMS = frozenset({"android", "ios", "windows", "macos", "linux", "c
 BOT_PATTERN = re.compile(
     r"bot\b|bot/|crawl|spider|slurp|preview|facebookexternalhit|embedly|headless|lighthouse|"
     r"curl/|wget/|python-|httpx|aiohttp|go-http-client|java/|okhttp|axios/|node-fetch|libwww|scrapy|"
-    r"monitor|pingdom|uptime|whatsapp|telegram|discord|slack",
+    r"monitor|pingdom|uptime|whatsapp|telegram|discord|slack|mastodon|cardyb|iframely|vkshare",
+    re.IGNORECASE,
+)
+# The bots that fetch a shared link to draw its card in a chat or a feed: they get a link's social
+# preview page instead of the redirect. Search engines are not among them: they follow the redirect.
+LINK_PREVIEW_PATTERN = re.compile(
+    r"facebookexternalhit|facebot|twitterbot|linkedinbot|slackbot|slack-imgproxy|discordbot|telegrambot|"
+    r"whatsapp|skypeuripreview|pinterest|redditbot|embedly|iframely|vkshare|mastodon|bluesky|cardyb|"
+    r"microsoftpreview",
     re.IGNORECASE,
 )
 # Sec-CH-UA-Platform values as browsers send them (quoted).
@@ -73,6 +81,11 @@ def classify(user_agent: str, headers: Mapping[str, str]) -> Client:
 
 def is_bot(user_agent: str) -> bool:
     return not user_agent.strip() or BOT_PATTERN.search(user_agent) is not None
+
+
+def is_link_preview(user_agent: str) -> bool:
+    """Whether a request comes from a bot that draws link cards (chats, social networks)."""
+    return LINK_PREVIEW_PATTERN.search(user_agent) is not None
 
 
 def _device(ua: str, headers: Mapping[str, str]) -> str:

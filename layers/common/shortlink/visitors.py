@@ -7,38 +7,18 @@ URL directly with any such header. Otherwise the country is XX (unknown) and the
 event's source IP. `trust_edge_headers` says that the stack has an edge (Settings).
 """
 
-import hmac
 import ipaddress
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
 from shortlink.countries import COUNTRY_CODES, UNKNOWN_COUNTRY
+from shortlink.edge import came_through_edge, request_headers
 from shortlink.rules import LANGUAGE_PATTERN, IpAddress, Visitor
 from shortlink.user_agents import classify
 
 # More are ignored: a header is a client's choice, its parsing is our cost.
 MAX_LANGUAGES = 20
-# The origin header CloudFront adds; its value is the edge secret (Settings.edge_secret).
-EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
-
-
-def request_headers(event: dict[str, Any]) -> Mapping[str, str]:
-    """The request's headers by lower-case name, as API Gateway hands them over (SAM CLI's
-    `sam local start-api` keeps the client's spelling)."""
-    headers: Mapping[str, str] = event.get("headers") or {}
-    if all(name.islower() for name in headers):
-        return headers
-    return {name.lower(): value for name, value in headers.items()}
-
-
-def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> bool:
-    if not trust_edge_headers:
-        return False
-    from shortlink.config import settings
-
-    given = headers.get(EDGE_SECRET_HEADER, "").encode()
-    return hmac.compare_digest(given, settings().edge_secret.encode())
 
 
 def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -> Visitor:

@@ -6,25 +6,33 @@ Table names come from configuration at run time, so each model is bound to its t
 
 import base64
 import json
-from datetime import UTC, datetime, timedelta
+import operator
+from datetime import UTC, date, datetime, timedelta
+from functools import reduce
 from typing import Any, TypeVar, cast
 
 from pynamodb.attributes import (
     BooleanAttribute,
     ListAttribute,
+    MapAttribute,
     NumberAttribute,
     UnicodeAttribute,
+    UnicodeSetAttribute,
     UTCDateTimeAttribute,
 )
 from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
-from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex, KeysOnlyProjection
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
-from shortlink.api_keys import ApiKey
+from shortlink.adapters.dynamodb_redirect import CRAWLABLE, CRAWLABLE_INDEX
+from shortlink.api_keys import ALL_SCOPES, ApiKey
+from shortlink.destinations import Utm
+from shortlink.domains import split_key
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
+from shortlink.previews import LinkPreview
 from shortlink.rules import stored_rules
 
 ModelT = TypeVar("ModelT", bound=Model)
@@ -56,11 +64,37 @@ class OwnerIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-c
     created_at = UTCDateTimeAttribute(range_key=True)
 
 
+class CrawlableIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
+    """GET /robots.txt: the codes of crawlable links, keys only (read by adapters/dynamodb_redirect)."""
+
+    class Meta:
+        index_name = CRAWLABLE_INDEX
+        projection = KeysOnlyProjection()
+
+    crawlable_key = UnicodeAttribute(hash_key=True)
+    code = UnicodeAttribute(range_key=True)
+
+
+class UtmAttribute(MapAttribute[str, str]):
+    source = UnicodeAttribute(null=True)
+    medium = UnicodeAttribute(null=True)
+    campaign = UnicodeAttribute(null=True)
+    term = UnicodeAttribute(null=True)
+    content = UnicodeAttribute(null=True)
+
+
+class PreviewAttribute(MapAttribute[str, str]):
+    title = UnicodeAttribute(null=True)
+    description = UnicodeAttribute(null=True)
+    image = UnicodeAttribute(null=True)
+
+
 class LinkItem(Model):
     class Meta(_Meta):
         pass
 
     by_owner = OwnerIndex()
+    crawlable_links = CrawlableIndex()
 
     code = UnicodeAttribute(hash_key=True)
     url = UnicodeAttribute()
@@ -79,6 +113,16 @@ class LinkItem(Model):
     clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
     password_hash = UnicodeAttribute(null=True)
     rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
+    forward_query = BooleanAttribute(null=True)  # stored only when false (the default is true)
+    expired_url = UnicodeAttribute(null=True)
+    crawlable = BooleanAttribute(null=True)
+    crawlable_key = UnicodeAttribute(null=True)  # CRAWLABLE while crawlable (a sparse index's key)
+    # pynamodb's MapAttribute constructor is untyped.
+    preview = PreviewAttribute(null=True)  # type: ignore[no-untyped-call]
+    utm = UtmAttribute(null=True)  # type: ignore[no-untyped-call]
+    # A link of another domain than the default: its host (also in its key, `<host>/<code>`),
+    # for GET /links?domain=; absent on the default domain's, as on every link before domains.
+    domain = UnicodeAttribute(null=True)
 
 
 class SlugClaimItem(Model):
@@ -100,6 +144,10 @@ class ApiKeyItem(Model):
     name = UnicodeAttribute()
     created_at = UTCDateTimeAttribute()
     revoked = BooleanAttribute(default=False)
+    scopes = UnicodeSetAttribute(null=True)  # absent on keys made before scopes: full access
+    expires_at = UTCDateTimeAttribute(null=True)
+    last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
+    owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
 
 
 class CounterItem(Model):
@@ -133,7 +181,8 @@ class DynamoLinkRepository:
     def _item(self, link: Link) -> LinkItem:
         expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
         return self._model(
-            code=link.code,
+            code=link.key,
+            domain=link.domain or None,
             url=link.url,
             owner=link.owner,
             created_at=link.created_at,
@@ -148,6 +197,12 @@ class DynamoLinkRepository:
             max_clicks=link.max_clicks,
             password_hash=link.password_hash,
             rules=rules_json(link.rules.document) if link.rules is not None else None,
+            forward_query=False if not link.forward_query else None,
+            expired_url=link.expired_url,
+            crawlable=link.crawlable or None,
+            crawlable_key=CRAWLABLE if link.crawlable else None,
+            preview=_stored(PreviewAttribute, link.preview.document()) if link.preview is not None else None,
+            utm=_stored(UtmAttribute, link.utm.document()) if link.utm is not None else None,
         )
 
     def add(self, link: Link) -> None:
@@ -155,11 +210,11 @@ class DynamoLinkRepository:
             self._item(link).save(condition=self._model.code.does_not_exist())
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
-                raise CodeTaken(link.code) from None
+                raise CodeTaken(link.key) from None
             raise _unavailable(error) from error
 
     def add_with_slug(self, link: Link, slug_key: str) -> None:
-        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.code)
+        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
         try:
             with TransactWrite(connection=Connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
@@ -230,6 +285,7 @@ class DynamoLinkRepository:
             actions.append(model.password_hash.set(changes.password_hash))
         if changes.rules is not None:
             actions.append(model.rules.set(rules_json(changes.rules)))
+        actions += _link_option_actions(model, changes)
         for name in changes.cleared_fields():
             actions.append(getattr(model, name).remove())
             if name == "expires_at":
@@ -246,12 +302,25 @@ class DynamoLinkRepository:
         return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
 
     def list_for_owner(
-        self, owner: str, limit: int, cursor: str | None, tag: str | None
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
     ) -> tuple[list[Link], str | None]:
         start = _decode_cursor(cursor) if cursor else None
         if start is not None and start.get("owner") != {"S": owner}:
             raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
-        condition = self._model.tags.contains(tag) if tag else None
+        filters: list[Any] = []
+        if tag:
+            filters.append(self._model.tags.contains(tag))
+        if utm_campaign:
+            filters.append(self._model.utm.campaign == utm_campaign)
+        if domain is not None:  # "": the default domain, whose links carry no domain attribute
+            filters.append(self._model.domain == domain if domain else self._model.domain.does_not_exist())
+        condition = reduce(operator.and_, filters) if filters else None
         links: list[Link] = []
         try:
             # A tag filter applies after the read: keep reading until the page is full.
@@ -270,6 +339,36 @@ class DynamoLinkRepository:
         except PynamoDBException as error:
             raise _unavailable(error) from error
         return links, _encode_cursor(start) if start else None
+
+
+MapT = TypeVar("MapT", bound=MapAttribute[str, str])
+
+
+def _stored(attribute: type[MapT], document: dict[str, str]) -> MapT:
+    return attribute(**document)
+
+
+def _fields(value: MapAttribute[str, str]) -> dict[str, str]:
+    return dict(value.as_dict())  # type: ignore[no-untyped-call]
+
+
+def _link_option_actions(model: type[LinkItem], changes: LinkChanges) -> list[Any]:
+    """The update actions of forward_query, expired_url, crawlable, preview and utm (their
+    removal by `cleared` is the caller's)."""
+    actions: list[Any] = []
+    if changes.forward_query is not None:
+        actions.append(model.forward_query.remove() if changes.forward_query else model.forward_query.set(False))
+    if changes.expired_url is not None:
+        actions.append(model.expired_url.set(changes.expired_url))
+    if changes.crawlable is True:
+        actions += [model.crawlable.set(True), model.crawlable_key.set(CRAWLABLE)]
+    elif changes.crawlable is False:
+        actions += [model.crawlable.remove(), model.crawlable_key.remove()]
+    if changes.preview is not None:
+        actions.append(model.preview.set(_stored(PreviewAttribute, changes.preview.document())))
+    if changes.utm is not None:
+        actions.append(model.utm.set(_stored(UtmAttribute, changes.utm.document())))
+    return actions
 
 
 def rules_json(document: dict[str, Any]) -> str:
@@ -303,8 +402,10 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
 
 
 def _to_link(item: LinkItem) -> Link:
+    domain, code = split_key(item.code)
     return Link(
-        code=item.code,
+        code=code,
+        domain=domain,
         url=item.url,
         owner=item.owner,
         created_at=item.created_at,
@@ -319,6 +420,11 @@ def _to_link(item: LinkItem) -> Link:
         max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
         password_hash=item.password_hash,
         rules=stored_rules(item.rules) if item.rules is not None else None,
+        forward_query=item.forward_query is not False,
+        expired_url=item.expired_url,
+        crawlable=bool(item.crawlable),
+        preview=LinkPreview(**_fields(item.preview)) if item.preview is not None else None,
+        utm=Utm(**_fields(item.utm)) if item.utm is not None else None,
     )
 
 
@@ -372,7 +478,16 @@ class DynamoApiKeyStore:
 
     @staticmethod
     def _to_domain(item: ApiKeyItem) -> ApiKey:
-        return ApiKey(key_id=item.key_id, name=item.name, created_at=item.created_at, revoked=bool(item.revoked))
+        return ApiKey(
+            key_id=item.key_id,
+            name=item.name,
+            created_at=item.created_at,
+            revoked=bool(item.revoked),
+            scopes=frozenset(item.scopes) if item.scopes is not None else ALL_SCOPES,
+            expires_at=item.expires_at,
+            last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
+            owner=item.owner or "",
+        )
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         try:
@@ -382,19 +497,65 @@ class DynamoApiKeyStore:
         except PynamoDBException as error:
             raise _unavailable(error) from error
 
-    def add(self, key_hash: str, key_id: str, name: str) -> ApiKey:
-        item = self._model(key_hash=key_hash, key_id=key_id, name=name, created_at=datetime.now(UTC))
-        item.save(condition=self._model.key_hash.does_not_exist())
+    def add(
+        self,
+        key_hash: str,
+        key_id: str,
+        name: str,
+        *,
+        scopes: frozenset[str] = ALL_SCOPES,
+        expires_at: datetime | None = None,
+        owner: str = "",
+    ) -> ApiKey:
+        item = self._model(
+            key_hash=key_hash,
+            key_id=key_id,
+            name=name,
+            created_at=datetime.now(UTC),
+            scopes=set(scopes),
+            expires_at=expires_at,
+            owner=owner or None,
+        )
+        try:
+            item.save(condition=self._model.key_hash.does_not_exist())
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
         return self._to_domain(item)
 
-    def list_keys(self) -> list[ApiKey]:
-        """Every key (admin use only: a scan of a small table)."""
-        return sorted((self._to_domain(item) for item in self._model.scan()), key=lambda key: key.created_at)
+    def mark_used(self, key_hash: str, day: date) -> None:
+        """One conditional update: only a later day than the one recorded is written."""
+        model = self._model
+        used = model.last_used_on
+        try:
+            model(key_hash=key_hash).update(
+                actions=[used.set(day.isoformat())],
+                condition=model.key_hash.exists() & (used.does_not_exist() | (used < day.isoformat())),
+            )
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":  # another request recorded it
+                raise _unavailable(error) from error
 
-    def revoke(self, key_id: str) -> bool:
-        """Mark the key revoked; False if no key has this id."""
+    def list_keys(self, owner: str | None = None) -> list[ApiKey]:
+        """Every key, or every key of `owner`'s account (a scan of a small table, for admins)."""
+        model = self._model
+        # A key without an owner is its own account's.
+        of_owner = (model.owner == owner) | (model.owner.does_not_exist() & (model.key_id == owner))
+        try:
+            keys = [self._to_domain(item) for item in model.scan(of_owner if owner is not None else None)]
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return sorted(keys, key=lambda key: key.created_at)
+
+    def revoke(self, key_id: str, owner: str | None = None) -> bool:
+        """Mark the key revoked (only if it is of `owner`'s account, when given); False if no
+        such key."""
         found = False
-        for item in self._model.scan(self._model.key_id == key_id):
-            item.update(actions=[self._model.revoked.set(True)])
-            found = True
+        try:
+            for item in self._model.scan(self._model.key_id == key_id):
+                if owner is not None and self._to_domain(item).owner != owner:
+                    continue
+                item.update(actions=[self._model.revoked.set(True)], condition=self._model.key_hash.exists())
+                found = True
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
         return found

@@ -26,6 +26,7 @@ from shortlink.adapters.dynamodb_click_stats import (
     hour_sketch_key,
     hours_partition,
 )
+from shortlink.orphan_tally import is_orphan_counter
 from shortlink.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
 
 # Stream sequence numbers are decimal strings of up to 40 digits (of varying length): padded,
@@ -66,9 +67,11 @@ def _binary(value: Any) -> bytes:
 
 
 def counter_delta(old: dict[str, Any], new: dict[str, Any]) -> Counter[str]:
-    """What the change added to each counter (counters only grow; zeroes left out)."""
+    """What the change added to each click counter (counters only grow; zeroes left out). Orphan
+    visits stay the link's own: they are no clicks, and only a clicked day names its owner."""
     before = _numbers(old)
-    return Counter({name: value - before.get(name, 0) for name, value in _numbers(new).items()}) - Counter()
+    delta = {name: value - before.get(name, 0) for name, value in _numbers(new).items() if not is_orphan_counter(name)}
+    return Counter(delta) - Counter()
 
 
 def _owner(image: dict[str, Any]) -> tuple[str, list[str]] | None:

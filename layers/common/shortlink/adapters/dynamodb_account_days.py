@@ -103,12 +103,13 @@ class DynamoAccountDays:
         counts = (coarsened(counts) if coarse else counts) - Counter()
         expression = Expression()
         last = expression.name(applied_attribute(shard))
-        first, newest = expression.value("first", {"S": changes[0].sequence}), {"S": changes[-1].sequence}
+        first = expression.value("first", {"S": changes[0].sequence})
+        newest = expression.value("newest", {"S": changes[-1].sequence})
         adds = ", ".join(f"{expression.name(name)} {expression.number(n)}" for name, n in sorted(counts.items()))
         return {
             "TableName": self._table,
             "Key": {"code": {"S": subject}, "bucket": {"S": day_key(COUNTERS, day, self._stats.region())}},
-            "UpdateExpression": f"SET {last} = {expression.value('last', newest)} ADD {adds}",
+            "UpdateExpression": f"SET {last} = {newest} ADD {adds}",
             "ConditionExpression": f"attribute_not_exists({last}) OR {last} < {first}",
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             **expression.request(),

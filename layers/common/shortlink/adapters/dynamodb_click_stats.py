@@ -38,6 +38,7 @@ from shortlink.click_tally import PackPart, counter_increments, visitor_elements
 from shortlink.clicks import ClickEvent
 from shortlink.day_counts import DayCounts
 from shortlink.errors import StorageUnavailable
+from shortlink.orphan_tally import MAX_ORPHAN_CODES, ORPHANS, STACK_ORPHANS, attempted_codes, orphan_increments
 from shortlink.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
 
 COUNTERS, DAY_SKETCH, HOUR_SKETCH, LEDGER = "c#", "s#", "t#", "l#"
@@ -142,12 +143,28 @@ def _recorded(item: Any) -> set[bytes]:
     return {bytes(digest) for digest in item.get("packs", {}).get("BS", [])}
 
 
+def _cancelled_item(error: ClientError) -> dict[str, Any]:
+    """The counters item (the transaction's first update) as a cancelled transaction found it."""
+    reasons: list[dict[str, Any]] = error.response.get("CancellationReasons", [])  # type: ignore[assignment]
+    return reasons[0].get("Item", {}) if reasons else {}
+
+
+def _visits(parts: Iterable[PackPart]) -> int:
+    return sum(part.visits for part in parts)
+
+
+def _turned_hot(item: Any) -> bool:
+    counts = (int(item.get(name, {}).get("N", "0")) for name in ("clicks", ORPHANS))
+    return "hot" in item or any(count >= COOL_CLICKS for count in counts)
+
+
 class DynamoClickStats:
     def __init__(self, table_name: str, client: Any = None) -> None:
         self._table = table_name
         self._client = client
         self._sketches: DynamoVisitorSketches | None = None
         self._hot: set[tuple[str, str]] = set()  # (code, day) items this environment saw hot
+        self._orphan_codes: dict[str, set[str]] = {}  # day -> unknown codes its stack item counts
 
     def _dynamodb(self) -> Any:
         if self._client is None:
@@ -186,7 +203,7 @@ class DynamoClickStats:
         written; what was written stays recorded, so offering all of them again is safe."""
         pending = {part.digest: part for part in parts}
         counted = 0
-        small = _clicks(pending.values()) <= COOL_WRITE_CLICKS and len(pending) <= MAX_PACKS_PER_WRITE
+        small = _visits(pending.values()) <= COOL_WRITE_CLICKS and len(pending) <= MAX_PACKS_PER_WRITE
         if (code, day) not in self._hot and small:
             counted, pending = self._count_cool(code, day, pending)
             if not pending:
@@ -218,8 +235,9 @@ class DynamoClickStats:
                     raise StorageUnavailable(f"click counters not written: {error}") from error
                 response: dict[str, Any] = dict(error.response)
                 item = response.get("Item", {})
+                self._learn_orphan_codes(code, day, item)
                 pending = {digest: part for digest, part in pending.items() if digest not in _recorded(item)}
-                if "hot" in item or int(item.get("clicks", {}).get("N", "0")) >= COOL_CLICKS:
+                if _turned_hot(item):
                     return 0, pending
                 if not pending:
                     return 0, {}
@@ -231,15 +249,19 @@ class DynamoClickStats:
         clicks = [click for part in pending.values() for click in part.clicks]
         expression = Expression()
         packs, total, hot = expression.name("packs"), expression.name("clicks"), expression.name("hot")
+        orphans, cool = expression.name(ORPHANS), expression.value("cool", {"N": str(COOL_CLICKS)})
         actions = [f"{packs} {expression.value('packs', {'BS': list(pending)})}"]
         actions += self._increments(expression, clicks, coarse)
+        orphan_actions, room = self._orphan_actions(expression, code, day, pending)
+        actions += orphan_actions
         owner = _owner_actions(expression, clicks)
         for hour, elements in sorted(visitor_elements(clicks).items()):
             values = {"NS": [str(element) for element in sorted(elements)]}
             actions.append(f"{expression.name(f'visitors@{hour}')} {expression.value(f'v{hour}', values)}")
         condition = (
-            f"attribute_not_exists({hot}) AND (attribute_not_exists({total}) OR {total} < "
-            f"{expression.value('cool', {'N': str(COOL_CLICKS)})}) AND {expression.none_recorded(packs, pending)}"
+            f"attribute_not_exists({hot}) AND (attribute_not_exists({total}) OR {total} < {cool}) AND "
+            f"(attribute_not_exists({orphans}) OR {orphans} < {cool}) AND {expression.none_recorded(packs, pending)}"
+            + room
         )
         return {
             "TableName": self._table,
@@ -254,6 +276,31 @@ class DynamoClickStats:
         """The counters' `ADD` actions."""
         counts = counter_increments(clicks, coarse)
         return [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
+
+    def _orphan_actions(
+        self, expression: Expression, code: str, day: str, pending: dict[bytes, PackPart]
+    ) -> tuple[list[str], str]:
+        """The orphan visits' `ADD` actions, and the condition that keeps the stack's item
+        within MAX_ORPHAN_CODES attempted codes (empty when the write adds no code)."""
+        orphans = [orphan for part in pending.values() for orphan in part.orphans]
+        if not orphans:
+            return [], ""
+        known = self._orphan_codes.get(day, set()) if code == STACK_ORPHANS else set()
+        new = [attempted for attempted, _ in attempted_codes(orphans).most_common() if attempted not in known]
+        added = sorted(new[: max(0, MAX_ORPHAN_CODES - len(known))]) if code == STACK_ORPHANS else []
+        counts = orphan_increments(orphans, known | set(added))
+        actions = [f"{expression.name(name)} {expression.number(count)}" for name, count in sorted(counts.items())]
+        if not added:
+            return actions, ""
+        codes = expression.name("codes")
+        actions.append(f"{codes} {expression.value('codes', {'SS': added})}")
+        # The item's codes never shrink, so those it holds of `added` only lower its growth.
+        room = expression.value("room", {"N": str(MAX_ORPHAN_CODES - len(added))})
+        return actions, f" AND (attribute_not_exists({codes}) OR size({codes}) <= {room})"
+
+    def _learn_orphan_codes(self, code: str, day: str, item: dict[str, Any]) -> None:
+        if code == STACK_ORPHANS and item:  # a refused write's item: the codes it counts now
+            self._orphan_codes[day] = set(item.get("codes", {}).get("SS", []))
 
     def _count_hot(self, code: str, day: str, pending: dict[bytes, PackPart]) -> int:
         coarse = False
@@ -271,6 +318,7 @@ class DynamoClickStats:
                         continue
                     raise StorageUnavailable(f"click counters not written: {error}") from error
                 recorded, coarse = self._cancellation(error, request, coarse)
+                self._learn_orphan_codes(code, day, _cancelled_item(error))
                 pending = {digest: part for digest, part in pending.items() if digest not in recorded}
             except BotoCoreError as error:
                 raise StorageUnavailable(f"click counters not written: {error}") from error
@@ -299,7 +347,8 @@ class DynamoClickStats:
         counters = Expression()
         packs, hot = counters.name("packs"), counters.name("hot")
         is_hot = counters.value("hot", {"BOOL": True})
-        increments = ", ".join(self._increments(counters, clicks, coarse))
+        orphan_actions, room = self._orphan_actions(counters, code, day, pending)
+        increments = ", ".join(self._increments(counters, clicks, coarse) + orphan_actions)
         owner = "".join(f", {action}" for action in _owner_actions(counters, clicks))
         request = [
             {
@@ -307,7 +356,7 @@ class DynamoClickStats:
                     "TableName": self._table,
                     "Key": self._key(code, day_key(COUNTERS, day, region)),
                     "UpdateExpression": f"SET {hot} = {is_hot}{owner} ADD {increments}",
-                    "ConditionExpression": counters.none_recorded(packs, pending),
+                    "ConditionExpression": counters.none_recorded(packs, pending) + room,
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     **counters.request(),
                 }

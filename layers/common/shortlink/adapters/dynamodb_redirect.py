@@ -15,14 +15,20 @@ from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
 from botocore.session import get_session
 
+from shortlink.domains import split_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links import DEFAULT_REDIRECT_TYPE, Link
 
 if TYPE_CHECKING:
+    from shortlink.destinations import Utm
+    from shortlink.previews import LinkPreview
     from shortlink.rules import LinkRules
 
 # pynamodb's UTCDateTimeAttribute format, which the repository writes.
 PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
+# The links table's sparse index of crawlable links (LinkItem.crawlable_key holds CRAWLABLE).
+CRAWLABLE_INDEX = "Crawlable"
+CRAWLABLE = "crawlable"
 # The same limits as the pynamodb models: fail fast rather than keep a visitor waiting.
 CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"max_attempts": 3, "mode": "standard"})
 
@@ -79,6 +85,31 @@ class DynamoLinkReader(_RedirectTable):
         return link_from_item(item)
 
 
+class DynamoCrawlableCodes(_RedirectTable):
+    """The codes of crawlable links, from the table's sparse Crawlable index (keys only)."""
+
+    def codes(self, limit: int) -> list[str]:
+        """Up to `limit` codes, in code order; the Query reads about 1 KB per 100 codes."""
+        found: list[str] = []
+        request: dict[str, Any] = {
+            "TableName": self._table_name,
+            "IndexName": CRAWLABLE_INDEX,
+            "KeyConditionExpression": "#key = :crawlable",
+            "ExpressionAttributeNames": {"#key": "crawlable_key"},
+            "ExpressionAttributeValues": {":crawlable": {"S": CRAWLABLE}},
+        }
+        try:
+            while len(found) < limit:
+                response = self._dynamodb().query(**request, Limit=limit - len(found))
+                found += [item["code"]["S"] for item in response.get("Items", [])]
+                if "LastEvaluatedKey" not in response:
+                    break
+                request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        return found
+
+
 def _moment(item: dict[str, Any], name: str) -> datetime | None:
     value = item.get(name)
     return datetime.strptime(value["S"], PYNAMODB_DATETIME_FORMAT) if value else None
@@ -89,8 +120,10 @@ def link_from_item(item: dict[str, Any]) -> Link:
     created_at = _moment(item, "created_at")
     if created_at is None:  # written with every link: an item without it is not one of ours
         raise StorageUnavailable("a links item has no created_at")  # never its code: it may be private
+    domain, code = split_key(item["code"]["S"])
     return Link(
-        code=item["code"]["S"],
+        code=code,
+        domain=domain,
         url=item["url"]["S"],
         owner=item["owner"]["S"],
         created_at=created_at,
@@ -105,7 +138,32 @@ def link_from_item(item: dict[str, Any]) -> Link:
         max_clicks=int(item["max_clicks"]["N"]) if "max_clicks" in item else None,
         password_hash=item["password_hash"]["S"] if "password_hash" in item else None,
         rules=_rules(item),
+        forward_query=item.get("forward_query", {}).get("BOOL", True),
+        expired_url=item["expired_url"]["S"] if "expired_url" in item else None,
+        crawlable=item.get("crawlable", {}).get("BOOL", False),
+        preview=_preview(item),
+        utm=_utm(item),
     )
+
+
+def _strings(item: dict[str, Any], name: str) -> dict[str, str]:
+    return {key: value["S"] for key, value in item[name]["M"].items() if "S" in value}
+
+
+def _preview(item: dict[str, Any]) -> "LinkPreview | None":
+    if "preview" not in item:
+        return None
+    from shortlink.previews import LinkPreview
+
+    return LinkPreview(**_strings(item, "preview"))
+
+
+def _utm(item: dict[str, Any]) -> "Utm | None":
+    if "utm" not in item:
+        return None
+    from shortlink.destinations import Utm
+
+    return Utm(**_strings(item, "utm"))
 
 
 def _rules(item: dict[str, Any]) -> "LinkRules | None":

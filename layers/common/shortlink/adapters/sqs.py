@@ -6,13 +6,17 @@ from shortlink.clicks import ClickPack
 from shortlink.errors import StorageUnavailable
 
 
-class SqsClickPublisher:
+class SqsQueue:
+    """One queue, through a client that gives up fast (its callers answer someone, or retry
+    through the queue)."""
+
     def __init__(self, queue_url: str) -> None:
         self._queue_url = queue_url
         self._client: Any = None
 
     def _sqs(self) -> Any:
-        # Created on first send, not at import: only a redirect that found a link pays for it.
+        # Created on first send, not at import: only a redirect that found a link pays for it,
+        # only a request that emits a webhook event.
         if self._client is None:
             import boto3
             from botocore.config import Config
@@ -21,6 +25,8 @@ class SqsClickPublisher:
             self._client = boto3.client("sqs", config=config)
         return self._client
 
+
+class SqsClickPublisher(SqsQueue):
     def publish(self, pack: ClickPack) -> None:
         from botocore.exceptions import BotoCoreError, ClientError
 

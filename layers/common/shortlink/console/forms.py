@@ -13,7 +13,16 @@ from typing import Any
 from pydantic import TypeAdapter, ValidationError
 
 from shortlink.http_api import describe_validation_errors
-from shortlink.link_views import MaxClicks, Moment, Password, RedirectType, Tags, Title, Url
+from shortlink.link_views import (
+    DestinationOptions,
+    MaxClicks,
+    Moment,
+    Password,
+    RedirectType,
+    Tags,
+    Title,
+    Url,
+)
 from shortlink.links import LinkChanges, LinkOptions
 from shortlink.rules import ACCESS_KEYS
 
@@ -29,6 +38,16 @@ FIELD_TYPES: dict[str, Any] = {
     "password": Password,
 }
 ADAPTERS = {name: TypeAdapter(kind) for name, kind in FIELD_TYPES.items()}
+PREVIEW_FIELDS = ("title", "description", "image")
+UTM_FIELDS = ("source", "medium", "campaign", "term", "content")
+# The form fields of those objects (`utm_source`, ...), and of the other destination options.
+DESTINATION_FIELDS = (
+    "drop_query",
+    "expired_url",
+    "crawlable",
+    *(f"preview_{name}" for name in PREVIEW_FIELDS),
+    *(f"utm_{name}" for name in UTM_FIELDS),
+)
 ROUTE_FIELDS = ("countries", "devices", "os", "languages", "time_from", "time_to", "days", "url")
 # Rows shown for routes and A/B variants besides the link's own (the page adds more).
 SPARE_ROUTES = 1
@@ -58,12 +77,15 @@ def field_of(api_field: str) -> str:
     if api_field.startswith("rules.routes"):
         return "routes"
     parts = api_field.replace("[", ".").split(".")
+    if parts[0] in ("preview", "utm") and len(parts) > 1:
+        return f"{parts[0]}_{parts[1]}"
     if parts[0] == "rules" and len(parts) > 2 and parts[1] in ("allow", "deny"):
         return f"{parts[1]}_{parts[2]}"
     return "rules" if parts[0] == "rules" else parts[0]
 
 
-def _moment(form: Form, name: str) -> str:
+def moment_value(form: Form, name: str) -> str:
+    """A date-time field's UTC moment (ISO 8601), or "" when empty."""
     # The page's script writes the UTC moment; without script, the picker's value is read as UTC.
     given = value(form, name)
     local = value(form, f"{name}_local")
@@ -78,8 +100,8 @@ def _raw_fields(form: Form) -> dict[str, Any]:
             raw[name] = value(form, name)
     raw["tags"] = list(dict.fromkeys(words(value(form, "tags"))))
     for name in ("valid_from", "expires_at"):
-        if _moment(form, name):
-            raw[name] = _moment(form, name)
+        if moment_value(form, name):
+            raw[name] = moment_value(form, name)
     for name in ("redirect_type", "max_clicks"):
         text = value(form, name)
         if text:
@@ -100,6 +122,32 @@ def checked_fields(form: Form) -> dict[str, Any]:
     if errors:
         raise FormErrors(errors)
     return checked
+
+
+def _some(form: Form, prefix: str, names: tuple[str, ...]) -> dict[str, str] | None:
+    """The object of `prefix_name` fields that are filled in, or None when none is."""
+    given = {name: value(form, f"{prefix}_{name}") for name in names if value(form, f"{prefix}_{name}")}
+    return given or None
+
+
+def destination_fields(form: Form) -> dict[str, Any]:
+    """Query forwarding, the fallback URL, crawling, the preview card and UTM fields, checked by
+    the API's own model, as LinkOptions and LinkChanges take them; FormErrors at each bad field."""
+    raw = {
+        "forward_query": value(form, "drop_query") != "on",
+        "expired_url": value(form, "expired_url") or None,
+        "crawlable": value(form, "crawlable") == "on",
+        "preview": _some(form, "preview", PREVIEW_FIELDS),
+        "utm": _some(form, "utm", UTM_FIELDS),
+    }
+    try:
+        return DestinationOptions.model_validate(raw).destination_options()
+    except ValidationError as error:
+        errors: dict[str, str] = {}
+        for item in error.errors():
+            name = field_of(".".join(str(part) for part in item["loc"][:2]))
+            errors.setdefault(name, describe_validation_errors([item], location_prefix=0))
+        raise FormErrors(errors) from None
 
 
 def rules_document(form: Form) -> dict[str, Any] | None:
@@ -166,6 +214,7 @@ def link_options(form: Form) -> tuple[str, LinkOptions]:
         max_clicks=fields.get("max_clicks"),
         password=fields.get("password"),
         rules=rules_document(form),
+        **destination_fields(form),
     )
     return fields["url"], options
 
@@ -177,7 +226,8 @@ def link_changes(form: Form) -> LinkChanges:
     if "url" not in fields:
         raise FormErrors({"url": "url: field required"})
     rules = rules_document(form)
-    shown = {"valid_from", "expires_at", "title", "max_clicks", "rules"}
+    fields.update(destination_fields(form))
+    shown = {"valid_from", "expires_at", "title", "max_clicks", "rules", "expired_url", "preview", "utm"}
     cleared = {name for name in shown if fields.get(name) is None and not (name == "rules" and rules)}
     if value(form, "remove_password") == "on":
         cleared.add("password")
@@ -191,6 +241,11 @@ def link_changes(form: Form) -> LinkChanges:
         max_clicks=fields.get("max_clicks"),
         password=fields.get("password"),
         rules=rules,
+        forward_query=fields["forward_query"],
+        expired_url=fields["expired_url"],
+        crawlable=fields["crawlable"],
+        preview=fields["preview"],
+        utm=fields["utm"],
         cleared=frozenset(cleared),
     )
 
@@ -221,6 +276,12 @@ def form_of_link(link_view: dict[str, Any]) -> Form:
     }
     for name in ("valid_from", "expires_at"):
         form[name] = [_iso(link_view[name])]
+    form["drop_query"] = ["" if link_view["forward_query"] else "on"]
+    form["crawlable"] = ["on" if link_view["crawlable"] else ""]
+    form["expired_url"] = [link_view["expired_url"] or ""]
+    for prefix in ("preview", "utm"):
+        for name, given in (link_view[prefix] or {}).items():
+            form[f"{prefix}_{name}"] = [given]
     rules = link_view["rules"] or {}
     for access in ("allow", "deny"):
         for key, entries in (rules.get(access) or {}).items():

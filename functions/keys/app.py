@@ -1,0 +1,85 @@
+"""An account's API keys, managed by a key with the `admin` scope: create, list, revoke.
+
+Keys created here join the caller's account (they work on its links); the admin command is the
+root of trust, so revoking the last admin key locks nobody out for good.
+"""
+
+import json
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from shortlink.api_keys import ADMIN, issue_account_key
+from shortlink.api_responses import BODY_ERRORS, answers
+from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
+from shortlink.http_api import api_resolver, current_api_key, missing_scope, needs
+from shortlink.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
+from shortlink.services import api_key_store
+
+KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
+
+logger = Logger(service="shortlink-keys")
+tracer = Tracer(service="shortlink-keys")
+app = api_resolver()
+
+
+@app.post(
+    "/keys",
+    summary="Create an API key (shown once)",
+    operation_id="createKey",
+    responses=answers(201, "the key, with its clear text this once", CreatedKey, *BODY_ERRORS),
+    security=needs(ADMIN),
+)
+def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
+    caller = current_api_key(app)
+    scopes = frozenset(request.scopes)
+    now = datetime.now(UTC)
+    try:
+        key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
+    except ScopeNotGrantable as error:
+        return missing_scope(f"granting {error.scope}", error.scope)
+    logger.info("API key created", extra={"key_id": key.key_id, "by": caller.key_id, "scopes": sorted(scopes)})
+    body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(body))
+
+
+@app.get(
+    "/keys",
+    summary="List the account's API keys (never a key itself)",
+    operation_id="listKeys",
+    responses=answers(200, "every key of the account, oldest first", KeyList),
+    security=needs(ADMIN),
+)
+def list_keys() -> dict[str, Any]:
+    now = datetime.now(UTC)
+    keys = api_key_store().list_keys(owner=current_api_key(app).owner)
+    return KeyList(keys=[KeyView.of(key, now) for key in keys]).model_dump(mode="json")
+
+
+@app.delete(
+    "/keys/<key_id>",
+    summary="Revoke an API key (at once, for good)",
+    operation_id="revokeKey",
+    responses=answers(204, "revoked (also when it was already)", None, 404),
+    security=needs(ADMIN),
+)
+def revoke_key(
+    key_id: Annotated[str, Path(pattern=KEY_ID_PATTERN, description="the key's public id")],
+) -> Response[Any]:
+    caller = current_api_key(app)
+    if not api_key_store().revoke(key_id, owner=caller.owner):
+        raise ApiKeyNotFound(key_id)
+    logger.info("API key revoked", extra={"key_id": key_id, "by": caller.key_id})
+    return Response(status_code=204)  # no body, so no Content-Type either
+
+
+# Each log line carries API Gateway's request id, the id in the access log and the answer.
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,163 @@
+"""POST/GET/DELETE /webhooks: a key's webhook endpoints (deliveries: functions/webhooks)."""
+
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from aws_lambda_powertools import Logger, Tracer
+from aws_lambda_powertools.event_handler import Response, content_types
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
+from aws_lambda_powertools.logging import correlation_paths
+from aws_lambda_powertools.utilities.typing import LambdaContext
+from pydantic import BaseModel, ConfigDict, Field
+
+from shortlink.api_keys import ADMIN
+from shortlink.api_responses import BODY_ERRORS, answers
+from shortlink.config import settings
+from shortlink.http_api import api_resolver, current_api_key, destination_policy, error_response, needs
+from shortlink.link_views import STRICT_REQUEST, Tags, Url
+from shortlink.services import webhook_endpoints
+from shortlink.webhooks import (
+    EVENT_TYPES,
+    MAX_ENDPOINTS_PER_KEY,
+    Endpoint,
+    EndpointNotFound,
+    EventType,
+    TooManyEndpoints,
+    new_endpoint_id,
+    new_secret,
+    validate_endpoint_url,
+)
+
+logger = Logger(service="shortlink-webhook-endpoints")
+tracer = Tracer(service="shortlink-webhook-endpoints")
+app = api_resolver()
+
+ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
+
+
+class CreateEndpointRequest(BaseModel):
+    # The example shows in /docs and starts schemathesis's stateful runs with an endpoint that exists.
+    model_config = STRICT_REQUEST | ConfigDict(
+        json_schema_extra={"examples": [{"url": "https://hooks.example.com/shortlink", "events": ["link.created"]}]}
+    )
+
+    url: Url
+    events: Annotated[
+        list[EventType],
+        Field(min_length=1, max_length=len(EVENT_TYPES), default_factory=lambda: list(EVENT_TYPES)),
+    ]
+    tags: Annotated[Tags, Field(description="only links carrying one of these tags; none: every link")] = []
+
+
+class EndpointView(BaseModel):
+    id: str
+    url: str
+    events: list[str]
+    tags: list[str]
+    created_at: datetime
+    disabled: bool
+    disabled_at: datetime | None
+
+    @classmethod
+    def of(cls, endpoint: Endpoint) -> "EndpointView":
+        return cls(
+            id=endpoint.endpoint_id,
+            url=endpoint.url,
+            events=list(endpoint.events),
+            tags=list(endpoint.tags),
+            created_at=endpoint.created_at,
+            disabled=endpoint.disabled_at is not None,
+            disabled_at=endpoint.disabled_at,
+        )
+
+
+class CreatedEndpoint(EndpointView):
+    secret: str = Field(description="the signing secret, shown this once")
+
+
+class EndpointList(BaseModel):
+    webhooks: list[EndpointView]
+
+
+def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> dict[int, OpenAPIResponse]:
+    """`answers` with this route's own words for its errors (`e404="..."`)."""
+    for key, text in descriptions.items():
+        responses[int(key.removeprefix("e"))]["description"] = text
+    return responses
+
+
+@app.post(
+    "/webhooks",
+    summary="Register a webhook endpoint",
+    operation_id="createWebhook",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
+    responses=documented(
+        answers(
+            201,
+            "the endpoint and its signing secret (shown once)",
+            CreatedEndpoint,
+            *BODY_ERRORS,
+            409,
+            links={"Delete": {"operationId": "deleteWebhook", "parameters": {"endpoint_id": "$response.body#/id"}}},
+        ),
+        e409=f"the key has {MAX_ENDPOINTS_PER_KEY} endpoints already",
+    ),
+)
+def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Response[Any]:
+    config = settings()
+    url = validate_endpoint_url(request.url, destination_policy(app), config.webhooks_allow_loopback)
+    endpoint = Endpoint(
+        owner=current_api_key(app).owner,
+        endpoint_id=new_endpoint_id(),
+        url=url,
+        events=tuple(dict.fromkeys(request.events)),
+        tags=tuple(dict.fromkeys(request.tags)),
+        secret=new_secret(),
+        created_at=datetime.now(UTC),
+    )
+    webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_KEY)
+    logger.info("webhook endpoint registered", extra={"endpoint": endpoint.endpoint_id, "owner": endpoint.owner})
+    body = CreatedEndpoint(**EndpointView.of(endpoint).model_dump(), secret=endpoint.secret)
+    return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=body.model_dump_json())
+
+
+@app.get(
+    "/webhooks",
+    summary="List your webhook endpoints",
+    operation_id="listWebhooks",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
+    responses=answers(200, "the key's endpoints, oldest first; a disabled one says so", EndpointList),
+)
+def list_endpoints() -> dict[str, Any]:
+    endpoints = webhook_endpoints().list_for_owner(current_api_key(app).owner)
+    return {"webhooks": [EndpointView.of(endpoint).model_dump(mode="json") for endpoint in endpoints]}
+
+
+@app.delete(
+    "/webhooks/<endpoint_id>",
+    summary="Remove a webhook endpoint (deliveries still queued for it are dropped)",
+    operation_id="deleteWebhook",
+    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
+    responses=documented(answers(204, "removed", None, 404), e404="no such endpoint, or not one of this key's"),
+)
+def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> Response[Any]:
+    if not webhook_endpoints().delete(current_api_key(app).owner, endpoint_id):
+        raise EndpointNotFound(endpoint_id)
+    return Response(status_code=204)
+
+
+@app.exception_handler(EndpointNotFound)
+def endpoint_not_found(error: EndpointNotFound) -> Response[Any]:
+    return error_response(404, "not_found", f"no webhook endpoint with id {error}")
+
+
+@app.exception_handler(TooManyEndpoints)
+def too_many_endpoints(error: TooManyEndpoints) -> Response[Any]:
+    return error_response(409, "too_many_webhooks", str(error))
+
+
+@logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
+@tracer.capture_lambda_handler
+def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    return app.resolve(event, context)

@@ -1,0 +1,29 @@
+"""Whether a request provably came through the stack's edge (CloudFront), which adds its secret
+to every request it sends to the API (template.yaml, EdgeDistribution): only then are the
+headers it sets believed. Light on imports: the redirect's domain lookup reads it on every hit
+of a several-domain stack."""
+
+import hmac
+from collections.abc import Mapping
+from typing import Any
+
+from shortlink.config import settings
+
+# The origin header CloudFront adds; its value is the edge secret (Settings.edge_secret).
+EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
+
+
+def request_headers(event: dict[str, Any]) -> Mapping[str, str]:
+    """The request's headers by lower-case name, as API Gateway hands them over (SAM CLI's
+    `sam local start-api` keeps the client's spelling)."""
+    headers: Mapping[str, str] = event.get("headers") or {}
+    if all(name.islower() for name in headers):
+        return headers
+    return {name.lower(): value for name, value in headers.items()}
+
+
+def came_through_edge(headers: Mapping[str, str], trust_edge_headers: bool) -> bool:
+    if not trust_edge_headers:
+        return False
+    given = headers.get(EDGE_SECRET_HEADER, "").encode()
+    return hmac.compare_digest(given, settings().edge_secret.encode())

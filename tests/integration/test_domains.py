@@ -1,0 +1,223 @@
+"""Several short domains on one stack (moto): a link belongs to one domain, the same slug may
+live on two, each domain resolves only its own links from a host a visitor cannot forge, and
+each has its own fallback pages and app-link files."""
+
+import json
+
+import pytest
+
+from shortlink import services
+from shortlink.config import settings
+from tests.events import bearer, http_event
+
+EDGE_SECRET = "an-edge-secret-of-at-least-32-characters"
+SETTINGS = {
+    "go.example": {
+        "root_url": "https://example.com/home",
+        "not_found_url": "https://example.com/missing",
+        "apple_app_site_association": {"applinks": {"details": []}},
+        "assetlinks": [{"relation": ["delegate_permission/common.handle_all_urls"], "target": {}}],
+    }
+}
+
+
+@pytest.fixture
+def two_domains(aws, monkeypatch):
+    """As deployed with Domains=sho.rt,go.example and a DomainSettingsParameter."""
+    monkeypatch.setenv("SHORT_DOMAINS", "sho.rt,go.example")
+    monkeypatch.setenv("DOMAIN_SETTINGS", json.dumps(SETTINGS))
+    services.reset()
+    return aws
+
+
+def on_host(event, host: str):
+    event["requestContext"]["domainName"] = host
+    return event
+
+
+def create(handlers, key: str, **fields):
+    event = http_event("POST", "/links", headers=bearer(key), body={"url": "https://example.com/", **fields})
+    answer = handlers["CreateFunction"](event)
+    return answer["statusCode"], json.loads(answer["body"])
+
+
+def follow(handlers, code: str, on: str, **headers: str):
+    event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}, headers=headers)
+    return handlers["RedirectFunction"](on_host(event, on))
+
+
+def manage(handlers, key: str, path: str, route: str, query=None, **path_parameters):
+    event = http_event("GET", path, route=route, headers=bearer(key), query=query, path_parameters=path_parameters)
+    answer = handlers["ManageFunction"](event)
+    return answer["statusCode"], answer["body"]
+
+
+def test_the_same_slug_on_two_domains_is_two_links(two_domains, handlers):
+    # Given one key creating "promo" on the default domain and on go.example
+    key = two_domains.new_api_key()
+    status, default = create(handlers, key, slug="promo", url="https://example.com/a")
+    assert status == 201
+    status, other = create(handlers, key, slug="promo", url="https://example.com/b", domain="go.example")
+    assert status == 201
+    # Then each shows its own domain, and a third "promo" on go.example is taken
+    assert (default["domain"], default["short_url"]) == ("sho.rt", "https://sho.rt/promo")
+    assert (other["domain"], other["short_url"]) == ("go.example", "https://go.example/promo")
+    assert create(handlers, key, slug="Promo", domain="go.example")[0] == 409
+    # The default domain's item keeps its plain key; the other's is keyed host/code
+    keys = {item["code"]["S"] for item in two_domains.dynamodb.scan(TableName=settings().links_table)["Items"]}
+    assert {"promo", "go.example/promo"} <= keys
+    # And each host follows its own link, an unknown host none
+    assert follow(handlers, "promo", "sho.rt")["headers"]["Location"] == "https://example.com/a"
+    assert follow(handlers, "promo", "go.example")["headers"]["Location"] == "https://example.com/b"
+    assert follow(handlers, "promo", "elsewhere.example")["statusCode"] == 404
+    # A path naming the other domain's key reaches nothing (API Gateway decodes %2F)
+    assert follow(handlers, "go.example/promo", "sho.rt")["statusCode"] == 404
+
+
+def test_a_forged_host_never_reaches_another_domains_links(two_domains, handlers, monkeypatch):
+    # Given a link only on go.example, and the edge in front
+    monkeypatch.setenv("EDGE_SECRET", EDGE_SECRET)
+    services.reset()
+    key = two_domains.new_api_key()
+    assert create(handlers, key, slug="only-go", domain="go.example")[0] == 201
+    # A direct call to the default domain naming go.example in Host or X-Shortlink-Host: not found
+    assert follow(handlers, "only-go", "sho.rt", host="go.example")["statusCode"] == 404
+    assert follow(handlers, "only-go", "sho.rt", **{"x-shortlink-host": "go.example"})["statusCode"] == 404
+    # Through the edge (its secret), the viewer's host it sets is believed
+    through_edge = {"x-shortlink-host": "go.example", "x-shortlink-edge-secret": EDGE_SECRET}
+    api_host = "api.execute-api.us-east-1.amazonaws.com"
+    assert follow(handlers, "only-go", api_host, **through_edge)["statusCode"] == 302
+
+
+def test_lists_qr_codes_and_stats_follow_the_links_domain(two_domains, handlers):
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="a1")
+    create(handlers, key, slug="a1", domain="go.example")
+    create(handlers, key, slug="b2", domain="go.example")
+    status, body = manage(handlers, key, "/links", "/links", query={"domain": "go.example"})
+    assert status == 200
+    assert sorted(link["short_url"] for link in json.loads(body)["links"]) == [
+        "https://go.example/a1",
+        "https://go.example/b2",
+    ]
+    status, body = manage(handlers, key, "/links", "/links", query={"domain": "sho.rt"})
+    assert [link["short_url"] for link in json.loads(body)["links"]] == ["https://sho.rt/a1"]
+    assert len(json.loads(manage(handlers, key, "/links", "/links")[1])["links"]) == 3
+    # One link's routes take ?domain=
+    status, body = manage(handlers, key, "/links/b2", "/links/{code}", {"domain": "go.example"}, code="b2")
+    assert (status, json.loads(body)["url"]) == (200, "https://example.com/")
+    assert manage(handlers, key, "/links/b2", "/links/{code}", code="b2")[0] == 404
+    status, svg = manage(handlers, key, "/links/b2/qr", "/links/{code}/qr", {"domain": "go.example"}, code="b2")
+    assert status == 200
+    assert svg.startswith("<?xml")
+    status, body = manage(handlers, key, "/links/b2/stats", "/links/{code}/stats", {"domain": "go.example"}, code="b2")
+    assert (status, json.loads(body)["clicks"]) == (200, 0)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("domain", "nope.example", "domain must be one of this stack's domains (sho.rt, go.example)"),
+        ("domain", 7, "domain: Input should be a valid string"),
+    ],
+)
+def test_a_domain_the_stack_does_not_serve_is_refused(two_domains, handlers, field, value, message):
+    key = two_domains.new_api_key()
+    status, body = create(handlers, key, **{field: value})
+    assert (status, body["error"]) == (422, "invalid_request")
+    assert message in body["message"]
+    assert two_domains.item_count(settings().links_table) == 0
+    status, body = manage(handlers, key, "/links", "/links", query={"domain": "nope.example"})
+    assert status == 422
+    assert "domain" in json.loads(body)["message"]
+
+
+def test_fallback_pages_and_app_links_per_domain(two_domains, handlers):
+    def visit(path: str, route: str, host: str, **path_parameters):
+        event = http_event("GET", path, route=route, path_parameters=path_parameters)
+        return handlers["RedirectFunction"](on_host(event, host))
+
+    # go.example has a root URL and a not-found URL; sho.rt neither
+    root = visit("/", "/", "go.example")
+    assert (root["statusCode"], root["headers"]["Location"]) == (302, "https://example.com/home")
+    assert visit("/", "/", "sho.rt")["statusCode"] == 404
+    missing = follow(handlers, "no-such-code", "go.example")
+    assert (missing["statusCode"], missing["headers"]["Location"]) == (302, "https://example.com/missing")
+    assert follow(handlers, "no-such-code", "sho.rt")["statusCode"] == 404
+    # App-link files, as JSON, only where configured
+    for name, expected in (("apple-app-site-association", dict), ("assetlinks.json", list)):
+        answer = visit(f"/.well-known/{name}", "/.well-known/{file}", "go.example", file=name)
+        assert answer["statusCode"] == 200
+        assert answer["headers"]["Content-Type"] == "application/json"
+        assert isinstance(json.loads(answer["body"]), expected)
+        assert visit(f"/.well-known/{name}", "/.well-known/{file}", "sho.rt", file=name)["statusCode"] == 404
+    assert visit("/.well-known/x", "/.well-known/{file}", "go.example", file="x")["statusCode"] == 404
+
+
+def test_a_links_expired_url_answers_its_410s_and_the_domains_not_found_url_its_404s(two_domains, handlers):
+    # Given, on go.example (whose not-found URL is set), a used-up link with a fallback of its own
+    key = two_domains.new_api_key()
+    fields = {"slug": "once", "max_clicks": 1, "expired_url": "https://example.com/over", "domain": "go.example"}
+    assert create(handlers, key, **fields)[0] == 201
+    assert follow(handlers, "once", "go.example")["headers"]["Location"] == "https://example.com/"
+    # Then its 410 goes to the link's expired_url, an unknown code to the domain's not-found URL
+    assert follow(handlers, "once", "go.example")["headers"]["Location"] == "https://example.com/over"
+    assert follow(handlers, "nothing", "go.example")["headers"]["Location"] == "https://example.com/missing"
+    # And the budget taken is the go.example link's: the same code on sho.rt is another link
+    assert create(handlers, key, slug="once", max_clicks=1)[0] == 201
+    assert follow(handlers, "once", "sho.rt")["statusCode"] == 302
+
+
+def test_robots_txt_allows_each_domains_own_crawlable_links(two_domains, handlers):
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="seen", crawlable=True)
+    create(handlers, key, slug="also", crawlable=True, domain="go.example")
+    create(handlers, key, slug="hidden", domain="go.example")
+
+    def robots(host: str):
+        return handlers["RedirectFunction"](on_host(http_event("GET", "/robots.txt"), host))
+
+    assert robots("sho.rt")["body"] == "User-agent: *\nAllow: /seen$\nDisallow: /\n"
+    assert robots("go.example")["body"] == "User-agent: *\nAllow: /also$\nDisallow: /\n"
+    assert robots("elsewhere.example")["statusCode"] == 404
+
+
+def test_an_export_of_another_domains_link_imports_back_to_that_domain(two_domains, handlers):
+    # Given a link on go.example, exported as JSON and as CSV
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="promo", url="https://example.com/b", domain="go.example", tags=["x"])
+
+    def transfer(method: str, path: str, query: dict[str, str], body: str | None = None):
+        event = http_event(method, path, headers={**bearer(key), "content-type": "text/plain"}, body=body, query=query)
+        return handlers["TransferFunction"](event)["body"]
+
+    exported = json.loads(transfer("GET", "/links/export", {"format": "json"}))
+    [link] = exported["links"]
+    assert (link["domain"], link["short_url"]) == ("go.example", "https://go.example/promo")
+    csv_text = transfer("GET", "/links/export", {"format": "csv"})
+    assert csv_text.splitlines()[0].endswith(",rules,domain")
+    # When both are imported into an account of an empty stack
+    table = settings().links_table
+    for item in two_domains.dynamodb.scan(TableName=table)["Items"]:  # the link and its slug's claim
+        two_domains.dynamodb.delete_item(TableName=table, Key={"code": item["code"]})
+    for body, file_format in ((json.dumps(exported), "json"), (csv_text, "csv")):
+        report = json.loads(transfer("POST", "/links/import", {"format": file_format}, body))
+        assert [result["status"] for result in report["results"]] in (["created"], ["skipped"]), report
+    # Then the link is go.example's again, once, and the default domain has none of that code
+    status, body = manage(handlers, key, "/links/promo", "/links/{code}", {"domain": "go.example"}, code="promo")
+    assert (status, json.loads(body)["url"]) == (200, "https://example.com/b")
+    assert manage(handlers, key, "/links/promo", "/links/{code}", code="promo")[0] == 404
+    # A record naming a domain the stack does not serve fails on its own, naming the field
+    wrong = json.dumps({"links": [{"url": "https://example.com/c", "domain": "nope.example"}]})
+    [failed] = json.loads(transfer("POST", "/links/import", {"format": "json"}, wrong))["results"]
+    assert (failed["status"], failed["error"]) == ("failed", "invalid_request")
+    assert "domain" in failed["message"]
+
+
+def test_webhook_events_show_the_links_domain(two_domains, handlers):
+    key = two_domains.new_api_key()
+    create(handlers, key, slug="promo", domain="go.example")
+    queue = two_domains.queue_urls["WebhookDeliveryQueue"]
+    [message] = two_domains.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10)["Messages"]
+    view = json.loads(message["Body"])["data"]
+    assert (view["code"], view["domain"], view["short_url"]) == ("promo", "go.example", "https://go.example/promo")

@@ -1,0 +1,213 @@
+"""Issue 16 items 1, 3, 4, 5, 7 through the handlers against moto: query forwarding, UTM fields,
+the fallback page, crawler control and social preview cards, from create and PATCH to the
+redirect."""
+
+import json
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from shortlink import services
+from shortlink.adapters.dynamodb import DynamoLinkRepository
+from shortlink.clicks import ClickPack
+from shortlink.config import settings
+from shortlink.links import Link
+from shortlink.robots import TTL_SECONDS
+from tests.aws_calls import recording_aws_calls
+from tests.events import bearer, http_event
+
+SLACK = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
+FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
+
+
+def create(aws, handlers, key=None, **fields):
+    body = {"url": "https://example.com/landing", **fields}
+    event = http_event("POST", "/links", headers=bearer(key or aws.new_api_key()), body=body)
+    response = handlers["CreateFunction"](event)
+    return response["statusCode"], json.loads(response["body"])
+
+
+def patch(handlers, key, code, **fields):
+    event = http_event("PATCH", f"/links/{code}", headers=bearer(key), body=fields)
+    response = handlers["ManageFunction"](event, None)
+    return response["statusCode"], json.loads(response["body"])
+
+
+def follow(handlers, code, raw_query="", user_agent="pytest") -> dict[str, Any]:
+    event = http_event(
+        "GET", f"/{code}", route="/{code}", path_parameters={"code": code}, headers={"user-agent": user_agent}
+    )
+    event["rawQueryString"] = raw_query  # as API Gateway sends it: the visitor's text, unparsed
+    answer: dict[str, Any] = handlers["RedirectFunction"](event)
+    return answer
+
+
+def robots(handlers) -> dict[str, Any]:
+    answer: dict[str, Any] = handlers["RedirectFunction"](http_event("GET", "/robots.txt"))
+    return answer
+
+
+def test_every_option_is_shown_as_saved_and_patch_sets_and_clears_them(aws, handlers):
+    key = aws.new_api_key()
+    status, created = create(
+        aws,
+        handlers,
+        key,
+        forward_query=False,
+        expired_url="HTTPS://Example.com/ended",
+        crawlable=True,
+        preview={"title": "Launch", "image": "https://example.com/card.png"},
+        utm={"source": "news", "campaign": "spring"},
+    )
+    assert status == 201, created
+    assert (created["forward_query"], created["crawlable"]) == (False, True)
+    assert created["expired_url"] == "https://example.com/ended"
+    assert created["preview"] == {"title": "Launch", "image": "https://example.com/card.png"}
+    assert created["utm"] == {"source": "news", "campaign": "spring"}
+    code = created["code"]
+    status, edited = patch(handlers, key, code, forward_query=True, crawlable=False, utm={"medium": "email"})
+    assert status == 200, edited
+    assert (edited["forward_query"], edited["crawlable"], edited["utm"]) == (True, False, {"medium": "email"})
+    status, cleared = patch(handlers, key, code, expired_url=None, preview=None, utm=None)
+    assert status == 200, cleared
+    assert (cleared["expired_url"], cleared["preview"], cleared["utm"]) == (None, None, None)
+    read = handlers["ManageFunction"](http_event("GET", f"/links/{code}", headers=bearer(key)), None)
+    assert json.loads(read["body"]) == cleared
+
+
+@pytest.mark.parametrize(
+    ("fields", "named"),
+    [
+        ({"forward_query": "yes"}, "forward_query"),
+        ({"crawlable": 1}, "crawlable"),
+        ({"crawlable": True, "private": True}, "crawlable"),
+        ({"expired_url": "ftp://example.com/"}, "expired_url"),
+        ({"expired_url": ""}, "expired_url"),
+        ({"preview": {"title": "x" * 201}}, "preview.title"),
+        ({"preview": {"image": "https://localhost/i.png"}}, "preview.image"),
+        ({"preview": {"colour": "red"}}, "preview.colour"),
+        ({"preview": {}}, "preview"),
+        ({"utm": {"source": ""}}, "utm.source"),
+        ({"utm": {}}, "utm"),
+        ({"url": "https://example.com/?utm_campaign=a", "utm": {"campaign": "b"}}, "utm.campaign"),
+    ],
+)
+def test_bad_values_are_refused_with_422_naming_the_field_on_create_and_patch(aws, handlers, fields, named):
+    key = aws.new_api_key()
+    status, refused = create(aws, handlers, key, **fields)
+    assert status == 422, refused
+    assert refused["message"].startswith(named), refused
+    assert aws.item_count("LinksTable") == 0
+    # The same edit of a link (a private one stays private: `private` is not editable)
+    private = fields.pop("private", False)
+    _, link = create(aws, handlers, key, private=private)
+    status, refused = patch(handlers, key, link["code"], **fields)
+    assert status == 422, refused
+    assert named in refused["message"], refused
+
+
+def test_a_visitors_query_is_merged_in_and_the_links_own_values_win(aws, handlers):
+    _, created = create(aws, handlers, url="https://example.com/shop?lang=en#top", utm={"source": "news"})
+    code = created["code"]
+    # A plain follow: the link's UTM fields are in its ready-made response
+    assert follow(handlers, code)["headers"]["Location"] == "https://example.com/shop?lang=en&utm_source=news#top"
+    assert services.link_entries[code].prepared is not None
+    # A follow with a query, on the cached link: the visitor's parameters, with no AWS call
+    with recording_aws_calls() as calls:
+        answer = follow(handlers, code, "ref=tw&lang=de&utm_source=x&q=a%20b")
+        assert calls.counts() == {("sqs", "SendMessage"): 1}  # the click, sent inline outside Lambda
+    assert answer["headers"]["Location"] == "https://example.com/shop?lang=en&utm_source=news&ref=tw&q=a+b#top"
+    # The next plain follow is answered as before
+    assert follow(handlers, code)["headers"]["Location"] == "https://example.com/shop?lang=en&utm_source=news#top"
+
+
+def test_forward_query_false_keeps_the_visitors_parameters_out(aws, handlers):
+    _, created = create(aws, handlers, forward_query=False, utm={"campaign": "c"})
+    answer = follow(handlers, created["code"], "ref=tw")
+    assert answer["headers"]["Location"] == "https://example.com/landing?utm_campaign=c"
+
+
+def test_a_query_that_makes_the_destination_too_long_is_a_414_page(aws, handlers):
+    _, created = create(aws, handlers)
+    answer = follow(handlers, created["code"], "q=" + "a" * 2100)
+    assert answer["statusCode"] == 414
+    assert answer["headers"]["Content-Type"].startswith("text/html")
+
+
+def test_links_are_listed_by_campaign(aws, handlers):
+    key = aws.new_api_key()
+    _, spring = create(aws, handlers, key, utm={"campaign": "spring"}, tags=["a"])
+    create(aws, handlers, key, utm={"campaign": "autumn"})
+    create(aws, handlers, key)
+    listed = handlers["ManageFunction"](
+        http_event("GET", "/links", headers=bearer(key), query={"utm_campaign": "spring"}), None
+    )
+    assert [link["code"] for link in json.loads(listed["body"])["links"]] == [spring["code"]]
+    both = handlers["ManageFunction"](
+        http_event("GET", "/links", headers=bearer(key), query={"utm_campaign": "spring", "tag": "b"}), None
+    )
+    assert json.loads(both["body"])["links"] == []
+
+
+def orphans(aws) -> list[tuple[str, str]]:
+    messages = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"], MaxNumberOfMessages=10)["Messages"]
+    packs = [ClickPack.from_message(message["Body"], message["MessageId"]) for message in messages]
+    return sorted((orphan.code, orphan.outcome) for pack in packs for orphan in pack.orphans)
+
+
+def test_an_expired_used_up_or_deleted_link_redirects_to_its_fallback_and_the_visit_stays_counted(aws, handlers):
+    key = aws.new_api_key()
+    fallback = "https://example.com/ended"
+    _, used_up = create(aws, handlers, key, max_clicks=1, expired_url=fallback)
+    _, deleted = create(aws, handlers, key, expired_url=fallback)
+    now = datetime.now(UTC)
+    expired = Link("expired", "https://e.com/b", "o", now - timedelta(days=2), expires_at=now, expired_url=fallback)
+    DynamoLinkRepository(settings().links_table).add(expired)
+    assert follow(handlers, used_up["code"])["headers"]["Location"] == "https://example.com/landing"
+    handlers["ManageFunction"](http_event("DELETE", f"/links/{deleted['code']}", headers=bearer(key)), None)
+    aws.sqs.purge_queue(QueueUrl=aws.queue_urls["ClicksQueue"])
+    for code in (used_up["code"], deleted["code"], "expired"):
+        answer = follow(handlers, code, "ref=tw")  # the visitor's query does not go to the fallback
+        assert (answer["statusCode"], answer["headers"]["Location"]) == (302, fallback), code
+        assert answer["headers"]["Cache-Control"] == "no-store"
+    assert orphans(aws) == sorted([(used_up["code"], "used_up"), (deleted["code"], "deleted"), ("expired", "expired")])
+
+
+def test_redirects_are_noindex_unless_crawlable_and_robots_txt_allows_only_crawlable_links(aws, handlers, monkeypatch):
+    key = aws.new_api_key()
+    _, hidden = create(aws, handlers, key)
+    _, shown = create(aws, handlers, key, crawlable=True)
+    assert follow(handlers, hidden["code"])["headers"]["X-Robots-Tag"] == "noindex"
+    assert "X-Robots-Tag" not in follow(handlers, shown["code"])["headers"]
+    clock = [1000.0]
+    monkeypatch.setattr("shortlink.services.time.monotonic", lambda: clock[0])
+    services.cached_robots.cache_clear()
+    with recording_aws_calls() as calls:
+        first = robots(handlers)
+        again = robots(handlers)
+        assert calls.counts() == {("dynamodb", "Query"): 1}  # one bounded read per TTL, never a scan
+    assert (first["statusCode"], first["headers"]["Content-Type"]) == (200, "text/plain; charset=utf-8")
+    assert first["body"] == again["body"] == f"User-agent: *\nAllow: /{shown['code']}$\nDisallow: /\n"
+    # No longer crawlable: gone from robots.txt once the text is rebuilt
+    patch(handlers, key, shown["code"], crawlable=False)
+    clock[0] += TTL_SECONDS
+    assert robots(handlers)["body"] == "User-agent: *\nDisallow: /\n"
+
+
+def test_link_preview_bots_get_the_card_and_people_the_redirect(aws, handlers):
+    _, created = create(
+        aws,
+        handlers,
+        preview={"title": "We <launched>", "description": 'Say "hi"', "image": "https://example.com/c.png"},
+    )
+    code = created["code"]
+    card = follow(handlers, code, "ref=slack", SLACK)
+    assert card["statusCode"] == 200
+    assert card["headers"]["Content-Type"] == "text/html; charset=utf-8"
+    assert card["headers"]["X-Robots-Tag"] == "noindex"
+    assert '<meta property="og:title" content="We &lt;launched&gt;">' in card["body"]
+    assert '<meta name="twitter:description" content="Say &quot;hi&quot;">' in card["body"]
+    assert "https://example.com/landing?ref=slack" in card["body"]
+    person = follow(handlers, code, "", FIREFOX)
+    assert (person["statusCode"], person["headers"]["Location"]) == (302, "https://example.com/landing")

@@ -1,0 +1,141 @@
+"""Every API route of template.yaml checks its scope: a key lacking it gets 403 naming it, before
+its body is read; a key holding it gets past the check. The routes come from the template, so a
+new route without a scope fails here until it declares one."""
+
+import json
+
+import pytest
+
+from shortlink.adapters.dynamodb import DynamoApiKeyStore
+from shortlink.api_keys import (
+    ADMIN,
+    ALL_SCOPES,
+    LINKS_READ,
+    LINKS_WRITE,
+    STATS_READ,
+    generate_api_key,
+    hash_api_key,
+    key_id_for,
+)
+from shortlink.config import settings
+from tests.aws_calls import recording_aws_calls
+from tests.events import bearer, http_event
+
+# The scope each API route needs (README, Scopes).
+ROUTE_SCOPES = {
+    ("POST", "/links"): LINKS_WRITE,
+    ("POST", "/links/bulk"): LINKS_WRITE,
+    ("GET", "/links"): LINKS_READ,
+    ("GET", "/links/{code}"): LINKS_READ,
+    ("GET", "/links/{code}/qr"): LINKS_READ,
+    ("PATCH", "/links/{code}"): LINKS_WRITE,
+    ("DELETE", "/links/{code}"): LINKS_WRITE,
+    ("POST", "/links/{code}/restore"): LINKS_WRITE,
+    ("GET", "/links/{code}/stats"): STATS_READ,
+    ("GET", "/stats"): STATS_READ,
+    ("POST", "/links/import"): LINKS_WRITE,
+    ("GET", "/links/export"): LINKS_READ,
+    ("POST", "/keys"): ADMIN,
+    ("GET", "/keys"): ADMIN,
+    ("DELETE", "/keys/{key_id}"): ADMIN,
+    ("POST", "/webhooks"): ADMIN,
+    ("GET", "/webhooks"): ADMIN,
+    ("DELETE", "/webhooks/{endpoint_id}"): ADMIN,
+}
+# Routes no API key is asked for: the redirect, its unlock form, the docs; the console (a session
+# of a key, whose scopes it checks itself).
+PUBLIC_ROUTES = {
+    ("GET", "/console"),
+    ("GET", "/console/{proxy+}"),
+    ("POST", "/console/{proxy+}"),
+    ("GET", "/{code}"),
+    ("HEAD", "/{code}"),
+    ("POST", "/{code}"),
+    ("GET", "/openapi.json"),
+    ("GET", "/docs"),
+    ("GET", "/"),  # a short domain's root and app-link files
+    ("GET", "/.well-known/{file}"),
+    ("GET", "/robots.txt"),
+}
+PATH_VALUES = {"{code}": "abc1234", "{key_id}": "0123456789ab", "{endpoint_id}": "ep_" + "0" * 32}
+
+
+def api_routes(template):
+    routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
+    assert set(routes) == set(ROUTE_SCOPES) | PUBLIC_ROUTES, "a route of template.yaml has no scope here"
+    return [(method, path, routes[(method, path)]) for method, path in sorted(ROUTE_SCOPES)]
+
+
+def add_key(scopes):
+    plaintext = generate_api_key()
+    key_hash = hash_api_key(plaintext)
+    DynamoApiKeyStore(settings().api_keys_table).add(key_hash, key_id_for(key_hash), "scoped", scopes=scopes)
+    return plaintext
+
+
+def call(handlers, function, method, path, key, body="{}", content_type="application/json"):
+    concrete = path
+    for placeholder, value in PATH_VALUES.items():
+        concrete = concrete.replace(placeholder, value)
+    parameters = {name.strip("{}"): value for name, value in PATH_VALUES.items() if name in path}
+    has_body = method in ("POST", "PATCH")
+    event = http_event(
+        method,
+        concrete,
+        route=path,
+        path_parameters=parameters,
+        headers={**bearer(key), "content-type": content_type},
+        body=body if has_body else None,
+    )
+    answer = handlers[function](event)
+    return answer["statusCode"], json.loads(answer["body"] or "null")
+
+
+def test_a_key_lacking_a_routes_scope_is_refused_naming_it_before_the_body_is_read(aws, handlers, template):
+    keys_without = {scope: add_key(ALL_SCOPES - {scope}) for scope in ALL_SCOPES}
+    for method, path, function in api_routes(template):
+        needed = ROUTE_SCOPES[(method, path)]
+        with recording_aws_calls() as calls:
+            # A body that is neither JSON nor sent as JSON: 403 comes before 415 and 422.
+            status, body = call(handlers, function, method, path, keys_without[needed], "{not json", "text/plain")
+        assert (status, body["error"], body["scope"]) == (403, "missing_scope", needed), (method, path, body)
+        assert body["message"] == f"{method} {path} needs the scope {needed}"
+        # Only the key was read (and its first use of the day recorded): nothing else touched.
+        assert set(calls.counts()) <= {("dynamodb", "GetItem"), ("dynamodb", "UpdateItem")}, (method, path)
+        for scope in ALL_SCOPES - {needed}:  # lacking any other scope does not matter here
+            status, _ = call(handlers, function, method, path, keys_without[scope])
+            assert status not in (401, 403), (method, path, scope, status)
+
+
+@pytest.mark.parametrize("scope", sorted(ALL_SCOPES))
+def test_a_key_holding_only_one_scope_passes_exactly_the_routes_of_that_scope(aws, handlers, template, scope):
+    key = add_key(frozenset({scope}))
+    for method, path, function in api_routes(template):
+        status, _ = call(handlers, function, method, path, key)
+        assert (status == 403) == (ROUTE_SCOPES[(method, path)] != scope), (method, path, status)
+
+
+def test_a_key_stored_before_scopes_existed_keeps_full_access(aws, handlers, template):
+    plaintext = generate_api_key()
+    key_hash = hash_api_key(plaintext)
+    legacy = {"key_hash": {"S": key_hash}, "key_id": {"S": key_id_for(key_hash)}, "name": {"S": "old"}}
+    legacy["created_at"] = {"S": "2026-01-01T00:00:00.000000+0000"}
+    aws.dynamodb.put_item(TableName=settings().api_keys_table, Item=legacy)
+    for method, path, function in api_routes(template):
+        status, _ = call(handlers, function, method, path, plaintext)
+        assert status not in (401, 403), (method, path, status)
+
+
+def test_a_path_parameter_no_route_matches_is_a_404_not_a_missing_scope(aws, handlers, template):
+    # Powertools answers such a path through a route of its own, which declares no scope.
+    key = aws.new_api_key()
+    for method, path, function in api_routes(template):
+        if "{" not in path:
+            continue
+        parameters = {name.strip("{}"): "\x84" for name in PATH_VALUES if name in path}
+        concrete = path
+        for placeholder in PATH_VALUES:
+            concrete = concrete.replace(placeholder, "\x84")
+        event = http_event(method, concrete, route=path, path_parameters=parameters, headers=bearer(key))
+        answer = handlers[function](event)
+        assert answer["statusCode"] in (404, 422), (method, path, answer["body"])

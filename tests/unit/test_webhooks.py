@@ -1,0 +1,154 @@
+"""Webhook endpoints, fan-out and the retry schedule (pure), and the sender's address check,
+which refuses before it connects (sockets are off here: a connection attempt would fail the test)."""
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+from standardwebhooks import Webhook
+
+from shortlink.adapters.http_webhooks import HttpWebhookSender, signature_headers
+from shortlink.domains import ShortDomains
+from shortlink.errors import InvalidUrl
+from shortlink.urls import DestinationPolicy
+from shortlink.webhooks import (
+    MAX_ATTEMPTS,
+    Endpoint,
+    EventMessage,
+    LinkOwnership,
+    click_deliveries,
+    click_events,
+    delivery_id,
+    disables_endpoint,
+    link_deliveries,
+    new_secret,
+    parse_message,
+    retry_delay,
+    validate_endpoint_url,
+)
+
+AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+
+
+def endpoint(endpoint_id="ep_1", owner="k1", events=("link.created", "link.clicked"), tags=(), disabled=False):
+    return Endpoint(
+        owner, endpoint_id, "https://hooks.example.com/x", events, tags, new_secret(), AT, AT if disabled else None
+    )
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://10.0.0.1/",
+        "https://192.168.1.1/",
+        "https://172.16.0.1/",
+        "https://100.64.0.1/",  # shared address space (carrier NAT)
+        "https://169.254.169.254/",
+        "https://[fd00:ec2::254]/",
+        "https://[::ffff:10.0.0.1]/",
+        "https://0x0a000001/",  # 10.0.0.1 in another spelling
+        "https://[::1]/",
+        "https://localhost/",
+        "https://printer.local/",
+        "http://hooks.example.com/",
+    ],
+)
+def test_endpoint_urls_that_would_make_the_server_reach_inside_are_refused(url):
+    with pytest.raises(InvalidUrl):
+        validate_endpoint_url(url, DestinationPolicy())
+
+
+def test_loopback_receivers_only_where_allowed_and_only_on_loopback():
+    assert validate_endpoint_url("http://127.0.0.1:8080/h", DestinationPolicy(), allow_loopback=True) == (
+        "http://127.0.0.1:8080/h"
+    )
+    with pytest.raises(InvalidUrl):
+        validate_endpoint_url("http://10.0.0.1:8080/h", DestinationPolicy(), allow_loopback=True)
+    assert validate_endpoint_url("https://Hooks.Example.com/x", DestinationPolicy()) == "https://hooks.example.com/x"
+
+
+def test_the_retry_schedule_spans_about_a_day_and_the_endpoint_is_disabled_only_after_the_last_attempt():
+    delays = [retry_delay(attempt) for attempt in range(1, MAX_ATTEMPTS + 1)]
+    assert delays[-1] is None
+    assert all(delays[:-1])
+    assert delays[:-1] == sorted(delays[:-1])  # type: ignore[type-var]
+    assert not disables_endpoint(MAX_ATTEMPTS - 1, 100)
+    assert not disables_endpoint(MAX_ATTEMPTS, MAX_ATTEMPTS - 1)  # it answered something meanwhile
+    assert disables_endpoint(MAX_ATTEMPTS, MAX_ATTEMPTS)
+
+
+def test_link_events_go_to_the_endpoints_that_want_them_with_ids_stable_per_event_and_endpoint():
+    event = EventMessage("evt_1", "link.created", AT, "k1", ("promo",), {"code": "abc"})
+    endpoints = [
+        endpoint("ep_all"),
+        endpoint("ep_promo", tags=("promo",)),
+        endpoint("ep_other_tag", tags=("sale",)),
+        endpoint("ep_clicks_only", events=("link.clicked",)),
+        endpoint("ep_disabled", disabled=True),
+    ]
+    deliveries = link_deliveries(event, endpoints)
+    assert [d.endpoint_id for d in deliveries] == ["ep_all", "ep_promo"]
+    assert [d.webhook_id for d in link_deliveries(event, endpoints)] == [d.webhook_id for d in deliveries]
+    assert deliveries[0].webhook_id == delivery_id("evt_1", "ep_all") != deliveries[1].webhook_id
+    assert parse_message(deliveries[0].to_json()) == deliveries[0]
+    assert parse_message(event.to_json()) == event
+
+
+def test_clicks_of_a_batch_make_one_delivery_per_endpoint_with_only_its_owners_links():
+    [event] = click_events({"a": 3, "b": 2, "c": 5, "none": 0}, AT)
+    links = {"a": LinkOwnership("k1", ("promo",)), "b": LinkOwnership("k1", ()), "c": LinkOwnership("k2", ())}
+    endpoints = {"k1": [endpoint("ep_all"), endpoint("ep_promo", tags=("promo",))], "k2": [endpoint("ep_k2", "k2")]}
+    sent = click_deliveries(event, links, endpoints, ShortDomains())
+    deliveries = {d.endpoint_id: parse_message(d.to_json()) for d in sent}
+    bodies = {name: json.loads(d.payload)["data"] for name, d in deliveries.items()}  # type: ignore[union-attr]
+    assert bodies == {
+        "ep_all": {
+            "clicks": 5,
+            "links": [{"code": "a", "domain": None, "clicks": 3}, {"code": "b", "domain": None, "clicks": 2}],
+        },
+        "ep_promo": {"clicks": 3, "links": [{"code": "a", "domain": None, "clicks": 3}]},
+        "ep_k2": {"clicks": 5, "links": [{"code": "c", "domain": None, "clicks": 5}]},
+    }
+
+
+def test_clicks_name_each_link_by_its_code_and_domain_never_by_its_key():
+    # Given clicks counted under the keys of the same code on two domains
+    [event] = click_events({"promo": 2, "go.example/promo": 3}, AT)
+    links = {key: LinkOwnership("k1", ()) for key in event.clicks}
+    # When they are delivered
+    [delivery] = click_deliveries(event, links, {"k1": [endpoint("ep_all")]}, ShortDomains(("sho.rt", "go.example")))
+    # Then each entry says which domain's link was clicked
+    assert json.loads(delivery.payload)["data"]["links"] == [
+        {"code": "promo", "domain": "go.example", "clicks": 3},
+        {"code": "promo", "domain": "sho.rt", "clicks": 2},
+    ]
+
+
+def test_a_large_batch_is_split_into_events_that_fit_a_queue_message():
+    events = click_events({f"c{i}": 1 for i in range(4500)}, AT)
+    assert [len(event.clicks) for event in events] == [2000, 2000, 500]
+    assert all(len(event.to_json()) < 256 * 1024 for event in events)
+
+
+def test_signatures_verify_with_the_standard_webhooks_library():
+    secret = new_secret()
+    now = datetime.now(UTC)
+    headers = signature_headers(secret, "msg_1", now, '{"type":"link.created"}')
+    assert Webhook(secret).verify('{"type":"link.created"}', headers) == {"type": "link.created"}
+    assert headers["webhook-timestamp"] == str(int(now.timestamp()))
+
+
+@pytest.mark.parametrize("address", ["169.254.169.254", "10.0.0.7", "127.0.0.1", "::1", "fd00:ec2::254"])
+def test_the_address_dns_gives_at_send_time_is_checked_before_connecting(address):
+    # The name passed the checks when registered; now it resolves inside (DNS rebinding).
+    sender = HttpWebhookSender(resolver=lambda host, port: ["93.184.215.14", address])
+    result = sender.send("https://hooks.example.com/x", {}, "{}")
+    assert (result.ok, result.status) == (False, None)
+    assert "may not reach" in result.reason
+
+
+def test_loopback_is_reachable_only_when_allowed_and_plain_http_only_then():
+    sender = HttpWebhookSender(resolver=lambda host, port: ["127.0.0.1"])
+    assert not sender.send("http://127.0.0.1:9/x", {}, "{}").ok
+    public = HttpWebhookSender(resolver=lambda host, port: ["93.184.215.14"])
+    assert public.send("http://hooks.example.com/x", {}, "{}").reason == "webhooks are sent over https only"
