@@ -121,11 +121,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     import boto3
     from werkzeug.serving import make_server
 
+    from tools.devstack.event_sources import event_sources
     from tools.devstack.http_api import HttpApiService
-    from tools.devstack.resources import create_queues, create_tables, stream_arns
+    from tools.devstack.resources import create_queues, create_tables
     from tools.devstack.runner import InProcessRunner
-    from tools.devstack.sqs_trigger import SqsPoller
-    from tools.devstack.stream_trigger import StreamPoller
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, REGION)
@@ -174,18 +173,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
-    pollers: list[SqsPoller | StreamPoller] = [
-        SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, runner, REGION) for trigger in template.sqs_triggers()
-    ]
-    streams = stream_arns(template, dynamodb)
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
-    without_streams = sorted({trigger.table_id for trigger in template.stream_triggers()} - set(streams))
-    pollers += [
-        StreamPoller(trigger, streams[trigger.table_id], streams_client, runner, REGION)
-        for trigger in template.stream_triggers()
-        if trigger.table_id in streams
-    ]
-    for poller in pollers:
+    sources = event_sources(template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, REGION)
+    for poller in sources.pollers:
         poller.start()
         running.callback(poller.join, timeout=5)
         running.callback(poller.stopping.set)
@@ -197,8 +187,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         else ""
     )
     streams_line = (
-        f"  Streams:   not supported by this DynamoDB ({', '.join(without_streams)}): GET /stats stays empty\n"
-        if without_streams
+        f"  Streams:   not supported by this DynamoDB ({', '.join(sources.without_streams)}): GET /stats stays empty\n"
+        if sources.without_streams
         else ""
     )
     print(
