@@ -17,8 +17,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, model_validator
 
 from shortlink import webhook_events
-from shortlink.account_stats import account_report
-from shortlink.account_tally import account_subject
+from shortlink.account_stats import account_stats
 from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.config import settings
@@ -281,10 +280,8 @@ def all_links_stats(
     key's account's links (counted as they are clicked: the cost does not grow with their
     number); `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
-    first_day, last_day = span_days(span)
-    days = click_stats().days(account_subject(owner(), tag), first_day, last_day, hourly=span.granularity == "hour")
+    report = account_stats(click_stats(), owner(), tag, span, settings().short_domains.public_name)
     filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
-    report = account_report(tag, days, span, settings().short_domains.public_name)
     return stats_response(report, output, filename)
 
 

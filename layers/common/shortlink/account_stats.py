@@ -1,16 +1,35 @@
-"""An account's stats over a time range (`GET /stats`): a link's report (shortlink.stats) of the
-account's or one tag's days, without the link's code and orphan visits (those stay each link's
-own), and its most-clicked links."""
+"""An account's stats over a time range (`GET /stats`, the console's overview): a link's report
+(shortlink.stats) of the account's or one tag's days, without the link's code and orphan visits
+(those stay each link's own), and its most-clicked links."""
 
 from collections import Counter
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
-from shortlink.account_tally import OTHER_LINKS
+from shortlink.account_tally import OTHER_LINKS, account_subject
 from shortlink.click_tally import LINK_KEY
 from shortlink.day_counts import DayCounts
 from shortlink.domains import split_key
 from shortlink.stats import TOP_VALUES, StatsRange, link_report, span_days
+
+
+class DayCountsSource(Protocol):
+    def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
+        """The counted days of a link or subject from `first_day` to `last_day`, oldest first."""
+
+
+def account_stats(
+    source: DayCountsSource,
+    owner: str,
+    tag: str | None,
+    span: StatsRange,
+    domain_name: Callable[[str], str | None],
+) -> dict[str, Any]:
+    """The stats of `owner`'s account (its links with `tag`, if given) over `span`: one Query of
+    its days, however many links it has."""
+    first_day, last_day = span_days(span)
+    days = source.days(account_subject(owner, tag), first_day, last_day, hourly=span.granularity == "hour")
+    return account_report(tag, days, span, domain_name)
 
 
 def account_report(
