@@ -1,8 +1,8 @@
 """The click-stats table's stream → accounts' and tags' days (`GET /stats`).
 
 Ingest counts each link's days and names their owner and tags on them; this function adds each
-change of a link's day to its account's and tags' same day (adapters/dynamodb_account_changes),
-one write per subject day and batch, each change exactly once (adapters/dynamodb_account_days):
+change of a link's day to its account's and tags' same day (adapters/dynamodb/account_changes.py),
+one write per subject day and batch, each change exactly once (adapters/dynamodb/account_days.py):
 link counting stays as cheap as it was, and an account costs a write per batch, not per pack.
 
 The event source uses a tumbling window only for what its events then carry, the shard's id
@@ -17,8 +17,8 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.adapters.dynamodb_account_changes import account_changes
-from shortlink.services import account_days
+from shortlink.adapters.dynamodb.account_changes import account_changes
+from shortlink.wiring import account_days
 
 logger = Logger(service="shortlink-account-stats")
 metrics = Metrics(service="account-stats")

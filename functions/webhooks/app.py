@@ -2,7 +2,7 @@
 
 An event message (from create, manage and ingest) becomes one delivery message per endpoint that
 wants it (shortlink.webhooks), queued again so that each endpoint is retried on its own. A
-delivery is signed and posted (adapters/http_webhooks.py); when it fails, its message's
+delivery is signed and posted (adapters/http/webhooks.py); when it fails, its message's
 visibility puts its next attempt off by the retry schedule (5 s ... 8 h), and after the 8th
 failure, about a day after the first, SQS dead-letters it, and the endpoint is disabled if it
 answered none of its last 8 attempts. Records are handled in parallel threads: one slow
@@ -18,12 +18,11 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.adapters.http_webhooks import signature_headers
-from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
+from shortlink.adapters.http.webhooks import signature_headers
+from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
 from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
-from shortlink.services import link_owners, webhook_endpoints, webhook_queue, webhook_sender
-from shortlink.webhooks import (
+from shortlink.webhooks.model import (
     CLICK_EVENT,
     Delivery,
     EndpointNotFound,
@@ -34,6 +33,7 @@ from shortlink.webhooks import (
     parse_message,
     retry_delay,
 )
+from shortlink.wiring import link_owners, webhook_endpoints, webhook_queue, webhook_sender
 
 logger = Logger(service="shortlink-webhooks")
 metrics = Metrics(service="webhooks")

@@ -10,12 +10,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink import account_tally, services
-from shortlink.account_tally import OTHER_LINKS, account_subject
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.adapters.dynamodb_click_stats import day_key
-from shortlink.api_keys import LINKS_WRITE, STATS_READ, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.access.api_keys import LINKS_WRITE, STATS_READ, generate_api_key, hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.click_stats import day_key
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.clicks import account_tally
+from shortlink.clicks.account_tally import OTHER_LINKS, account_subject
+from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record

@@ -5,7 +5,7 @@ filter, its CSV; a bad tag or range named, a key without stats:read refused."""
 import json
 import re
 
-from shortlink.api_keys import hash_api_key, key_id_for
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from tests.events import bearer, http_event
 from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_console import Browser, browser, create, scoped_key, signed_in

@@ -9,7 +9,7 @@ from moto import mock_aws
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
-from shortlink.stack_secrets import read_secret
+from shortlink.secrets import read_secret
 from tools.devstack.resources import create_queues, create_tables
 from tools.samlocal.__main__ import start_lambda_sources
 from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment

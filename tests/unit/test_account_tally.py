@@ -9,22 +9,16 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink.account_stats import account_report
-from shortlink.account_tally import (
-    OTHER_LINKS,
-    TOP_LINKS,
-    LinkSlots,
-    account_subject,
-    account_subjects,
-)
-from shortlink.adapters.dynamodb_account_changes import account_changes, padded_sequence
-from shortlink.adapters.dynamodb_account_days import coarsened
-from shortlink.click_packing import form_packs
-from shortlink.clicks import MAX_CLICK_TAGS, MAX_PACK_BYTES, ClickEvent, ClickPack
-from shortlink.day_counts import DayCounts
-from shortlink.domains import ShortDomains
-from shortlink.stats import stats_range
-from shortlink.unique_visitors import REGISTERS, packed_registers
+from shortlink.adapters.dynamodb.account_changes import account_changes, padded_sequence
+from shortlink.adapters.dynamodb.account_days import coarsened
+from shortlink.clicks.account_stats import account_report
+from shortlink.clicks.account_tally import OTHER_LINKS, TOP_LINKS, LinkSlots, account_subject, account_subjects
+from shortlink.clicks.day_counts import DayCounts
+from shortlink.clicks.events import MAX_CLICK_TAGS, MAX_PACK_BYTES, ClickEvent, ClickPack
+from shortlink.clicks.packing import form_packs
+from shortlink.clicks.stats import stats_range
+from shortlink.clicks.unique_visitors import REGISTERS, packed_registers
+from shortlink.domains.model import ShortDomains
 
 AT = datetime(2026, 11, 30, 14, 5, 0, tzinfo=UTC)
 

@@ -26,8 +26,8 @@ from typing import Any
 
 import boto3
 
-from shortlink import services
-from shortlink.api_keys import hash_api_key, key_id_for
+from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from tests.events import bearer, http_event
 from tools.bench.write_units import WriteMeter, item_size, metering_writes
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from shortlink.account_tally import ACCOUNT_PREFIX
+from shortlink.clicks.account_tally import ACCOUNT_PREFIX
 
 WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems")
 
@@ -62,7 +62,7 @@ class WriteMeter:
     units: int = 0
     writes: Counter[str] = field(default_factory=Counter)
     largest_item: int = 0
-    account_units: int = 0  # of the units, those of accounts' and tags' items (shortlink.account_tally)
+    account_units: int = 0  # of the units, those of accounts' and tags' items (shortlink.clicks.account_tally)
 
     def add(self, operation: str, units: int, size: int, partition: str = "") -> None:
         self.units += units
