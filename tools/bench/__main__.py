@@ -25,6 +25,7 @@ from typing import Any
 import boto3
 
 from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.e2e.localstack import free_port
@@ -505,9 +506,18 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
 
     progress(f"ingest of {CLICKS} clicks over {CLICK_LINKS} links")
     queue = stack.queue_urls["ClicksQueue"]
+    owner = key_id_for(hash_api_key(os.environ["BENCH_API_KEY"]))  # the links' owner: one account day more
     for start in range(0, CLICKS, 10):
         bodies = [
-            json.dumps({"click_id": f"bench-{start + n}", "code": codes[(start + n) % CLICK_LINKS], "at": CLICK_TIME})
+            json.dumps(
+                {
+                    "click_id": f"bench-{start + n}",
+                    "code": codes[(start + n) % CLICK_LINKS],
+                    "at": CLICK_TIME,
+                    "owner": owner,
+                    "tags": [],
+                }
+            )
             for n in range(10)
         ]
         entries: Any = [{"Id": str(n), "MessageBody": body} for n, body in enumerate(bodies)]
@@ -533,9 +543,29 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
     }
 
 
+def stream_aggregator(stack: Stack) -> Callable[[], int]:
+    """Runs AccountStatsFunction over the click-stats stream's new records, as the local stack
+    does; the number of batches it took."""
+    from tools.devstack.resources import stream_arns
+    from tools.devstack.stream_trigger import StreamPoller
+
+    (trigger,) = stack.template.stream_triggers()
+    arn = stream_arns(stack.template, boto3.client("dynamodb"))[trigger.table_id]
+    poller = StreamPoller(trigger, arn, boto3.client("dynamodbstreams"), stack.runner, REGION)
+
+    def drain() -> int:
+        batches = 0
+        while poller.poll_once():
+            batches += 1
+        return batches
+
+    return drain
+
+
 def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
     return measure_click_costs(
         lambda event: stack.runner.call("IngestFunction", event),
+        stream_aggregator(stack),
         lambda event: stack.runner.call("ManageFunction", event),
         code,
         os.environ["BENCH_API_KEY"],
