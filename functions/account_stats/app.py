@@ -17,8 +17,7 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.adapters.dynamodb.account_changes import account_changes
-from shortlink.wiring import account_days
+from shortlink.wiring import account_changes, account_days
 
 logger = Logger()
 metrics = Metrics()
@@ -29,7 +28,7 @@ def apply_batch(event: dict[str, Any]) -> dict[str, Any]:
         raise ValueError("a stream event without its shardId: the event source needs TumblingWindowInSeconds")
     store = account_days()
     records = event.get("Records", [])
-    changes = account_changes(records, store.region())
+    changes = account_changes(records)
     written = store.apply(changes, event["shardId"])
     metrics.add_metric(name="AccountDaysWritten", unit=MetricUnit.Count, value=written)
     logger.info("stream batch applied", extra={"records": len(records), "account_days": written})

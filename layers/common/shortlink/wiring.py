@@ -13,6 +13,7 @@ from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
 
 if TYPE_CHECKING:
+    from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
@@ -114,6 +115,13 @@ def account_days() -> "DynamoAccountDays":
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
 
     return DynamoAccountDays(click_stats())  # one client for both
+
+
+def account_changes(records: list[dict[str, Any]]) -> "AccountChanges":
+    """A batch of the click-stats stream's records as changes of account days (this region's)."""
+    from shortlink.adapters.dynamodb.account_changes import account_changes as changes_of
+
+    return changes_of(records, account_days().region())
 
 
 @cache
