@@ -46,6 +46,7 @@ from shortlink.link_views import (
     Title,
     Url,
     UtmFields,
+    link_values,
 )
 from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.services import click_stats, link_repository
@@ -93,25 +94,9 @@ class EditLinkRequest(BaseModel):
         return self
 
     def changes(self) -> LinkChanges:
-        given = self.model_fields_set
-        cleared = frozenset(name for name in LinkChanges.CLEARABLE if name in given and getattr(self, name) is None)
-        return LinkChanges(
-            url=self.url,
-            valid_from=self.valid_from,
-            expires_at=self.expires_at,
-            redirect_type=self.redirect_type,
-            tags=tuple(dict.fromkeys(self.tags)) if self.tags is not None else None,
-            title=self.title,
-            max_clicks=self.max_clicks,
-            password=self.password,
-            rules=self.rules,
-            forward_query=self.forward_query,
-            expired_url=self.expired_url,
-            crawlable=self.crawlable,
-            preview=self.preview.preview() if self.preview is not None else None,
-            utm=self.utm.utm() if self.utm is not None else None,
-            cleared=cleared,
-        )
+        given = link_values(self)
+        cleared = frozenset(name for name, value in given.items() if value is None)  # only CLEARABLE ones (above)
+        return LinkChanges(**{name: value for name, value in given.items() if value is not None}, cleared=cleared)
 
 
 def view(link: Link) -> dict[str, Any]:

@@ -165,11 +165,9 @@ def domain_settings() -> "dict[str, DomainSettings]":
     config = settings()
     text = config.domain_settings
     if not text and config.domain_settings_parameter:
-        from botocore.session import get_session
+        from shortlink.adapters.botocore_clients import botocore_client
 
-        from shortlink.adapters.dynamodb_redirect import CLIENT_CONFIG
-
-        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        ssm = botocore_client("ssm")
         text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
     return parse_domain_settings(text, config.short_domains)
 
