@@ -110,6 +110,21 @@ class Link:
         domain, `<host>/<code>` on another."""
         return link_key(self.domain, self.code)
 
+    @property
+    def is_plain(self) -> bool:
+        """Whether its answer depends on nothing but the link (most links): no schedule, not
+        deleted, no rules, no password, no click budget, no preview card (whose answer depends on
+        the client)."""
+        return (
+            self.valid_from is None
+            and self.expires_at is None
+            and self.deleted_at is None
+            and self.rules is None
+            and self.password_hash is None
+            and self.max_clicks is None
+            and self.preview is None
+        )
+
     def availability(self, now: datetime) -> Availability:
         if self.deleted_at is not None:
             return Availability.DELETED

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
     from shortlink.codes import CodeSource
     from shortlink.domain_settings import DomainSettings
-    from shortlink.link_cache import CachedLinks, Entry
+    from shortlink.link_cache import CachedLinks
     from shortlink.robots import CachedRobots
 
 
@@ -45,18 +45,15 @@ def importing_links() -> "DynamoImportingLinks":
     return DynamoImportingLinks(settings().links_table)
 
 
-# The entries of the cached_links() of this process (see shortlink.link_cache): the redirect's
-# hot path reads them without calling anything. A new cache empties the table.
-link_entries: "dict[str, Entry]" = {}
 # The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
-# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+# cached_links(): the redirect reads it without a call. Empty on a stack without Domains.
 host_prefixes: dict[str, str] = {}
 
 
 @cache
-def cached_links() -> "CachedLinks":
-    """The redirect's view of links: this environment's cache in front of a plain GetItem, over
-    the process's `link_entries`, on the clock the redirect's hot path reads them by."""
+def cached_links() -> "CachedLinks[dict[str, Any]]":
+    """The redirect's view of links: this environment's cache in front of a plain GetItem, which
+    keeps each plain link's ready-made redirect."""
     from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
     from shortlink.link_cache import CachedLinks
     from shortlink.redirect_responses import plain_redirect
@@ -71,7 +68,6 @@ def cached_links() -> "CachedLinks":
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
         clock=time.monotonic,
         prepare=plain_redirect,
-        entries=link_entries,
     )
 
 
@@ -222,7 +218,6 @@ def webhook_sender() -> "HttpWebhookSender":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
-    link_entries.clear()
     host_prefixes.clear()
 
 
