@@ -16,19 +16,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, model_validator
 
-from shortlink import webhook_events
-from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
-from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
-from shortlink.config import settings
-from shortlink.http_api import (
-    api_resolver,
-    current_api_key,
-    destination_policy,
-    link_view,
-    needs,
-    requested_key,
-)
-from shortlink.link_views import (
+from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
+from shortlink.api.link_views import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
@@ -48,10 +37,16 @@ from shortlink.link_views import (
     UtmFields,
     link_values,
 )
-from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
-from shortlink.services import click_stats, link_repository
-from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
-from shortlink.webhooks import link_event
+from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
+from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.clicks.events import Dimension
+from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
+from shortlink.config import settings
+from shortlink.errors import InvalidLinkOption
+from shortlink.links.model import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
+from shortlink.webhooks import emitting as webhook_events
+from shortlink.webhooks.model import link_event
+from shortlink.wiring import click_stats, link_repository
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[
@@ -217,7 +212,7 @@ def qr_code(
     summary="A link's clicks over time",
     operation_id="linkStats",
     responses=content_answer(
-        "the stats (JSON) or their series (CSV)",
+        "the stats (JSON), their series or one dimension's top values (CSV)",
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         404,
     ),
@@ -230,18 +225,23 @@ def link_stats(
     granularity: Granularity = "day",
     output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
     domain: DomainQuery = None,
+    dimension: Annotated[
+        Dimension | None, Query(description="with format=csv: this dimension's top values instead of the series")
+    ] = None,
 ) -> Response[Any]:
-    """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
+    """Totals, a time series and the top values of each dimension; `?format=csv`: the series
+    (`&dimension=campaign`: the top campaigns)."""
+    if dimension is not None and output != "csv":
+        raise InvalidLinkOption("dimension", "dimension needs format=csv: the JSON holds every dimension")
     span = stats_range(start, end, granularity, datetime.now(UTC))
     link = owned_link(requested_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
     days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     report = link_report(link.code, days, span)
     if output == "csv":
-        headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}
-        return Response(
-            status_code=200, content_type="text/csv; charset=utf-8", body=series_csv(report), headers=headers
-        )
+        headers = {"Content-Disposition": f'attachment; filename="{link.code}-{dimension or "stats"}.csv"'}
+        body = series_csv(report) if dimension is None else dimension_csv(report, dimension)
+        return Response(status_code=200, content_type="text/csv; charset=utf-8", body=body, headers=headers)
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 
 

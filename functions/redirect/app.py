@@ -2,9 +2,9 @@
 
 A cache hit makes no AWS call before the response, and a cached plain link (Link.is_plain) is
 answered with the response made when it was cached; a miss makes one GetItem (plain botocore:
-pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
+pynamodb's import is not paid here, see adapters/dynamodb/redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
-them after the response (see shortlink.click_dispatch), as do follows that found no live link
+them after the response (see shortlink.redirect.click_dispatch), as do follows that found no live link
 (orphan visits). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
 Lambda writes as JSON (LoggingConfig in template.yaml). Links with rules or a password load
@@ -13,20 +13,20 @@ what those need on first use.
 The order in which a link's settings apply (the README's "Rules" section):
   unknown or not yet valid → 404; deleted or expired → 410; access rules → 403;
   password → unlock form; max_clicks → 410 once used up; routes pick the destination.
-Each refusal's page, status, metric and orphan visit: shortlink.redirect_outcomes.
+Each refusal's page, status, metric and orphan visit: shortlink.redirect.outcomes.
 """
 
 import logging
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
-from shortlink.click_dispatch import click_dispatcher
+from shortlink.adapters.dynamodb import redirect as dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.config import settings
-from shortlink.domains import KEY_SEPARATOR
+from shortlink.domains.model import KEY_SEPARATOR
 from shortlink.errors import DestinationTooLong, RateLimited, StorageUnavailable
-from shortlink.links import Availability, Link
-from shortlink.redirect_outcomes import (
+from shortlink.links.model import Availability, Link
+from shortlink.redirect.click_dispatch import click_dispatcher
+from shortlink.redirect.outcomes import (
     DELETED,
     DENIED,
     EXPIRED,
@@ -42,12 +42,12 @@ from shortlink.redirect_outcomes import (
     Fallback,
     Outcome,
 )
-from shortlink.redirect_responses import redirect_response
-from shortlink.request_hosts import request_key
-from shortlink.services import cached_links, cached_robots, click_budget, click_publisher, host_prefixes, window_counter
+from shortlink.redirect.request_hosts import request_key
+from shortlink.redirect.responses import redirect_response
+from shortlink.wiring import cached_links, cached_robots, click_budget, click_publisher, host_prefixes, window_counter
 
 if TYPE_CHECKING:
-    from shortlink.previews import LinkPreview
+    from shortlink.links.previews import LinkPreview
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -57,7 +57,7 @@ dispatcher = click_dispatcher(click_publisher)
 # follow taken from max_clicks.
 CHECK_ROUTE = "HEAD /{code}"
 ROBOTS_ROUTE = "GET /robots.txt"
-# A short domain's own addresses (shortlink.domain_pages): its root and its app-link files.
+# A short domain's own addresses (shortlink.redirect.domain_pages): its root and its app-link files.
 ROOT_ROUTE = "GET /"
 WELL_KNOWN_ROUTE = "GET /.well-known/{file}"
 # An unlock form carries one password of at most 128 characters (percent-encoded: 3 bytes each).
@@ -86,7 +86,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     link = found.link
     # A plain link (Link.is_plain) followed without a query: the response made when it was cached.
     if found.prepared is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
-        return followed(link, found.hit, event, checking, found.prepared)
+        return followed(link, found.hit, event, checking, found.prepared["headers"]["Location"], found.prepared)
     # 1. unknown, or not yet valid: 404; 2. deleted or expired: 410
     if link is None:
         return refused(UNKNOWN, event, key, checking)
@@ -96,7 +96,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     # 3. access rules: 403
     visitor = None
     if link.rules is not None:
-        from shortlink.visitors import visitor_of
+        from shortlink.redirect.visitors import visitor_of
 
         visitor = visitor_of(event, settings().trust_edge_headers, datetime.now(UTC))
         if link.rules.denies(visitor):
@@ -115,7 +115,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     query = event.get("rawQueryString") if link.forward_query else None
     if query or link.utm is not None:
-        from shortlink.destinations import destination
+        from shortlink.links.destinations import destination
 
         try:
             url = destination(url, link.utm, query or "")
@@ -132,21 +132,21 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return refused(USED_UP, event, key, checking, link)
     # 7. the redirect, or the preview card for a link-preview bot; the click is queued after it
     if link.preview is not None:
-        from shortlink.user_agents import is_link_preview
+        from shortlink.rules.user_agents import is_link_preview
 
         if is_link_preview((event.get("headers") or {}).get("user-agent", "")):
-            return followed(link, found.hit, event, checking, preview_card(link, link.preview, url))
-    return followed(link, found.hit, event, checking, redirect_response(link, status, url))
+            return followed(link, found.hit, event, checking, url, preview_card(link, link.preview, url))
+    return followed(link, found.hit, event, checking, url, redirect_response(link, status, url))
 
 
 def followed(
-    link: Link | None, hit: bool, event: dict[str, Any], checking: bool, answer: dict[str, Any]
+    link: Link | None, hit: bool, event: dict[str, Any], checking: bool, url: str, answer: dict[str, Any]
 ) -> dict[str, Any]:
-    """`answer`, once the follow is counted (a check counts nothing)."""
+    """`answer`, once the follow to `url` is counted (a check counts nothing)."""
     if not checking and link is not None:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
         dispatcher.count("CacheHits" if hit else "CacheMisses")
-        dispatcher.record_click(link.key, event)
+        dispatcher.record_click(link.key, event, url)
     return answer
 
 
@@ -162,7 +162,7 @@ def refused(
     if outcome.fallback is Fallback.EXPIRED_URL and link is not None and link.expired_url is not None:
         return redirect_response(link, 302, link.expired_url)
     if outcome.fallback is Fallback.DOMAIN_NOT_FOUND_URL:
-        from shortlink.domain_pages import fallback_redirect, settings_for
+        from shortlink.redirect.domain_pages import fallback_redirect, settings_for
 
         url = settings_for(event).not_found_url
         if url is not None:
@@ -171,9 +171,9 @@ def refused(
 
 
 def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]:
-    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.previews)."""
-    from shortlink.previews import HEADERS, preview_page
-    from shortlink.redirect_responses import NOINDEX
+    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.links.previews)."""
+    from shortlink.links.previews import HEADERS, preview_page
+    from shortlink.redirect.responses import NOINDEX
 
     robots = None if link.crawlable else "noindex"
     headers = HEADERS if link.crawlable else {**HEADERS, **NOINDEX}
@@ -182,9 +182,9 @@ def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]
 
 def robots_answer(event: dict[str, Any]) -> dict[str, Any]:
     """GET /robots.txt: all disallowed but the request's domain's crawlable links (built as
-    shortlink.robots says); 404 on a host that is none of the stack's domains."""
-    from shortlink.request_hosts import key_prefix
-    from shortlink.robots import HEADERS as ROBOTS_HEADERS
+    shortlink.redirect.robots says); 404 on a host that is none of the stack's domains."""
+    from shortlink.redirect.request_hosts import key_prefix
+    from shortlink.redirect.robots import HEADERS as ROBOTS_HEADERS
 
     prefix = key_prefix(event, settings().short_domains)
     if prefix is None:
@@ -199,8 +199,8 @@ def robots_answer(event: dict[str, Any]) -> dict[str, Any]:
 
 def domain_address(event: dict[str, Any], route: str) -> dict[str, Any]:
     """A domain's root (its root URL, counted as an orphan visit) or one of its app-link files."""
-    from shortlink.domain_pages import fallback_redirect, settings_for, well_known_file
-    from shortlink.request_hosts import request_domain
+    from shortlink.redirect.domain_pages import fallback_redirect, settings_for, well_known_file
+    from shortlink.redirect.request_hosts import request_domain
 
     domain = request_domain(event)
     if domain is None:
@@ -217,8 +217,8 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     """None once the visitor sent the right password; otherwise the page to answer with: the
     form on GET, the form with an error on a wrong or missing password, 429 past the attempts
     allowed per link and client address."""
-    from shortlink.passwords import MAX_LENGTH, password_matches
-    from shortlink.unlock_page import HEADERS, unlock_form
+    from shortlink.access.passwords import MAX_LENGTH, password_matches
+    from shortlink.redirect.unlock_page import HEADERS, unlock_form
 
     def form(status: int, error: str | None, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
         return {
@@ -237,8 +237,8 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     password = body.get("password", "")
     if not password:
         return form(400, "Enter the password.")
-    from shortlink.rate_limits import take_unlock_attempt
-    from shortlink.visitors import client_ip
+    from shortlink.access.rate_limits import take_unlock_attempt
+    from shortlink.redirect.visitors import client_ip
 
     client = str(client_ip(event, settings().trust_edge_headers) or "unknown")
     try:

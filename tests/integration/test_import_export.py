@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from shortlink import services
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickEvent, ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
 from tools.devstack.resources import create_tables
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "import"
 
 

@@ -12,6 +12,8 @@ import segno
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
+
 
 def call(handlers, function, method, path, key, body=None, route=None, params=None, query=None):
     event = http_event(method, path, headers=bearer(key), body=body, route=route or path, path_parameters=params)
@@ -75,7 +77,7 @@ def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
     status, restored = manage(handlers, "POST", link["code"], key, suffix="/restore")
     assert (status, restored["deleted_at"]) == (200, None)
     # The redirect's cache may hold the deleted state for up to its TTL; a fresh environment sees it.
-    from shortlink import services
+    from shortlink import wiring as services
 
     services.forget_cached_links()
     assert follow(handlers, link["code"]) == 302

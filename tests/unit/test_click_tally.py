@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.click_tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
-from shortlink.clicks import ClickEvent, ClickPack
-from shortlink.unique_visitors import (
+from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
+from shortlink.clicks.unique_visitors import (
     REGISTERS,
     estimate,
     estimate_registers,
@@ -54,6 +54,13 @@ def test_counters_name_the_day_total_the_hour_and_each_dimension():
     assert (counts["cc#DE"], counts["cc#XX"], counts["rf#x.example"]) == (1, 1, 1)
     coarse = counter_increments([click("aaa", referrer="x.example", language="de")], coarse=True)
     assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
+
+
+def test_a_campaign_is_a_dimension_visitors_may_flood_like_referrers():
+    counts = counter_increments([click("aaa", campaign="spring"), click("aaa", campaign="spring"), click("aaa")])
+    assert (counts["cp#spring"], counts["cp#(none)"]) == (2, 1)
+    # A forwarded utm_campaign is the visitor's to choose: counted under (other) once the item is full.
+    assert counter_increments([click("aaa", campaign="made-up")], coarse=True)["cp#(other)"] == 1
 
 
 def test_bots_are_not_visitors():

@@ -5,10 +5,10 @@ from pathlib import Path
 
 import pytest
 
-from shortlink import redirect_outcomes
-from shortlink.redirect_outcomes import UNAVAILABLE, Outcome
+from shortlink.redirect import outcomes
+from shortlink.redirect.outcomes import UNAVAILABLE, Outcome
 
-OUTCOMES = {name: value for name, value in vars(redirect_outcomes).items() if isinstance(value, Outcome)}
+OUTCOMES = {name: value for name, value in vars(outcomes).items() if isinstance(value, Outcome)}
 ROOT = Path(__file__).resolve().parents[2]
 
 

@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "layers" / "common"))  # shortlink and package_lay
 
 import boto3  # noqa: E402
 
-from shortlink import services  # noqa: E402
+from shortlink import wiring as services  # noqa: E402
 from shortlink.config import settings  # noqa: E402
 from tests.aws_calls import recording_aws_calls  # noqa: E402
 from tests.e2e.localstack import free_port  # noqa: E402
@@ -248,7 +248,7 @@ class QuietCycle:
 def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     """A constant 302 through our redirect's own stack: a metric counted and a click handed to
     an internal extension, which sends it and emits the metric after the response."""
-    from shortlink.click_dispatch import click_dispatcher
+    from shortlink.redirect.click_dispatch import click_dispatcher
     from tools.bench.handlers import FOUND
 
     api = ExtensionsApi("OwnStackFloor", REGION)

@@ -1,0 +1,94 @@
+"""The redirect's DynamoDB calls through a plain botocore client: its one read (GetItem), and for
+links with max_clicks, the one conditional update that counts a follow.
+
+Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
+schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
+paid on every cold start a visitor waits for; both read and write items through the one codec
+of adapters/dynamodb/link_items.py.
+"""
+
+from typing import Any
+
+from botocore.exceptions import BotoCoreError, ClientError
+
+from shortlink.adapters.botocore_clients import botocore_client
+from shortlink.adapters.dynamodb.link_items import CRAWLABLE, CRAWLABLE_INDEX, link_from_item
+from shortlink.errors import StorageUnavailable
+from shortlink.links.model import Link
+
+
+class _RedirectTable:
+    def __init__(self, table_name: str) -> None:
+        self._table_name = table_name
+        self._client: Any = None
+
+    def _dynamodb(self) -> Any:
+        # On first use, not at init: a process that never reads should not pay for a client.
+        if self._client is None:
+            self._client = botocore_client("dynamodb")
+        return self._client
+
+
+class DynamoClickBudget(_RedirectTable):
+    """ClickBudget: `clicks_used` goes up by one only while it is below `max_clicks`, in one
+    conditional UpdateItem, so concurrent follows can never exceed the budget."""
+
+    def take(self, code: str) -> bool:
+        try:
+            self._dynamodb().update_item(
+                TableName=self._table_name,
+                Key={"code": {"S": code}},
+                UpdateExpression="SET #used = if_not_exists(#used, :zero) + :one",
+                ConditionExpression="attribute_exists(#max) AND (attribute_not_exists(#used) OR #used < #max)",
+                ExpressionAttributeNames={"#used": "clicks_used", "#max": "max_clicks"},
+                ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}},
+            )
+        except ClientError as error:
+            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
+                return False
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        except BotoCoreError as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        return True
+
+
+class DynamoLinkReader(_RedirectTable):
+    """A LinkSource over the links table."""
+
+    def get(self, code: str) -> Link | None:
+        try:
+            # Strongly consistent: a link is followable the moment its create call returns.
+            response = self._dynamodb().get_item(
+                TableName=self._table_name, Key={"code": {"S": code}}, ConsistentRead=True
+            )
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        item = response.get("Item")
+        if item is None:
+            return None
+        return link_from_item(item)
+
+
+class DynamoCrawlableCodes(_RedirectTable):
+    """The codes of crawlable links, from the table's sparse Crawlable index (keys only)."""
+
+    def codes(self, limit: int) -> list[str]:
+        """Up to `limit` codes, in code order; the Query reads about 1 KB per 100 codes."""
+        found: list[str] = []
+        request: dict[str, Any] = {
+            "TableName": self._table_name,
+            "IndexName": CRAWLABLE_INDEX,
+            "KeyConditionExpression": "#key = :crawlable",
+            "ExpressionAttributeNames": {"#key": "crawlable_key"},
+            "ExpressionAttributeValues": {":crawlable": {"S": CRAWLABLE}},
+        }
+        try:
+            while len(found) < limit:
+                response = self._dynamodb().query(**request, Limit=limit - len(found))
+                found += [item["code"]["S"] for item in response.get("Items", [])]
+                if "LastEvaluatedKey" not in response:
+                    break
+                request["ExclusiveStartKey"] = response["LastEvaluatedKey"]
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
+        return found
