@@ -3,7 +3,9 @@ in this run against the same floors and naive handler, plus create and ingest co
 counting clicks and reading their stats cost in DynamoDB units and bytes (click_costs.py).
 
 Everything runs in-process against an embedded moto server on loopback; nothing here is a test
-and nothing asserts a timing. Results go to stdout and bench-results/latest.json.
+and nothing asserts a timing. Results go to stdout and bench-results/latest.json, and from there
+to docs/performance.md (report.py). `python -m tools.bench clicks` runs the click part alone
+(bench-results/clicks.json); `python -m tools.bench report` writes the page again from the files.
 """
 
 import logging
@@ -23,7 +25,7 @@ from tools.bench.harness import REGION, Stack, create_links, progress, start_end
 from tools.bench.ingest import measure_ingest  # noqa: E402
 from tools.bench.packing import measure_packing  # noqa: E402
 from tools.bench.redirects import CALL_COUNT_SAMPLE, MISS_CALLS, measure_redirects  # noqa: E402
-from tools.bench.report import click_targets, targets, write_report  # noqa: E402
+from tools.bench.report import click_targets, targets, write_performance_page, write_report  # noqa: E402
 
 CREATES = 200
 
@@ -39,6 +41,9 @@ def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
 
 
 def main() -> None:
+    if sys.argv[1:] == ["report"]:  # the page again from bench-results/: `python -m tools.bench report`
+        print(f"wrote {write_performance_page().relative_to(ROOT)}")
+        return
     # EMF metrics and logs go to stdout as in Lambda; here to /dev/null for the whole run
     # (Powertools' Logger keeps the stream it saw at import), and the report to the real stdout.
     report_stream = sys.stdout
@@ -58,6 +63,9 @@ def main() -> None:
             report["targets"] = click_targets(report["clicks"])
             stack.runner.stop()
             write_report(report, report_stream, "clicks.json")
+            if (ROOT / "bench-results" / "latest.json").is_file():
+                write_performance_page()
+            progress("done")
             return
         progress(f"creating {CREATES} + {MISS_CALLS + CALL_COUNT_SAMPLE} links")
         codes, create_calls, create_durations = create_links(stack, CREATES, "c")
@@ -81,6 +89,8 @@ def main() -> None:
     finally:
         endpoint.terminate()  # also when a measurement fails: no moto server left behind
     write_report(report, report_stream, "latest.json")
+    progress(f"wrote {write_performance_page().relative_to(ROOT)}")
+    progress("done")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,17 @@
-"""The bench's report: the targets each run is held to, and the JSON it writes."""
+"""The bench's report: the targets each run is held to, the JSON it writes, and the page
+docs/performance.md generated from that JSON (`python -m tools.bench report` writes it again
+from bench-results/ without running the bench)."""
 
 import json
+from pathlib import Path
 from typing import Any
 
-from tools.bench.harness import ROOT, progress
+from tools.bench.click_tables import RESULTS, costs_table, reads_table
+from tools.bench.harness import CHUNK
+from tools.bench.pages import pages
+
+ROOT = RESULTS.parent
+PAGE = ROOT / "docs" / "performance.md"
 
 
 def click_targets(clicks: dict[str, Any]) -> dict[str, bool]:
@@ -41,4 +49,58 @@ def write_report(report: dict[str, Any], stream: Any, name: str) -> None:
     results.mkdir(exist_ok=True)
     (results / name).write_text(output + "\n")
     print(output, file=stream)
-    progress("done")
+
+
+def met(targets: dict[str, bool]) -> str:
+    missed = [name for name, ok in targets.items() if not ok]
+    return "all met" if not missed else "NOT met: " + ", ".join(f"`{name}`" for name in missed)
+
+
+def performance_page(report: dict[str, Any], source: str, clicks: dict[str, Any], clicks_source: str) -> str:
+    """docs/performance.md from a `make bench` report; the click tables from `clicks` (that
+    report's own part, or a newer `python -m tools.bench clicks` run)."""
+    redirect, hot = report["redirect"], clicks["clicks"]["hot_link"]
+    hit = redirect["ours_hit"]["p50_us"]
+    return (
+        pages()
+        .get_template("performance.md.j2")
+        .render(
+            source=source,
+            clicks_source=clicks_source,
+            chunk=CHUNK,
+            machine=report["machine"],
+            redirect=redirect,
+            cold=report["cold_start"],
+            packing=report["packing"],
+            create=report["create"],
+            ingest=report["ingest"],
+            clicks=clicks["clicks"],
+            ratios={
+                "own_stack": round(hit / redirect["floor_own_stack"]["p50_us"], 2),
+                "powertools": round(hit / redirect["floor_powertools_logger_metrics"]["p50_us"], 2),
+                "naive": redirect["naive"]["p50_us"] / hit,
+            },
+            targets=report["targets"],
+            targets_met=met(report["targets"]),
+            click_targets_met=met(click_targets(clicks["clicks"])),
+            costs_table="\n".join(costs_table(clicks["clicks"])),
+            reads_table="\n".join(reads_table(clicks["clicks"])),
+            hot_batches=hot["clicks"] // (hot["clicks_per_pack"] * hot["packs_per_batch"]),
+            hot_writes=", ".join(f"{count:,} `{operation}`" for operation, count in hot["writes"].items()),
+            cool_writes=", ".join(
+                f"{count:,} `{operation}`" for operation, count in clicks["clicks"]["cool_links"]["writes"].items()
+            ),
+        )
+    )
+
+
+def write_performance_page(results: Path = RESULTS, page: Path = PAGE) -> Path:
+    """Write the page from results/latest.json, its click tables from clicks.json when that
+    file is the newer one."""
+    latest = results / "latest.json"
+    clicks_file = results / "clicks.json"
+    newer_clicks = clicks_file.is_file() and clicks_file.stat().st_mtime > latest.stat().st_mtime
+    clicks_from = clicks_file if newer_clicks else latest
+    report = json.loads(latest.read_text())
+    page.write_text(performance_page(report, latest.name, json.loads(clicks_from.read_text()), clicks_from.name))
+    return page
