@@ -4,9 +4,9 @@ import threading
 from dataclasses import replace
 from datetime import date, datetime
 
-from shortlink.api_keys import ApiKey
+from shortlink.access.api_keys import ApiKey
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
-from shortlink.links import Link, LinkChanges
+from shortlink.links.model import Link, LinkChanges
 
 
 class InMemoryCounter:

@@ -21,11 +21,11 @@ sys.path.insert(0, str(ROOT / "layers" / "common"))
 from botocore.exceptions import BotoCoreError  # noqa: E402
 from pynamodb.exceptions import PynamoDBException  # noqa: E402
 
-from shortlink.adapters.dynamodb import DynamoApiKeyStore  # noqa: E402
-from shortlink.adapters.dynamodb_click_stats import DynamoClickStats  # noqa: E402
-from shortlink.api_keys import ALL_SCOPES, ApiKey, issue_api_key  # noqa: E402
+from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key  # noqa: E402
+from shortlink.adapters.dynamodb.click_stats import DynamoClickStats  # noqa: E402
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore  # noqa: E402
+from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted  # noqa: E402
 from shortlink.errors import InvalidApiKeyOption, ShortlinkError  # noqa: E402
-from shortlink.orphan_tally import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted  # noqa: E402
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
 
 # Logical ids in template.yaml, and the tables' names in the local stack.

@@ -21,8 +21,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
 
-from shortlink.import_formats import FORMATS, Record, UnreadableFile, read  # noqa: E402
-from shortlink.link_imports import MAX_IMPORT_BYTES, MAX_IMPORT_RECORDS  # noqa: E402
+from shortlink.transfer.formats import FORMATS, Record, UnreadableFile, read  # noqa: E402
+from shortlink.transfer.imports import MAX_IMPORT_BYTES, MAX_IMPORT_RECORDS  # noqa: E402
 from tools.api_client import Api, add_api_arguments, refusal  # noqa: E402
 
 RETRY_AFTER = re.compile(r"retry after (\d+) s")

@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
-from shortlink.http_api import API_KEY_SCHEME  # each route's scope is its security requirement
+from shortlink.api.resolver import API_KEY_SCHEME  # each route's scope is its security requirement
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"

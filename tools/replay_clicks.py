@@ -22,8 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
 
-from shortlink.click_dispatch import LOST_CLICK_EVENT  # noqa: E402
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit  # noqa: E402
+from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit  # noqa: E402
+from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT  # noqa: E402
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource  # noqa: E402
 
 QUEUE_ID = "ClicksQueue"  # logical id in template.yaml, and the queue's name in the local stack

@@ -15,7 +15,12 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.api_keys import ADMIN, ApiKey, hash_api_key, issue_account_key
+from shortlink.access.api_keys import ADMIN, ApiKey, hash_api_key, issue_account_key
+from shortlink.access.rate_limits import CreateAllowance, take_sign_in_attempt
+from shortlink.api.key_views import CreatedKey, KeyView
+from shortlink.api.link_views import TAG_PATTERN
+from shortlink.api.resolver import destination_policy, link_view
+from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.key_form import key_request
@@ -32,12 +37,8 @@ from shortlink.errors import (
     ShortlinkError,
     SlugTaken,
 )
-from shortlink.http_api import destination_policy, link_view
-from shortlink.key_views import CreatedKey, KeyView
-from shortlink.link_views import TAG_PATTERN
-from shortlink.links import Link, create_link, delete_link, edit_link, owned_link, restore_link
-from shortlink.rate_limits import CreateAllowance, take_sign_in_attempt
-from shortlink.services import (
+from shortlink.links.model import Link, create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.wiring import (
     api_key_store,
     click_stats,
     code_generator,
@@ -45,7 +46,6 @@ from shortlink.services import (
     link_repository,
     window_counter,
 )
-from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
 
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}

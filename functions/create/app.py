@@ -18,23 +18,9 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from shortlink import webhook_events
-from shortlink.api_keys import LINKS_WRITE
-from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
-from shortlink.config import settings
-from shortlink.errors import ShortlinkError
-from shortlink.http_api import (
-    ErrorAnswer,
-    api_resolver,
-    current_api_key,
-    describe_validation_errors,
-    destination_policy,
-    error_answer,
-    error_response,
-    link_view,
-    needs,
-)
-from shortlink.link_views import (
+from shortlink.access.api_keys import LINKS_WRITE
+from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.link_views import (
     STRICT_REQUEST,
     DestinationOptions,
     LinkView,
@@ -47,10 +33,24 @@ from shortlink.link_views import (
     Title,
     Url,
 )
-from shortlink.links import LinkOptions, create_link
-from shortlink.rate_limits import CreateAllowance
-from shortlink.services import code_generator, idempotency_store, link_repository, window_counter
-from shortlink.webhooks import EventMessage, link_event
+from shortlink.api.resolver import (
+    ErrorAnswer,
+    api_resolver,
+    current_api_key,
+    describe_validation_errors,
+    destination_policy,
+    error_answer,
+    error_response,
+    link_view,
+    needs,
+)
+from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
+from shortlink.config import settings
+from shortlink.errors import ShortlinkError
+from shortlink.links.model import LinkOptions, create_link
+from shortlink.webhooks import emitting as webhook_events
+from shortlink.webhooks.model import EventMessage, link_event
+from shortlink.wiring import code_generator, idempotency_store, link_repository, window_counter
 
 IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")

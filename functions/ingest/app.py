@@ -2,7 +2,7 @@
 
 Powertools' BatchProcessor reads the batch (a malformed message fails alone, and after five
 tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
-(shortlink.click_tally), and each group is counted with one write (a cool day) or one
+(shortlink.clicks.tally), and each group is counted with one write (a cool day) or one
 transaction (a hot one) per 64 packs, counters and ledger together (see
 adapters/dynamodb_click_stats.py): writes per batch follow the link-days, never the clicks. A
 group that cannot be written reports its messages as failed; SQS offers them again, and the
@@ -22,12 +22,13 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink import deferred_metrics, webhook_events
-from shortlink.click_tally import parts_per_link_day
-from shortlink.clicks import ClickPack
+from shortlink.clicks.events import ClickPack
+from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
-from shortlink.services import click_stats
-from shortlink.webhooks import click_events
+from shortlink.redirect import metrics as deferred_metrics
+from shortlink.webhooks import emitting as webhook_events
+from shortlink.webhooks.model import click_events
+from shortlink.wiring import click_stats
 
 logger = Logger(service="shortlink-ingest")
 tracer = Tracer(service="shortlink-ingest")

@@ -14,12 +14,12 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.api_keys import ADMIN, issue_account_key
-from shortlink.api_responses import BODY_ERRORS, answers
+from shortlink.access.api_keys import ADMIN, issue_account_key
+from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
+from shortlink.api.resolver import api_resolver, current_api_key, missing_scope, needs
+from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
-from shortlink.http_api import api_resolver, current_api_key, missing_scope, needs
-from shortlink.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
-from shortlink.services import api_key_store
+from shortlink.wiring import api_key_store
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 

@@ -16,19 +16,8 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, model_validator
 
-from shortlink import webhook_events
-from shortlink.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
-from shortlink.api_responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
-from shortlink.config import settings
-from shortlink.http_api import (
-    api_resolver,
-    current_api_key,
-    destination_policy,
-    link_view,
-    needs,
-    requested_key,
-)
-from shortlink.link_views import (
+from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
+from shortlink.api.link_views import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     TAG_PATTERN,
@@ -47,10 +36,14 @@ from shortlink.link_views import (
     Url,
     UtmFields,
 )
-from shortlink.links import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
-from shortlink.services import click_stats, link_repository
-from shortlink.stats import Granularity, link_report, series_csv, span_days, stats_range
-from shortlink.webhooks import link_event
+from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
+from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
+from shortlink.config import settings
+from shortlink.links.model import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
+from shortlink.webhooks import emitting as webhook_events
+from shortlink.webhooks.model import link_event
+from shortlink.wiring import click_stats, link_repository
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[

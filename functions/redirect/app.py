@@ -3,7 +3,7 @@
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
 pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
-them after the response (see shortlink.click_dispatch), as do follows that found no live link
+them after the response (see shortlink.redirect.click_dispatch), as do follows that found no live link
 (orphan visits). Nothing else is imported here: every
 import is paid on each cold start a visitor waits for. Logs are the standard library's, which
 Lambda writes as JSON (LoggingConfig in template.yaml). Links with rules or a password load
@@ -19,15 +19,15 @@ from datetime import UTC, datetime
 from time import monotonic  # the clock services.cached_links() is given
 from typing import TYPE_CHECKING, Any
 
-from shortlink.adapters import dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
-from shortlink.click_dispatch import click_dispatcher
+from shortlink.adapters.dynamodb import redirect as dynamodb_redirect  # noqa: F401 - botocore at init, where provisioned concurrency pays it
 from shortlink.config import settings
-from shortlink.domains import KEY_SEPARATOR
+from shortlink.domains.model import KEY_SEPARATOR
 from shortlink.errors import DestinationTooLong, RateLimited, StorageUnavailable
-from shortlink.links import Availability, Link
-from shortlink.redirect_responses import redirect_response
-from shortlink.request_hosts import request_key
-from shortlink.services import (
+from shortlink.links.model import Availability, Link
+from shortlink.redirect.click_dispatch import click_dispatcher
+from shortlink.redirect.request_hosts import request_key
+from shortlink.redirect.responses import redirect_response
+from shortlink.wiring import (
     cached_links,
     cached_robots,
     click_budget,
@@ -38,7 +38,7 @@ from shortlink.services import (
 )
 
 if TYPE_CHECKING:
-    from shortlink.previews import LinkPreview
+    from shortlink.links.previews import LinkPreview
 
 logger = logging.getLogger("shortlink.redirect")
 # Created at init on purpose: Lambda only accepts extension registrations during init.
@@ -49,7 +49,7 @@ FOLLOW_ROUTE = "GET /{code}"  # API Gateway's routeKey: method and route in one 
 # follow taken from max_clicks.
 CHECK_ROUTE = "HEAD /{code}"
 ROBOTS_ROUTE = "GET /robots.txt"
-# A short domain's own addresses (shortlink.domain_pages): its root and its app-link files.
+# A short domain's own addresses (shortlink.redirect.domain_pages): its root and its app-link files.
 ROOT_ROUTE = "GET /"
 WELL_KNOWN_ROUTE = "GET /.well-known/{file}"
 HTML_HEADERS = {"Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store"}
@@ -136,7 +136,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             return gone(link, DELETED_PAGE)
     visitor = None
     if link.rules is not None:
-        from shortlink.visitors import visitor_of
+        from shortlink.redirect.visitors import visitor_of
 
         visitor = visitor_of(event, settings().trust_edge_headers, datetime.now(UTC))
         if link.rules.denies(visitor):
@@ -153,7 +153,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
     query = event.get("rawQueryString") if link.forward_query else None
     if query or link.utm is not None:
-        from shortlink.destinations import destination
+        from shortlink.links.destinations import destination
 
         try:
             url = destination(url, link.utm, query or "")
@@ -178,7 +178,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             dispatcher.count("CacheMisses")
         dispatcher.record_click(link.key, event)
     if link.preview is not None:
-        from shortlink.user_agents import is_link_preview
+        from shortlink.rules.user_agents import is_link_preview
 
         if is_link_preview((event.get("headers") or {}).get("user-agent", "")):
             return preview_card(link, link.preview, url)
@@ -193,9 +193,9 @@ def gone(link: Link, html: str) -> dict[str, Any]:
 
 
 def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]:
-    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.previews)."""
-    from shortlink.previews import HEADERS, preview_page
-    from shortlink.redirect_responses import NOINDEX
+    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.links.previews)."""
+    from shortlink.links.previews import HEADERS, preview_page
+    from shortlink.redirect.responses import NOINDEX
 
     robots = None if link.crawlable else "noindex"
     headers = HEADERS if link.crawlable else {**HEADERS, **NOINDEX}
@@ -204,9 +204,9 @@ def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]
 
 def robots_answer(event: dict[str, Any]) -> dict[str, Any]:
     """GET /robots.txt: all disallowed but the request's domain's crawlable links (built as
-    shortlink.robots says); 404 on a host that is none of the stack's domains."""
-    from shortlink.request_hosts import key_prefix
-    from shortlink.robots import HEADERS as ROBOTS_HEADERS
+    shortlink.redirect.robots says); 404 on a host that is none of the stack's domains."""
+    from shortlink.redirect.request_hosts import key_prefix
+    from shortlink.redirect.robots import HEADERS as ROBOTS_HEADERS
 
     prefix = key_prefix(event, settings().short_domains)
     if prefix is None:
@@ -223,7 +223,7 @@ def robots_answer(event: dict[str, Any]) -> dict[str, Any]:
 def not_found(event: dict[str, Any]) -> dict[str, Any]:
     """The 404 page, or the domain's not-found URL when it has one (the orphan visit is counted
     all the same)."""
-    from shortlink.domain_pages import fallback_redirect, settings_for
+    from shortlink.redirect.domain_pages import fallback_redirect, settings_for
 
     url = settings_for(event).not_found_url
     return fallback_redirect(url) if url is not None else page(404, NOT_FOUND_PAGE)
@@ -231,8 +231,8 @@ def not_found(event: dict[str, Any]) -> dict[str, Any]:
 
 def domain_address(event: dict[str, Any], route: str) -> dict[str, Any]:
     """A domain's root (its root URL, counted as an orphan visit) or one of its app-link files."""
-    from shortlink.domain_pages import fallback_redirect, settings_for, well_known_file
-    from shortlink.request_hosts import request_domain
+    from shortlink.redirect.domain_pages import fallback_redirect, settings_for, well_known_file
+    from shortlink.redirect.request_hosts import request_domain
 
     domain = request_domain(event)
     if domain is None:
@@ -255,8 +255,8 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     """None once the visitor sent the right password; otherwise the page to answer with: the
     form on GET, the form with an error on a wrong or missing password, 429 past the attempts
     allowed per link and client address."""
-    from shortlink.passwords import MAX_LENGTH, password_matches
-    from shortlink.unlock_page import HEADERS, unlock_form
+    from shortlink.access.passwords import MAX_LENGTH, password_matches
+    from shortlink.redirect.unlock_page import HEADERS, unlock_form
 
     def form(status: int, error: str | None, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
         return {
@@ -275,8 +275,8 @@ def unlock(event: dict[str, Any], link: Link, method: str) -> dict[str, Any] | N
     password = body.get("password", "")
     if not password:
         return form(400, "Enter the password.")
-    from shortlink.rate_limits import take_unlock_attempt
-    from shortlink.visitors import client_ip
+    from shortlink.access.rate_limits import take_unlock_attempt
+    from shortlink.redirect.visitors import client_ip
 
     client = str(client_ip(event, settings().trust_edge_headers) or "unknown")
     try:
@@ -319,7 +319,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         # The hot path, inline because every step shows on a visitor's redirect: a GET of a
         # cached plain link gets the response made when it was cached (services.link_entries,
-        # shortlink.redirect_responses). Every other case takes the full walk in `redirect`.
+        # shortlink.redirect.responses). Every other case takes the full walk in `redirect`.
         try:
             route = event["routeKey"]  # API Gateway always sets it (a subscript: cheaper than .get)
         except KeyError:

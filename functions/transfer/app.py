@@ -16,11 +16,10 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
-from shortlink.api_keys import LINKS_READ, LINKS_WRITE
-from shortlink.api_responses import ImportSummary, answers, content_answer
-from shortlink.config import settings
-from shortlink.errors import ShortlinkError
-from shortlink.http_api import (
+from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
+from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.link_views import Moment
+from shortlink.api.resolver import (
     MAX_IMPORT_BODY_BYTES,
     ErrorAnswer,
     api_resolver,
@@ -33,8 +32,11 @@ from shortlink.http_api import (
     link_view,
     needs,
 )
-from shortlink.import_formats import UnreadableFile, read
-from shortlink.link_exports import (
+from shortlink.api.responses import ImportSummary, answers, content_answer
+from shortlink.clicks.stats import stats_range
+from shortlink.config import settings
+from shortlink.errors import ShortlinkError
+from shortlink.transfer.exports import (
     MAX_EXPORT_LINKS,
     MAX_STATS_EXPORT_LINKS,
     ExportTooLarge,
@@ -43,11 +45,9 @@ from shortlink.link_exports import (
     owned_links,
     stats_csv,
 )
-from shortlink.link_imports import MAX_IMPORT_RECORDS, Importer
-from shortlink.link_views import Moment
-from shortlink.rate_limits import CreateAllowance
-from shortlink.services import click_stats, code_generator, importing_links, window_counter
-from shortlink.stats import stats_range
+from shortlink.transfer.formats import UnreadableFile, read
+from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
+from shortlink.wiring import click_stats, code_generator, importing_links, window_counter
 
 logger = Logger(service="shortlink-transfer")
 tracer = Tracer(service="shortlink-transfer")

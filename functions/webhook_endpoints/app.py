@@ -11,13 +11,12 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 
-from shortlink.api_keys import ADMIN
-from shortlink.api_responses import BODY_ERRORS, answers
+from shortlink.access.api_keys import ADMIN
+from shortlink.api.link_views import STRICT_REQUEST, Tags, Url
+from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
+from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.config import settings
-from shortlink.http_api import api_resolver, current_api_key, destination_policy, error_response, needs
-from shortlink.link_views import STRICT_REQUEST, Tags, Url
-from shortlink.services import webhook_endpoints
-from shortlink.webhooks import (
+from shortlink.webhooks.model import (
     EVENT_TYPES,
     MAX_ENDPOINTS_PER_KEY,
     Endpoint,
@@ -28,6 +27,7 @@ from shortlink.webhooks import (
     new_secret,
     validate_endpoint_url,
 )
+from shortlink.wiring import webhook_endpoints
 
 logger = Logger(service="shortlink-webhook-endpoints")
 tracer = Tracer(service="shortlink-webhook-endpoints")

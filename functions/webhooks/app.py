@@ -18,12 +18,11 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.adapters.http_webhooks import signature_headers
-from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
+from shortlink.adapters.http.webhooks import signature_headers
+from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
 from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
-from shortlink.services import link_owners, webhook_endpoints, webhook_queue, webhook_sender
-from shortlink.webhooks import (
+from shortlink.webhooks.model import (
     CLICK_EVENT,
     Delivery,
     EndpointNotFound,
@@ -34,6 +33,7 @@ from shortlink.webhooks import (
     parse_message,
     retry_delay,
 )
+from shortlink.wiring import link_owners, webhook_endpoints, webhook_queue, webhook_sender
 
 logger = Logger(service="shortlink-webhooks")
 metrics = Metrics(service="webhooks")

@@ -207,7 +207,7 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
 def test_a_read_only_key_sees_links_but_no_create_button_and_its_post_is_refused(stack, browser, auth, destination):
     from selenium.webdriver.common.by import By
 
-    from shortlink.api_keys import hash_api_key, key_id_for
+    from shortlink.access.api_keys import hash_api_key, key_id_for
     from tests.e2e.test_devstack_lifecycle import admin
 
     # Given a link of the stack key's account and a read-only key of that account (the admin command's)

@@ -9,9 +9,9 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from shortlink import services
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.api_keys import generate_api_key, hash_api_key, key_id_for
+from shortlink import wiring as services
+from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment

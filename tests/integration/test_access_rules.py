@@ -5,7 +5,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 
 # What CloudFront adds to each request it sends to the API (the behind_the_edge stack's secret).

@@ -3,7 +3,7 @@
 import json
 import time
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 
 

@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from shortlink import click_dispatch, services
-from shortlink.click_dispatch import LOST_CLICK_EVENT
-from shortlink.clicks import ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickPack
+from shortlink.redirect import click_dispatch
+from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
 from tools import replay_clicks
@@ -144,8 +145,8 @@ with mock_aws():
     signal.signal(signal.SIGTERM, report)
     api = ExtensionsApi("RedirectFunction", "us-east-1")
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
-    from shortlink import services
-    from shortlink.click_dispatch import click_dispatcher
+    from shortlink import wiring as services
+    from shortlink.redirect.click_dispatch import click_dispatcher
 
     dispatcher = click_dispatcher(services.click_publisher)
     request = {"headers": {"user-agent": "probe"}, "requestContext": {"http": {"sourceIp": "203.0.113.9"}}}

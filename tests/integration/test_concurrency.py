@@ -3,11 +3,11 @@
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
-from shortlink.adapters.dynamodb import DynamoCounterStore, DynamoLinkRepository
-from shortlink.codes import CodeGenerator
+from shortlink.adapters.dynamodb.links_table import DynamoCounterStore, DynamoLinkRepository
+from shortlink.codes.generator import CodeGenerator
+from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.config import settings
-from shortlink.id_blocks import IdBlockAllocator
-from shortlink.links import create_link
+from shortlink.links.model import create_link
 from tools.devstack.local_env import DEV_PERMUTATION_KEY
 
 WORKERS = 8

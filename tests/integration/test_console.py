@@ -12,12 +12,12 @@ from urllib.parse import urlencode
 
 import pytest
 
-from shortlink import services
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.api_keys import hash_api_key, issue_api_key, key_id_for
+from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key, issue_api_key, key_id_for
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from shortlink.console.sessions import issue_session
-from shortlink.services import console_session_secret
+from shortlink.wiring import console_session_secret
 from tests.events import http_event
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,7 +142,7 @@ def test_a_forged_cookie_leads_to_the_sign_in_page(aws, browser):
 def test_an_expired_cookie_and_one_of_a_revoked_key_lead_to_the_sign_in_page(aws, browser):
     key = aws.new_api_key()
     signed_in(browser, key)
-    from shortlink.api_keys import hash_api_key
+    from shortlink.access.api_keys import hash_api_key
 
     _, expired = issue_session(
         hash_api_key(key), datetime.now(UTC) - timedelta(hours=12, seconds=1), console_session_secret()

@@ -6,8 +6,8 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.api_keys import ApiKey, hash_api_key, key_id_for
+from shortlink.access.api_keys import ApiKey, hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.integration.test_console import Browser, browser, scoped_key, signed_in
 

@@ -5,11 +5,11 @@ link's page and in its edit form, cleared by emptying them, and the API's 422 at
 import html
 import re
 
-from shortlink import services
-from shortlink.api_keys import hash_api_key, key_id_for
-from shortlink.destinations import Utm
-from shortlink.links import owned_link
-from shortlink.previews import LinkPreview
+from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key, key_id_for
+from shortlink.links.destinations import Utm
+from shortlink.links.model import owned_link
+from shortlink.links.previews import LinkPreview
 from tests.integration.test_console import browser, create, link_count, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name

@@ -7,9 +7,9 @@ import time
 import boto3
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
+from shortlink.api.resolver import stack_own_hosts
 from shortlink.config import settings
-from shortlink.http_api import stack_own_hosts
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 

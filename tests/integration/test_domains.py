@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
 from shortlink.config import settings
 from tests.events import bearer, http_event
 

@@ -4,13 +4,13 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink.adapters.dynamodb import DynamoLinkRepository
-from shortlink.adapters.dynamodb_redirect import DynamoLinkReader
+from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+from shortlink.adapters.dynamodb.redirect import DynamoLinkReader
 from shortlink.config import settings
-from shortlink.destinations import Utm
 from shortlink.errors import StorageUnavailable
-from shortlink.links import Link
-from shortlink.previews import LinkPreview
+from shortlink.links.destinations import Utm
+from shortlink.links.model import Link
+from shortlink.links.previews import LinkPreview
 
 
 def test_a_link_written_by_the_repository_reads_back_equal(aws):

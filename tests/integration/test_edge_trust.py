@@ -7,7 +7,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 
 EDGE_SECRET = "an-edge-secret-of-at-least-32-characters"

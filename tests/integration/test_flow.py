@@ -3,8 +3,8 @@
 import json
 from datetime import UTC, datetime, timedelta
 
-from shortlink import services
-from shortlink.clicks import ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tools.devstack.sqs_trigger import sqs_event

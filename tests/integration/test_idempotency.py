@@ -2,7 +2,7 @@
 
 import json
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 
 

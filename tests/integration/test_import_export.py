@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from shortlink import services
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickEvent, ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record

@@ -12,10 +12,10 @@ from unittest import mock
 
 from botocore.exceptions import ClientError
 
-from shortlink import services
-from shortlink.adapters.dynamodb_click_stats import MAX_PACKS_PER_WRITE, DynamoClickStats
-from shortlink.click_tally import OTHER, dimension_counter
-from shortlink.clicks import ClickEvent
+from shortlink import wiring as services
+from shortlink.adapters.dynamodb.click_stats import MAX_PACKS_PER_WRITE, DynamoClickStats
+from shortlink.clicks.events import ClickEvent
+from shortlink.clicks.tally import OTHER, dimension_counter
 from shortlink.errors import StorageUnavailable
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import drain, inject_store_faults, record

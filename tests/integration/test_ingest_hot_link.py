@@ -7,11 +7,11 @@ import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from shortlink import services
-from shortlink.click_tally import dimension_counter
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.tally import dimension_counter
+from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.config import settings
-from shortlink.unique_visitors import registers_of, sketch_element
 from tests.integration.ingest_faults import drain, inject_store_faults, record
 from tools.bench.write_units import item_size
 

@@ -3,8 +3,8 @@
 import json
 from datetime import UTC, datetime, timedelta
 
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.api_keys import LINKS_READ, hash_api_key, issue_api_key
+from shortlink.access.api_keys import LINKS_READ, hash_api_key, issue_api_key
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event

@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from shortlink import services
-from shortlink.adapters.dynamodb import DynamoLinkRepository
-from shortlink.clicks import ClickPack
+from shortlink import wiring as services
+from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+from shortlink.clicks.events import ClickPack
 from shortlink.config import settings
-from shortlink.links import Link
-from shortlink.robots import TTL_SECONDS
+from shortlink.links.model import Link
+from shortlink.redirect.robots import TTL_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
@@ -181,7 +181,7 @@ def test_redirects_are_noindex_unless_crawlable_and_robots_txt_allows_only_crawl
     assert follow(handlers, hidden["code"])["headers"]["X-Robots-Tag"] == "noindex"
     assert "X-Robots-Tag" not in follow(handlers, shown["code"])["headers"]
     clock = [1000.0]
-    monkeypatch.setattr("shortlink.services.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("shortlink.wiring.time.monotonic", lambda: clock[0])
     services.cached_robots.cache_clear()
     with recording_aws_calls() as calls:
         first = robots(handlers)

@@ -9,12 +9,12 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink import services
-from shortlink.adapters.dynamodb import SLUG_CLAIM_PREFIX, DynamoLinkRepository
-from shortlink.adapters.dynamodb_redirect import DynamoClickBudget
+from shortlink import wiring as services
+from shortlink.adapters.dynamodb.links_table import SLUG_CLAIM_PREFIX, DynamoLinkRepository
+from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
 from shortlink.config import settings
-from shortlink.links import Link
-from shortlink.slugs import RESERVED_SLUGS
+from shortlink.links.model import Link
+from shortlink.links.slugs import RESERVED_SLUGS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
@@ -70,7 +70,7 @@ def test_a_slug_that_reads_as_an_existing_generated_code_is_taken(aws, handlers)
 
 def test_a_generated_code_never_reads_as_a_slug(aws, handlers, monkeypatch):
     # Given a slug that reads as the next code the counter will give
-    from shortlink import services
+    from shortlink import wiring as services
 
     first = services.code_generator().next_code()
     services.reset()

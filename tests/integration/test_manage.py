@@ -75,7 +75,7 @@ def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
     status, restored = manage(handlers, "POST", link["code"], key, suffix="/restore")
     assert (status, restored["deleted_at"]) == (200, None)
     # The redirect's cache may hold the deleted state for up to its TTL; a fresh environment sees it.
-    from shortlink import services
+    from shortlink import wiring as services
 
     services.forget_cached_links()
     assert follow(handlers, link["code"]) == 302

@@ -8,9 +8,9 @@ from datetime import UTC, datetime, timedelta
 
 import boto3
 
-from shortlink import services
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
-from shortlink.orphan_tally import MAX_ORPHAN_CODES, STACK_ORPHANS
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
+from shortlink.clicks.orphans import MAX_ORPHAN_CODES, STACK_ORPHANS
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import create, stats
 from tools import admin

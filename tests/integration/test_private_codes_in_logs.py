@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 from tools.devstack.sqs_trigger import sqs_event
 

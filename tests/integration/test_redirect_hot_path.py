@@ -11,10 +11,11 @@ from typing import Any
 
 import pytest
 
-from shortlink import click_dispatch, services
-from shortlink.click_dispatch import LOST_CLICK_EVENT
-from shortlink.clicks import ClickPack
+from shortlink import wiring as services
+from shortlink.clicks.events import ClickPack
 from shortlink.config import settings
+from shortlink.redirect import click_dispatch
+from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
@@ -201,7 +202,7 @@ import sys
 from pathlib import Path
 from tools.devstack.lambda_runtime import load_handler
 load_handler(Path("functions/redirect"), "app.lambda_handler", "probe_redirect")
-from shortlink import services
+from shortlink import wiring as services
 services.cached_links()
 packages = {name.split(".")[0] for name in sys.modules}
 print(",".join(packages | {name for name in sys.modules if name.startswith("shortlink.")}))
@@ -217,4 +218,12 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
     )
     loaded = set(result.stdout.strip().split(","))
     assert "botocore" in loaded  # the probe itself is meaningful
-    assert not loaded & {"pynamodb", "boto3", "aws_lambda_powertools", "pydantic", "shortlink.codes", "ada_url", "cffi"}
+    assert not loaded & {
+        "pynamodb",
+        "boto3",
+        "aws_lambda_powertools",
+        "pydantic",
+        "shortlink.codes.generator",
+        "ada_url",
+        "cffi",
+    }

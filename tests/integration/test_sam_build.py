@@ -78,7 +78,11 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     assert (build / "DocsFunction" / "openapi.json").read_text() == (ROOT / "functions/docs/openapi.json").read_text()
     swagger_ui = layer / "aws_lambda_powertools" / "event_handler" / "openapi" / "swagger_ui"
     assert {"swagger-ui-bundle.min.js", "swagger-ui.min.css"} <= {path.name for path in swagger_ui.iterdir()}
-    assert (layer / "shortlink" / "links.py").is_file()
+    # Every module of the shortlink package ships, in its subpackage, with its bytecode.
+    source = ROOT / "layers" / "common" / "shortlink"
+    modules = {path.relative_to(source) for path in source.rglob("*.py")}
+    assert modules == {path.relative_to(layer / "shortlink") for path in (layer / "shortlink").rglob("*.py")}
+    assert (layer / "shortlink" / "links" / "model.py").is_file()
     installed = {path.name.split("-")[0].lower() for path in layer.glob("*.dist-info")}
     assert {"pynamodb", "aws_lambda_powertools", "pydantic", "boto3", "botocore", "jinja2", "markupsafe"} <= installed
     # The layer's botocore is the one pinned next to boto3, not whatever pynamodb would pull in.
@@ -89,7 +93,8 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     # botocore keeps only the services we call, and every module ships its bytecode.
     services = {entry.name for entry in (layer / "botocore" / "data").iterdir() if entry.is_dir()}
     assert services == BOTOCORE_SERVICES
-    assert (layer / "shortlink" / "__pycache__" / "links.cpython-313.pyc").is_file()
+    for module in modules:
+        assert (layer / "shortlink" / module.parent / "__pycache__" / f"{module.stem}.cpython-313.pyc").is_file()
     assert (layer / "pynamodb" / "__pycache__" / "models.cpython-313.pyc").is_file()
 
 

@@ -7,7 +7,7 @@ import pytest
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
-from shortlink.stack_secrets import read_secret
+from shortlink.secrets import read_secret
 from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
 from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
 

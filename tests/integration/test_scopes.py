@@ -6,8 +6,7 @@ import json
 
 import pytest
 
-from shortlink.adapters.dynamodb import DynamoApiKeyStore
-from shortlink.api_keys import (
+from shortlink.access.api_keys import (
     ADMIN,
     ALL_SCOPES,
     LINKS_READ,
@@ -17,6 +16,7 @@ from shortlink.api_keys import (
     hash_api_key,
     key_id_for,
 )
+from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event

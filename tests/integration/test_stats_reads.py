@@ -8,9 +8,9 @@ import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
-from shortlink import services
-from shortlink.adapters.dynamodb_click_stats import hours_partition, ledger_partition
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.adapters.dynamodb.click_stats import hours_partition, ledger_partition
+from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import record

@@ -5,7 +5,7 @@ import logging
 
 import pytest
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 
 

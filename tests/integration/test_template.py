@@ -15,7 +15,7 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
-from shortlink.edge import EDGE_SECRET_HEADER
+from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
@@ -177,7 +177,7 @@ def test_routes_and_trigger(template):
 
 
 def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
-    from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+    from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 
     resources = template.stacks[0].template_dict["Resources"]
     queue = resources["WebhookDeliveryQueue"]["Properties"]

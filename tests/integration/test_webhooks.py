@@ -14,12 +14,12 @@ from unittest import mock
 
 import pytest
 
-from shortlink import services
-from shortlink.adapters.http_webhooks import HttpWebhookSender
-from shortlink.adapters.sqs_webhooks import SqsWebhookQueue
-from shortlink.clicks import ClickEvent, ClickPack
+from shortlink import wiring as services
+from shortlink.adapters.http.webhooks import HttpWebhookSender
+from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.errors import StorageUnavailable
-from shortlink.webhooks import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
@@ -315,5 +315,5 @@ def test_an_event_that_cannot_be_queued_never_fails_the_write_it_tells_of(aws, h
     assert status == 204
     assert send.call_count == 2
     assert aws.item_count("LinksTable") == 1
-    logged = [r.message for r in caplog.records if r.name == "shortlink.webhook_events"]
+    logged = [r.message for r in caplog.records if r.name == "shortlink.webhooks.emitting"]
     assert logged == ["webhook events not queued"] * 2

@@ -5,7 +5,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 
-from shortlink.api_keys import (
+from shortlink.access.api_keys import (
     ADMIN,
     ALL_SCOPES,
     LINKS_READ,

@@ -3,8 +3,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
+from shortlink.access.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
+from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.config import ConfigurationError, Settings
 from tests.fakes import InMemoryApiKeys
 

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink import base62
+from shortlink.codes import base62
 
 
 @given(st.integers(min_value=1, max_value=10).flatmap(lambda n: st.tuples(st.just(n), st.integers(0, 62**n - 1))))

@@ -11,11 +11,11 @@ from typing import Any
 
 import pytest
 
-from shortlink import click_dispatch
-from shortlink.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
-from shortlink.click_packing import PackingRules
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
+from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
+from shortlink.clicks.packing import PackingRules
 from shortlink.errors import StorageUnavailable
+from shortlink.redirect import click_dispatch
+from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
 PACK = ClickPack("p1", (CLICK,))
@@ -27,7 +27,7 @@ REQUEST = {
 
 @pytest.fixture(autouse=True)
 def _settings(monkeypatch):
-    from shortlink import services
+    from shortlink import wiring as services
 
     for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
         monkeypatch.setenv(name, "unit")
@@ -157,7 +157,7 @@ def test_carried_counts_are_kept_only_when_well_formed():
 
 
 def test_visitor_chosen_values_are_kept_short_and_plain():
-    from shortlink.click_context import primary_language, referrer_host
+    from shortlink.redirect.click_events import primary_language, referrer_host
 
     assert referrer_host("https://www.News.example:8443/a?b") == "news.example"
     assert referrer_host("") == "(direct)"

@@ -1,12 +1,11 @@
-"""When held clicks go, and what a queue message holds (shortlink.click_packing)."""
+"""When held clicks go, and what a queue message holds (shortlink.clicks.packing)."""
 
 from datetime import UTC, datetime
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.click_packing import HeldClicks, PackingRules, form_packs
-from shortlink.clicks import (
+from shortlink.clicks.events import (
     MAX_ORPHAN_CODE_LENGTH,
     MAX_PACK_BYTES,
     MAX_PACK_CLICKS,
@@ -17,6 +16,7 @@ from shortlink.clicks import (
     OrphanVisit,
     orphan_code,
 )
+from shortlink.clicks.packing import HeldClicks, PackingRules, form_packs
 
 AT = datetime(2026, 11, 30, 14, 5, 59, 999999, tzinfo=UTC)
 RULES = PackingRules(window_seconds=1.0, max_clicks=100)

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.click_tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
-from shortlink.clicks import ClickEvent, ClickPack
-from shortlink.unique_visitors import (
+from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
+from shortlink.clicks.unique_visitors import (
     REGISTERS,
     estimate,
     estimate_registers,

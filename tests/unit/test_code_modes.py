@@ -5,11 +5,12 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink import base62, codes
-from shortlink.code_words import spells_a_blocked_word
-from shortlink.codes import RandomCodeGenerator
+from shortlink.codes import base62
+from shortlink.codes import generator as codes
+from shortlink.codes.blocked_words import spells_a_blocked_word
+from shortlink.codes.generator import RandomCodeGenerator
 from shortlink.errors import NoFreeCode
-from shortlink.links import MAX_CODE_ATTEMPTS, create_link
+from shortlink.links.model import MAX_CODE_ATTEMPTS, create_link
 from tests.fakes import InMemoryLinks
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

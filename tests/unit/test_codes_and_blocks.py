@@ -2,10 +2,10 @@ import threading
 
 import pytest
 
-from shortlink import base62
-from shortlink.codes import CodeGenerator
+from shortlink.codes import base62
+from shortlink.codes.generator import CodeGenerator
+from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.errors import CodeSpaceExhausted
-from shortlink.id_blocks import IdBlockAllocator
 from tests.fakes import InMemoryCounter
 
 KEY = b"unit-test-permutation-key-0123456789"

@@ -5,7 +5,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.console.forms import FormErrors, field_of, form_of_link, link_changes, link_options, rules_document
-from shortlink.destinations import Utm
+from shortlink.links.destinations import Utm
 
 
 def form(**fields: str) -> dict[str, list[str]]:

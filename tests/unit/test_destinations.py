@@ -6,9 +6,9 @@ from ada_url import URL
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.destinations import Utm, conflicting_utm, destination
 from shortlink.errors import DestinationTooLong
-from shortlink.urls import MAX_URL_LENGTH
+from shortlink.links.destinations import Utm, conflicting_utm, destination
+from shortlink.links.urls import MAX_URL_LENGTH
 
 
 def test_a_follow_without_query_or_utm_goes_to_the_saved_url_unchanged():

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from shortlink.config import ConfigurationError
-from shortlink.domain_settings import parse_domain_settings, settings_of
-from shortlink.domains import ShortDomains
+from shortlink.domains.model import ShortDomains
+from shortlink.domains.settings import parse_domain_settings, settings_of
 
 DOMAINS = ShortDomains.parse("sho.rt,go.example")
 

@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.domains import ShortDomains, link_key, split_key
+from shortlink.domains.model import ShortDomains, link_key, split_key
 from shortlink.errors import InvalidLinkOption
-from shortlink.links import CODE_PATTERN, is_possible_code, is_possible_key
+from shortlink.links.model import CODE_PATTERN, is_possible_code, is_possible_key
 
 DOMAINS = ShortDomains.parse("sho.rt, go.example,127.0.0.1:3000")
 codes = st.from_regex(CODE_PATTERN, fullmatch=True)

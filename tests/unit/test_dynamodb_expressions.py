@@ -17,17 +17,17 @@ from unittest import mock
 import pytest
 from botocore.client import BaseClient
 
-from shortlink.adapters.dynamodb import (
+from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+from shortlink.adapters.dynamodb.links_table import (
     DynamoApiKeyStore,
     DynamoCounterStore,
     DynamoLinkRepository,
     DynamoWindowCounter,
 )
-from shortlink.adapters.dynamodb_click_stats import DynamoClickStats
-from shortlink.adapters.dynamodb_redirect import DynamoClickBudget, DynamoLinkReader
-from shortlink.click_tally import parts_per_link_day
-from shortlink.clicks import ClickEvent, ClickPack
-from shortlink.links import Link, LinkChanges
+from shortlink.adapters.dynamodb.redirect import DynamoClickBudget, DynamoLinkReader
+from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.tally import parts_per_link_day
+from shortlink.links.model import Link, LinkChanges
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ("layers", "functions", "tools", "tests")

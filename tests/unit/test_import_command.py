@@ -2,7 +2,7 @@
 
 import importlib
 
-from shortlink.import_formats import Record
+from shortlink.transfer.formats import Record
 
 command = importlib.import_module("tools.import")
 

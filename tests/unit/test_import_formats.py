@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from shortlink.import_formats import UnreadableFile, detect, read, tags_of
+from shortlink.transfer.formats import UnreadableFile, detect, read, tags_of
 
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "import"
 

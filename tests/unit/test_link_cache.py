@@ -2,8 +2,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.link_cache import CachedLinks
-from shortlink.links import Link
+from shortlink.links.model import Link
+from shortlink.redirect.cache import CachedLinks
 from tests.fakes import InMemoryLinks
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

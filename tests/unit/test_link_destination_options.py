@@ -3,11 +3,11 @@
 
 import pytest
 
-from shortlink.destinations import Utm
 from shortlink.errors import InvalidLinkOption
-from shortlink.links import LinkChanges, LinkOptions, create_link, edit_link
-from shortlink.previews import LinkPreview
-from shortlink.urls import DestinationPolicy
+from shortlink.links.destinations import Utm
+from shortlink.links.model import LinkChanges, LinkOptions, create_link, edit_link
+from shortlink.links.previews import LinkPreview
+from shortlink.links.urls import DestinationPolicy
 from tests.fakes import InMemoryLinks
 from tests.unit.test_links import NOW, generator
 

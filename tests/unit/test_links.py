@@ -2,10 +2,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink.codes import CodeGenerator
+from shortlink.codes.generator import CodeGenerator
+from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken
-from shortlink.id_blocks import IdBlockAllocator
-from shortlink.links import (
+from shortlink.links.model import (
     MAX_CODE_ATTEMPTS,
     Availability,
     Link,

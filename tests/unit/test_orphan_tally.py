@@ -4,9 +4,9 @@ ledger windows, and the stack's most-attempted codes."""
 from collections import Counter
 from datetime import UTC, datetime
 
-from shortlink.click_tally import LEDGER_WINDOW_SECONDS, PackPart, parts_per_link_day
-from shortlink.clicks import ClickEvent, ClickPack, OrphanVisit
-from shortlink.orphan_tally import STACK_ORPHANS, WINDOWS_PER_HOUR, orphan_increments, top_attempted
+from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
+from shortlink.clicks.orphans import STACK_ORPHANS, WINDOWS_PER_HOUR, orphan_increments, top_attempted
+from shortlink.clicks.tally import LEDGER_WINDOW_SECONDS, PackPart, parts_per_link_day
 
 HOUR = "2026-11-30T14"
 HOUR_START = int(datetime(2026, 11, 30, 14, tzinfo=UTC).timestamp())

@@ -1,6 +1,6 @@
 """Link passwords: salted PBKDF2-SHA256 with at least 600,000 iterations."""
 
-from shortlink.passwords import ITERATIONS, hash_password, is_password_hash, password_matches
+from shortlink.access.passwords import ITERATIONS, hash_password, is_password_hash, password_matches
 
 
 def test_a_password_is_stored_as_a_salted_pbkdf2_hash():

@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from shortlink import base62
-from shortlink.codes import CodeGenerator
-from shortlink.id_blocks import IdBlockAllocator
-from shortlink.permutation import FeistelPermutation
+from shortlink.codes import base62
+from shortlink.codes.generator import CodeGenerator
+from shortlink.codes.id_blocks import IdBlockAllocator
+from shortlink.codes.permutation import FeistelPermutation
 from tests.fakes import InMemoryCounter
 
 KEY = b"unit-test-permutation-key-0123456789"

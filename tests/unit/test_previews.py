@@ -1,6 +1,6 @@
 """Social preview cards: Open Graph and Twitter tags, every value escaped (issue 16 item 5)."""
 
-from shortlink.previews import LinkPreview, preview_page
+from shortlink.links.previews import LinkPreview, preview_page
 
 
 def test_the_card_carries_open_graph_and_twitter_tags_with_every_value_escaped():

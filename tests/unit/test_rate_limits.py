@@ -4,8 +4,8 @@ from datetime import UTC, datetime
 
 import pytest
 
+from shortlink.access.rate_limits import CreateAllowance, take_create_allowance, take_unlock_attempt
 from shortlink.errors import RateLimited
-from shortlink.rate_limits import CreateAllowance, take_create_allowance, take_unlock_attempt
 
 
 class InMemoryWindows:

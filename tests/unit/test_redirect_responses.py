@@ -3,11 +3,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink.destinations import Utm
-from shortlink.links import Link
-from shortlink.previews import LinkPreview
-from shortlink.redirect_responses import cache_control, plain_redirect
-from shortlink.rules import parse_rules
+from shortlink.links.destinations import Utm
+from shortlink.links.model import Link
+from shortlink.links.previews import LinkPreview
+from shortlink.redirect.responses import cache_control, plain_redirect
+from shortlink.rules.model import parse_rules
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 LINK = Link("abc", "https://example.com/a", "owner", NOW)

@@ -1,6 +1,6 @@
 """robots.txt: all disallowed but crawlable links, rebuilt at most once per TTL (issue 16 item 4)."""
 
-from shortlink.robots import MAX_CRAWLABLE, TTL_SECONDS, CachedRobots, robots_txt
+from shortlink.redirect.robots import MAX_CRAWLABLE, TTL_SECONDS, CachedRobots, robots_txt
 
 
 class CountingCodes:

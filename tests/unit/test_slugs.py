@@ -3,7 +3,7 @@
 import pytest
 
 from shortlink.errors import InvalidLinkOption
-from shortlink.slugs import RESERVED_SLUGS, slug_key, validate_slug
+from shortlink.links.slugs import RESERVED_SLUGS, slug_key, validate_slug
 
 
 @pytest.mark.parametrize("slug", ["promo", "Spring-Sale_2026", "a", "x" * 64])

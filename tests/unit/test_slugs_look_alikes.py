@@ -3,9 +3,9 @@
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink import base62
+from shortlink.codes import base62
 from shortlink.errors import InvalidLinkOption
-from shortlink.slugs import generated_look_alikes, slug_key
+from shortlink.links.slugs import generated_look_alikes, slug_key
 
 codes = st.text(alphabet=base62.ALPHABET, min_size=7, max_size=7)
 

@@ -3,7 +3,7 @@
 import pytest
 
 from shortlink.config import ConfigurationError
-from shortlink.stack_secrets import read_secret
+from shortlink.secrets import read_secret
 
 
 def test_an_inline_secret_is_used_as_given():

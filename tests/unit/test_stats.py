@@ -4,10 +4,10 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from shortlink.day_counts import DayCounts
+from shortlink.clicks.day_counts import DayCounts
+from shortlink.clicks.stats import link_report, series_csv, stats_range
+from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.errors import InvalidLinkOption
-from shortlink.stats import link_report, series_csv, stats_range
-from shortlink.unique_visitors import registers_of, sketch_element
 
 NOW = datetime(2026, 11, 30, 14, 25, tzinfo=UTC)
 

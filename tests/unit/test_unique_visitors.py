@@ -4,7 +4,7 @@ import hashlib
 
 import pytest
 
-from shortlink.unique_visitors import (
+from shortlink.clicks.unique_visitors import (
     STANDARD_ERROR,
     estimate,
     estimate_registers,

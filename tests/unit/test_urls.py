@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from shortlink.config import ConfigurationError
 from shortlink.errors import InvalidUrl
-from shortlink.urls import MAX_URL_LENGTH, DestinationPolicy, host_key, validate_destination
+from shortlink.links.urls import MAX_URL_LENGTH, DestinationPolicy, host_key, validate_destination
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 import pytest
 
-from shortlink.user_agents import Client, classify, is_bot, is_link_preview
+from shortlink.rules.user_agents import Client, classify, is_bot, is_link_preview
 
 IPHONE = (
     "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "

@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.config import MIN_EDGE_SECRET_LENGTH, ConfigurationError, Settings, settings
-from shortlink.edge import EDGE_SECRET_HEADER
-from shortlink.visitors import client_ip, preferred_languages, visitor_of
+from shortlink.redirect.edge import EDGE_SECRET_HEADER
+from shortlink.redirect.visitors import client_ip, preferred_languages, visitor_of
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 import pytest
 from standardwebhooks import Webhook
 
-from shortlink.adapters.http_webhooks import HttpWebhookSender, signature_headers
-from shortlink.domains import ShortDomains
+from shortlink.adapters.http.webhooks import HttpWebhookSender, signature_headers
+from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
-from shortlink.urls import DestinationPolicy
-from shortlink.webhooks import (
+from shortlink.links.urls import DestinationPolicy
+from shortlink.webhooks.model import (
     MAX_ATTEMPTS,
     Endpoint,
     EventMessage,

@@ -22,7 +22,7 @@ from typing import Any
 
 import boto3
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.events import bearer, http_event
 from tools.bench.write_units import WriteMeter, item_size, metering_writes
 

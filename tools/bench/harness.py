@@ -17,7 +17,7 @@ from typing import Any
 
 import boto3
 
-from shortlink import services
+from shortlink import wiring as services
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.e2e.localstack import free_port

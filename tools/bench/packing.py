@@ -7,7 +7,7 @@ import statistics
 import time
 from typing import Any
 
-from shortlink import services
+from shortlink import wiring as services
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tools.bench.harness import REGION, Stack, UnderLambda, follow_event, median_us, progress

@@ -5,7 +5,7 @@ handler, all under the one harness."""
 import os
 from typing import Any
 
-from shortlink import services
+from shortlink import wiring as services
 from tests.aws_calls import recording_aws_calls
 from tools.bench.harness import (
     CHUNK,
@@ -32,7 +32,7 @@ CALL_COUNT_SAMPLE = 100
 def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     """A constant 302 through our redirect's own stack: a metric counted and a click handed to
     an internal extension, which sends it and emits the metric after the response."""
-    from shortlink.click_dispatch import click_dispatcher
+    from shortlink.redirect.click_dispatch import click_dispatcher
     from tools.bench.handlers import FOUND
 
     api = ExtensionsApi("OwnStackFloor", REGION)

@@ -79,8 +79,8 @@ def as_the_edge(app: Any, secret: str) -> Any:
     """What CloudFront does to a request on its way to the API, as far as the functions can
     tell: it adds the edge secret and the viewer's host (replacing those the client sent). The
     viewer headers stay as the client sent them, so that rules can be tried with curl -H."""
-    from shortlink.edge import EDGE_SECRET_HEADER
-    from shortlink.request_hosts import EDGE_HOST_HEADER
+    from shortlink.redirect.edge import EDGE_SECRET_HEADER
+    from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 
     environ_key = "HTTP_" + EDGE_SECRET_HEADER.upper().replace("-", "_")
     host_key = "HTTP_" + EDGE_HOST_HEADER.upper().replace("-", "_")
@@ -94,8 +94,8 @@ def as_the_edge(app: Any, secret: str) -> Any:
 
 
 def ensure_api_key(table: str, plaintext: str | None) -> str:
-    from shortlink.adapters.dynamodb import DynamoApiKeyStore
-    from shortlink.api_keys import generate_api_key, hash_api_key, key_id_for
+    from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
+    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 
     key = plaintext or generate_api_key()
     store = DynamoApiKeyStore(table)

@@ -12,7 +12,7 @@ DEV_CONSOLE_SESSION_SECRET = "local-dev-console-session-secret-do-not-use-in-aws
 DEV_EDGE_SECRET = "local-dev-edge-secret-do-not-use-in-aws"
 # A made-up signing certificate's fingerprint, for the example assetlinks.json.
 EXAMPLE_FINGERPRINT = ":".join(["14", "6D", "E9", "83", "C5", "73", "06", "50"] * 4)
-# The local stack's second domain's settings (shortlink.domain_settings); the default domain has none.
+# The local stack's second domain's settings (shortlink.domains.settings); the default domain has none.
 DEV_DOMAIN_SETTINGS = json.dumps(
     {
         "go.localhost": {

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 
-from shortlink.domains import ShortDomains
+from shortlink.domains.model import ShortDomains
 
 # A guessable edge secret would let anyone forge CloudFront's viewer headers.
 MIN_EDGE_SECRET_LENGTH = 32
@@ -58,24 +58,24 @@ class Settings:
     visitor_salt_parameter: str = ""
     # The secret CloudFront adds to each request it sends to the API (from SSM at deploy; the
     # local stack's own locally): CloudFront's viewer headers are believed only on requests
-    # that carry it (shortlink.visitors). Empty: no edge, and they are never believed.
+    # that carry it (shortlink.redirect.visitors). Empty: no edge, and they are never believed.
     edge_secret: str = ""
-    # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.rate_limits).
+    # Password attempts per link and client address per UNLOCK_WINDOW_SECONDS (shortlink.access.rate_limits).
     unlock_attempts_per_window: int = 10
     # The redirect's clicks: sent at once after a quiet window, else held and packed, one
-    # message per window or per this many clicks (shortlink.click_packing).
+    # message per window or per this many clicks (shortlink.clicks.packing).
     click_pack_window_ms: int = 1000
     click_pack_max_clicks: int = 1000
     # The stack's short domains, the default first (SHORT_DOMAINS; see shortlink.domains).
     short_domains: ShortDomains = field(default_factory=ShortDomains)
-    # Per-domain fallback pages and app-link files (shortlink.domain_settings): a JSON
+    # Per-domain fallback pages and app-link files (shortlink.domains.settings): a JSON
     # document, inline locally (DOMAIN_SETTINGS), else read from SSM (DOMAIN_SETTINGS_PARAMETER).
     domain_settings: str = ""
     domain_settings_parameter: str = ""
     # The console's session-signing secret: SSM in AWS, CONSOLE_SESSION_SECRET in the local stack.
     console_session_secret: str = ""
     console_session_secret_parameter: str = ""
-    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.rate_limits).
+    # Console sign-ins per client address per SIGN_IN_WINDOW_SECONDS (shortlink.access.rate_limits).
     sign_in_attempts_per_window: int = 10
     # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
     # without a queue no event is emitted.

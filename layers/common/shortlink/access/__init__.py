@@ -1,0 +1,1 @@
+"""Who may do what: API keys, link passwords, rate limits; imports codes and the bases."""

@@ -1,0 +1,1 @@
+"""DynamoDB adapters (pynamodb, plain botocore): links table, click stats, webhooks, imports."""

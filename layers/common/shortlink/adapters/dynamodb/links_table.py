@@ -1,0 +1,561 @@
+"""DynamoDB adapters (pynamodb) for links, API keys, the id counter and rate-limit windows.
+
+Table names come from configuration at run time, so each model is bound to its table by
+`bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
+"""
+
+import base64
+import json
+import operator
+from datetime import UTC, date, datetime, timedelta
+from functools import reduce
+from typing import Any, TypeVar, cast
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    ListAttribute,
+    MapAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UnicodeSetAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.connection import Connection
+from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
+from pynamodb.indexes import AllProjection, GlobalSecondaryIndex, KeysOnlyProjection
+from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
+
+from shortlink.access.api_keys import ALL_SCOPES, ApiKey
+from shortlink.adapters.dynamodb.redirect import CRAWLABLE, CRAWLABLE_INDEX
+from shortlink.domains.model import split_key
+from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
+from shortlink.links.destinations import Utm
+from shortlink.links.model import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
+from shortlink.links.previews import LinkPreview
+from shortlink.rules.model import stored_rules
+
+ModelT = TypeVar("ModelT", bound=Model)
+
+ID_COUNTER_NAME = "link-ids"
+# A custom slug's claim lives in the links table under a key no code can have ('~' is outside
+# the code alphabet), so the redirect can never look one up.
+SLUG_CLAIM_PREFIX = "~slug~"
+# An expired link answers 410 for this long, then DynamoDB's TTL removes it.
+EXPIRED_LINK_KEPT = timedelta(days=30)
+
+
+class _Meta:
+    table_name = "unbound"
+    # Lambda functions answer a visitor: fail fast rather than hang on a stuck connection.
+    connect_timeout_seconds = 2
+    read_timeout_seconds = 5
+    max_retry_attempts = 3
+
+
+class OwnerIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
+    """GET /links: a key's links, newest first (slug claims have no owner: not in the index)."""
+
+    class Meta:
+        index_name = "ByOwner"
+        projection = AllProjection()
+
+    owner = UnicodeAttribute(hash_key=True)
+    created_at = UTCDateTimeAttribute(range_key=True)
+
+
+class CrawlableIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
+    """GET /robots.txt: the codes of crawlable links, keys only (read by adapters/dynamodb_redirect)."""
+
+    class Meta:
+        index_name = CRAWLABLE_INDEX
+        projection = KeysOnlyProjection()
+
+    crawlable_key = UnicodeAttribute(hash_key=True)
+    code = UnicodeAttribute(range_key=True)
+
+
+class UtmAttribute(MapAttribute[str, str]):
+    source = UnicodeAttribute(null=True)
+    medium = UnicodeAttribute(null=True)
+    campaign = UnicodeAttribute(null=True)
+    term = UnicodeAttribute(null=True)
+    content = UnicodeAttribute(null=True)
+
+
+class PreviewAttribute(MapAttribute[str, str]):
+    title = UnicodeAttribute(null=True)
+    description = UnicodeAttribute(null=True)
+    image = UnicodeAttribute(null=True)
+
+
+class LinkItem(Model):
+    class Meta(_Meta):
+        pass
+
+    by_owner = OwnerIndex()
+    crawlable_links = CrawlableIndex()
+
+    code = UnicodeAttribute(hash_key=True)
+    url = UnicodeAttribute()
+    owner = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    valid_from = UTCDateTimeAttribute(null=True)
+    expires_at = UTCDateTimeAttribute(null=True)
+    expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute
+    redirect_type = NumberAttribute(null=True)
+    tags = ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True)
+    title = UnicodeAttribute(null=True)
+    custom_slug = BooleanAttribute(null=True)
+    private = BooleanAttribute(null=True)
+    deleted_at = UTCDateTimeAttribute(null=True)
+    max_clicks = NumberAttribute(null=True)
+    clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb_redirect)
+    password_hash = UnicodeAttribute(null=True)
+    rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
+    forward_query = BooleanAttribute(null=True)  # stored only when false (the default is true)
+    expired_url = UnicodeAttribute(null=True)
+    crawlable = BooleanAttribute(null=True)
+    crawlable_key = UnicodeAttribute(null=True)  # CRAWLABLE while crawlable (a sparse index's key)
+    # pynamodb's MapAttribute constructor is untyped.
+    preview = PreviewAttribute(null=True)  # type: ignore[no-untyped-call]
+    utm = UtmAttribute(null=True)  # type: ignore[no-untyped-call]
+    # A link of another domain than the default: its host (also in its key, `<host>/<code>`),
+    # for GET /links?domain=; absent on the default domain's, as on every link before domains.
+    domain = UnicodeAttribute(null=True)
+
+
+class SlugClaimItem(Model):
+    """The claim of a folded slug (see shortlink.links.slugs); never removed, so never reused."""
+
+    class Meta(_Meta):
+        pass
+
+    code = UnicodeAttribute(hash_key=True)  # SLUG_CLAIM_PREFIX + slug key
+    slug = UnicodeAttribute()
+
+
+class ApiKeyItem(Model):
+    class Meta(_Meta):
+        pass
+
+    key_hash = UnicodeAttribute(hash_key=True)
+    key_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    revoked = BooleanAttribute(default=False)
+    scopes = UnicodeSetAttribute(null=True)  # absent on keys made before scopes: full access
+    expires_at = UTCDateTimeAttribute(null=True)
+    last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
+    owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
+
+
+class CounterItem(Model):
+    class Meta(_Meta):
+        pass
+
+    name = UnicodeAttribute(hash_key=True)
+    value = NumberAttribute(default=0)
+    expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute (rate windows)
+
+
+def bound_model(model: type[ModelT], table_name: str) -> type[ModelT]:
+    """A subclass of `model` that reads and writes `table_name`."""
+    meta = type("Meta", (_Meta,), {"table_name": table_name})
+    return cast(type[ModelT], type(model.__name__, (model,), {"Meta": meta}))
+
+
+def _error_code(error: PynamoDBException) -> str:
+    return getattr(error, "cause_response_code", None) or ""
+
+
+def _unavailable(error: PynamoDBException) -> StorageUnavailable:
+    return StorageUnavailable(f"DynamoDB request failed: {_error_code(error) or error}")
+
+
+class DynamoLinkRepository:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(LinkItem, table_name)
+        self._claims = bound_model(SlugClaimItem, table_name)
+
+    def _item(self, link: Link) -> LinkItem:
+        expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
+        return self._model(
+            code=link.key,
+            domain=link.domain or None,
+            url=link.url,
+            owner=link.owner,
+            created_at=link.created_at,
+            valid_from=link.valid_from,
+            expires_at=link.expires_at,
+            expires_at_epoch=expires_at_epoch,
+            redirect_type=link.redirect_type,
+            tags=list(link.tags) or None,
+            title=link.title,
+            custom_slug=link.custom_slug or None,
+            private=link.private or None,
+            max_clicks=link.max_clicks,
+            password_hash=link.password_hash,
+            rules=rules_json(link.rules.document) if link.rules is not None else None,
+            forward_query=False if not link.forward_query else None,
+            expired_url=link.expired_url,
+            crawlable=link.crawlable or None,
+            crawlable_key=CRAWLABLE if link.crawlable else None,
+            preview=_stored(PreviewAttribute, link.preview.document()) if link.preview is not None else None,
+            utm=_stored(UtmAttribute, link.utm.document()) if link.utm is not None else None,
+        )
+
+    def add(self, link: Link) -> None:
+        try:
+            self._item(link).save(condition=self._model.code.does_not_exist())
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise CodeTaken(link.key) from None
+            raise _unavailable(error) from error
+
+    def add_with_slug(self, link: Link, slug_key: str) -> None:
+        claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
+        try:
+            with TransactWrite(connection=Connection()) as transaction:
+                transaction.save(self._item(link), condition=self._model.code.does_not_exist())
+                transaction.save(claim, condition=self._claims.code.does_not_exist())
+        except TransactWriteError as error:
+            reasons = [reason.code for reason in error.cancellation_reasons if reason is not None]
+            if "ConditionalCheckFailed" in reasons:
+                raise SlugTaken(link.code) from None
+            raise _unavailable(error) from error
+
+    def existing_codes(self, codes: list[str]) -> set[str]:
+        try:
+            # pynamodb sends 100 keys a request and retries the unprocessed ones.
+            found = self._model.batch_get(codes, attributes_to_get=["code"])
+            return {item.code for item in found}
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def is_claimed(self, slug_key: str) -> bool:
+        try:
+            self._claims.get(SLUG_CLAIM_PREFIX + slug_key, attributes_to_get=["code"])
+        except DoesNotExist:
+            return False
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return True
+
+    def get(self, code: str) -> Link | None:
+        try:
+            # Strongly consistent: a link is followable the moment its create call returns.
+            item = self._model.get(code, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return _to_link(item)
+
+    def _owned_update(self, code: str, owner: str, actions: list[Any]) -> Link:
+        item = self._model(code=code)
+        try:
+            item.update(actions=actions, condition=self._model.code.exists() & (self._model.owner == owner))
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise LinkNotFound(code) from None
+            raise _unavailable(error) from error
+        return _to_link(item)
+
+    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+        model = self._model
+        actions: list[Any] = []
+        if changes.url is not None:
+            actions.append(model.url.set(changes.url))
+        if changes.valid_from is not None:
+            actions.append(model.valid_from.set(changes.valid_from))
+        if changes.expires_at is not None:
+            actions.append(model.expires_at.set(changes.expires_at))
+            actions.append(model.expires_at_epoch.set(_ttl_of(changes.expires_at)))
+        if changes.redirect_type is not None:
+            actions.append(model.redirect_type.set(changes.redirect_type))
+        if changes.tags is not None:
+            tags: Any = list(changes.tags)
+            actions.append(model.tags.set(tags) if tags else model.tags.remove())
+        if changes.title is not None:
+            actions.append(model.title.set(changes.title))
+        if changes.max_clicks is not None:
+            actions.append(model.max_clicks.set(changes.max_clicks))
+        if changes.password_hash is not None:
+            actions.append(model.password_hash.set(changes.password_hash))
+        if changes.rules is not None:
+            actions.append(model.rules.set(rules_json(changes.rules)))
+        actions += _link_option_actions(model, changes)
+        for name in changes.cleared_fields():
+            actions.append(getattr(model, name).remove())
+            if name == "expires_at":
+                actions.append(model.expires_at_epoch.remove())
+        if not actions:
+            found = self.get(code)
+            if found is None or found.owner != owner:
+                raise LinkNotFound(code)
+            return found
+        return self._owned_update(code, owner, actions)
+
+    def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
+        deleted = self._model.deleted_at
+        return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
+
+    def list_for_owner(
+        self,
+        owner: str,
+        limit: int,
+        cursor: str | None,
+        tag: str | None,
+        utm_campaign: str | None = None,
+        domain: str | None = None,
+    ) -> tuple[list[Link], str | None]:
+        start = _decode_cursor(cursor) if cursor else None
+        if start is not None and start.get("owner") != {"S": owner}:
+            raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
+        filters: list[Any] = []
+        if tag:
+            filters.append(self._model.tags.contains(tag))
+        if utm_campaign:
+            filters.append(self._model.utm.campaign == utm_campaign)
+        if domain is not None:  # "": the default domain, whose links carry no domain attribute
+            filters.append(self._model.domain == domain if domain else self._model.domain.does_not_exist())
+        condition = reduce(operator.and_, filters) if filters else None
+        links: list[Link] = []
+        try:
+            # A tag filter applies after the read: keep reading until the page is full.
+            while True:
+                page = self._model.by_owner.query(
+                    owner,
+                    filter_condition=condition,
+                    scan_index_forward=False,
+                    limit=limit - len(links),
+                    last_evaluated_key=start,
+                )
+                links.extend(_to_link(item) for item in page)
+                start = page.last_evaluated_key
+                if start is None or len(links) >= limit:
+                    break
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return links, _encode_cursor(start) if start else None
+
+
+MapT = TypeVar("MapT", bound=MapAttribute[str, str])
+
+
+def _stored(attribute: type[MapT], document: dict[str, str]) -> MapT:
+    return attribute(**document)
+
+
+def _fields(value: MapAttribute[str, str]) -> dict[str, str]:
+    return dict(value.as_dict())  # type: ignore[no-untyped-call]
+
+
+def _link_option_actions(model: type[LinkItem], changes: LinkChanges) -> list[Any]:
+    """The update actions of forward_query, expired_url, crawlable, preview and utm (their
+    removal by `cleared` is the caller's)."""
+    actions: list[Any] = []
+    if changes.forward_query is not None:
+        actions.append(model.forward_query.remove() if changes.forward_query else model.forward_query.set(False))
+    if changes.expired_url is not None:
+        actions.append(model.expired_url.set(changes.expired_url))
+    if changes.crawlable is True:
+        actions += [model.crawlable.set(True), model.crawlable_key.set(CRAWLABLE)]
+    elif changes.crawlable is False:
+        actions += [model.crawlable.remove(), model.crawlable_key.remove()]
+    if changes.preview is not None:
+        actions.append(model.preview.set(_stored(PreviewAttribute, changes.preview.document())))
+    if changes.utm is not None:
+        actions.append(model.utm.set(_stored(UtmAttribute, changes.utm.document())))
+    return actions
+
+
+def rules_json(document: dict[str, Any]) -> str:
+    return json.dumps(document, separators=(",", ":"), sort_keys=True)
+
+
+def _ttl_of(expires_at: datetime) -> int:
+    return int((expires_at + EXPIRED_LINK_KEPT).timestamp())
+
+
+def _encode_cursor(key: dict[str, Any]) -> str:
+    return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
+
+
+def _decode_cursor(cursor: str) -> dict[str, Any]:
+    try:
+        key = json.loads(base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)))
+    except ValueError:
+        raise InvalidLinkOption("cursor", "cursor is not one this API gave out") from None
+    # Exactly the key of the ByOwner index, all strings: anything else is not ours.
+    well_formed = (
+        isinstance(key, dict)
+        and set(key) == {"code", "owner", "created_at"}
+        and all(
+            isinstance(value, dict) and set(value) == {"S"} and isinstance(value["S"], str) for value in key.values()
+        )
+    )
+    if not well_formed:
+        raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
+    return dict(key)
+
+
+def _to_link(item: LinkItem) -> Link:
+    domain, code = split_key(item.code)
+    return Link(
+        code=code,
+        domain=domain,
+        url=item.url,
+        owner=item.owner,
+        created_at=item.created_at,
+        valid_from=item.valid_from,
+        expires_at=item.expires_at,
+        redirect_type=int(item.redirect_type or DEFAULT_REDIRECT_TYPE),
+        tags=tuple(str(tag) for tag in item.tags or ()),
+        title=item.title,
+        custom_slug=bool(item.custom_slug),
+        private=bool(item.private),
+        deleted_at=item.deleted_at,
+        max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
+        password_hash=item.password_hash,
+        rules=stored_rules(item.rules) if item.rules is not None else None,
+        forward_query=item.forward_query is not False,
+        expired_url=item.expired_url,
+        crawlable=bool(item.crawlable),
+        preview=LinkPreview(**_fields(item.preview)) if item.preview is not None else None,
+        utm=Utm(**_fields(item.utm)) if item.utm is not None else None,
+    )
+
+
+class DynamoCounterStore:
+    """The id counter: one item, one `UpdateItem ADD ... RETURN UPDATED_NEW` per block."""
+
+    def __init__(self, table_name: str, counter_name: str = ID_COUNTER_NAME) -> None:
+        self._model = bound_model(CounterItem, table_name)
+        self._counter_name = counter_name
+
+    def reserve(self, count: int) -> int:
+        item = self._model(name=self._counter_name)
+        try:
+            item.update(actions=[self._model.value.add(count)])
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return int(item.value)
+
+
+class DynamoWindowCounter:
+    """Rate-limit windows in the counters table: one conditional `ADD` per use."""
+
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(CounterItem, table_name)
+
+    def take(self, subject: str, window: int, limit: int, expires_at_epoch: int) -> bool:
+        item = self._model(name=f"{subject}#{window}")
+        try:
+            item.update(
+                actions=[self._model.value.add(1), self._model.expires_at_epoch.set(expires_at_epoch)],
+                condition=self._model.value.does_not_exist() | (self._model.value < limit),
+            )
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _unavailable(error) from error
+        return True
+
+    def give_back(self, subject: str, window: int) -> None:
+        item = self._model(name=f"{subject}#{window}")
+        try:
+            item.update(actions=[self._model.value.add(-1)], condition=self._model.value > 0)
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise _unavailable(error) from error
+
+
+class DynamoApiKeyStore:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(ApiKeyItem, table_name)
+
+    @staticmethod
+    def _to_domain(item: ApiKeyItem) -> ApiKey:
+        return ApiKey(
+            key_id=item.key_id,
+            name=item.name,
+            created_at=item.created_at,
+            revoked=bool(item.revoked),
+            scopes=frozenset(item.scopes) if item.scopes is not None else ALL_SCOPES,
+            expires_at=item.expires_at,
+            last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
+            owner=item.owner or "",
+        )
+
+    def find_by_hash(self, key_hash: str) -> ApiKey | None:
+        try:
+            return self._to_domain(self._model.get(key_hash))
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def add(
+        self,
+        key_hash: str,
+        key_id: str,
+        name: str,
+        *,
+        scopes: frozenset[str] = ALL_SCOPES,
+        expires_at: datetime | None = None,
+        owner: str = "",
+    ) -> ApiKey:
+        item = self._model(
+            key_hash=key_hash,
+            key_id=key_id,
+            name=name,
+            created_at=datetime.now(UTC),
+            scopes=set(scopes),
+            expires_at=expires_at,
+            owner=owner or None,
+        )
+        try:
+            item.save(condition=self._model.key_hash.does_not_exist())
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return self._to_domain(item)
+
+    def mark_used(self, key_hash: str, day: date) -> None:
+        """One conditional update: only a later day than the one recorded is written."""
+        model = self._model
+        used = model.last_used_on
+        try:
+            model(key_hash=key_hash).update(
+                actions=[used.set(day.isoformat())],
+                condition=model.key_hash.exists() & (used.does_not_exist() | (used < day.isoformat())),
+            )
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":  # another request recorded it
+                raise _unavailable(error) from error
+
+    def list_keys(self, owner: str | None = None) -> list[ApiKey]:
+        """Every key, or every key of `owner`'s account (a scan of a small table, for admins)."""
+        model = self._model
+        # A key without an owner is its own account's.
+        of_owner = (model.owner == owner) | (model.owner.does_not_exist() & (model.key_id == owner))
+        try:
+            keys = [self._to_domain(item) for item in model.scan(of_owner if owner is not None else None)]
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return sorted(keys, key=lambda key: key.created_at)
+
+    def revoke(self, key_id: str, owner: str | None = None) -> bool:
+        """Mark the key revoked (only if it is of `owner`'s account, when given); False if no
+        such key."""
+        found = False
+        try:
+            for item in self._model.scan(self._model.key_id == key_id):
+                if owner is not None and self._to_domain(item).owner != owner:
+                    continue
+                item.update(actions=[self._model.revoked.set(True)], condition=self._model.key_hash.exists())
+                found = True
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return found

@@ -1,0 +1,131 @@
+"""DynamoDB adapters (pynamodb) for webhook endpoints, and the owners of the links clicks name.
+
+An endpoint is one item under its owner's key (owner, endpoint_id): a key's endpoints are one
+Query. Its failure count and disabled mark live on it, written only when they change.
+"""
+
+from datetime import datetime
+from typing import Any
+
+from pynamodb.attributes import ListAttribute, NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.exceptions import PynamoDBException
+from pynamodb.models import Model
+
+from shortlink.adapters.dynamodb.links_table import LinkItem, _error_code, _Meta, _unavailable, bound_model
+from shortlink.webhooks.model import Endpoint, EndpointNotFound, LinkOwnership, TooManyEndpoints
+
+BATCH_GET_LIMIT = 100  # DynamoDB's BatchGetItem maximum
+
+
+class EndpointItem(Model):
+    class Meta(_Meta):
+        pass
+
+    owner = UnicodeAttribute(hash_key=True)
+    endpoint_id = UnicodeAttribute(range_key=True)
+    url = UnicodeAttribute()
+    events = ListAttribute[UnicodeAttribute](of=UnicodeAttribute)
+    tags = ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True)
+    secret = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    disabled_at = UTCDateTimeAttribute(null=True)
+    consecutive_failures = NumberAttribute(null=True)
+
+
+def _to_endpoint(item: EndpointItem) -> Endpoint:
+    return Endpoint(
+        owner=item.owner,
+        endpoint_id=item.endpoint_id,
+        url=item.url,
+        events=tuple(str(event) for event in item.events),
+        tags=tuple(str(tag) for tag in item.tags or ()),
+        secret=item.secret,
+        created_at=item.created_at,
+        disabled_at=item.disabled_at,
+        consecutive_failures=int(item.consecutive_failures or 0),
+    )
+
+
+class DynamoEndpointStore:
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(EndpointItem, table_name)
+
+    def add(self, endpoint: Endpoint, limit: int) -> None:
+        try:
+            if self._model.count(endpoint.owner) >= limit:
+                raise TooManyEndpoints(f"at most {limit} webhook endpoints per API key")
+            self._model(
+                owner=endpoint.owner,
+                endpoint_id=endpoint.endpoint_id,
+                url=endpoint.url,
+                events=list(endpoint.events),
+                tags=list(endpoint.tags) or None,
+                secret=endpoint.secret,
+                created_at=endpoint.created_at,
+            ).save(condition=self._model.endpoint_id.does_not_exist())
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def list_for_owner(self, owner: str) -> list[Endpoint]:
+        try:
+            return [_to_endpoint(item) for item in self._model.query(owner)]
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+
+    def get(self, owner: str, endpoint_id: str) -> Endpoint | None:
+        try:
+            item = self._model.get(owner, endpoint_id)
+        except self._model.DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return _to_endpoint(item)
+
+    def delete(self, owner: str, endpoint_id: str) -> bool:
+        try:
+            self._model(owner=owner, endpoint_id=endpoint_id).delete(condition=self._model.endpoint_id.exists())
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _unavailable(error) from error
+        return True
+
+    def _update(self, owner: str, endpoint_id: str, actions: list[Any]) -> EndpointItem:
+        item = self._model(owner=owner, endpoint_id=endpoint_id)
+        try:
+            item.update(actions=actions, condition=self._model.endpoint_id.exists())
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                raise EndpointNotFound(endpoint_id) from None
+            raise _unavailable(error) from error
+        return item
+
+    def record_failure(self, owner: str, endpoint_id: str) -> int:
+        """Count a failed attempt; the endpoint's failures since its last success."""
+        item = self._update(owner, endpoint_id, [self._model.consecutive_failures.add(1)])
+        return int(item.consecutive_failures or 0)
+
+    def record_success(self, owner: str, endpoint_id: str) -> None:
+        self._update(owner, endpoint_id, [self._model.consecutive_failures.set(0)])
+
+    def disable(self, owner: str, endpoint_id: str, at: datetime) -> None:
+        self._update(owner, endpoint_id, [self._model.disabled_at.set(at)])
+
+
+class DynamoLinkOwners:
+    """Who owns the links a click event names, and their tags: one BatchGetItem per 100 codes,
+    reading only those two attributes."""
+
+    def __init__(self, table_name: str) -> None:
+        self._model = bound_model(LinkItem, table_name)
+
+    def of(self, codes: list[str]) -> dict[str, LinkOwnership]:
+        found: dict[str, LinkOwnership] = {}
+        try:
+            for start in range(0, len(codes), BATCH_GET_LIMIT):
+                chunk = codes[start : start + BATCH_GET_LIMIT]
+                for item in self._model.batch_get(chunk, attributes_to_get=["code", "owner", "tags"]):
+                    found[item.code] = LinkOwnership(item.owner, tuple(str(tag) for tag in item.tags or ()))
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return found

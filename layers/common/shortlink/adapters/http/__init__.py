@@ -1,0 +1,1 @@
+"""HTTP adapters: webhook deliveries to their endpoints."""

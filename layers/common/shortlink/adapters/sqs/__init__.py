@@ -1,0 +1,1 @@
+"""SQS adapters: the clicks queue and the webhook queue."""

@@ -1,0 +1,342 @@
+"""HTTP concerns shared by the API-key functions (create, manage, keys), on Powertools' resolver.
+
+One place maps domain errors and validation failures to JSON answers, and one pre-check runs
+before anything else looks at a request, in this order: body size (413), API key (401), the
+route's scope (403), media type (415); then the body is read as strict JSON (422) and validated.
+Each route declares its scope as its OpenAPI security requirement (`security=needs(scope)`), so
+the document says what the pre-check enforces.
+"""
+
+import base64
+import binascii
+import json
+import logging
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from functools import cache, lru_cache
+from typing import Any, NoReturn, cast
+from urllib.parse import urlsplit
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler.exceptions import NotFoundError
+from aws_lambda_powertools.event_handler.middlewares import NextMiddleware
+from aws_lambda_powertools.event_handler.middlewares.openapi_validation import OpenAPIRequestValidationMiddleware
+from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
+from aws_lambda_powertools.event_handler.types import EventHandlerInstance
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
+
+from shortlink.access.api_keys import ApiKey, authenticate
+from shortlink.api.link_views import LinkView
+from shortlink.config import ConfigurationError, comma_list, settings
+from shortlink.domains.model import link_key
+from shortlink.errors import (
+    ApiKeyNotFound,
+    InvalidApiKeyOption,
+    InvalidLinkOption,
+    InvalidUrl,
+    LinkNotFound,
+    NoFreeCode,
+    RateLimited,
+    ShortlinkError,
+    SlugTaken,
+    StorageUnavailable,
+)
+from shortlink.links.model import Link
+from shortlink.links.urls import DestinationPolicy
+from shortlink.wiring import api_key_store
+
+MAX_BODY_BYTES = 16 * 1024
+# A bulk create carries up to 100 links of up to 2,048-character URLs.
+BULK_PATH_SUFFIX = "/links/bulk"
+MAX_BULK_BODY_BYTES = 256 * 1024
+# POST /links/import takes a file as it is (CSV, SQL, JSON: any media type), up to 1 MiB.
+IMPORT_PATH_SUFFIX = "/links/import"
+MAX_IMPORT_BODY_BYTES = 1024 * 1024
+API_KEY_CONTEXT = "api_key"
+JSON_MEDIA_TYPE = "application/json"
+# No field takes a number this long; longer ones would also hit Python's int-string limit.
+MAX_INTEGER_DIGITS = 20
+
+API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+
+logger = logging.getLogger("shortlink.api.resolver")
+
+
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    headers: dict[str, str] | None = None,
+    details: dict[str, str] | None = None,
+) -> Response[Any]:
+    return Response(
+        status_code=status,
+        content_type=content_types.APPLICATION_JSON,
+        body={"error": error, "message": message, **(details or {})},
+        headers=headers,
+    )
+
+
+def needs(scope: str) -> list[dict[str, list[str]]]:
+    """A route's security requirement: an API key holding `scope` (the pre-check enforces it)."""
+    return [{API_KEY_SCHEME: [scope]}]
+
+
+# The rule of the route Powertools makes up for a path that matches none (its not-found chain).
+NOT_FOUND_RULE = "^.*$"
+
+
+def missing_scope(action: str, scope: str) -> Response[Any]:
+    return error_response(403, "missing_scope", f"{action} needs the scope {scope}", details={"scope": scope})
+
+
+def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str] | None:
+    """The route being called (`POST /links`) and the scope it needs; None for a path no route
+    matches (a path parameter outside its pattern): its answer is a 404, which needs no scope."""
+    route = app.context["_route"]  # set by Powertools before any middleware runs
+    if not route.security and route.rule.pattern == NOT_FOUND_RULE:
+        return None
+    scopes = [scope for requirement in route.security or () for scope in requirement.get(API_KEY_SCHEME, ())]
+    action = f"{route.method} {route.openapi_path}"
+    if len(scopes) != 1:  # fail closed: a route without its scope would be open to every key
+        raise ConfigurationError(f"{action} declares no scope (security=needs(...))")
+    return action, scopes[0]
+
+
+def _body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
+    """The request body as sent (API Gateway base64-encodes non-text bodies); None if it claims
+    base64 and is not."""
+    body = event.body or ""
+    if not event.is_base64_encoded:
+        return body.encode()
+    try:
+        return base64.b64decode(body, validate=True)
+    except binascii.Error:
+        return None
+
+
+def is_json_media_type(content_type: str | None) -> bool:
+    """`application/json`, in any case, with no charset or UTF-8 (the only one JSON allows)."""
+    media_type, *parameters = (content_type or "").split(";")
+    for parameter in parameters:
+        name, _, value = parameter.partition("=")
+        if name.strip().lower() == "charset" and value.strip().strip('"').lower() not in ("utf-8", "utf8"):
+            return False
+    return media_type.strip().lower() == JSON_MEDIA_TYPE
+
+
+def _precheck(app: APIGatewayHttpResolver) -> Response[Any] | None:
+    """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
+    bodies; None lets the request on."""
+    event = app.current_event
+    body = _body_bytes(event)
+    size = len(body) if body is not None else len(event.body or "")
+    limit = MAX_BULK_BODY_BYTES if event.path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
+    takes_file = event.path.endswith(IMPORT_PATH_SUFFIX)
+    limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
+    if size > limit:
+        return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
+    key = authenticate(event.headers.get("authorization"), api_key_store(), datetime.now(UTC))
+    if key is None:
+        return error_response(
+            401,
+            "unauthorized",
+            "a valid API key is required: Authorization: Bearer <key>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    # Before the body is read: a key that may not call the route learns nothing about its body.
+    route_scope = _route_scope(app)
+    if route_scope is not None and not key.allows(route_scope[1]):
+        return missing_scope(*route_scope)
+    if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
+        return error_response(
+            415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
+        )
+    app.context[API_KEY_CONTEXT] = key
+    return None
+
+
+def _refuse_body(message: str) -> NoReturn:
+    raise RequestValidationError([{"type": "body_invalid", "loc": ("body",), "msg": message}])
+
+
+def file_body(event: APIGatewayProxyEventV2) -> bytes:
+    """The body of a route that takes a file, as sent; 422 if it claims base64 and is not."""
+    body = _body_bytes(event)
+    if body is None:
+        _refuse_body("request body is not valid base64")
+    return body
+
+
+def _bounded_int(digits: str) -> int | float:
+    # A float is refused by every integer field (strict), and by none of the free-form ones.
+    return int(digits) if len(digits.lstrip("-")) <= MAX_INTEGER_DIGITS else float(digits)
+
+
+def _not_json(constant: str) -> NoReturn:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def json_object_body(event: APIGatewayProxyEventV2) -> dict[str, Any]:
+    """The body as a JSON object, read strictly: UTF-8, standard JSON only, an object at the top."""
+    body = _body_bytes(event)
+    if body is None:
+        _refuse_body("request body is not valid base64")
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        _refuse_body("request body must be UTF-8 encoded JSON")
+    try:
+        document = json.loads(text, parse_int=_bounded_int, parse_constant=_not_json)
+    except ValueError:
+        _refuse_body("request body must be a JSON object")
+    if not isinstance(document, dict):
+        _refuse_body("request body must be a JSON object")
+    return document
+
+
+class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
+    """Powertools' request validation behind our pre-check, reading the body our strict way.
+    Powertools runs request validation before any other middleware, so the pre-check lives here
+    to come first."""
+
+    def handler(self, app: EventHandlerInstance, next_middleware: NextMiddleware) -> Response[Any]:
+        return _precheck(cast(APIGatewayHttpResolver, app)) or super().handler(app, next_middleware)
+
+    def _get_body(self, app: EventHandlerInstance) -> dict[str, Any]:
+        return json_object_body(cast(APIGatewayHttpResolver, app).current_event)
+
+
+def api_resolver() -> APIGatewayHttpResolver:
+    """The resolver of an API-key function: validation on, the pre-check first, errors as JSON."""
+    app = APIGatewayHttpResolver(enable_validation=True)
+    app._request_validation_middleware = _CheckedRequestValidation()  # type: ignore[no-untyped-call]
+    register_error_handlers(app)
+    return app
+
+
+def public_base_url(app: APIGatewayHttpResolver) -> str:
+    """Where short links live: the configured base, else the domain this request came in on."""
+    return settings().public_base_url or f"https://{app.current_event.request_context.domain_name}"
+
+
+def link_view(app: APIGatewayHttpResolver, link: Link) -> LinkView:
+    """How the API shows `link`: its short URL and domain are its domain's."""
+    domains = settings().short_domains
+    base = domains.base_url(link.domain, public_base_url(app))
+    return LinkView.of(link, base, domains.public_name(link.domain))
+
+
+def requested_key(code: str, domain: str | None) -> str:
+    """The key of `code` on the domain a request names in `?domain=` (default: the first);
+    InvalidLinkOption (422) for a domain the stack does not serve."""
+    return link_key(settings().short_domains.domain_named(domain), code)
+
+
+def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
+    """Our own hosts (the public one, every short domain, the one this request came in on, the
+    stack's others) and the blocklist, each in any spelling a browser reads."""
+    own = {
+        urlsplit(public_base_url(app)).netloc,
+        *settings().short_domains.names,
+        app.current_event.request_context.domain_name or "",
+        *stack_own_hosts(settings().own_hosts_parameter),
+    }
+    return _policy(frozenset(host for host in own if host), settings().blocked_domains)
+
+
+# The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).
+_policy = lru_cache(maxsize=16)(DestinationPolicy.of)
+
+
+@cache
+def stack_own_hosts(parameter: str) -> frozenset[str]:
+    """The hosts the stack wrote to SSM `parameter` (none without one): they never change for a
+    stack, so each execution environment reads them once."""
+    if not parameter:
+        return frozenset()
+    from aws_lambda_powertools.utilities.parameters import get_parameter
+    from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
+
+    try:
+        hosts = get_parameter(parameter, force_fetch=True)  # held by @cache, not by Powertools
+    except GetParameterError as error:  # throttled, or not written yet while the stack deploys
+        raise StorageUnavailable(f"own hosts not readable: {error}") from error
+    return comma_list(hosts)
+
+
+def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
+    key: ApiKey = app.context[API_KEY_CONTEXT]
+    return key
+
+
+def _describe(error: dict[str, Any]) -> str:
+    kind = error.get("type")
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
+    location = ".".join(str(part) for part in error.get("loc", ())[1:])
+    if kind == "body_invalid" or (not location and kind == "value_error"):  # about the whole body
+        return message
+    if not location or kind in ("json_invalid", "model_attributes_type", "model_type"):
+        return "request body must be a JSON object"
+    if kind == "missing":
+        return f"{location}: field required"
+    if kind == "extra_forbidden":
+        return f"{location}: unknown field"
+    return f"{location}: {message}"
+
+
+@dataclass(frozen=True)
+class ErrorAnswer:
+    status: int
+    error: str
+    message: str
+    headers: dict[str, str] = field(default_factory=dict)
+
+
+def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
+    """The HTTP answer to a domain error (also per item of a bulk request); None if unexpected."""
+    retry_soon = {"Retry-After": "1"}
+    match error:
+        case InvalidUrl():
+            return ErrorAnswer(422, "invalid_url", str(error))
+        case InvalidLinkOption() | InvalidApiKeyOption():
+            return ErrorAnswer(422, "invalid_request", str(error))  # its message names the field
+        case ApiKeyNotFound():
+            return ErrorAnswer(404, "not_found", f"no API key with id {error}")
+        case RateLimited():
+            return ErrorAnswer(429, "rate_limited", str(error), {"Retry-After": str(error.retry_after)})
+        case SlugTaken():
+            return ErrorAnswer(409, "slug_taken", f"slug {error} (or one that reads the same) is taken")
+        case LinkNotFound():
+            return ErrorAnswer(404, "not_found", f"no link with code {error}")
+        case NoFreeCode():
+            return ErrorAnswer(503, "no_free_code", str(error), retry_soon)
+        case StorageUnavailable():
+            return ErrorAnswer(503, "unavailable", "storage is busy, retry shortly", retry_soon)
+    return None
+
+
+def describe_validation_errors(errors: list[Any], location_prefix: int = 1) -> str:
+    """Pydantic errors as one message naming each field (`location_prefix` parts of each error's
+    location are dropped: 1 for a request body, 0 for a model validated on its own)."""
+    details = [_describe({**item, "loc": ("body", *tuple(item.get("loc", ()))[location_prefix:])}) for item in errors]
+    return "; ".join(dict.fromkeys(details))
+
+
+def register_error_handlers(app: APIGatewayHttpResolver) -> None:
+    """Map every expected failure to a JSON error."""
+
+    @app.exception_handler(RequestValidationError)
+    def invalid_request(error: RequestValidationError) -> Response[Any]:
+        return error_response(422, "invalid_request", describe_validation_errors(list(error.errors())))
+
+    @app.exception_handler(ShortlinkError)
+    def domain_error(error: ShortlinkError) -> Response[Any]:
+        answer = error_answer(error) or ErrorAnswer(500, "internal_error", "the request failed unexpectedly")
+        if answer.status >= 500:  # the caller sees only "retry": the cause must reach the logs
+            logger.error("request failed: %s", error, exc_info=error)
+        return error_response(answer.status, answer.error, answer.message, headers=answer.headers or None)
+
+    @app.not_found
+    def route_not_found(error: NotFoundError) -> Response[Any]:
+        return error_response(404, "not_found", "no such route")

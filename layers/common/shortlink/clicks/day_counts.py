@@ -1,0 +1,39 @@
+"""A link's counters of one UTC day as the stats read them: whatever regions and item kinds
+held them, summed (counters) and merged (unique-visitor registers)."""
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from shortlink.clicks.events import DIMENSIONS
+from shortlink.clicks.tally import DIMENSION_OF_KEY
+from shortlink.clicks.unique_visitors import REGISTERS, Registers, merge_registers
+
+
+@dataclass
+class DayCounts:
+    day: str  # e.g. 2026-11-30
+    counters: Counter[str] = field(default_factory=Counter)  # named as in shortlink.clicks.tally
+    hour_visitors: dict[str, bytearray] = field(default_factory=dict)  # "14" -> registers
+    day_visitors: bytearray = field(default_factory=lambda: bytearray(REGISTERS))
+
+    def add_counters(self, counters: dict[str, int]) -> None:
+        self.counters.update(counters)
+
+    def add_hour_visitors(self, hour: str, registers: Registers) -> None:
+        merge_registers(self.hour_visitors.setdefault(hour, bytearray(REGISTERS)), registers)
+
+    def add_day_visitors(self, registers: Registers) -> None:
+        merge_registers(self.day_visitors, registers)
+
+    def hour(self, hour: str) -> tuple[int, int]:
+        """Clicks and bots of one hour ("14")."""
+        return self.counters[f"clicks@{hour}"], self.counters[f"bots@{hour}"]
+
+    def dimension_values(self) -> dict[str, Counter[str]]:
+        """The day's clicks per value of each dimension."""
+        found: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
+        for name, count in self.counters.items():
+            key, _, value = name.partition("#")
+            if key in DIMENSION_OF_KEY and value:
+                found[DIMENSION_OF_KEY[key]][value] += count
+        return found

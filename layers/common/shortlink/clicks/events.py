@@ -1,0 +1,193 @@
+"""Click events: what the redirect emits and the ingest function counts.
+
+A click carries what the stats show and nothing that identifies a person: no IP address, no
+User-Agent; the visitor is a hash under a salt that changes every day (shortlink.clicks.visitor_hashes).
+
+It also carries the redirect's cache outcome as a count (`CacheHits: 1`), which ingest emits as
+a metric, one record per batch: a redirect that queues its click writes no metrics record.
+"""
+
+import json
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from typing import Protocol
+
+from shortlink.links.model import is_possible_key
+
+# Every dimension a click is counted by (besides clicks and bots), in the stats' order.
+DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")
+UNKNOWN = "unknown"
+DIRECT = "(direct)"  # no Referer
+# The redirect's metrics a click may carry (the others are emitted by the redirect itself), and
+# at most one invocation's worth of each: a queued message never makes up metrics.
+CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
+MAX_CARRIED_COUNT = 100
+HOUR_FORMAT = "%Y-%m-%dT%H"
+
+
+@dataclass(frozen=True)
+class ClickEvent:
+    click_id: str  # unique per click: what makes counting it twice detectable
+    code: str
+    at: datetime
+    country: str = "XX"
+    device: str = UNKNOWN
+    browser: str = UNKNOWN
+    os: str = UNKNOWN
+    referrer: str = DIRECT  # the referring host only
+    language: str = UNKNOWN  # the primary subtag of the most preferred language
+    bot: bool = False
+    visitor: str = ""  # a daily-salted hash; empty when unknown
+    counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above
+
+    def to_json(self) -> str:
+        data = {**asdict(self), "at": self.at.isoformat()}
+        if not self.counts:
+            del data["counts"]
+        return json.dumps(data, separators=(",", ":"))
+
+    @classmethod
+    def from_json(cls, body: str, fallback_id: str = "") -> "ClickEvent":
+        """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one. Clicks
+        queued before ids existed use `fallback_id` (their SQS message id)."""
+        data = json.loads(body)
+        code = data["code"]
+        if not isinstance(code, str) or not is_possible_key(code):
+            raise ValueError("click without a valid code")
+        click_id = data.get("click_id") or fallback_id
+        if not isinstance(click_id, str) or not click_id:
+            raise ValueError("click without an id")
+        at = datetime.fromisoformat(data["at"])
+        if at.tzinfo is None:
+            raise ValueError("click time without a zone")
+        try:
+            at = at.astimezone(UTC)  # here, so that a time out of range fails this click alone
+        except OverflowError:
+            raise ValueError("click time out of range") from None
+        text = {name: str(data[name])[:253] for name in DIMENSIONS if isinstance(data.get(name), str) and data[name]}
+        return cls(
+            click_id=click_id,
+            code=code,
+            at=at,
+            bot=data.get("bot") is True,
+            visitor=str(data.get("visitor") or "")[:64],
+            counts=carried_counts(data.get("counts")),
+            **text,
+        )
+
+    def hour(self) -> str:
+        """The hour bucket the click is counted in (UTC), e.g. 2026-11-30T14."""
+        return hour_bucket(self.at)
+
+
+def hour_bucket(at: datetime) -> str:
+    """The hour (UTC) that clicks and orphan visits at `at` are counted in, e.g. 2026-11-30T14."""
+    return at.astimezone(UTC).strftime(HOUR_FORMAT)
+
+
+def carried_counts(value: object) -> dict[str, int]:
+    """The counts a queued click carries, keeping only well-formed ones: a bad count is dropped,
+    never a click."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        name: count
+        for name, count in value.items()
+        if name in CARRIED_METRICS and type(count) is int and 0 < count <= MAX_CARRIED_COUNT
+    }
+
+
+# A pack is the unit of a queue message: clicks held together by one redirect environment. Its
+# id is fixed when the pack is formed and kept across every send of it, so ingest can tell a
+# pack it already counted (a redelivery, a redrive) from a new one.
+PACK_VERSION = 2
+MAX_PACK_CLICKS = 1000
+# SQS refuses a larger message; a pack is split by size too, since 1,000 clicks with every field
+# at its longest would not fit.
+MAX_PACK_BYTES = 256 * 1024
+
+
+# Why a follow found no live link. Orphan visits are counted, not queued one by one: a pack
+# carries how many of each (code, outcome, hour) its environment saw.
+# "root": a visit of a domain's root (`GET /`), whose code is "/" (`<host>/` on another domain).
+ORPHAN_OUTCOMES = frozenset({"unknown", "not_yet_valid", "deleted", "expired", "used_up", "root"})
+MAX_PACK_ORPHANS = 100  # distinct (code, outcome, hour) entries per pack
+MAX_ORPHAN_CODE_LENGTH = 64
+# Where a flood of distinct codes is counted once an environment holds as many as a pack takes.
+OVERFLOW_ORPHAN_CODE = "(other)"
+
+
+def orphan_code(typed: str) -> str:
+    """An attempted code as an orphan visit keeps it: its printable characters, bounded."""
+    kept = "".join(char for char in typed if char.isprintable())[:MAX_ORPHAN_CODE_LENGTH]
+    return kept or OVERFLOW_ORPHAN_CODE
+
+
+@dataclass(frozen=True)
+class OrphanVisit:
+    code: str  # as the visitor asked for it (unknown codes are whatever was typed, bounded)
+    outcome: str  # one of ORPHAN_OUTCOMES
+    hour: str  # UTC, e.g. 2026-11-30T14
+    count: int
+
+    @classmethod
+    def from_dict(cls, data: object) -> "OrphanVisit":
+        if not isinstance(data, dict):
+            raise ValueError("an orphan visit must be an object")
+        code, outcome, hour, count = data.get("code"), data.get("outcome"), data.get("hour"), data.get("count")
+        if not isinstance(code, str) or not 0 < len(code) <= MAX_ORPHAN_CODE_LENGTH or not code.isprintable():
+            raise ValueError("orphan visit without a valid code")
+        if outcome not in ORPHAN_OUTCOMES:
+            raise ValueError("orphan visit with an unknown outcome")
+        if not isinstance(hour, str):
+            raise ValueError("orphan visit without an hour")
+        datetime.strptime(hour, HOUR_FORMAT)  # ValueError when malformed
+        if type(count) is not int or count < 1:
+            raise ValueError("orphan visit without a positive count")
+        return cls(code, outcome, hour, count)
+
+
+@dataclass(frozen=True)
+class ClickPack:
+    pack_id: str
+    clicks: tuple[ClickEvent, ...]
+    orphans: tuple[OrphanVisit, ...] = ()
+
+    def to_json(self) -> str:
+        clicks = ",".join(click.to_json() for click in self.clicks)
+        body = f'{{"v":{PACK_VERSION},"pack":{json.dumps(self.pack_id)},"clicks":[{clicks}]'
+        if self.orphans:
+            orphans = json.dumps([asdict(orphan) for orphan in self.orphans], separators=(",", ":"))
+            body += f',"orphans":{orphans}'
+        return body + "}"
+
+    @classmethod
+    def from_message(cls, body: str, message_id: str) -> "ClickPack":
+        """Parse a queue message: a pack, or a single click as queued before packs existed (its
+        pack id is its click id). ValueError (or KeyError/TypeError) for a malformed one: one bad
+        click fails its whole pack, since a pack is counted whole or not at all."""
+        data = json.loads(body)
+        if not isinstance(data, dict):
+            raise ValueError("a queue message must be a JSON object")
+        if data.get("v") != PACK_VERSION:
+            click = ClickEvent.from_json(body, fallback_id=message_id)
+            return cls(click.click_id, (click,))
+        pack_id, clicks, orphans = data.get("pack"), data.get("clicks"), data.get("orphans", [])
+        if not isinstance(pack_id, str) or not 0 < len(pack_id) <= 64:
+            raise ValueError("pack without a valid id")
+        if not isinstance(clicks, list) or len(clicks) > MAX_PACK_CLICKS:
+            raise ValueError(f"a pack holds at most {MAX_PACK_CLICKS} clicks")
+        if not isinstance(orphans, list) or len(orphans) > MAX_PACK_ORPHANS:
+            raise ValueError(f"a pack holds at most {MAX_PACK_ORPHANS} orphan visit counts")
+        if not clicks and not orphans:
+            raise ValueError("an empty pack")
+        return cls(
+            pack_id,
+            tuple(ClickEvent.from_json(json.dumps(click)) for click in clicks),
+            tuple(OrphanVisit.from_dict(orphan) for orphan in orphans),
+        )
+
+
+class ClickPublisher(Protocol):
+    def publish(self, pack: ClickPack) -> None:
+        """Queue a pack for counting (StorageUnavailable when it could not be)."""

@@ -1,0 +1,57 @@
+"""The redirect of a link as API Gateway returns it: its Cache-Control, and the ready-made
+response of a plain link, built once when the link enters the cache.
+
+A plain link is one whose answer depends on nothing but the link: no schedule, no rules, no
+password, no click budget, no preview card (whose answer depends on the client); the visitor's
+query changes the answer too, so the redirect serves it only to a follow without one. Most links
+are plain, and a cached plain link is answered by handing back this one response: the smallest
+hot path there is (see functions/redirect/app.py). Its Location carries the link's UTM fields.
+"""
+
+from datetime import UTC, datetime
+from typing import Any
+
+from shortlink.links.destinations import destination
+from shortlink.links.model import Link
+
+PERMANENT_REDIRECT_MAX_AGE = 3600
+# Search engines index the destination, not the short link, unless its owner made it crawlable.
+NOINDEX = {"X-Robots-Tag": "noindex"}
+
+
+def cache_control(link: Link, status: int, now: datetime | None = None) -> str:
+    """302/303/307: no-store, so every click reaches us and edits apply at once. 301/308: the
+    owner chose a permanent redirect, which browsers and the edge may cache for an hour (never
+    past the link's expiry); repeat visits from a cache are not counted. A link whose answer
+    depends on the visitor (rules) or on a check (password, max_clicks) is never cached."""
+    if status in (302, 303, 307) or link.rules is not None or link.max_clicks is not None:
+        return "no-store"
+    max_age = PERMANENT_REDIRECT_MAX_AGE
+    if link.expires_at is not None:
+        remaining = (link.expires_at - (now or datetime.now(UTC))).total_seconds()
+        max_age = min(max_age, max(0, int(remaining)))
+    return f"public, max-age={max_age}"
+
+
+def redirect_response(link: Link, status: int, url: str, now: datetime | None = None) -> dict[str, Any]:
+    headers = {"Location": url, "Cache-Control": cache_control(link, status, now)}
+    if not link.crawlable:
+        headers.update(NOINDEX)
+    return {"statusCode": status, "headers": headers, "body": ""}
+
+
+def plain_redirect(link: Link | None) -> dict[str, Any] | None:
+    """The response to a GET of `link` when it is plain, else None. The same dict answers every
+    follow while the link is cached: nothing may change it after it is returned."""
+    if (
+        link is None
+        or link.valid_from is not None
+        or link.expires_at is not None
+        or link.deleted_at is not None
+        or link.rules is not None
+        or link.password_hash is not None
+        or link.max_clicks is not None
+        or link.preview is not None
+    ):
+        return None
+    return redirect_response(link, link.redirect_type, destination(link.url, link.utm, ""))

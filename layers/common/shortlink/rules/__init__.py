@@ -1,0 +1,1 @@
+"""A link's rules and their vocabulary (devices, browsers, OS, countries); imports only the bases."""

@@ -1,0 +1,1 @@
+"""Import and export of links: formats, imports, exports; imports api schemas and the domain, no adapter."""

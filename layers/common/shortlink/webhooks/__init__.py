@@ -1,0 +1,1 @@
+"""Webhooks: endpoints, events, signing, emitting after a write; imports links, domains, the bases."""

@@ -1,0 +1,250 @@
+"""The adapters each function uses, built from settings on first use and kept per environment.
+
+Nothing here runs at import but an empty table, and each factory imports its own adapter: a
+function loads only the adapters it uses (the redirect never loads pynamodb). Tests reset
+everything with `reset()`.
+"""
+
+import time
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from shortlink.config import ConfigurationError, settings
+
+if TYPE_CHECKING:
+    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+    from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
+    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore, DynamoLinkRepository, DynamoWindowCounter
+    from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http.webhooks import HttpWebhookSender
+    from shortlink.adapters.sqs.clicks import SqsClickPublisher
+    from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+    from shortlink.codes.generator import CodeSource
+    from shortlink.domains.settings import DomainSettings
+    from shortlink.redirect.cache import CachedLinks, Entry
+    from shortlink.redirect.robots import CachedRobots
+
+
+@cache
+def link_repository() -> "DynamoLinkRepository":
+    from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+
+    return DynamoLinkRepository(settings().links_table)
+
+
+@cache
+def importing_links() -> "DynamoImportingLinks":
+    """The links repository of imports: it also claims imported records (shortlink.transfer.imports)."""
+    from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
+
+    return DynamoImportingLinks(settings().links_table)
+
+
+# The entries of the cached_links() of this process (see shortlink.redirect.cache): the redirect's
+# hot path reads them without calling anything. A new cache empties the table.
+link_entries: "dict[str, Entry]" = {}
+# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
+# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+host_prefixes: dict[str, str] = {}
+
+
+@cache
+def cached_links() -> "CachedLinks":
+    """The redirect's view of links: this environment's cache in front of a plain GetItem, over
+    the process's `link_entries`, on the clock the redirect's hot path reads them by."""
+    from shortlink.adapters.dynamodb.redirect import DynamoLinkReader
+    from shortlink.redirect.cache import CachedLinks
+    from shortlink.redirect.responses import plain_redirect
+
+    config = settings()
+    host_prefixes.clear()
+    host_prefixes.update(config.short_domains.prefixes)
+    return CachedLinks(
+        DynamoLinkReader(config.links_table),
+        max_entries=config.link_cache_max_entries,
+        ttl_seconds=config.link_cache_ttl_seconds,
+        negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
+        clock=time.monotonic,
+        prepare=plain_redirect,
+        entries=link_entries,
+    )
+
+
+@cache
+def cached_robots() -> "CachedRobots":
+    """The redirect's robots.txt: the crawlable links' codes, read at most once per TTL."""
+    from shortlink.adapters.dynamodb.redirect import DynamoCrawlableCodes
+    from shortlink.redirect.robots import CachedRobots
+
+    return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
+
+
+@cache
+def click_budget() -> "DynamoClickBudget":
+    """The redirect's exact counter for links with max_clicks."""
+    from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
+
+    return DynamoClickBudget(settings().links_table)
+
+
+@cache
+def api_key_store() -> "DynamoApiKeyStore":
+    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+
+    return DynamoApiKeyStore(settings().api_keys_table)
+
+
+@cache
+def click_stats() -> "DynamoClickStats":
+    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+
+    return DynamoClickStats(settings().click_stats_table)
+
+
+@cache
+def click_publisher() -> "SqsClickPublisher":
+    from shortlink.adapters.sqs.clicks import SqsClickPublisher
+
+    return SqsClickPublisher(settings().clicks_queue_url)
+
+
+@cache
+def code_generator() -> "CodeSource":
+    # Imported here: only the create function generates codes; the redirect's cold start
+    # should not pay for the permutation and the key loader.
+    from shortlink.adapters.dynamodb.links_table import DynamoCounterStore
+    from shortlink.codes.generator import CodeGenerator, RandomCodeGenerator
+    from shortlink.codes.id_blocks import IdBlockAllocator
+    from shortlink.codes.permutation_key import load_permutation_key
+
+    config = settings()
+    if config.code_mode == "random":
+        return RandomCodeGenerator(config.code_length)
+    allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
+    return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
+
+
+@cache
+def visitor_salt_root() -> bytes:
+    """The secret root of the daily visitor-hash salt (read after a response, then kept)."""
+    from shortlink.clicks.visitor_hashes import load_salt_root
+
+    return load_salt_root(settings())
+
+
+@cache
+def window_counter() -> "DynamoWindowCounter":
+    from shortlink.adapters.dynamodb.links_table import DynamoWindowCounter
+
+    return DynamoWindowCounter(settings().counters_table)
+
+
+@cache
+def idempotency_store() -> Any:
+    """Powertools' DynamoDB persistence layer for idempotent creates."""
+    from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
+
+    table = settings().idempotency_table
+    if not table:
+        raise ConfigurationError("IDEMPOTENCY_TABLE is not set")
+    return DynamoDBPersistenceLayer(table_name=table)
+
+
+@cache
+def domain_settings() -> "dict[str, DomainSettings]":
+    """Each domain's fallback pages and app-link files (shortlink.domains.settings): read on first
+    need, once per environment, from DOMAIN_SETTINGS (local) or the SSM parameter; a plain
+    botocore client, as the redirect reads it."""
+    from shortlink.domains.settings import parse_domain_settings
+
+    config = settings()
+    text = config.domain_settings
+    if not text and config.domain_settings_parameter:
+        from botocore.session import get_session
+
+        from shortlink.adapters.dynamodb.redirect import CLIENT_CONFIG
+
+        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+    return parse_domain_settings(text, config.short_domains)
+
+
+@cache
+def console_session_secret() -> bytes:
+    """The key that signs console sessions (read on the first console request, then kept)."""
+    from shortlink.secrets import read_secret
+
+    config = settings()
+    return read_secret(
+        config.console_session_secret,
+        config.console_session_secret_parameter,
+        ("CONSOLE_SESSION_SECRET", "CONSOLE_SESSION_SECRET_PARAMETER"),
+        "the console session secret",
+    )
+
+
+@cache
+def webhook_endpoints() -> "DynamoEndpointStore":
+    from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
+
+    table = settings().webhooks_table
+    if not table:
+        raise ConfigurationError("WEBHOOKS_TABLE is not set")
+    return DynamoEndpointStore(table)
+
+
+@cache
+def webhook_queue() -> "SqsWebhookQueue | None":
+    """The webhook queue, or None where none is configured (no event is then emitted)."""
+    from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+
+    url = settings().webhook_queue_url
+    return SqsWebhookQueue(url) if url else None
+
+
+@cache
+def link_owners() -> "DynamoLinkOwners":
+    from shortlink.adapters.dynamodb.webhooks import DynamoLinkOwners
+
+    return DynamoLinkOwners(settings().links_table)
+
+
+@cache
+def webhook_sender() -> "HttpWebhookSender":
+    from shortlink.adapters.http.webhooks import HttpWebhookSender
+
+    return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
+
+
+def forget_cached_links() -> None:
+    """A fresh environment's view of links: the next follow reads the table again."""
+    cached_links.cache_clear()
+    link_entries.clear()
+    host_prefixes.clear()
+
+
+def reset() -> None:
+    """Forget every cached adapter and the settings (for tests that change the environment)."""
+    forget_cached_links()
+    for factory in (
+        link_repository,
+        cached_robots,
+        importing_links,
+        click_budget,
+        api_key_store,
+        click_stats,
+        click_publisher,
+        code_generator,
+        idempotency_store,
+        window_counter,
+        visitor_salt_root,
+        domain_settings,
+        console_session_secret,
+        webhook_endpoints,
+        webhook_queue,
+        link_owners,
+        webhook_sender,
+        settings,
+    ):
+        factory.cache_clear()
