@@ -5,6 +5,7 @@ functions do; the API key itself never reaches the browser (see shortlink.consol
 import contextlib
 import io
 import re
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any, cast
@@ -19,12 +20,12 @@ from shortlink.access.api_keys import ADMIN, ApiKey, hash_api_key, issue_account
 from shortlink.access.rate_limits import CreateAllowance, take_sign_in_attempt
 from shortlink.api.key_views import CreatedKey, KeyView
 from shortlink.api.link_views import TAG_PATTERN
-from shortlink.api.resolver import destination_policy, link_view
+from shortlink.api.resolver import destination_policy, link_view, requested_key
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.key_form import key_request
-from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
+from shortlink.console.pages import ended_session_cookie, link_path, page, see_other, session_cookie
 from shortlink.console.sessions import Session, cookie_value, is_same_origin, issue_session, read_session
 from shortlink.errors import (
     ApiKeyNotFound,
@@ -134,6 +135,20 @@ def query(name: str) -> str:
     return ((app.current_event.query_string_parameters or {}).get(name) or "").strip()
 
 
+def stored_key(code: str) -> str:
+    """The key of `code` on the domain the page's `?domain=` names (default: the first), as the
+    API's routes of one link name it."""
+    return requested_key(code, query("domain") or None)
+
+
+def requested(code: str, key: ApiKey) -> Link:
+    return owned_link(stored_key(code), key.owner, link_repository())
+
+
+def page_of(link: Link, **query: str) -> str:
+    return link_path(link.code, settings().short_domains.public_name(link.domain), **query)
+
+
 @app.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
     return page("sign_in.html", error=None)
@@ -182,19 +197,22 @@ def found_links(owner: str, text: str) -> list[Link]:
 @app.get("/console")
 def links_page() -> Response[Any]:
     current, key = requiring("links:read")
-    tag, cursor, text = query("tag"), query("cursor") or None, query("q")
+    tag, cursor, text, domain = query("tag"), query("cursor") or None, query("q"), query("domain")
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
+    on_domain = settings().short_domains.domain_named(domain) if domain else None
     if text:
         found = found_links(key.owner, text)
-        links, next_cursor = [link for link in found if not tag or tag in link.tags], None
+        links = [link for link in found if (not tag or tag in link.tags) and on_domain in (None, link.domain)]
+        next_cursor = None
     else:
-        links, next_cursor = link_repository().list_for_owner(key.owner, PAGE_SIZE, cursor, tag or None)
+        links, next_cursor = link_repository().list_for_owner(
+            key.owner, PAGE_SIZE, cursor, tag or None, domain=on_domain
+        )
     counted = key.allows("stats:read")
     rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
-    next_page = (
-        f"/console?{urlencode({'cursor': next_cursor, **({'tag': tag} if tag else {})})}" if next_cursor else None
-    )
+    filters = {name: given for name, given in (("tag", tag), ("domain", domain)) if given}
+    next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
     return shown(
         "links.html",
         key,
@@ -203,6 +221,9 @@ def links_page() -> Response[Any]:
         deleted=[row for row in rows if row["deleted_at"] is not None],
         tag=tag,
         text=text,
+        domain=domain,
+        domains=settings().short_domains.names,
+        first_page=f"/console?{urlencode(filters)}" if filters else "/console",
         next_page=next_page,
         paged=cursor is not None,
     )
@@ -213,7 +234,11 @@ def link_form(
 ) -> Response[Any]:
     routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
     variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
-    return shown("link_form.html", key, current, status, form=state, routes=routes, variants=variants, **context)
+    domains = settings().short_domains.names
+    return shown(
+        "link_form.html", key, current, status, form=state, routes=routes, variants=variants, domains=domains,
+        **context,
+    )  # fmt: skip
 
 
 @app.get("/console/links/new")
@@ -238,6 +263,7 @@ def errors_of(error: ShortlinkError) -> dict[str, str]:
 
 def create_from(form: forms.Form, owner: str) -> Link:
     url, options = forms.link_options(form)
+    options = replace(options, domain=settings().short_domains.domain_named(forms.value(form, "domain") or None))
     allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now(), window_counter())
     return create_link(
         url, owner, code_generator(), link_repository(), now(), options, destination_policy(app), allowance
@@ -253,7 +279,7 @@ def create() -> Response[Any]:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=None, bulk=None)
-    return see_other(f"/console/links/{link.code}?created=1")
+    return see_other(page_of(link, created="1"))
 
 
 @app.post("/console/links/bulk")
@@ -305,7 +331,7 @@ def stats_report(link: Link, granularity: Granularity, start: datetime | None, e
 @app.get("/console/links/<code>")
 def link_page(code: str) -> Response[Any]:
     current, key = requiring("links:read")
-    link = owned_link(code, key.owner, link_repository())
+    link = requested(code, key)
     preset, granularity, start, end = chosen_range()
     report, range_error = None, None
     if key.allows("stats:read"):
@@ -323,7 +349,7 @@ def link_page(code: str) -> Response[Any]:
         range_error=range_error,
         preset=preset,
         granularity=granularity,
-        stats_query=urlencode({"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")}),
+        stats_query={"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")},
         created=query("created"),
     )
 
@@ -331,7 +357,7 @@ def link_page(code: str) -> Response[Any]:
 @app.get("/console/links/<code>/stats.csv")
 def link_stats_csv(code: str) -> Response[Any]:
     _, key = requiring("stats:read")
-    link = owned_link(code, key.owner, link_repository())
+    link = requested(code, key)
     _, granularity, start, end = chosen_range()
     report = stats_report(link, granularity, start, end)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"', "Cache-Control": "no-store"}
@@ -345,7 +371,7 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
     _, key = requiring("links:read")
     if image_format not in ("svg", "png"):
         raise Refused(404, "a QR code is an .svg or a .png")
-    link = owned_link(code, key.owner, link_repository())
+    link = requested(code, key)
     image = io.BytesIO()
     segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
@@ -361,38 +387,39 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
 @app.get("/console/links/<code>/edit")
 def edit_page(code: str) -> Response[Any]:
     current, key = requiring("links:write")
-    link = view(owned_link(code, key.owner, link_repository()))
+    link = view(requested(code, key))
     return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
 
 
 @app.post("/console/links/<code>")
 def edit(code: str) -> Response[Any]:
     form, current, key = posted_by_session("links:write")
-    link = view(owned_link(code, key.owner, link_repository()))
+    stored = requested(code, key)
+    link = view(stored)
     try:
         changes = forms.link_changes(form)
-        edit_link(code, key.owner, changes, link_repository(), now(), destination_policy(app))
+        edit_link(stored.key, key.owner, changes, link_repository(), now(), destination_policy(app))
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:
         if isinstance(error, LinkNotFound):
             raise
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
-    return see_other(f"/console/links/{code}")
+    return see_other(page_of(stored))
 
 
 @app.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    delete_link(code, key.owner, link_repository(), now())
+    delete_link(stored_key(code), key.owner, link_repository(), now())
     return see_other("/console")
 
 
 @app.post("/console/links/<code>/restore")
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    restore_link(code, key.owner, link_repository())
-    return see_other(f"/console/links/{code}")
+    restored = restore_link(stored_key(code), key.owner, link_repository())
+    return see_other(page_of(restored))
 
 
 @app.get("/console/overview")

@@ -38,8 +38,10 @@ from shortlink.api.link_views import (
 )
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
-from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
+from shortlink.clicks.events import Dimension
+from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
+from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event
@@ -225,7 +227,7 @@ def qr_code(
     summary="A link's clicks over time",
     operation_id="linkStats",
     responses=content_answer(
-        "the stats (JSON) or their series (CSV)",
+        "the stats (JSON), their series or one dimension's top values (CSV)",
         {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
         404,
     ),
@@ -238,18 +240,23 @@ def link_stats(
     granularity: Granularity = "day",
     output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
     domain: DomainQuery = None,
+    dimension: Annotated[
+        Dimension | None, Query(description="with format=csv: this dimension's top values instead of the series")
+    ] = None,
 ) -> Response[Any]:
-    """Totals, a time series and the top values of each dimension; `?format=csv`: the series."""
+    """Totals, a time series and the top values of each dimension; `?format=csv`: the series
+    (`&dimension=campaign`: the top campaigns)."""
+    if dimension is not None and output != "csv":
+        raise InvalidLinkOption("dimension", "dimension needs format=csv: the JSON holds every dimension")
     span = stats_range(start, end, granularity, datetime.now(UTC))
     link = owned_link(requested_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
     days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     report = link_report(link.code, days, span)
     if output == "csv":
-        headers = {"Content-Disposition": f'attachment; filename="{link.code}-stats.csv"'}
-        return Response(
-            status_code=200, content_type="text/csv; charset=utf-8", body=series_csv(report), headers=headers
-        )
+        headers = {"Content-Disposition": f'attachment; filename="{link.code}-{dimension or "stats"}.csv"'}
+        body = series_csv(report) if dimension is None else dimension_csv(report, dimension)
+        return Response(status_code=200, content_type="text/csv; charset=utf-8", body=body, headers=headers)
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 
 

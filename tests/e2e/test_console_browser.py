@@ -68,7 +68,7 @@ def follow_with_password(stack: Any, code: str, password: str) -> str:
 def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_signs_out(stack, browser, destination):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     def shown(element_id: str) -> Any:
         return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
@@ -175,6 +175,24 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     browser.find_element(By.CSS_SELECTOR, f"#deleted tr[data-code='{slug}'] button.restore").click()
     shown("edit")
     assert browser.find_elements(By.ID, "deleted-notice") == []
+
+    # The same code on the stack's second domain: picked in the form, then its page and QR code,
+    # and the list's domain filter.
+    browser.get(f"{console}/links/new")
+    fill("url", destination)
+    fill("slug", slug)
+    Select(browser.find_element(By.ID, "domain")).select_by_value("go.localhost")
+    browser.find_element(By.ID, "save").click()
+    shown("created")
+    assert browser.find_element(By.ID, "short-url").text == f"http://go.localhost:{stack.port}/{slug}"
+    assert browser.find_element(By.ID, "destination").text == destination  # not the default's, edited
+    assert browser.execute_script("return document.getElementById('qr').naturalWidth") > 0
+    browser.get(f"{console}?domain=go.localhost")
+    rows = browser.find_elements(By.CSS_SELECTOR, f"#links tr[data-code='{slug}']")
+    assert [row.find_element(By.CLASS_NAME, "code").text for row in rows] == [
+        f"http://go.localhost:{stack.port}/{slug}"
+    ]
+    accessible(browser, "links-on-a-domain")
 
     browser.get(f"{console}/overview")
     accessible(browser, "overview")

@@ -54,20 +54,75 @@ def use_moto_credentials(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
 
 
+def new_account(template: LocalTemplate) -> Stack:
+    """The template's tables and queues in the moto account in effect."""
+    dynamodb, sqs = boto3.client("dynamodb"), boto3.client("sqs")
+    create_tables(template, dynamodb)
+    return Stack(queue_urls=create_queues(template, sqs), sqs=sqs, dynamodb=dynamodb)
+
+
+def in_function_environment(stack: Stack, template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    """The functions' environment for `stack`, with adapters and settings made afresh."""
+    for name, value in function_environment(template, stack.queue_urls).items():
+        monkeypatch.setenv(name, value)
+    monkeypatch.setenv("PUBLIC_BASE_URL", "https://sho.rt")
+    services.reset()
+    yield stack
+    services.reset()
+
+
+# A module whose tests only add to an account (and count what they add) may share one.
+ONE_ACCOUNT = "one_account_per_module"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", f"{ONE_ACCOUNT}: the module's tests share a moto account, emptied for each")
+
+
+def emptied(stack: Stack, template: LocalTemplate) -> Stack:
+    """`stack` with every item deleted and its queues made anew if any holds a message (moto, as
+    SQS, allows one purge a minute): to a test, a fresh account."""
+    for table in stack.dynamodb.list_tables()["TableNames"]:
+        schema = stack.dynamodb.describe_table(TableName=table)["Table"]["KeySchema"]
+        names = {f"#k{index}": key["AttributeName"] for index, key in enumerate(schema)}
+        pages = stack.dynamodb.get_paginator("scan").paginate(
+            TableName=table, ProjectionExpression=", ".join(names), ExpressionAttributeNames=names
+        )
+        for item in (item for page in pages for item in page["Items"]):
+            stack.dynamodb.delete_item(TableName=table, Key=item)
+    counts = ("ApproximateNumberOfMessages", "ApproximateNumberOfMessagesNotVisible")
+    for url in stack.queue_urls.values():
+        held = stack.sqs.get_queue_attributes(QueueUrl=url, AttributeNames=counts)["Attributes"]
+        if any(int(held[count]) for count in counts):
+            for each in stack.queue_urls.values():
+                stack.sqs.delete_queue(QueueUrl=each)
+            stack.queue_urls = create_queues(template, stack.sqs)
+            break
+    return stack
+
+
 @pytest.fixture
-def aws(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
-    """A fresh moto account holding the template's tables and queues, and the functions' environment."""
+def aws(request: pytest.FixtureRequest, template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iterator[Stack]:
+    """A fresh moto account holding the template's tables and queues, and the functions' environment
+    (in a module marked one_account_per_module: the module's account, emptied)."""
     use_moto_credentials(monkeypatch)
+    if request.node.get_closest_marker(ONE_ACCOUNT):
+        yield from in_function_environment(
+            emptied(request.getfixturevalue("module_account"), template), template, monkeypatch
+        )
+        return
     with mock_aws():
-        dynamodb, sqs = boto3.client("dynamodb"), boto3.client("sqs")
-        create_tables(template, dynamodb)
-        queue_urls = create_queues(template, sqs)
-        for name, value in function_environment(template, queue_urls).items():
-            monkeypatch.setenv(name, value)
-        monkeypatch.setenv("PUBLIC_BASE_URL", "https://sho.rt")
-        services.reset()
-        yield Stack(queue_urls=queue_urls, sqs=sqs, dynamodb=dynamodb)
-        services.reset()
+        yield from in_function_environment(new_account(template), template, monkeypatch)
+
+
+@pytest.fixture(scope="module")
+def module_account(template: LocalTemplate) -> Iterator[Stack]:
+    """One moto account for a module's tests: making a fresh one (clients, tables, queues) is
+    most of a short test's time."""
+    with pytest.MonkeyPatch.context() as credentials:
+        use_moto_credentials(credentials)
+        with mock_aws():
+            yield new_account(template)
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from shortlink.console.sessions import issue_session
 from shortlink.wiring import console_session_secret
 from tests.events import http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 ROOT = Path(__file__).resolve().parents[2]
 HOST = "sho.rt"
 OWN_ORIGIN = f"https://{HOST}"
@@ -54,8 +55,8 @@ class Browser:
     def get(self, path: str, **query: str) -> dict[str, Any]:
         return self.request("GET", path, None, **query)
 
-    def post(self, path: str, form: Mapping[str, str | list[str]]) -> dict[str, Any]:
-        return self.request("POST", path, form)
+    def post(self, path: str, form: Mapping[str, str | list[str]], **query: str) -> dict[str, Any]:
+        return self.request("POST", path, form, **query)
 
     def csrf(self, path: str = "/console") -> str:
         found = re.search(r'name="csrf" value="([0-9a-f]+)"', self.get(path)["body"])
@@ -244,6 +245,7 @@ def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_res
     assert '"weight": 70' in page
     assert 'id="password">yes<' in page
     assert 'src="/console/links/spring/qr.svg"' in page
+    assert '<h3 id="top-campaign">Campaigns</h3>' in page  # a bar list per dimension, campaigns too
     assert "spring" in browser.get("/console", tag="sale")["body"]
     assert 'data-code="spring"' not in browser.get("/console", tag="other")["body"]
     assert 'data-code="spring"' in browser.get("/console", q="spring")["body"]
@@ -330,3 +332,50 @@ def test_the_chart_is_the_pinned_uplot_and_a_page_loads_under_150_kb_compressed(
         assert vendored.read_bytes() == (static / "uPlot.iife.min.js").read_bytes()
     compressed = sum(len(gzip.compress(path.read_bytes())) for path in static.iterdir())
     assert compressed < 150 * 1024, compressed
+
+
+def test_on_several_domains_a_link_is_created_listed_shown_edited_and_deleted_on_its_own(aws, browser, monkeypatch):
+    monkeypatch.setenv("SHORT_DOMAINS", "sho.rt,go.example")
+    services.reset()
+    signed_in(browser, aws.new_api_key())
+    new = browser.get("/console/links/new")["body"]
+    assert re.findall(r'<option value="([^"]+)"', new)[:2] == ["sho.rt", "go.example"]  # the default first
+    # The same slug on both domains, each page named by ?domain= as the API's routes are
+    assert create(browser, url="https://example.com/a", slug="sale")["headers"]["Location"] == (
+        "/console/links/sale?domain=sho.rt&created=1"
+    )
+    made = create(browser, url="https://example.com/b", slug="sale", domain="go.example")
+    assert made["headers"]["Location"] == "/console/links/sale?domain=go.example&created=1"
+    listing = browser.get("/console")["body"]
+    assert 'href="/console/links/sale?domain=go.example" class="code">https://go.example/sale<' in listing
+    assert 'href="/console/links/sale?domain=sho.rt" class="code">https://sho.rt/sale<' in listing
+    only_go = browser.get("/console", domain="go.example")["body"]
+    assert "https://go.example/sale" in only_go
+    assert "https://sho.rt/sale" not in only_go
+    page = browser.get("/console/links/sale", domain="go.example")["body"]
+    assert 'id="destination">https://example.com/b<' in page
+    assert 'href="/console/links/sale/edit?domain=go.example"' in page
+    assert 'href="/console/links/sale/qr.png?domain=go.example&amp;download=1"' in page
+    assert '<input type="hidden" name="domain" value="go.example">' in page  # the range form keeps it
+    go_qr = browser.get("/console/links/sale/qr.svg", domain="go.example")["body"]
+    assert go_qr != browser.get("/console/links/sale/qr.svg")["body"]  # each encodes its own short URL
+    edit_form = browser.get("/console/links/sale/edit", domain="go.example")["body"]
+    assert 'action="/console/links/sale?domain=go.example"' in edit_form
+    edited = browser.post(
+        "/console/links/sale", {"csrf": browser.csrf(), "url": "https://example.com/c"}, domain="go.example"
+    )
+    assert edited["headers"]["Location"] == "/console/links/sale?domain=go.example"
+    assert 'id="destination">https://example.com/a<' in browser.get("/console/links/sale")["body"]
+    assert (
+        browser.post("/console/links/sale/delete", {"csrf": browser.csrf()}, domain="go.example")["statusCode"] == 303
+    )
+    assert 'id="deleted-notice"' in browser.get("/console/links/sale", domain="go.example")["body"]
+    assert 'id="deleted-notice"' not in browser.get("/console/links/sale")["body"]
+    # A domain the stack does not serve: refused, naming it
+    elsewhere = browser.get("/console/links/sale", domain="nowhere.example")
+    assert elsewhere["statusCode"] == 400
+    assert "domain must be one of this stack&#39;s domains (sho.rt, go.example)" in elsewhere["body"]
+    refused = create(browser, url="https://example.com/d", domain="nowhere.example")
+    assert refused["statusCode"] == 422
+    assert re.search(r'id="domain-error">domain must be one of', refused["body"])
+    assert link_count(aws) == 2

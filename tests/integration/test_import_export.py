@@ -18,6 +18,7 @@ from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
 from tools.devstack.resources import create_tables
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "import"
 
 

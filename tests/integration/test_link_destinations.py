@@ -17,6 +17,7 @@ from shortlink.redirect.robots import TTL_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SLACK = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
 
@@ -211,3 +212,38 @@ def test_link_preview_bots_get_the_card_and_people_the_redirect(aws, handlers):
     assert "https://example.com/landing?ref=slack" in card["body"]
     person = follow(handlers, code, "", FIREFOX)
     assert (person["statusCode"], person["headers"]["Location"]) == (302, "https://example.com/landing")
+
+
+def test_stats_break_clicks_down_by_the_campaign_in_effect_on_each_destination(aws, handlers):
+    from tests.integration.test_flow import drain_clicks, stats_response
+
+    key = aws.new_api_key()
+    _, spring = create(aws, handlers, key, utm={"source": "news", "campaign": "spring"})
+    _, forwarding = create(aws, handlers, key)
+    _, closed = create(aws, handlers, key, forward_query=False)
+    follow(handlers, spring["code"], "utm_campaign=visitor")  # the link's own campaign wins
+    for _ in range(2):  # the second is a cache hit: its ready-made response names the campaign
+        follow(handlers, spring["code"])
+    follow(handlers, forwarding["code"], "utm_source=mail&utm_campaign=black+friday")
+    follow(handlers, forwarding["code"])
+    follow(handlers, closed["code"], "utm_campaign=newsletter")  # not forwarded: not in effect
+    while drain_clicks(aws, handlers):
+        pass
+
+    def campaigns(code: str) -> dict[str, int]:
+        answer = stats_response(handlers, key, code)
+        assert answer["statusCode"] == 200, answer["body"]
+        return {top["value"]: top["clicks"] for top in json.loads(answer["body"])["top"]["campaign"]}
+
+    assert campaigns(spring["code"]) == {"spring": 3}
+    assert campaigns(forwarding["code"]) == {"black friday": 1, "(none)": 1}
+    assert campaigns(closed["code"]) == {"(none)": 1}
+    csv = stats_response(handlers, key, spring["code"], format="csv", dimension="campaign")
+    assert csv["headers"]["Content-Disposition"] == f'attachment; filename="{spring["code"]}-campaign.csv"'
+    assert csv["body"].splitlines() == ["campaign,clicks", "spring,3"]
+    refused = stats_response(handlers, key, spring["code"], dimension="campaign")
+    assert refused["statusCode"] == 422
+    assert "dimension" in refused["body"]
+    unknown = stats_response(handlers, key, spring["code"], format="csv", dimension="weather")
+    assert unknown["statusCode"] == 422
+    assert "dimension" in unknown["body"]

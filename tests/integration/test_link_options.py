@@ -20,6 +20,8 @@ from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
 from tools.devstack.template import LocalTemplate
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
+
 
 def create(aws, handlers, key=None, **fields):
     body = {"url": "https://example.com/landing", **fields}

@@ -12,6 +12,8 @@ import segno
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
+
 
 def call(handlers, function, method, path, key, body=None, route=None, params=None, query=None):
     event = http_event(method, path, headers=bearer(key), body=body, route=route or path, path_parameters=params)

@@ -171,6 +171,24 @@ def test_visitor_chosen_values_are_kept_short_and_plain():
     )
 
 
+def test_a_click_counts_the_campaign_in_effect_on_its_destination():
+    from shortlink.redirect.click_events import campaign_of
+
+    # The first utm_campaign of the query is the one in effect: shortlink.links.destinations puts the
+    # destination's own first, then the link's UTM field, then the visitor's forwarded one.
+    assert campaign_of("https://shop.example/?utm_campaign=spring+sale&utm_campaign=visitor#top") == "spring sale"
+    assert campaign_of("https://shop.example/a?utm_source=x") == "(none)"
+    assert campaign_of("https://shop.example/#?utm_campaign=in-the-fragment") == "(none)"
+    assert campaign_of("https://shop.example/?utm_campaign=&utm_campaign=later") == "(none)"
+    assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = InlineDispatcher(lambda: publisher)
+    dispatcher.record_click("abc", REQUEST, "https://shop.example/?utm_campaign=spring")
+    dispatcher.invocation_done()
+    [sent] = publisher.clicks()
+    assert ClickEvent.from_json(sent.to_json()).campaign == "spring"
+
+
 class FakeExtensionsApi:
     """Lambda's Extensions API as the local stack emulates it: an invocation's INVOKE event is
     handed out once its response is out, and the next invocation waits until the extension asks

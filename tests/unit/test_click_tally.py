@@ -56,6 +56,13 @@ def test_counters_name_the_day_total_the_hour_and_each_dimension():
     assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
 
 
+def test_a_campaign_is_a_dimension_visitors_may_flood_like_referrers():
+    counts = counter_increments([click("aaa", campaign="spring"), click("aaa", campaign="spring"), click("aaa")])
+    assert (counts["cp#spring"], counts["cp#(none)"]) == (2, 1)
+    # A forwarded utm_campaign is the visitor's to choose: counted under (other) once the item is full.
+    assert counter_increments([click("aaa", campaign="made-up")], coarse=True)["cp#(other)"] == 1
+
+
 def test_bots_are_not_visitors():
     found = visitor_elements([click("aaa", visitor="ab" * 16), click("aaa", visitor="cd" * 16, bot=True)])
     assert list(found) == ["23"]

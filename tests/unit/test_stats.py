@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.clicks.day_counts import DayCounts
-from shortlink.clicks.stats import link_report, series_csv, stats_range
+from shortlink.clicks.stats import dimension_csv, link_report, series_csv, stats_range
 from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.errors import InvalidLinkOption
 
@@ -63,6 +63,7 @@ def test_a_report_sums_series_totals_and_top_values():
     ]
     assert report["top"]["country"] == [{"value": "DE", "clicks": 5}, {"value": "FR", "clicks": 1}]
     assert report["top"]["referrer"] == []
+    assert report["top"]["campaign"] == []  # days counted before campaigns were
     assert series_csv(report).splitlines() == [
         "start,clicks,bots,unique_visitors",
         "2026-11-29T00:00:00Z,2,0,2",
@@ -78,3 +79,28 @@ def test_an_hourly_series_has_every_hour_of_the_range_and_counts_only_its_hours(
     assert [p["unique_visitors"] for p in report["series"]] == [0, 3, 0, 1]
     # 09:00 lies outside the range: neither its clicks nor its visitors count.
     assert (report["clicks"], report["bots"], report["unique_visitors"]) == (6, 1, 3)
+
+
+def test_a_report_breaks_clicks_down_by_campaign_and_a_csv_lists_one_dimension():
+    days = [
+        day("2026-11-29", {"23": (3, 0, "ab")}, **{"cp#spring": 2, "cp#(none)": 1}),
+        day("2026-11-30", {"09": (2, 0, "b")}, **{"cp#spring": 1, "cp#black friday": 1}),
+    ]
+    report = link_report("abc", days, stats_range(datetime(2026, 11, 29, tzinfo=UTC), NOW, "day", NOW))
+    assert report["top"]["campaign"] == [
+        {"value": "spring", "clicks": 3},
+        {"value": "(none)", "clicks": 1},
+        {"value": "black friday", "clicks": 1},
+    ]
+    assert dimension_csv(report, "campaign").splitlines() == [
+        "campaign,clicks",
+        "spring,3",
+        "(none),1",
+        "black friday,1",
+    ]
+
+
+def test_a_dimension_csv_quotes_what_visitors_typed():
+    report = {"top": {"campaign": [{"value": 'a,"b"', "clicks": 2}, {"value": "=1+1", "clicks": 1}]}}
+    # Quoted as RFC 4180 says; a value a spreadsheet would run as a formula is defused.
+    assert dimension_csv(report, "campaign").splitlines() == ["campaign,clicks", '"a,""b""",2', "'=1+1,1"]

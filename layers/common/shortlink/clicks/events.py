@@ -10,14 +10,16 @@ a metric, one record per batch: a redirect that queues its click writes no metri
 import json
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Literal, Protocol, get_args
 
 from shortlink.links.model import is_possible_key
 
 # Every dimension a click is counted by (besides clicks and bots), in the stats' order.
-DIMENSIONS = ("country", "device", "browser", "os", "referrer", "language")
+Dimension = Literal["country", "device", "browser", "os", "referrer", "language", "campaign"]
+DIMENSIONS: tuple[Dimension, ...] = get_args(Dimension)
 UNKNOWN = "unknown"
 DIRECT = "(direct)"  # no Referer
+NO_CAMPAIGN = "(none)"  # a destination without utm_campaign
 # The redirect's metrics a click may carry (the others are emitted by the redirect itself), and
 # at most one invocation's worth of each: a queued message never makes up metrics.
 CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
@@ -36,6 +38,7 @@ class ClickEvent:
     os: str = UNKNOWN
     referrer: str = DIRECT  # the referring host only
     language: str = UNKNOWN  # the primary subtag of the most preferred language
+    campaign: str = NO_CAMPAIGN  # the utm_campaign of the destination the visitor was sent to
     bot: bool = False
     visitor: str = ""  # a daily-salted hash; empty when unknown
     counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above

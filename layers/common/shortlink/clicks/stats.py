@@ -2,6 +2,8 @@
 and the top values of each dimension. Unique visitors are estimated per day (the visitor hash's
 salt changes daily, so nobody is followed across days); a range's total is the sum of its days'."""
 
+import csv
+import io
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -21,6 +23,9 @@ MAX_RANGE = {"hour": timedelta(days=31), "day": timedelta(days=400)}
 SERIES = {"hour": "an hourly series", "day": "a daily series"}
 MAX_AHEAD = timedelta(days=1)
 TOP_VALUES = 10
+# A cell a spreadsheet would run as a formula (OWASP's CSV injection): visitors choose referrers
+# and forwarded campaigns, so such a value is written with a leading quote.
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 HOUR_FORMAT = "%Y-%m-%dT%H"
 
 
@@ -144,3 +149,14 @@ def series_csv(report: dict[str, Any]) -> str:
     lines = ["start,clicks,bots,unique_visitors"]
     lines.extend(f"{p['start']},{p['clicks']},{p['bots']},{p['unique_visitors']}" for p in report["series"])
     return "\r\n".join(lines) + "\r\n"
+
+
+def dimension_csv(report: dict[str, Any], dimension: str) -> str:
+    """The top values of one dimension of a report (e.g. campaign), a row each with its clicks."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow((dimension, "clicks"))
+    for top in report["top"][dimension]:
+        value = top["value"]
+        writer.writerow((f"'{value}" if value.startswith(FORMULA_STARTS) else value, top["clicks"]))
+    return out.getvalue()

@@ -18,16 +18,25 @@ from shortlink.clicks.events import DIMENSIONS, ClickEvent, ClickPack, OrphanVis
 from shortlink.clicks.orphans import WINDOWS_PER_HOUR, counted_under, orphan_day, orphan_hour_start
 from shortlink.clicks.unique_visitors import sketch_element
 
-# Dimensions whose values visitors choose (any Referer, any Accept-Language). If their variety
-# fills an item, the rest of its clicks are counted under OTHER for them, still exactly once.
-OPEN_DIMENSIONS = frozenset({"referrer", "language"})
+# Dimensions whose values visitors choose (any Referer, any Accept-Language, a forwarded
+# utm_campaign). If their variety fills an item, the rest of its clicks are counted under OTHER
+# for them, still exactly once.
+OPEN_DIMENSIONS = frozenset({"referrer", "language", "campaign"})
 OTHER = "(other)"
 # The ledger of a busy day is kept in items of this many seconds of click time: the packs of a
 # batch (formed within a second or two of each other) fall in one or two of them.
 LEDGER_WINDOW_SECONDS = 10
 # A day's dimension counters are named by a short key: a busy day has about a hundred of them,
 # and a year of stats reads them all (the full names made ~40 % of a day item's bytes).
-DIMENSION_KEYS = {"country": "cc", "device": "dv", "browser": "br", "os": "os", "referrer": "rf", "language": "ln"}
+DIMENSION_KEYS = {
+    "country": "cc",
+    "device": "dv",
+    "browser": "br",
+    "os": "os",
+    "referrer": "rf",
+    "language": "ln",
+    "campaign": "cp",
+}
 DIMENSION_OF_KEY = {key: dimension for dimension, key in DIMENSION_KEYS.items()}
 
 

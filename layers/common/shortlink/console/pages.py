@@ -4,6 +4,7 @@ carries (a strict CSP: nothing inline, nothing from elsewhere, never framed) and
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote, urlencode
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.shared.cookies import Cookie, SameSite
@@ -25,17 +26,26 @@ PAGE_HEADERS = {
 HTML = "text/html; charset=utf-8"
 
 
+def link_path(code: str, domain: str | None, suffix: str = "", **query: str) -> str:
+    """A console page of the link `code` on `domain` (as the API shows it: None without Domains),
+    named by `?domain=` as the API's routes name it."""
+    parameters = {**({"domain": domain} if domain else {}), **query}
+    return f"/console/links/{quote(code)}{suffix}" + (f"?{urlencode(parameters)}" if parameters else "")
+
+
 @cache
 def environment() -> Any:
     import jinja2  # the console alone renders HTML
 
-    return jinja2.Environment(
+    templates = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    templates.globals["link_path"] = link_path
+    return templates
 
 
 def page(template: str, status: int = 200, cookies: list[Cookie] | None = None, **context: Any) -> Response[Any]:

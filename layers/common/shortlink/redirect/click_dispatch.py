@@ -55,22 +55,22 @@ FROZEN_SLACK_SECONDS = 1.0
 
 class PendingWork:
     """What one invocation leaves for after its response. A click is kept as (click id, code,
-    epoch seconds, the request): its id and time are fixed when it is recorded, its event is
-    built after the response (shortlink.redirect.click_events). An orphan visit is (code, outcome,
-    epoch seconds)."""
+    epoch seconds, the request, the destination): its id and time are fixed when it is
+    recorded, its event is built after the response (shortlink.redirect.click_events). An
+    orphan visit is (code, outcome, epoch seconds)."""
 
     __slots__ = ("clicks", "counts", "orphans")
 
     def __init__(self) -> None:
-        self.clicks: list[tuple[str, str, float, dict[str, Any]]] = []
+        self.clicks: list[tuple[str, str, float, dict[str, Any], str]] = []
         self.orphans: list[tuple[str, str, float]] = []
         self.counts: dict[str, int] = {}
 
 
 class ClickDispatcher(Protocol):
-    def record_click(self, code: str, request: dict[str, Any]) -> None:
-        """Hold a click on `code`, now, made by `request` (an API Gateway event), for after
-        the response."""
+    def record_click(self, code: str, request: dict[str, Any], destination: str = "") -> None:
+        """Hold a click on `code`, now, made by `request` (an API Gateway event) and sent to
+        `destination` (its campaign is read from it), for after the response."""
 
     def record_orphan(self, code: str, outcome: str) -> None:
         """Hold a follow of `code` that found no live link (outcome: see clicks.ORPHAN_OUTCOMES)."""
@@ -192,11 +192,11 @@ class _InvocationRecorder:
         self._id_prefix = ""
         self._sequence = 0
 
-    def record_click(self, code: str, request: dict[str, Any]) -> None:
+    def record_click(self, code: str, request: dict[str, Any], destination: str = "") -> None:
         if not self._id_prefix:
             self._id_prefix = os.urandom(12).hex()
         self._sequence += 1
-        self._pending.clicks.append((f"{self._id_prefix}{self._sequence:x}", code, time.time(), request))
+        self._pending.clicks.append((f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination))
 
     def record_orphan(self, code: str, outcome: str) -> None:
         self._pending.orphans.append((code, outcome, time.time()))

@@ -1,13 +1,13 @@
 """A click event built from the request that made it, after the visitor has the response: what
-the stats count (country, device, browser, OS, referring host, language, bot flag) and a
-daily-salted visitor hash. The address and User-Agent themselves go no further."""
+the stats count (country, device, browser, OS, referring host, language, campaign, bot flag) and
+a daily-salted visitor hash. The address and User-Agent themselves go no further."""
 
 import re
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
-from shortlink.clicks.events import DIRECT, UNKNOWN, ClickEvent, hour_bucket
+from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
 from shortlink.redirect.edge import request_headers
 from shortlink.redirect.visitors import visitor_of
@@ -15,6 +15,7 @@ from shortlink.redirect.visitors import visitor_of
 # What a counter name may hold: visitors choose these values, so they are kept short and plain.
 HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")
 LANGUAGE_SUBTAG = re.compile(r"[a-z]{2,3}")
+MAX_CAMPAIGN_LENGTH = 100
 
 
 def referrer_host(referer: str) -> str:
@@ -34,6 +35,18 @@ def primary_language(languages: tuple[str, ...]) -> str:
     return subtag if LANGUAGE_SUBTAG.fullmatch(subtag) else UNKNOWN
 
 
+def campaign_of(destination: str) -> str:
+    """The utm_campaign in effect on the destination a visitor was sent to: the first of its
+    query, which shortlink.links.destinations' order makes the destination's own, else the link's UTM
+    field, else the visitor's forwarded one. Printable and bounded; (none) without one."""
+    query = destination.partition("#")[0].partition("?")[2]
+    if "utm_campaign=" not in query:
+        return NO_CAMPAIGN
+    value = next((value for name, value in parse_qsl(query, keep_blank_values=True) if name == "utm_campaign"), "")
+    kept = "".join(char for char in value if char.isprintable()).strip()[:MAX_CAMPAIGN_LENGTH]
+    return kept or NO_CAMPAIGN
+
+
 def hour_of(at_epoch: float) -> str:
     return hour_bucket(datetime.fromtimestamp(at_epoch, UTC))
 
@@ -43,11 +56,12 @@ def click_from_request(
     code: str,
     at_epoch: float,
     request: dict[str, Any],
+    destination: str,
     trust_edge_headers: bool,
     salt_root: bytes | None,
 ) -> ClickEvent:
-    """The click as the stats count it, from the same reading of the request the rules use; its
-    id and time are those it was recorded with."""
+    """The click as the stats count it, from the same reading of the request the rules use and
+    the destination it was sent to; its id and time are those it was recorded with."""
     at = datetime.fromtimestamp(at_epoch, UTC)
     visitor = visitor_of(request, trust_edge_headers, at)
     headers = request_headers(request)
@@ -65,6 +79,7 @@ def click_from_request(
         os=visitor.client.os,
         referrer=referrer_host(headers.get("referer", "")),
         language=primary_language(visitor.languages),
+        campaign=campaign_of(destination),
         bot=visitor.client.device == "bot",
         visitor=visitor_id,
     )
