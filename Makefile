@@ -43,8 +43,8 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
 	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
-	$(BIN)/sam validate --lint --template template.yaml
-	$(CHECKOV_VENV)/bin/checkov --file template.yaml --framework cloudformation --skip-download --compact --quiet
+	@for t in template.yaml monitoring.yaml; do $(BIN)/sam validate --lint --template $$t || exit 1; done
+	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml --file monitoring.yaml
 
 unit: venv
 	$(PY) -m pytest tests/unit

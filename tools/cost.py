@@ -22,13 +22,17 @@ import sys
 from collections.abc import Callable
 from contextlib import redirect_stdout
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from tools.bench.pages import pages
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
+
+if TYPE_CHECKING:
+    from tools.devstack.template import LocalTemplate
 
 BENCH_RESULTS = ROOT / "bench-results" / "latest.json"
 PAGE = ROOT / "docs" / "cost.md"
@@ -82,12 +86,18 @@ class FunctionSpec:
         return PRICES[f"lambda_gb_second_{self.architecture}"]
 
 
+@cache
+def template() -> "LocalTemplate":
+    """template.yaml as SAM CLI reads it (tools.devstack.template): Globals merged, defaults applied."""
+    from tools.devstack.template import LocalTemplate
+
+    return LocalTemplate.load(ROOT / "template.yaml")
+
+
 def function_specs() -> dict[str, FunctionSpec]:
     """Each function as deployed with the template's defaults (SAM CLI resolves Globals and
     parameters such as Architecture)."""
-    from tools.devstack.template import LocalTemplate
-
-    functions = LocalTemplate.load(ROOT / "template.yaml").functions
+    functions = template().functions
     return {
         name: FunctionSpec(
             memory_gb=(function.memory or 128) / 1024,
@@ -99,17 +109,12 @@ def function_specs() -> dict[str, FunctionSpec]:
 
 
 def create_rate_limited() -> bool:
-    from samcli.yamlhelper import yaml_parse
-
-    parameters = yaml_parse((ROOT / "template.yaml").read_text())["Parameters"]
-    return int(parameters["CreateRateLimitPerMinute"]["Default"]) > 0
+    return int(template().parameter_default("CreateRateLimitPerMinute")) > 0
 
 
 def access_log_price_per_gb() -> float:
     """What a GB of access log costs in the log group class the template gives it."""
-    from samcli.yamlhelper import yaml_parse
-
-    group = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]["ApiAccessLogs"]["Properties"]
+    group = template().properties("ApiAccessLogs")
     if group.get("LogGroupClass") == "INFREQUENT_ACCESS":
         return PRICES["logs_ingested_gb_infrequent_access"]
     return PRICES["logs_ingested_gb"]
@@ -117,14 +122,11 @@ def access_log_price_per_gb() -> float:
 
 def access_log_bytes() -> int:
     """One access log line as the template formats it, with typical values."""
-    from samcli.yamlhelper import yaml_parse
-
-    template = yaml_parse((ROOT / "template.yaml").read_text())
-    settings = template["Resources"]["ShortlinkApi"]["Properties"].get("AccessLogSettings")
+    settings = template().properties("ShortlinkApi").get("AccessLogSettings")
     if isinstance(settings, dict) and "Fn::If" in settings:  # the AccessLogs parameter decides
         condition, enabled, _ = settings["Fn::If"]
         assert condition == "HasAccessLogs", condition
-        settings = enabled if template["Parameters"]["AccessLogs"]["Default"] == "Enabled" else None
+        settings = enabled if template().parameter_default("AccessLogs") == "Enabled" else None
     if not settings:
         return 0
     sample = {
@@ -150,9 +152,16 @@ def redirect_metrics_bytes() -> int:
     one (a redirect's own click carries its counts there; see shortlink.clicks)."""
     from shortlink.redirect import metrics as deferred_metrics
 
+    # The redirect's own service name and namespace, as the template sets them.
+    redirect_environment = {
+        name: str(value)
+        for name, value in (template().functions["RedirectFunction"].environment or {})["Variables"].items()
+        if name.startswith("POWERTOOLS_")
+    }
+
     captured = io.StringIO()
     with redirect_stdout(captured):
-        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50})
+        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50}, redirect_environment)
     return len(captured.getvalue().encode())
 
 

@@ -64,7 +64,7 @@ SCOPE_MEANINGS = (
     ("admin", "manage this account's keys and webhooks"),
 )
 
-logger = Logger(service="shortlink-console")
+logger = Logger()
 app = APIGatewayHttpResolver()
 
 

@@ -60,8 +60,8 @@ IDEMPOTENCY = IdempotencyConfig(
     expires_after_seconds=24 * 3600,
 )
 
-logger = Logger(service="shortlink-create")
-tracer = Tracer(service="shortlink-create")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 

@@ -4,12 +4,12 @@ Powertools' BatchProcessor reads the batch (a malformed message fails alone, and
 tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
 (shortlink.clicks.tally), and each group is counted with one write (a cool day) or one
 transaction (a hot one) per 64 packs, counters and ledger together (see
-adapters/dynamodb_click_stats.py): writes per batch follow the link-days, never the clicks. A
+adapters/dynamodb/click_stats.py): writes per batch follow the link-days, never the clicks. A
 group that cannot be written reports its messages as failed; SQS offers them again, and the
 ledger skips every pack that was in fact counted.
 
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
-here are emitted as one record per batch, as the redirect's (service=redirect).
+here are emitted as one record per batch, as the redirect's (under REDIRECT_SERVICE_NAME).
 """
 
 from collections import Counter
@@ -30,9 +30,9 @@ from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events
 from shortlink.wiring import click_stats
 
-logger = Logger(service="shortlink-ingest")
-tracer = Tracer(service="shortlink-ingest")
-metrics = Metrics(service="ingest")
+logger = Logger()
+tracer = Tracer()
+metrics = Metrics()
 processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failure=False)
 
 

@@ -23,8 +23,8 @@ from shortlink.wiring import api_key_store
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
-logger = Logger(service="shortlink-keys")
-tracer = Tracer(service="shortlink-keys")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 

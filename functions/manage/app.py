@@ -52,8 +52,8 @@ DomainQuery = Annotated[
     str | None, Query(max_length=260, description="the link's short domain; default: the stack's first")
 ]
 
-logger = Logger(service="shortlink-manage")
-tracer = Tracer(service="shortlink-manage")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 

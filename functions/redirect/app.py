@@ -1,7 +1,7 @@
 """GET /{code}: the hot path; and POST /{code}, the unlock form of password-protected links.
 
 A cache hit makes no AWS call before the response; a miss makes one GetItem (plain botocore:
-pynamodb's import is not paid here, see adapters/dynamodb_redirect.py). The click and the
+pynamodb's import is not paid here, see adapters/dynamodb/redirect.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.redirect.click_dispatch), as do follows that found no live link
 (orphan visits). Nothing else is imported here: every

@@ -49,8 +49,8 @@ from shortlink.transfer.formats import UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
 from shortlink.wiring import click_stats, code_generator, importing_links, window_counter
 
-logger = Logger(service="shortlink-transfer")
-tracer = Tracer(service="shortlink-transfer")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 

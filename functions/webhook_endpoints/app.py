@@ -29,8 +29,8 @@ from shortlink.webhooks.model import (
 )
 from shortlink.wiring import webhook_endpoints
 
-logger = Logger(service="shortlink-webhook-endpoints")
-tracer = Tracer(service="shortlink-webhook-endpoints")
+logger = Logger()
+tracer = Tracer()
 app = api_resolver()
 
 ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"

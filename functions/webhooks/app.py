@@ -2,7 +2,7 @@
 
 An event message (from create, manage and ingest) becomes one delivery message per endpoint that
 wants it (shortlink.webhooks), queued again so that each endpoint is retried on its own. A
-delivery is signed and posted (adapters/http_webhooks.py); when it fails, its message's
+delivery is signed and posted (adapters/http/webhooks.py); when it fails, its message's
 visibility puts its next attempt off by the retry schedule (5 s ... 8 h), and after the 8th
 failure, about a day after the first, SQS dead-letters it, and the endpoint is disabled if it
 answered none of its last 8 attempts. Records are handled in parallel threads: one slow
@@ -35,8 +35,8 @@ from shortlink.webhooks.model import (
 )
 from shortlink.wiring import link_owners, webhook_endpoints, webhook_queue, webhook_sender
 
-logger = Logger(service="shortlink-webhooks")
-metrics = Metrics(service="webhooks")
+logger = Logger()
+metrics = Metrics()
 MAX_PARALLEL_SENDS = 10
 
 

@@ -14,7 +14,7 @@ from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
-from tools.devstack.local_env import function_environment
+from tools.devstack.local_env import function_environment, own_environment
 from tools.devstack.resources import create_queues, create_tables
 from tools.devstack.template import LocalTemplate
 from tools.moto_transactions import install as transactions_per_item
@@ -142,7 +142,13 @@ def handlers(template: LocalTemplate) -> Iterator[dict[str, Callable[..., Any]]]
             session_env.setenv(name, value)
         yield {
             name: with_context(
-                name, load_handler(ROOT / (function.codeuri or ""), function.handler or "", f"test_fn_{name}")
+                name,
+                load_handler(
+                    ROOT / (function.codeuri or ""),
+                    function.handler or "",
+                    f"test_fn_{name}",
+                    own_environment(function),
+                ),
             )
             for name, function in template.functions.items()
         }

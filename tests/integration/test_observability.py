@@ -1,11 +1,14 @@
-"""The dashboard and the alarms name exactly the custom metrics the code emits."""
+"""The dashboard and the alarms (monitoring.yaml, template.yaml's Monitoring application) name exactly
+the custom metrics the code emits, and watch the resources the main template has."""
 
 import json
 import re
+from typing import Any
 
 from samcli.yamlhelper import yaml_parse
 
 from tests.integration.conftest import ROOT
+from tools.devstack.template import LocalTemplate
 
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,
@@ -36,8 +39,13 @@ def custom_metrics_in(value) -> set[str]:
     return found
 
 
+def monitoring_resources() -> dict[str, Any]:
+    resources: dict[str, Any] = yaml_parse((ROOT / "monitoring.yaml").read_text())["Resources"]
+    return resources
+
+
 def test_every_custom_metric_is_on_the_dashboard_and_every_one_there_is_emitted():
-    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    resources = monitoring_resources()
     body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
     on_dashboard = custom_metrics_in(json.loads(body))
     in_alarms = custom_metrics_in(
@@ -50,7 +58,7 @@ def test_every_custom_metric_is_on_the_dashboard_and_every_one_there_is_emitted(
 
 
 def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
-    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    resources = monitoring_resources()
     alarms = {name for name, resource in resources.items() if resource["Type"] == "AWS::CloudWatch::Alarm"}
     assert alarms == {
         "ApiErrorRateAlarm",
@@ -62,3 +70,56 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
         assert actions == {"Fn::If": ["HasAlarmTopic", [{"Ref": "AlarmTopicArn"}], {"Ref": "AWS::NoValue"}]}
+
+
+def test_the_main_template_tells_the_monitoring_stack_every_name_it_watches():
+    # Given the nested application and the template it points to
+    main = yaml_parse((ROOT / "template.yaml").read_text())
+    monitoring = yaml_parse((ROOT / "monitoring.yaml").read_text())
+    application = main["Resources"]["Monitoring"]
+    # Then it is a local nested application, given a value for every parameter without a default...
+    assert (application["Type"], application["Properties"]["Location"]) == (
+        "AWS::Serverless::Application",
+        "monitoring.yaml",
+    )
+    given = application["Properties"]["Parameters"]
+    required = {name for name, parameter in monitoring["Parameters"].items() if "Default" not in parameter}
+    assert required <= set(given) <= set(monitoring["Parameters"])
+    # ...each one a resource of the main template (or its parameter), so no name is typed twice
+    for name, value in given.items():
+        if name != "DashboardName":
+            source = value.get("Ref") or value["Fn::GetAtt"][0]
+            assert source in main["Resources"] or source in main["Parameters"], name
+    # and the main template keeps no dashboard or alarm of its own
+    kinds = {resource["Type"] for resource in main["Resources"].values()}
+    assert not kinds & {"AWS::CloudWatch::Dashboard", "AWS::CloudWatch::Alarm"}
+
+
+def services_on_dashboard(value: Any) -> set[str]:
+    """The `service` dimension values of the dashboard's Shortlink metrics."""
+    if isinstance(value, list):
+        found: set[str] = set()
+        if len(value) >= 4 and value[0] == NAMESPACE and value[2] == "service":
+            found.add(value[3])
+        return found.union(*(services_on_dashboard(entry) for entry in value))
+    if isinstance(value, dict):
+        return set().union(*(services_on_dashboard(entry) for entry in value.values()))
+    return set()
+
+
+def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
+    # Given each function's POWERTOOLS_SERVICE_NAME in the template
+    functions = LocalTemplate.load(ROOT / "template.yaml").functions
+    variables = {name: (function.environment or {}).get("Variables") or {} for name, function in functions.items()}
+    services = {name: env.get("POWERTOOLS_SERVICE_NAME") for name, env in variables.items()}
+    assert all(services.values()), services
+    assert len(set(services.values())) == len(services), services
+    # Then the code names none of its own (Powertools reads it from the environment)...
+    for path in ROOT.glob("functions/*/app.py"):
+        assert not re.search(r"(Logger|Tracer|Metrics)\(service=", path.read_text()), path
+    # ...ingest emits the redirect's metrics under the redirect's name...
+    assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
+    # ...and the dashboard queries the services that emit metrics, by those names.
+    body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    emitting = {services[name] for name in ("RedirectFunction", "IngestFunction", "WebhooksFunction")}
+    assert services_on_dashboard(json.loads(body)) == emitting

@@ -178,7 +178,9 @@ def test_outside_lambda_clicks_are_sent_inline_and_it_says_so(template, monkeypa
 def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runner, monkeypatch, caplog):
     code = new_link(aws, handlers)
     services.cached_links()  # the response path is configured...
-    # Given a broken configuration that only the after-response work trips over
+    # Given a broken configuration that only the after-response work trips over (read with the
+    # redirect's own settings, as in Lambda, which require the queue)
+    monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")
     monkeypatch.setenv("CLICKS_QUEUE_URL", "")
     services.click_publisher.cache_clear()
     settings.cache_clear()

@@ -70,6 +70,10 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     )
     for function in functions:
         assert (build / function / "app.py").is_file()
+    # The dashboard and the alarms' nested stack (monitoring.yaml) is built along, to be packaged.
+    built = yaml_parse((build / "template.yaml").read_text())
+    monitoring = build / built["Resources"]["Monitoring"]["Properties"]["Location"]
+    assert "OperationsDashboard" in yaml_parse(monitoring.read_text())["Resources"]
     layer = build / "CommonLayer" / "python"
     # The console's script and chart ship with it, its page templates with the shortlink package.
     assert {"console.js", "uPlot.iife.min.js"} <= {path.name for path in (build / "ConsoleFunction/static").iterdir()}

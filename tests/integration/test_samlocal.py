@@ -33,11 +33,14 @@ def test_a_host_no_lambda_architecture_runs_on_is_refused():
 
 def test_every_variable_sam_is_given_is_declared_by_every_function():
     # Given the --env-vars document make sam-local writes
-    document = env_vars("http://172.18.0.1:5006", "http://172.18.0.1:5006/123456789012/ClicksQueue", LOCAL.api_url)
+    queue = "http://172.18.0.1:5006/123456789012/ClicksQueue"
+    document = env_vars("http://172.18.0.1:5006", queue, LOCAL.api_url, ["RedirectFunction"])
     # Then SAM applies all of it: it sets only variables a function declares (item 21)
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
     for function in SamFunctionProvider(stacks).get_all():
         assert set(document["Parameters"]) <= set(function.environment["Variables"]), function.name
+        assert set(document.get(function.name, {})) <= set(function.environment["Variables"]), function.name
+    assert document["RedirectFunction"] == {"CLICKS_QUEUE_URL": queue}
     assert document["Parameters"]["PUBLIC_BASE_URL"] == "http://127.0.0.1:3001"  # not https://localhost
     for secret in ("PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET"):  # accepted, never read from SSM
         assert read_secret(document["Parameters"][secret], "", (secret, f"{secret}_PARAMETER"), secret)

@@ -15,6 +15,7 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
+from shortlink.config import FUNCTION_SETTINGS
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
@@ -406,3 +407,39 @@ def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_ad
         assert function.environment["Variables"].get("EDGE_SECRET", "") == "", function.name
     # The secret is kept in SSM under the name `make secrets` creates
     assert template["Parameters"]["EdgeSecretParameter"]["Default"] == secrets_command.TEMPLATE_DEFAULT_EDGE_PARAMETER
+
+
+# The variable that tells a function each table or queue (shortlink.config).
+RESOURCE_VARIABLES = {
+    "LinksTable": "LINKS_TABLE",
+    "ApiKeysTable": "API_KEYS_TABLE",
+    "CountersTable": "COUNTERS_TABLE",
+    "ClickStatsTable": "CLICK_STATS_TABLE",
+    "ClicksQueue": "CLICKS_QUEUE_URL",
+    "WebhooksTable": "WEBHOOKS_TABLE",
+    "WebhookDeliveryQueue": "WEBHOOK_QUEUE_URL",
+    "IdempotencyTable": "IDEMPOTENCY_TABLE",
+}
+
+
+def test_each_function_is_told_what_its_settings_require_and_only_the_resources_it_may_use(template):
+    services = set()
+    for name, function in template.functions.items():
+        # Given what the template gives the function (SAM CLI resolves a !Ref to the logical id)
+        variables = {
+            variable: str(value)
+            for variable, value in (function.environment or {}).get("Variables", {}).items()
+            if value is not None and not isinstance(value, dict)  # AWS::NoValue: local only
+        }
+        model = FUNCTION_SETTINGS[variables["POWERTOOLS_SERVICE_NAME"]]
+        services.add(variables["POWERTOOLS_SERVICE_NAME"])
+        # Then its own settings model reads it without a missing variable...
+        model.from_env(variables)
+        # ...and the tables and queues it is told are exactly those its policy lets it use.
+        policies = json.dumps(template.stacks[0].template_dict["Resources"][name]["Properties"].get("Policies", []))
+        granted = {
+            variable for resource, variable in RESOURCE_VARIABLES.items() if re.search(rf"\b{resource}\b", policies)
+        }
+        assert set(variables) & set(RESOURCE_VARIABLES.values()) == granted, name
+        assert set(model.REQUIRES) <= granted, name
+    assert services == set(FUNCTION_SETTINGS)

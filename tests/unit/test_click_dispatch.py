@@ -13,8 +13,10 @@ import pytest
 
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
+from shortlink.config import ConfigurationError
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect import click_dispatch
+from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
@@ -32,9 +34,12 @@ def _settings(monkeypatch):
     for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
         monkeypatch.setenv(name, "unit")
     monkeypatch.setenv("VISITOR_SALT", "unit-test-visitor-salt-root")
+    monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")  # the template's, for the redirect
     services.reset()
+    deferred_metrics._metrics.cache_clear()
     yield
     services.reset()
+    deferred_metrics._metrics.cache_clear()
 
 
 class FlakyPublisher:
@@ -134,6 +139,14 @@ def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
     [record] = emf_records(capsys.readouterr().out)
     assert record["_aws"]["CloudWatchMetrics"][0]["Namespace"] == "Shortlink"
     assert (record["NotFound"], record["service"]) == ([1.0], "redirect")
+
+
+def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_them():
+    assert deferred_metrics.service_name({"POWERTOOLS_SERVICE_NAME": "redirect"}) == "redirect"
+    ingest = {"POWERTOOLS_SERVICE_NAME": "ingest", "REDIRECT_SERVICE_NAME": "redirect"}
+    assert deferred_metrics.service_name(ingest) == "redirect"
+    with pytest.raises(ConfigurationError, match="REDIRECT_SERVICE_NAME nor POWERTOOLS_SERVICE_NAME"):
+        deferred_metrics.service_name({})
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):

@@ -3,10 +3,11 @@ and a context object. Standard library only, so that a cold-start measurement ca
 without importing anything the handler itself would import."""
 
 import importlib.util
+import os
 import sys
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
@@ -15,8 +16,9 @@ from typing import Any
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
-def load_handler(code_dir: Path, handler: str, module_alias: str) -> Handler:
-    """Import `module.function` from `code_dir` under a unique module name."""
+def load_handler(code_dir: Path, handler: str, module_alias: str, environment: Mapping[str, str] = {}) -> Handler:
+    """Import `module.function` from `code_dir` under a unique module name, with `environment`
+    (the function's own variables, such as its service name) set while its module initialises."""
     module_path, _, function_name = handler.rpartition(".")
     source = code_dir / (module_path.replace(".", "/") + ".py")
     spec = importlib.util.spec_from_file_location(module_alias, source)
@@ -24,7 +26,16 @@ def load_handler(code_dir: Path, handler: str, module_alias: str) -> Handler:
         raise ImportError(f"cannot load {source}")
     module: ModuleType = importlib.util.module_from_spec(spec)
     sys.modules[module_alias] = module
-    spec.loader.exec_module(module)
+    before = {name: os.environ.get(name) for name in environment}
+    os.environ.update(environment)
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        for name, value in before.items():
+            if value is None:
+                del os.environ[name]
+            else:
+                os.environ[name] = value
     loaded: Handler = getattr(module, function_name)
     return loaded
 

@@ -2,6 +2,8 @@
 
 import json
 
+from samcli.lib.providers.provider import Function
+
 from tools.devstack.template import LocalTemplate
 
 # Only ever used locally; deployed stacks read their key from SSM.
@@ -36,14 +38,27 @@ DEV_DOMAIN_SETTINGS = json.dumps(
 )
 
 
+# Variables each function has a value of its own for: set while its module initialises
+# (Powertools reads the service name then), never merged into the shared environment.
+OWN_VARIABLES = ("POWERTOOLS_SERVICE_NAME",)
+
+
+def own_environment(function: Function) -> dict[str, str]:
+    """The function's values of OWN_VARIABLES (to load its handler with)."""
+    variables = (function.environment or {}).get("Variables") or {}
+    return {name: str(variables[name]) for name in OWN_VARIABLES if name in variables}
+
+
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:
-    """The union of the functions' variables, queue references turned into queue URLs, plus the
-    local-only permutation key, visitor salt and console session secret. All functions share one
-    process, so they must agree."""
+    """The union of the functions' variables but their own (OWN_VARIABLES), queue references
+    turned into queue URLs, plus the local-only permutation key, visitor salt and console session
+    secret. All functions share one process, so they must agree."""
     merged: dict[str, str] = {}
     for function in template.functions.values():
         for name, value in ((function.environment or {}).get("Variables") or {}).items():
             if value is None or isinstance(value, dict):  # AWS::NoValue: declared for `sam local` only
+                continue
+            if name in OWN_VARIABLES:
                 continue
             resolved = queue_urls.get(str(value), str(value))
             if merged.setdefault(name, resolved) != resolved:

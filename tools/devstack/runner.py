@@ -19,6 +19,7 @@ from samcli.lib.providers.provider import Function
 
 from tools.devstack.extensions_api import ExtensionsApi
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
+from tools.devstack.local_env import own_environment
 
 logger = logging.getLogger("devstack")
 
@@ -56,7 +57,9 @@ class InProcessRunner:
             code_dir = self._root / (function.codeuri or ".")
             os.environ["AWS_LAMBDA_RUNTIME_API"] = self.extensions[name].address
             try:
-                self._handlers[name] = load_handler(code_dir, function.handler or "", f"devstack_fn_{name}")
+                self._handlers[name] = load_handler(
+                    code_dir, function.handler or "", f"devstack_fn_{name}", own_environment(function)
+                )
             finally:
                 del os.environ["AWS_LAMBDA_RUNTIME_API"]
 

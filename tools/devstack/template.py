@@ -50,6 +50,15 @@ class LocalTemplate:
             if resource.get("Type") == resource_type
         }
 
+    def properties(self, logical_id: str) -> dict[str, Any]:
+        """Properties of one resource of the main template (parameters resolved to their defaults)."""
+        properties: dict[str, Any] = self.stacks[0].resources[logical_id].get("Properties", {})
+        return properties
+
+    def parameter_default(self, name: str) -> Any:
+        """What one of the main template's parameters is when a deploy does not override it."""
+        return self.stacks[0].template_dict["Parameters"][name].get("Default")
+
     def api(self) -> Api:
         return ApiProvider(self.stacks, cwd=str(self.root)).api
 

@@ -88,9 +88,14 @@ def run(serve: bool) -> None:
         queue_urls = create_queues(template, sqs)
         environment = function_environment(template, queue_urls)
         api_key = ensure_api_key(environment["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
+        clicks_senders = [
+            name
+            for name, function in template.functions.items()
+            if "CLICKS_QUEUE_URL" in (function.environment or {}).get("Variables", {})
+        ]
         local.build_dir.mkdir(parents=True, exist_ok=True)
         local.env_vars_file.write_text(
-            json.dumps(env_vars(endpoint, environment["CLICKS_QUEUE_URL"], local.api_url), indent=2)
+            json.dumps(env_vars(endpoint, environment["CLICKS_QUEUE_URL"], local.api_url, clicks_senders), indent=2)
         )
         print(f"DynamoDB/SQS endpoint {endpoint} (moto, on docker network {local.network})", flush=True)
 

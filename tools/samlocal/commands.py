@@ -3,7 +3,7 @@ the README shows is what runs (`python -m tools.samlocal --serve` prints them)."
 
 import platform
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,17 +77,20 @@ class SamLocal:
         return self._start("start-lambda", self.lambda_port)
 
 
-def env_vars(endpoint: str, clicks_queue_url: str, public_base_url: str) -> dict[str, dict[str, str]]:
-    """SAM's --env-vars document: the same values for every function."""
+def env_vars(
+    endpoint: str, clicks_queue_url: str, public_base_url: str, clicks_senders: Iterable[str]
+) -> dict[str, dict[str, str]]:
+    """SAM's --env-vars document: the same values for every function, and the clicks queue's URL
+    for the functions told it (`clicks_senders`, by logical id: the redirect)."""
     return {
         "Parameters": {
             "AWS_ENDPOINT_URL": endpoint,
-            "CLICKS_QUEUE_URL": clicks_queue_url,
             "PUBLIC_BASE_URL": public_base_url,
             "PERMUTATION_KEY": DEV_PERMUTATION_KEY,
             "VISITOR_SALT": DEV_VISITOR_SALT,
             "CONSOLE_SESSION_SECRET": DEV_CONSOLE_SESSION_SECRET,
-        }
+        },
+        **{function: {"CLICKS_QUEUE_URL": clicks_queue_url} for function in clicks_senders},
     }
 
 

@@ -1,12 +1,15 @@
 """Configuration: the functions' environment, parsed once into a typed model.
 
-A missing required variable fails loudly on first use with the variable's name.
+Each function has its model (FUNCTION_SETTINGS, chosen by its POWERTOOLS_SERVICE_NAME), which
+requires the resources that function uses and no other: a missing one fails loudly on first use
+with the variable's name.
 """
 
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from typing import ClassVar
 
 from shortlink.domains.model import ShortDomains
 
@@ -23,13 +26,18 @@ def comma_list(text: str) -> frozenset[str]:
     return frozenset(item.strip() for item in text.split(",") if item.strip())
 
 
+# The variables naming the tables and queues that Settings' properties of the same name read.
+RESOURCE_VARIABLES = ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL")
+
+
 @dataclass(frozen=True)
 class Settings:
-    links_table: str
-    api_keys_table: str
-    counters_table: str
-    click_stats_table: str
-    clicks_queue_url: str
+    """The stack's settings; a function's own model (below) names the variables it requires."""
+
+    REQUIRES: ClassVar[tuple[str, ...]] = ()
+    # Tables and queues by variable (RESOURCE_VARIABLES), each given only to the functions that
+    # use it (template.yaml): read through the properties below, which name a missing one.
+    resources: Mapping[str, str] = field(default_factory=dict)
     code_length: int = 7
     # "sequence": permuted ids from the counter; "random": CSPRNG codes (see shortlink.codes).
     code_mode: str = "sequence"
@@ -84,6 +92,32 @@ class Settings:
     # Local stack only: receivers on 127.0.0.1 (the template never sets it).
     webhooks_allow_loopback: bool = False
 
+    def resource(self, variable: str) -> str:
+        value = self.resources.get(variable, "")
+        if not value:
+            raise ConfigurationError(f"environment variable {variable} is not set")
+        return value
+
+    @property
+    def links_table(self) -> str:
+        return self.resource("LINKS_TABLE")
+
+    @property
+    def api_keys_table(self) -> str:
+        return self.resource("API_KEYS_TABLE")
+
+    @property
+    def counters_table(self) -> str:
+        return self.resource("COUNTERS_TABLE")
+
+    @property
+    def click_stats_table(self) -> str:
+        return self.resource("CLICK_STATS_TABLE")
+
+    @property
+    def clicks_queue_url(self) -> str:
+        return self.resource("CLICKS_QUEUE_URL")
+
     @property
     def trust_edge_headers(self) -> bool:
         """An edge is in front and proves, with its secret, which requests came through it."""
@@ -91,11 +125,9 @@ class Settings:
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> "Settings":
-        def required(name: str) -> str:
-            value = env.get(name, "")
-            if not value:
+        for name in cls.REQUIRES:
+            if not env.get(name, ""):
                 raise ConfigurationError(f"environment variable {name} is not set")
-            return value
 
         def integer(name: str, default: int, low: int, high: int) -> int:
             raw = env.get(name, "") or str(default)
@@ -126,11 +158,7 @@ class Settings:
                 raise ConfigurationError(f"SHORT_DOMAINS: {error}") from None
 
         return cls(
-            links_table=required("LINKS_TABLE"),
-            api_keys_table=required("API_KEYS_TABLE"),
-            counters_table=required("COUNTERS_TABLE"),
-            click_stats_table=required("CLICK_STATS_TABLE"),
-            clicks_queue_url=required("CLICKS_QUEUE_URL"),
+            resources={variable: env.get(variable, "") for variable in RESOURCE_VARIABLES},
             code_length=integer("CODE_LENGTH", 7, 4, 10),
             code_mode=choice("CODE_MODE", "sequence", ("sequence", "random")),
             id_block_size=integer("ID_BLOCK_SIZE", 1000, 1, 1_000_000),
@@ -162,7 +190,75 @@ class Settings:
         )
 
 
+# One model per function: the resources it reads or writes (its IAM policy's, in template.yaml).
+class CreateSettings(Settings):
+    REQUIRES = ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "IDEMPOTENCY_TABLE")
+
+
+class RedirectSettings(Settings):
+    # Counters: password attempts per window; the queue: its clicks.
+    REQUIRES = ("LINKS_TABLE", "COUNTERS_TABLE", "CLICKS_QUEUE_URL")
+
+
+class ManageSettings(Settings):
+    REQUIRES = ("LINKS_TABLE", "API_KEYS_TABLE", "CLICK_STATS_TABLE")
+
+
+class TransferSettings(Settings):
+    REQUIRES = ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE")
+
+
+class KeysSettings(Settings):
+    REQUIRES = ("API_KEYS_TABLE",)
+
+
+class DocsSettings(Settings):
+    REQUIRES = ()
+
+
+class ConsoleSettings(Settings):
+    REQUIRES = ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE")
+
+
+class IngestSettings(Settings):
+    REQUIRES = ("CLICK_STATS_TABLE",)
+
+
+class WebhookEndpointsSettings(Settings):
+    REQUIRES = ("API_KEYS_TABLE", "WEBHOOKS_TABLE")
+
+
+class WebhooksSettings(Settings):
+    # Links: the owners and tags of the links an event names.
+    REQUIRES = ("LINKS_TABLE", "WEBHOOKS_TABLE", "WEBHOOK_QUEUE_URL")
+
+
+# Each function's model by its service name (POWERTOOLS_SERVICE_NAME in template.yaml). Where
+# none is set (tools, tests, the local stack, which runs every function in one process with the
+# union of their variables) the plain model requires nothing.
+FUNCTION_SETTINGS: dict[str, type[Settings]] = {
+    "create": CreateSettings,
+    "redirect": RedirectSettings,
+    "manage": ManageSettings,
+    "transfer": TransferSettings,
+    "keys": KeysSettings,
+    "docs": DocsSettings,
+    "console": ConsoleSettings,
+    "ingest": IngestSettings,
+    "webhook-endpoints": WebhookEndpointsSettings,
+    "webhooks": WebhooksSettings,
+}
+
+
+def function_settings(env: Mapping[str, str]) -> Settings:
+    """The settings of the function `env` names by its service, read with its model."""
+    service = env.get("POWERTOOLS_SERVICE_NAME", "")
+    if service and service not in FUNCTION_SETTINGS:
+        raise ConfigurationError(f"POWERTOOLS_SERVICE_NAME {service!r} names no function's settings")
+    return FUNCTION_SETTINGS.get(service, Settings).from_env(env)
+
+
 @cache
 def settings() -> Settings:
     """The settings of this execution environment, read from os.environ on first use."""
-    return Settings.from_env(os.environ)
+    return function_settings(os.environ)

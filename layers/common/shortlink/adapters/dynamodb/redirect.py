@@ -1,7 +1,7 @@
 """The redirect's DynamoDB calls through a plain botocore client: its one read (GetItem), and for
 links with max_clicks, the one conditional update that counts a follow.
 
-Everything else goes through the pynamodb models in adapters/dynamodb.py, which remain the
+Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
 schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
 paid on every cold start a visitor waits for; tests/integration/test_dynamodb_redirect.py writes
 links through the pynamodb repository and reads them back through this reader, so the two
