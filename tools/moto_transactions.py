@@ -4,10 +4,16 @@ moto backs up a whole table (a deep copy) for every item of a transaction, to ro
 is cancelled: a transaction costs time in proportion to the table, which makes any test or
 benchmark that writes transactions into a filled table crawl. `install()` keeps its behaviour
 (all or nothing, the same cancellation reasons) and backs up only the items the transaction
-names. For the test double only: nothing in the Lambda functions imports this.
+names (and drops the stream records of a cancelled one). For the test double only: nothing in
+the Lambda functions imports this.
+
+moto's expression parser also recurses once per action: an update of ~170 counters (an
+account's day with its links and a busy day's dimensions; DynamoDB takes expressions up to 4 KB)
+passes Python's default recursion limit, so `install()` and the local stack raise it.
 """
 
 import copy
+import sys
 from types import SimpleNamespace
 from typing import Any
 
@@ -15,6 +21,12 @@ from moto.dynamodb import models
 from moto.dynamodb.models.table import Table
 
 _installed = False
+# Frames enough for an expression of DynamoDB's largest size (about 370 actions).
+RECURSION_LIMIT = 20_000
+
+
+def allow_long_expressions() -> None:
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), RECURSION_LIMIT))
 
 
 def install() -> None:
@@ -22,6 +34,7 @@ def install() -> None:
     if _installed:
         return
     _installed = True
+    allow_long_expressions()
     real_deepcopy = copy.deepcopy
     # The module's own `copy.deepcopy` leaves tables alone (items are still copied as before).
     vars(models)["copy"] = SimpleNamespace(
@@ -41,6 +54,7 @@ def install() -> None:
             key = operation.get("Key") or {name: operation["Item"][name] for name in key_names if name}
             current = self.get_item(table.name, key)
             saved.append((table.name, key, current.to_json()["Attributes"] if current else None))
+        streams = {name: len(self.tables[name].stream_shard.items) for name, _, _ in saved if _streamed(self, name)}
         try:
             original(self, transact_items)
         except Exception:
@@ -49,9 +63,23 @@ def install() -> None:
                     self.delete_item(table_name, item_key)
                 else:
                     self.put_item(table_name, before)
+            for table_name, mark in streams.items():
+                _unrecord(
+                    self.tables[table_name].stream_shard, mark, [key for name, key, _ in saved if name == table_name]
+                )
             raise
 
     models.DynamoDBBackend.transact_write_items = transact_write_items  # type: ignore[method-assign]
+
+
+def _streamed(backend: Any, table_name: str) -> bool:
+    return backend.tables[table_name].stream_shard is not None
+
+
+def _unrecord(shard: Any, mark: int, keys: list[dict[str, Any]]) -> None:
+    """Drop the stream records a cancelled transaction left (its writes and their undoing):
+    DynamoDB streams only what a transaction commits."""
+    shard.items[mark:] = [record for record in shard.items[mark:] if record.record["dynamodb"]["Keys"] not in keys]
 
 
 def serve(argv: list[str]) -> None:

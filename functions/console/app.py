@@ -21,6 +21,7 @@ from shortlink.access.rate_limits import CreateAllowance, take_sign_in_attempt
 from shortlink.api.key_views import CreatedKey, KeyView
 from shortlink.api.link_views import TAG_PATTERN
 from shortlink.api.resolver import destination_policy, link_view, requested_key
+from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
 from shortlink.console import forms
@@ -422,10 +423,58 @@ def restore(code: str) -> Response[Any]:
     return see_other(page_of(restored))
 
 
+def chosen_tag() -> str | None:
+    tag = query("tag")
+    if tag and not re.fullmatch(TAG_PATTERN, tag):
+        raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
+    return tag or None
+
+
+def overview_report(
+    owner: str, tag: str | None, granularity: Granularity, start: datetime | None, end: datetime | None
+) -> dict[str, Any]:
+    """The account's (or a tag's) stats over the range, as `GET /stats` reports them."""
+    span = stats_range(start, end, granularity, now())
+    return account_stats(click_stats(), owner, tag, span, settings().short_domains.public_name)
+
+
 @app.get("/console/overview")
 def overview() -> Response[Any]:
+    """The account's clicks: totals, the series, its top links and each dimension's top values."""
     current, key = requiring("stats:read")
-    return shown("overview.html", key, current)
+    tag = chosen_tag()
+    preset, granularity, start, end = chosen_range()
+    report, range_error = None, None
+    try:
+        report = overview_report(key.owner, tag, granularity, start, end)
+    except InvalidLinkOption as error:
+        range_error = str(error)
+    chosen = {"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")}
+    return shown(
+        "overview.html",
+        key,
+        current,
+        422 if range_error else 200,
+        report=report,
+        range_error=range_error,
+        tag=tag or "",
+        preset=preset,
+        granularity=granularity,
+        stats_query=urlencode({**chosen, **({"tag": tag} if tag else {})}),
+        untagged_query=urlencode(chosen),
+        default_domain=settings().short_domains.public_name(""),  # its links' pages need no ?domain=
+    )
+
+
+@app.get("/console/overview/stats.csv")
+def overview_csv() -> Response[Any]:
+    _, key = requiring("stats:read")
+    tag = chosen_tag()
+    _, granularity, start, end = chosen_range()
+    report = overview_report(key.owner, tag, granularity, start, end)
+    filename = f"tag-{tag}-stats.csv" if tag else "stats.csv"
+    headers = {"Content-Disposition": f'attachment; filename="{filename}"', "Cache-Control": "no-store"}
+    return Response(200, "text/csv; charset=utf-8", series_csv(report), headers=headers)
 
 
 def keys_page(

@@ -38,6 +38,7 @@ from shortlink.api.link_views import (
 )
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
@@ -222,23 +223,30 @@ def qr_code(
     return png
 
 
+# The stats routes' parameters and answers (a link's, the account's).
+StatsFrom = Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")]
+StatsTo = Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")]
+StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
+
+
+def stats_answers(*errors: int) -> dict[int, Any]:
+    media_types = {"application/json": {"type": "object"}, "text/csv": {"type": "string"}}
+    return content_answer("the stats (JSON), their series or one dimension's top values (CSV)", media_types, *errors)
+
+
 @app.get(
     "/links/<code>/stats",
     summary="A link's clicks over time",
     operation_id="linkStats",
-    responses=content_answer(
-        "the stats (JSON), their series or one dimension's top values (CSV)",
-        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
-        404,
-    ),
+    responses=stats_answers(404),
     security=needs(STATS_READ),
 )
 def link_stats(
     code: str,
-    start: Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")] = None,
-    end: Annotated[Moment | None, Query(alias="to", description="exclusive; default: now")] = None,
+    start: StatsFrom = None,
+    end: StatsTo = None,
     granularity: Granularity = "day",
-    output: Annotated[Literal["json", "csv"], Query(alias="format")] = "json",
+    output: StatsFormat = "json",
     domain: DomainQuery = None,
     dimension: Annotated[
         Dimension | None, Query(description="with format=csv: this dimension's top values instead of the series")
@@ -253,8 +261,37 @@ def link_stats(
     first_day, last_day = span_days(span)
     days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     report = link_report(link.code, days, span)
+    return stats_response(report, output, f"{link.code}-{dimension or 'stats'}.csv", dimension)
+
+
+@app.get(
+    "/stats",
+    summary="Clicks of all your links, or of one tag's",
+    operation_id="accountStats",
+    responses=stats_answers(),
+    security=needs(STATS_READ),
+)
+def all_links_stats(
+    start: StatsFrom = None,
+    end: StatsTo = None,
+    granularity: Granularity = "day",
+    output: StatsFormat = "json",
+    tag: Annotated[str | None, Query(pattern=TAG_PATTERN, description="only the links with this tag")] = None,
+) -> Response[Any]:
+    """Totals, a time series, the top values of each dimension and the top links of the calling
+    key's account's links (counted as they are clicked: the cost does not grow with their
+    number); `?format=csv`: the series."""
+    span = stats_range(start, end, granularity, datetime.now(UTC))
+    report = account_stats(click_stats(), owner(), tag, span, settings().short_domains.public_name)
+    filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
+    return stats_response(report, output, filename)
+
+
+def stats_response(
+    report: dict[str, Any], output: str, filename: str, dimension: Dimension | None = None
+) -> Response[Any]:
     if output == "csv":
-        headers = {"Content-Disposition": f'attachment; filename="{link.code}-{dimension or "stats"}.csv"'}
+        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
         body = series_csv(report) if dimension is None else dimension_csv(report, dimension)
         return Response(status_code=200, content_type="text/csv; charset=utf-8", body=body, headers=headers)
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))

@@ -176,7 +176,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
             dispatcher.count("CacheHits")
         else:
             dispatcher.count("CacheMisses")
-        dispatcher.record_click(link.key, event, url)
+        dispatcher.record_click(link.key, event, url, link)
     if link.preview is not None:
         from shortlink.rules.user_agents import is_link_preview
 
@@ -340,7 +340,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
             ):
                 entry.used = True  # spared by the cache's next eviction sweep
                 dispatcher.count("CacheHits")
-                dispatcher.record_click(code, event, entry.prepared["headers"]["Location"])
+                dispatcher.record_click(code, event, entry.prepared["headers"]["Location"], entry.link)
                 return entry.prepared  # type: ignore[no-any-return]
         elif route == ROBOTS_ROUTE:
             return robots_answer(event)

@@ -24,7 +24,7 @@ class Store:
 
 STORES = {
     "moto": Store("moto", frozenset()),
-    "dynalite": Store("dynalite", frozenset({"TransactWriteItems", "UpdateTimeToLive"})),
+    "dynalite": Store("dynalite", frozenset({"TransactWriteItems", "UpdateTimeToLive", "DynamoDB Streams"})),
 }
 
 

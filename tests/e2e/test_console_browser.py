@@ -194,8 +194,23 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     ]
     accessible(browser, "links-on-a-domain")
 
-    browser.get(f"{console}/overview")
+    # The account overview, filtered to one of the link's tags: its click among the top links
+    # (the stream aggregator counts it a moment after ingest), the chart, the bars, the CSV.
+    deadline = time.monotonic() + 30
+    while True:
+        browser.get(f"{console}/overview?tag=newsletter&range=24h")
+        ranked = browser.find_elements(By.CSS_SELECTOR, f"#top-links a[href='/console/links/{slug}']")
+        if ranked or time.monotonic() > deadline:
+            break
+        time.sleep(1)
+    assert ranked, "the link's click never reached the account overview"
+    assert ranked[0].find_element(By.XPATH, "..").find_element(By.CLASS_NAME, "bar-value").text == "1"
+    assert sum(browser.execute_script("return document.getElementById('chart').chart.data[1]")) >= 1
+    assert "DE" in browser.find_element(By.ID, "bars-country").text
+    assert "tag=newsletter" in browser.find_element(By.ID, "csv").get_attribute("href")
     accessible(browser, "overview")
+    ranked[0].click()
+    shown("edit")
 
     # Keys: create a read-only key for a dashboard (shown once), then revoke it.
     browser.find_element(By.ID, "keys-page").click()

@@ -1,8 +1,20 @@
-"""The faster moto transactions still cancel whole: nothing of a cancelled one stays written."""
+"""The faster moto transactions still cancel whole: nothing of a cancelled one stays written,
+nor streamed (DynamoDB streams only what a transaction commits)."""
 
+import boto3
 import pytest
 
 from shortlink.config import settings
+
+
+def stream_keys(dynamodb, table):
+    streams = boto3.client("dynamodbstreams")
+    arn = dynamodb.describe_table(TableName=table)["Table"]["LatestStreamArn"]
+    (shard,) = streams.describe_stream(StreamArn=arn)["StreamDescription"]["Shards"]
+    start = streams.get_shard_iterator(StreamArn=arn, ShardId=shard["ShardId"], ShardIteratorType="TRIM_HORIZON")
+    return [
+        record["dynamodb"]["Keys"] for record in streams.get_records(ShardIterator=start["ShardIterator"])["Records"]
+    ]
 
 
 def test_a_cancelled_transaction_leaves_every_item_as_it_was(aws):
@@ -20,6 +32,7 @@ def test_a_cancelled_transaction_leaves_every_item_as_it_was(aws):
         )
     assert aws.dynamodb.get_item(TableName=table, Key=key)["Item"]["clicks"] == {"N": "1"}
     assert "Item" not in aws.dynamodb.get_item(TableName=table, Key=fresh)
+    assert stream_keys(aws.dynamodb, table) == [key]  # the put before it, nothing of the transaction
 
 
 NAMES = {"ExpressionAttributeNames": {"#c": "clicks"}, "ExpressionAttributeValues": {":one": {"N": "1"}}}

@@ -65,6 +65,7 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "ClicksDeadLetterAlarm",
         "ClicksQueueAgeAlarm",
         "DynamoThrottleAlarm",
+        "AccountStatsLagAlarm",
         "WebhookDeadLetterAlarm",
     }
     for name in alarms:
@@ -121,5 +122,6 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
     body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    emitting = {services[name] for name in ("RedirectFunction", "IngestFunction", "WebhooksFunction")}
+    emitters = ("RedirectFunction", "IngestFunction", "WebhooksFunction", "AccountStatsFunction")
+    emitting = {services[name] for name in emitters}
     assert services_on_dashboard(json.loads(body)) == emitting

@@ -65,6 +65,7 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
         "DocsFunction",
         "TransferFunction",
         "ConsoleFunction",
+        "AccountStatsFunction",
         "WebhookEndpointsFunction",
         "WebhooksFunction",
     )

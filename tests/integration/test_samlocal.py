@@ -3,11 +3,15 @@ what it keeps away from them. The full run (Docker) is `make sam-local` itself."
 
 from pathlib import Path
 
+import boto3
 import pytest
+from moto import mock_aws
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
 from shortlink.secrets import read_secret
+from tools.devstack.resources import create_queues, create_tables
+from tools.samlocal.__main__ import start_lambda_sources
 from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
 from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
 
@@ -80,6 +84,20 @@ def test_the_host_aws_identity_and_endpoints_never_reach_sam_or_the_functions():
     # The layer is built for the functions' architecture (its Makefile's LAMBDA_PLATFORM).
     assert sam_environment(host, "x86_64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_x86_64"
     assert sam_environment(host, "arm64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_aarch64"
+
+
+def test_every_trigger_of_the_template_is_polled_through_start_lambda_the_stats_stream_too(template, monkeypatch):
+    # Given the template's tables and queues in moto, as make sam-local creates them
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    with mock_aws():
+        create_tables(template, boto3.client("dynamodb"))
+        queue_urls = create_queues(template, boto3.client("sqs"))
+        # Then sam local polls each SQS trigger and each table's stream, as make dev does
+        sources = start_lambda_sources(template, queue_urls, LOCAL.lambda_url)
+    expected = {f"sqs-{trigger.function_name}" for trigger in template.sqs_triggers()}
+    expected |= {f"stream-{trigger.function_name}" for trigger in template.stream_triggers()}
+    assert "stream-AccountStatsFunction" in expected
+    assert ({poller.name for poller in sources.pollers}, sources.without_streams) == (expected, [])
 
 
 def test_the_stand_in_is_tagged_as_sam_asks_for_the_base_image():

@@ -32,6 +32,7 @@ ROUTE_SCOPES = {
     ("DELETE", "/links/{code}"): LINKS_WRITE,
     ("POST", "/links/{code}/restore"): LINKS_WRITE,
     ("GET", "/links/{code}/stats"): STATS_READ,
+    ("GET", "/stats"): STATS_READ,
     ("POST", "/links/import"): LINKS_WRITE,
     ("GET", "/links/export"): LINKS_READ,
     ("POST", "/keys"): ADMIN,

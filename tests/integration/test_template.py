@@ -69,6 +69,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
             {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "ssm:GetParameter", "sqs:SendMessage"},
         ),
         ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
+        ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "WebhookEndpointsFunction",
             {"dynamodb:GetItem", "dynamodb:Query", "dynamodb:PutItem", "dynamodb:DeleteItem", "ssm:GetParameter"},
@@ -133,6 +134,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "KeysFunction",
         "TransferFunction",
         "ConsoleFunction",
+        "AccountStatsFunction",
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
@@ -153,6 +155,7 @@ def test_routes_and_trigger(template):
         ("GET", "/"): "RedirectFunction",
         ("GET", "/.well-known/{file}"): "RedirectFunction",
         ("GET", "/links/{code}/stats"): "ManageFunction",
+        ("GET", "/stats"): "ManageFunction",
         ("GET", "/links"): "ManageFunction",
         ("GET", "/links/{code}"): "ManageFunction",
         ("PATCH", "/links/{code}"): "ManageFunction",
@@ -175,6 +178,16 @@ def test_routes_and_trigger(template):
     }
     triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
     assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
+    # The stream aggregator: in order per shard, a failed batch retried whole, the shard's id in
+    # its events (a tumbling window), the table's stream with both images.
+    [stream] = template.stream_triggers()
+    assert (stream.function_name, stream.table_id) == ("AccountStatsFunction", "ClickStatsTable")
+    (event,) = template.functions["AccountStatsFunction"].events.values()
+    properties = event["Properties"]
+    assert (properties["ParallelizationFactor"], properties["BisectBatchOnFunctionError"]) == (1, False)
+    assert properties["TumblingWindowInSeconds"] > 0
+    stats_table = template.resources("AWS::DynamoDB::Table")["ClickStatsTable"]
+    assert stats_table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
 def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
@@ -264,7 +277,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 10
+    assert len(functions) == 11
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

@@ -13,11 +13,14 @@ import os
 import platform
 import statistics
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "layers" / "common"))  # shortlink and package_layer
+
+import boto3  # noqa: E402
 
 from tools.bench.click_costs import measure_click_costs  # noqa: E402
 from tools.bench.cold_starts import measure_cold_starts  # noqa: E402
@@ -30,9 +33,29 @@ from tools.bench.report import click_targets, targets, write_performance_page, w
 CREATES = 200
 
 
+def stream_aggregator(stack: Stack) -> Callable[[], int]:
+    """Runs AccountStatsFunction over the click-stats stream's new records, as the local stack
+    does; the number of batches it took."""
+    from tools.devstack.resources import stream_arns
+    from tools.devstack.stream_trigger import StreamPoller
+
+    (trigger,) = stack.template.stream_triggers()
+    arn = stream_arns(stack.template, boto3.client("dynamodb"))[trigger.table_id]
+    poller = StreamPoller(trigger, arn, boto3.client("dynamodbstreams"), stack.runner, REGION)
+
+    def drain() -> int:
+        batches = 0
+        while poller.poll_once():
+            batches += 1
+        return batches
+
+    return drain
+
+
 def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
     return measure_click_costs(
         lambda event: stack.runner.call("IngestFunction", event),
+        stream_aggregator(stack),
         lambda event: stack.runner.call("ManageFunction", event),
         code,
         os.environ["BENCH_API_KEY"],

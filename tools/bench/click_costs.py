@@ -7,10 +7,14 @@
   the queue);
 - 1,000 cool links: batches of 1,000 single-click packs, one click per link (idle environments
   send each click at once: the dearest packing there is);
+- the clicks of both carry their owner (and the hot link a tag), as the redirect sends them; the
+  stream aggregator runs after each ingest batch (its dearest case) and its write units (the
+  account's and tag's days) are reported beside ingest's, per 1,000 clicks and per stream batch;
 - stats reads of the hot link, its hot day among 400 days of background traffic (2,000 clicks
   a day over 24 hours, ~1,500 distinct visitors, 40 countries, 30 referrers), for 30 and 400 days.
 """
 
+import json
 import os
 import random
 import statistics
@@ -23,6 +27,7 @@ from typing import Any
 import boto3
 
 from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from tests.events import bearer, http_event
 from tools.bench.write_units import WriteMeter, item_size, metering_writes
 
@@ -36,6 +41,7 @@ BACKGROUND_DAYS = 400
 BACKGROUND_CLICKS = 2_000
 BACKGROUND_PACK = 20
 STATS_CALLS = 20
+BENCH_TAG = "launch"
 
 COUNTRIES = [f"{a}{b}" for a in "ABCDEFGH" for b in "XYZQW"]  # 40
 DEVICES = ["mobile", "desktop", "tablet", "bot"]
@@ -65,9 +71,11 @@ class Clicks:
             f'"bot":{bot},"visitor":"{rng.choice(self.visitors)}"}}'
         )
 
-    def pack(self, clicks: list[str]) -> str:
+    def pack(self, clicks: list[str], owners: dict[str, dict[str, Any]] | None = None) -> str:
+        """A pack; `owners`: its links' owners and tags, as the redirect names them once per link."""
         self.serial += 1
-        return f'{{"v":2,"pack":"p{self.serial}","clicks":[{",".join(clicks)}]}}'
+        links = f',"links":{json.dumps(owners, separators=(",", ":"))}' if owners else ""
+        return f'{{"v":2,"pack":"p{self.serial}","clicks":[{",".join(clicks)}]{links}}}'
 
 
 def record(message_id: str, body: str) -> dict[str, Any]:
@@ -97,45 +105,72 @@ def ingest(call: Callable[[dict[str, Any]], Any], bodies: list[str]) -> None:
     raise RuntimeError(f"ingest failed {len(records)} messages {RECEIVES} times")
 
 
-def hot_link(call: Callable[[dict[str, Any]], Any], code: str, start: datetime) -> dict[str, Any]:
+def split_units(meter: WriteMeter, clicks: int, batches: int, stream_batches: int) -> dict[str, Any]:
+    """Ingest's write units (the links' items) beside the stream aggregator's (the accounts' and
+    tags' items), each per 1,000 clicks; the aggregator's also per ingest batch (whose changes
+    it applies in one stream batch; the next holds only its own writes, and applies nothing)."""
+    ingest_units = meter.units - meter.account_units
+    return {
+        "write_units": ingest_units,
+        "write_units_per_1000_clicks": round(ingest_units * 1000 / clicks, 2),
+        "account_write_units": meter.account_units,
+        "account_write_units_per_1000_clicks": round(meter.account_units * 1000 / clicks, 2),
+        "account_write_units_per_batch": round(meter.account_units / batches, 2),
+        "stream_batches": stream_batches,
+    }
+
+
+def hot_link(
+    call: Callable[[dict[str, Any]], Any], aggregate: Callable[[], int], code: str, owner: str, start: datetime
+) -> dict[str, Any]:
     clicks = Clicks(2_000, visitors=400_000)
+    owners = {code: {"owner": owner, "tags": [BENCH_TAG]}}  # its account's and its tag's days too
     total = HOT_RATE * HOT_SECONDS
     step = timedelta(seconds=1 / HOT_RATE)
+    stream_batches = 0
     with metered() as meter:
         for first in range(0, total, HOT_PACK * HOT_BATCH_PACKS):
             bodies = []
             for pack_start in range(first, min(first + HOT_PACK * HOT_BATCH_PACKS, total), HOT_PACK):
                 bodies.append(
                     clicks.pack(
-                        [clicks.click(code, start + n * step) for n in range(pack_start, pack_start + HOT_PACK)]
+                        [clicks.click(code, start + n * step) for n in range(pack_start, pack_start + HOT_PACK)],
+                        owners,
                     )
                 )
             ingest(call, bodies)
+            stream_batches += aggregate()  # after each ingest batch: the dearest the stream can be
     return {
         "clicks": total,
         "clicks_per_second": HOT_RATE,
         "clicks_per_pack": HOT_PACK,
         "packs_per_batch": HOT_BATCH_PACKS,
-        "write_units": meter.units,
+        **split_units(meter, total, -(-total // (HOT_PACK * HOT_BATCH_PACKS)), stream_batches),
         "writes": dict(meter.writes),
         "largest_item_bytes": meter.largest_item,
-        "write_units_per_1000_clicks": round(meter.units * 1000 / total, 2),
     }
 
 
-def cool_links(call: Callable[[dict[str, Any]], Any], at: datetime) -> dict[str, Any]:
+def cool_links(
+    call: Callable[[dict[str, Any]], Any], aggregate: Callable[[], int], owner: str, at: datetime
+) -> dict[str, Any]:
     clicks = Clicks(1_000, visitors=50_000)
+    codes = [f"cool{n:04d}" for n in range(COOL_LINKS)]
+    stream_batches = 0
     with metered() as meter:
         for batch in range(COOL_BATCHES):
             moment = at + timedelta(minutes=batch)
-            ingest(call, [clicks.pack([clicks.click(f"cool{n:04d}", moment)]) for n in range(COOL_LINKS)])
+            packs = [clicks.pack([clicks.click(code, moment)], {code: {"owner": owner, "tags": []}}) for code in codes]
+            ingest(call, packs)
+            stream_batches += aggregate()
+    units = split_units(meter, COOL_LINKS * COOL_BATCHES, COOL_BATCHES, stream_batches)
     return {
         "links": COOL_LINKS,
         "batches": COOL_BATCHES,
         "clicks_per_link_and_batch": 1,
-        "write_units": meter.units,
+        **units,
         "writes": dict(meter.writes),
-        "write_units_per_link_and_batch": round(meter.units / (COOL_LINKS * COOL_BATCHES), 3),
+        "write_units_per_link_and_batch": round(units["write_units"] / (COOL_LINKS * COOL_BATCHES), 3),
     }
 
 
@@ -195,6 +230,7 @@ def stats_reads(call: Callable[[dict[str, Any]], Any], code: str, key: str, end:
 
 def measure_click_costs(
     ingest_call: Callable[[dict[str, Any]], Any],
+    aggregate: Callable[[], int],
     manage_call: Callable[[dict[str, Any]], Any],
     hot_code: str,
     key: str,
@@ -202,10 +238,11 @@ def measure_click_costs(
 ) -> dict[str, Any]:
     today = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
     hot_start = (today - timedelta(days=1)).replace(hour=14)
+    owner = key_id_for(hash_api_key(key))
     progress(f"ingest cost: a hot link, {HOT_RATE} clicks/s for {HOT_SECONDS} s")
-    hot = hot_link(ingest_call, hot_code, hot_start)
+    hot = hot_link(ingest_call, aggregate, hot_code, owner, hot_start)
     progress(f"ingest cost: {COOL_LINKS} cool links x {COOL_BATCHES} batches")
-    cool = cool_links(ingest_call, today - timedelta(hours=2))
+    cool = cool_links(ingest_call, aggregate, owner, today - timedelta(hours=2))
     progress(f"stats: {BACKGROUND_DAYS} days of background traffic for the hot link")
     background(ingest_call, hot_code, today, skip=hot_start)
     progress("stats reads: 30 and 400 days")

@@ -2,8 +2,10 @@
 per 1,000 clicks over a few links."""
 
 import json
+import os
 from typing import Any
 
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from tests.aws_calls import recording_aws_calls
 from tools.bench.click_costs import metered
 from tools.bench.harness import REGION, Stack, progress
@@ -20,9 +22,18 @@ def measure_ingest(stack: Stack, codes: list[str]) -> dict[str, Any]:
 
     progress(f"ingest of {CLICKS} clicks over {CLICK_LINKS} links")
     queue = stack.queue_urls["ClicksQueue"]
+    owner = key_id_for(hash_api_key(os.environ["BENCH_API_KEY"]))  # the links' owner: one account day more
     for start in range(0, CLICKS, 10):
         bodies = [
-            json.dumps({"click_id": f"bench-{start + n}", "code": codes[(start + n) % CLICK_LINKS], "at": CLICK_TIME})
+            json.dumps(
+                {
+                    "click_id": f"bench-{start + n}",
+                    "code": codes[(start + n) % CLICK_LINKS],
+                    "at": CLICK_TIME,
+                    "owner": owner,
+                    "tags": [],
+                }
+            )
             for n in range(10)
         ]
         entries: Any = [{"Id": str(n), "MessageBody": body} for n, body in enumerate(bodies)]

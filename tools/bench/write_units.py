@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
+from shortlink.clicks.account_tally import ACCOUNT_PREFIX
+
 WRITES = ("PutItem", "UpdateItem", "DeleteItem", "TransactWriteItems")
 
 
@@ -60,11 +62,14 @@ class WriteMeter:
     units: int = 0
     writes: Counter[str] = field(default_factory=Counter)
     largest_item: int = 0
+    account_units: int = 0  # of the units, those of accounts' and tags' items (shortlink.clicks.account_tally)
 
-    def add(self, operation: str, units: int, size: int) -> None:
+    def add(self, operation: str, units: int, size: int, partition: str = "") -> None:
         self.units += units
         self.writes[operation] += 1
         self.largest_item = max(self.largest_item, size)
+        if partition.startswith(ACCOUNT_PREFIX):
+            self.account_units += units
 
 
 @dataclass(frozen=True)
@@ -104,7 +109,7 @@ def metering_writes(client: Any, reader: Any) -> Iterator[WriteMeter]:
         for target in pending.pop(operation, []):
             size_after = current_size(target.table, target.key)
             units = target.factor * write_units(target.size_before, size_after)
-            meter.add(operation, units, max(target.size_before, size_after))
+            meter.add(operation, units, max(target.size_before, size_after), target.key["code"]["S"])
 
     hooks: list[tuple[str, Callable[..., None]]] = [
         (f"before-parameter-build.dynamodb.{operation}", before) for operation in WRITES

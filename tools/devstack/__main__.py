@@ -121,10 +121,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     import boto3
     from werkzeug.serving import make_server
 
+    from tools.devstack.event_sources import event_sources
     from tools.devstack.http_api import HttpApiService
     from tools.devstack.resources import create_queues, create_tables
     from tools.devstack.runner import InProcessRunner
-    from tools.devstack.sqs_trigger import SqsPoller
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, REGION)
@@ -141,6 +141,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     if embedded:
         from moto.server import ThreadedMotoServer
 
+        from tools.moto_transactions import allow_long_expressions
+
+        allow_long_expressions()
         ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
         moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
         moto.start()
@@ -170,10 +173,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
-    pollers = [
-        SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, runner, REGION) for trigger in template.sqs_triggers()
-    ]
-    for poller in pollers:
+    streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
+    sources = event_sources(template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, REGION)
+    for poller in sources.pollers:
         poller.start()
         running.callback(poller.join, timeout=5)
         running.callback(poller.stopping.set)
@@ -184,12 +186,18 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         if without_ttl
         else ""
     )
+    streams_line = (
+        f"  Streams:   not supported by this DynamoDB ({', '.join(sources.without_streams)}): GET /stats stays empty\n"
+        if sources.without_streams
+        else ""
+    )
     print(
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{ttl_line}"
+        f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"
         f"Try:\n"
         f"  curl -s -X POST {base}/links -H 'Authorization: Bearer {api_key}' \\\n"

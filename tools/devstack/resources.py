@@ -33,6 +33,9 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
         for kind in ("GlobalSecondaryIndexes", "LocalSecondaryIndexes"):
             if kind in properties:
                 request[kind] = [_index(index, on_demand) for index in properties[kind]]
+        stream = properties.get("StreamSpecification")
+        if stream:
+            request["StreamSpecification"] = {"StreamEnabled": True, **stream}
         dynamodb.create_table(TableName=name, **request)
         ttl = properties.get("TimeToLiveSpecification")
         if ttl:
@@ -43,6 +46,17 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
                     raise
                 without_ttl.append(name)
     return without_ttl
+
+
+def stream_arns(template: LocalTemplate, dynamodb: Any) -> dict[str, str]:
+    """Logical id → stream ARN of each table that has its stream here (none in dynalite)."""
+    arns = {}
+    for name, properties in template.resources(TABLE_TYPE).items():
+        if "StreamSpecification" in properties:
+            arn = dynamodb.describe_table(TableName=name)["Table"].get("LatestStreamArn")
+            if arn:
+                arns[name] = arn
+    return arns
 
 
 def _queue_attributes(properties: dict[str, Any], queue_arns: dict[str, str]) -> dict[str, str]:

@@ -29,6 +29,13 @@ class SqsTrigger:
     reports_item_failures: bool
 
 
+@dataclass(frozen=True)
+class StreamTrigger:
+    function_name: str
+    table_id: str
+    batch_size: int
+
+
 @dataclass
 class LocalTemplate:
     root: Path
@@ -83,6 +90,26 @@ class LocalTemplate:
         """The one SQS trigger of this function (ingest's clicks queue, the webhooks' deliveries)."""
         [trigger] = [trigger for trigger in self.sqs_triggers() if trigger.function_name == function_name]
         return trigger
+
+    def stream_triggers(self) -> list[StreamTrigger]:
+        """The functions fed by a table's DynamoDB stream."""
+        return [
+            StreamTrigger(
+                function_name=function.name,
+                table_id=stream_table_of(event["Properties"]["Stream"]),
+                batch_size=int(event["Properties"].get("BatchSize", 100)),
+            )
+            for function in self.functions.values()
+            for event in (function.events or {}).values()
+            if event.get("Type") == "DynamoDB"
+        ]
+
+
+def stream_table_of(reference: Any) -> str:
+    """The table's logical id in `!GetAtt Table.StreamArn`, resolved by SAM CLI or not."""
+    if isinstance(reference, dict):
+        return str(reference["Fn::GetAtt"][0])
+    return logical_id_of(str(reference)).split("/")[0]
 
 
 def logical_id_of(reference: str) -> str:

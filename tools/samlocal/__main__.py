@@ -6,8 +6,9 @@
 Steps: the Lambda base image (a local stand-in when none can be pulled), a Docker network of
 its own, moto on that network's gateway (the only address the containers call), the template's
 tables and queues there, `sam build` for this host's architecture, `sam local start-lambda` and
-`sam local start-api`, and the clicks queue's trigger delivering batches to ingest through
-start-lambda. Environment: SAM_LOCAL_API_PORT (3001; make dev has 3000), SAM_LOCAL_LAMBDA_PORT
+`sam local start-api`, and every trigger (the clicks queue's to ingest, the webhook deliveries',
+the click-stats table's stream to the account stats' aggregator) delivering batches through
+start-lambda, as `make dev` does. Environment: SAM_LOCAL_API_PORT (3001; make dev has 3000), SAM_LOCAL_LAMBDA_PORT
 (3002), SAM_LOCAL_MOTO_PORT (5006).
 """
 
@@ -26,9 +27,11 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "layers" / "common"))
 
 from tools.devstack.__main__ import REGION, ensure_api_key, ensure_free  # noqa: E402
+from tools.devstack.event_sources import EventSources, event_sources  # noqa: E402
 from tools.devstack.local_env import function_environment  # noqa: E402
 from tools.devstack.resources import create_queues, create_tables  # noqa: E402
 from tools.devstack.sqs_trigger import SqsPoller  # noqa: E402
+from tools.devstack.stream_trigger import StreamPoller  # noqa: E402
 from tools.devstack.template import LocalTemplate  # noqa: E402
 from tools.samlocal import flow  # noqa: E402
 from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment  # noqa: E402
@@ -58,9 +61,24 @@ def stop_on_sigterm() -> None:
     signal.signal(signal.SIGTERM, interrupt)
 
 
+def start_lambda_sources(template: LocalTemplate, queue_urls: dict[str, str], lambda_url: str) -> EventSources:
+    """Every trigger's poller, each invoking its function through start-lambda (within the
+    function's timeout and a cold start)."""
+    import boto3
+
+    def caller_of(function_name: str) -> StartLambdaCaller:
+        function_timeout = int(template.functions[function_name].timeout or 30)
+        return StartLambdaCaller(lambda_url, timeout_seconds=function_timeout + 60)
+
+    clients = (boto3.client("sqs"), boto3.client("dynamodb"), boto3.client("dynamodbstreams"))
+    return event_sources(template, queue_urls, clients, caller_of, REGION)
+
+
 def run(serve: bool) -> None:
     import boto3
     from moto.server import ThreadedMotoServer
+
+    from tools.moto_transactions import allow_long_expressions
 
     local = SamLocal(
         architecture=native_architecture(),
@@ -76,10 +94,11 @@ def run(serve: bool) -> None:
     print(f"Base image {ensure_base_image(local.architecture, CACHE_DIR)}", flush=True)
     gateway = ensure_network(local.network)
     endpoint = f"http://{gateway}:{moto_port}"
+    allow_long_expressions()  # an account's day adds ~170 counters in one expression
     moto = ThreadedMotoServer(ip_address=gateway, port=moto_port, verbose=False)
     moto.start()
     processes: list[SamProcess] = []
-    pollers: list[SqsPoller] = []
+    pollers: list[SqsPoller | StreamPoller] = []
     try:
         use_local_aws(endpoint)
         template = LocalTemplate.load(ROOT / "template.yaml")
@@ -110,11 +129,9 @@ def run(serve: bool) -> None:
         for process in processes:
             process.wait_until_listening(local.host)
 
-        for trigger in template.sqs_triggers():  # ingest's clicks, the webhooks' deliveries
-            function_timeout = int(template.functions[trigger.function_name].timeout or 30)
-            caller = StartLambdaCaller(local.lambda_url, timeout_seconds=function_timeout + 60)
-            pollers.append(SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, caller, REGION))
-            pollers[-1].start()
+        pollers = start_lambda_sources(template, queue_urls, local.lambda_url).pollers  # moto has streams
+        for poller in pollers:
+            poller.start()
 
         print(
             f"sam local ready\n  API:     {local.api_url}\n  API key: {api_key}\n"

@@ -1,4 +1,5 @@
-"""create → follow → stats over real HTTP against `sam local start-api`: what make sam-local checks."""
+"""create → follow → stats (the link's and the account's) over real HTTP against `sam local start-api`:
+what make sam-local checks."""
 
 import http.client
 import json
@@ -36,7 +37,8 @@ def expect(step: str, status: int, wanted: int, body: bytes) -> None:
 
 
 def run(api_url: str, api_key: str) -> dict[str, Any]:
-    """Create a link, follow it once, wait for its click in the stats; the stats' totals."""
+    """Create a link, follow it once, wait for its click in its stats and in the account's; the
+    link's totals and the account's clicks."""
     authorised = {"Authorization": f"Bearer {api_key}"}
     destination = f"https://example.com/sam-local/{int(time.time())}"
     status, _, body = request(
@@ -58,14 +60,24 @@ def run(api_url: str, api_key: str) -> dict[str, Any]:
     if status != 302 or location != destination:
         raise FlowFailed(f"GET /{code}: expected 302 to {destination}, got {status} to {location}")
 
+    report = counted(api_url, f"/links/{code}/stats", authorised)
+    totals = {name: report[name] for name in ("clicks", "bots", "unique_visitors")}
+    # The account's stats come from the click-stats table's stream, through the aggregator's trigger
+    account = counted(api_url, "/stats", authorised)
+    if not any(link["code"] == code for link in account["top_links"]):
+        raise FlowFailed(f"GET /stats does not rank {code}: {account['top_links']}")
+    return {**totals, "account_clicks": account["clicks"]}
+
+
+def counted(api_url: str, path: str, headers: dict[str, str]) -> dict[str, Any]:
+    """A stats route's report once it counts a click (ingest and the aggregator run behind)."""
     for _ in range(STATS_POLLS):
-        status, _, body = request(api_url, "GET", f"/links/{code}/stats", authorised)
+        status, _, body = request(api_url, "GET", path, headers)
         if status == 200 and json.loads(body)["clicks"] >= 1:
             break
         time.sleep(STATS_POLL_SECONDS)
-    expect(f"GET /links/{code}/stats", status, 200, body)
-    report = json.loads(body)
-    totals = {name: report[name] for name in ("clicks", "bots", "unique_visitors")}
-    if totals["clicks"] < 1:
-        raise FlowFailed(f"the click never reached the stats: {totals}")
-    return totals
+    expect(f"GET {path}", status, 200, body)
+    report: dict[str, Any] = json.loads(body)
+    if report["clicks"] < 1:
+        raise FlowFailed(f"the click never reached {path}")
+    return report

@@ -224,6 +224,10 @@ class IngestSettings(Settings):
     REQUIRES = ("CLICK_STATS_TABLE",)
 
 
+class AccountStatsSettings(Settings):
+    REQUIRES = ("CLICK_STATS_TABLE",)
+
+
 class WebhookEndpointsSettings(Settings):
     REQUIRES = ("API_KEYS_TABLE", "WEBHOOKS_TABLE")
 
@@ -245,6 +249,7 @@ FUNCTION_SETTINGS: dict[str, type[Settings]] = {
     "docs": DocsSettings,
     "console": ConsoleSettings,
     "ingest": IngestSettings,
+    "account-stats": AccountStatsSettings,
     "webhook-endpoints": WebhookEndpointsSettings,
     "webhooks": WebhooksSettings,
 }

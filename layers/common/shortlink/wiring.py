@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from shortlink.config import ConfigurationError, settings
 
 if TYPE_CHECKING:
+    from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore, DynamoLinkRepository, DynamoWindowCounter
@@ -100,6 +101,13 @@ def click_stats() -> "DynamoClickStats":
     from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
 
     return DynamoClickStats(settings().click_stats_table)
+
+
+@cache
+def account_days() -> "DynamoAccountDays":
+    from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
+
+    return DynamoAccountDays(click_stats())  # one client for both
 
 
 @cache
@@ -234,6 +242,7 @@ def reset() -> None:
         click_budget,
         api_key_store,
         click_stats,
+        account_days,
         click_publisher,
         code_generator,
         idempotency_store,

@@ -8,6 +8,7 @@ a metric, one record per batch: a redirect that queues its click writes no metri
 """
 
 import json
+import re
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from typing import Literal, Protocol, get_args
@@ -25,6 +26,11 @@ NO_CAMPAIGN = "(none)"  # a destination without utm_campaign
 CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
 MAX_CARRIED_COUNT = 100
 HOUR_FORMAT = "%Y-%m-%dT%H"
+# Whose link was clicked and its tags at click time: what ingest adds the account's stats from.
+# Both become parts of click-stats keys, so only plain values pass (as a key id and tags are).
+OWNER_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,64}")
+TAG_PATTERN = re.compile(r"[A-Za-z0-9_-]{1,32}")
+MAX_CLICK_TAGS = 10
 
 
 @dataclass(frozen=True)
@@ -42,17 +48,28 @@ class ClickEvent:
     bot: bool = False
     visitor: str = ""  # a daily-salted hash; empty when unknown
     counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above
+    owner: str = ""  # the link's owner (its API key's id) at click time; empty when unknown
+    tags: tuple[str, ...] = ()  # the link's tags at click time
 
-    def to_json(self) -> str:
+    @property
+    def link_owner(self) -> "LinkOwner":
+        return LinkOwner(self.owner, self.tags)
+
+    def to_json(self, shared: "LinkOwner | None" = None) -> str:
+        """The click as queued; without its owner and tags when they are `shared` (a pack says
+        them once per link)."""
         data = {**asdict(self), "at": self.at.isoformat()}
         if not self.counts:
             del data["counts"]
+        if not self.owner or self.link_owner == shared:
+            del data["owner"], data["tags"]
         return json.dumps(data, separators=(",", ":"))
 
     @classmethod
-    def from_json(cls, body: str, fallback_id: str = "") -> "ClickEvent":
+    def from_json(cls, body: str, fallback_id: str = "", shared: "LinkOwner | None" = None) -> "ClickEvent":
         """Parse a queued click; ValueError (or KeyError/TypeError) for a malformed one. Clicks
-        queued before ids existed use `fallback_id` (their SQS message id)."""
+        queued before ids existed use `fallback_id` (their SQS message id); a click without an
+        owner of its own has the `shared` one (its pack's for its link)."""
         data = json.loads(body)
         code = data["code"]
         if not isinstance(code, str) or not is_possible_key(code):
@@ -68,6 +85,7 @@ class ClickEvent:
         except OverflowError:
             raise ValueError("click time out of range") from None
         text = {name: str(data[name])[:253] for name in DIMENSIONS if isinstance(data.get(name), str) and data[name]}
+        owner = LinkOwner.from_dict(data) if "owner" in data else shared or LinkOwner("", ())
         return cls(
             click_id=click_id,
             code=code,
@@ -75,12 +93,36 @@ class ClickEvent:
             bot=data.get("bot") is True,
             visitor=str(data.get("visitor") or "")[:64],
             counts=carried_counts(data.get("counts")),
+            owner=owner.owner,
+            tags=owner.tags,
             **text,
         )
 
     def hour(self) -> str:
         """The hour bucket the click is counted in (UTC), e.g. 2026-11-30T14."""
         return hour_bucket(self.at)
+
+
+@dataclass(frozen=True)
+class LinkOwner:
+    """A clicked link's owner and tags at click time."""
+
+    owner: str
+    tags: tuple[str, ...]
+
+    @classmethod
+    def from_dict(cls, data: dict[str, object]) -> "LinkOwner":
+        owner, tags = data.get("owner"), data.get("tags", [])
+        if not isinstance(owner, str) or not OWNER_PATTERN.fullmatch(owner):
+            raise ValueError("click with a malformed owner")
+        if not isinstance(tags, list) or len(tags) > MAX_CLICK_TAGS:
+            raise ValueError(f"a click carries at most {MAX_CLICK_TAGS} tags")
+        if not all(isinstance(tag, str) and TAG_PATTERN.fullmatch(tag) for tag in tags):
+            raise ValueError("click with a malformed tag")
+        return cls(owner, tuple(dict.fromkeys(tags)))
+
+    def to_dict(self) -> dict[str, object]:
+        return {"owner": self.owner, "tags": list(self.tags)}
 
 
 def hour_bucket(at: datetime) -> str:
@@ -156,9 +198,21 @@ class ClickPack:
     clicks: tuple[ClickEvent, ...]
     orphans: tuple[OrphanVisit, ...] = ()
 
+    def link_owners(self) -> dict[str, LinkOwner]:
+        """Each clicked link's owner and tags, as its first click in the pack has them."""
+        owners: dict[str, LinkOwner] = {}
+        for click in self.clicks:
+            if click.owner and click.code not in owners:
+                owners[click.code] = click.link_owner
+        return owners
+
     def to_json(self) -> str:
-        clicks = ",".join(click.to_json() for click in self.clicks)
+        owners = self.link_owners()
+        clicks = ",".join(click.to_json(owners.get(click.code)) for click in self.clicks)
         body = f'{{"v":{PACK_VERSION},"pack":{json.dumps(self.pack_id)},"clicks":[{clicks}]'
+        if owners:
+            links = {code: owner.to_dict() for code, owner in owners.items()}
+            body += f',"links":{json.dumps(links, separators=(",", ":"))}'
         if self.orphans:
             orphans = json.dumps([asdict(orphan) for orphan in self.orphans], separators=(",", ":"))
             body += f',"orphans":{orphans}'
@@ -176,6 +230,7 @@ class ClickPack:
             click = ClickEvent.from_json(body, fallback_id=message_id)
             return cls(click.click_id, (click,))
         pack_id, clicks, orphans = data.get("pack"), data.get("clicks"), data.get("orphans", [])
+        links = data.get("links", {})
         if not isinstance(pack_id, str) or not 0 < len(pack_id) <= 64:
             raise ValueError("pack without a valid id")
         if not isinstance(clicks, list) or len(clicks) > MAX_PACK_CLICKS:
@@ -184,11 +239,20 @@ class ClickPack:
             raise ValueError(f"a pack holds at most {MAX_PACK_ORPHANS} orphan visit counts")
         if not clicks and not orphans:
             raise ValueError("an empty pack")
+        if not isinstance(links, dict) or not all(isinstance(owner, dict) for owner in links.values()):
+            raise ValueError("a pack's links must map codes to their owners")
+        owners = {code: LinkOwner.from_dict(owner) for code, owner in links.items()}
         return cls(
             pack_id,
-            tuple(ClickEvent.from_json(json.dumps(click)) for click in clicks),
+            tuple(ClickEvent.from_json(json.dumps(click), shared=_link_owner(click, owners)) for click in clicks),
             tuple(OrphanVisit.from_dict(orphan) for orphan in orphans),
         )
+
+
+def _link_owner(click: object, owners: dict[str, LinkOwner]) -> LinkOwner | None:
+    """The owner a pack names for this click's link (None for a malformed click, which fails)."""
+    code = click.get("code") if isinstance(click, dict) else None
+    return owners.get(code) if isinstance(code, str) else None
 
 
 class ClickPublisher(Protocol):

@@ -75,6 +75,11 @@ def orphan_increments(orphans: Iterable[OrphanVisit], kept_codes: Collection[str
     return counts
 
 
+def is_orphan_counter(name: str) -> bool:
+    """Whether a day's counter counts orphan visits (`orphans`, `o#…`, `u#…`), not clicks."""
+    return name == ORPHANS or name.startswith((outcome_counter(""), attempted_counter("")))
+
+
 def link_orphans(counters: Counter[str]) -> dict[str, int]:
     """A link's orphan visits per outcome, every outcome named (0 when none)."""
     return {outcome: counters[outcome_counter(outcome)] for outcome in LINK_OUTCOMES}

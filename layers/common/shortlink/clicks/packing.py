@@ -8,6 +8,7 @@ Orphan visits are held as counts per (code, outcome, hour), and a flood of disti
 counted under one overflow code per outcome and hour, so it never costs more messages.
 """
 
+import json
 import math
 import os
 from collections import Counter
@@ -28,6 +29,9 @@ from shortlink.clicks.events import (
 # Distinct attempted codes held at once; the rest of a pack's room is for the overflow entries
 # (one per outcome and hour, and what is held spans at most two hours).
 MAX_HELD_ORPHAN_CODES = MAX_PACK_ORPHANS - 2 * len(ORPHAN_OUTCOMES)
+# What a pack's `links` entry adds besides the code and the owner's JSON: `,"links":{` once, and
+# per link its quotes, colon and comma.
+LINK_ENTRY_SYNTAX = len(',"links":{}') + len('"":,')
 
 
 @dataclass(frozen=True)
@@ -57,12 +61,20 @@ def form_packs(clicks: Sequence[ClickEvent], orphans: Sequence[OrphanVisit]) -> 
         pack_orphans = orphan_chunks.pop(0) if orphan_chunks else ()
         size = len(ClickPack(pack_id, (), pack_orphans).to_json())  # ASCII: characters are bytes
         first = taken
+        owned: set[str] = set()  # links whose owner and tags the pack's `links` says already
         while taken < len(clicks) and taken - first < MAX_PACK_CLICKS:
-            grown = size + len(clicks[taken].to_json()) + (taken > first)  # and its comma
+            click = clicks[taken]
+            # A click in full (owner and tags included) and its comma, and the first of a link
+            # its entry in `links` too: its code, quotes, colon, braces, comma.
+            grown = size + len(click.to_json()) + (taken > first)
+            if click.owner and click.code not in owned:
+                grown += len(click.code) + len(json.dumps(click.link_owner.to_dict())) + LINK_ENTRY_SYNTAX
             if grown > MAX_PACK_BYTES and taken > first:
                 break
             size = grown
             taken += 1
+            if click.owner:
+                owned.add(click.code)
         packs.append(ClickPack(pack_id, tuple(clicks[first:taken]), pack_orphans))
     return packs
 

@@ -38,6 +38,7 @@ DIMENSION_KEYS = {
     "campaign": "cp",
 }
 DIMENSION_OF_KEY = {key: dimension for dimension, key in DIMENSION_KEYS.items()}
+LINK_KEY = "lk"
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ def parts_per_link_day(packs: Iterable[ClickPack]) -> dict[tuple[str, str], dict
 def dimension_counter(dimension: str, value: str) -> str:
     """The counter of one dimension's value, e.g. `cc#DE` for country DE."""
     return f"{DIMENSION_KEYS[dimension]}#{value}"
+
+
+def link_counter(code: str) -> str:
+    """An account day's counter of one of its links, e.g. `lk#KgsUc4V`."""
+    return f"{LINK_KEY}#{code}"
 
 
 def hour_of(click: ClickEvent) -> str:

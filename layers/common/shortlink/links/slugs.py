@@ -17,6 +17,7 @@ from shortlink.links.model import is_possible_code
 RESERVED_SLUGS = frozenset(
     {
         "links",
+        "stats",
         "keys",
         "webhooks",
         "api",

@@ -34,7 +34,7 @@ from shortlink.clicks.events import CARRIED_METRICS, ClickEvent, ClickPack, Clic
 from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
 from shortlink.domains.model import split_key
 from shortlink.errors import StorageUnavailable
-from shortlink.links.model import may_be_private
+from shortlink.links.model import Link, may_be_private
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
 
@@ -55,22 +55,23 @@ FROZEN_SLACK_SECONDS = 1.0
 
 class PendingWork:
     """What one invocation leaves for after its response. A click is kept as (click id, code,
-    epoch seconds, the request, the destination): its id and time are fixed when it is
-    recorded, its event is built after the response (shortlink.redirect.click_events). An
+    epoch seconds, the request, the destination, the link): its id and time are fixed when it
+    is recorded, its event is built after the response (shortlink.redirect.click_events). An
     orphan visit is (code, outcome, epoch seconds)."""
 
     __slots__ = ("clicks", "counts", "orphans")
 
     def __init__(self) -> None:
-        self.clicks: list[tuple[str, str, float, dict[str, Any], str]] = []
+        self.clicks: list[tuple[str, str, float, dict[str, Any], str, Link | None]] = []
         self.orphans: list[tuple[str, str, float]] = []
         self.counts: dict[str, int] = {}
 
 
 class ClickDispatcher(Protocol):
-    def record_click(self, code: str, request: dict[str, Any], destination: str = "") -> None:
+    def record_click(self, code: str, request: dict[str, Any], destination: str = "", link: Link | None = None) -> None:
         """Hold a click on `code`, now, made by `request` (an API Gateway event) and sent to
-        `destination` (its campaign is read from it), for after the response."""
+        `destination` (its campaign is read from it), for after the response; `link` (as
+        followed) says whose it is and its tags at click time."""
 
     def record_orphan(self, code: str, outcome: str) -> None:
         """Hold a follow of `code` that found no live link (outcome: see clicks.ORPHAN_OUTCOMES)."""
@@ -192,11 +193,13 @@ class _InvocationRecorder:
         self._id_prefix = ""
         self._sequence = 0
 
-    def record_click(self, code: str, request: dict[str, Any], destination: str = "") -> None:
+    def record_click(self, code: str, request: dict[str, Any], destination: str = "", link: Link | None = None) -> None:
         if not self._id_prefix:
             self._id_prefix = os.urandom(12).hex()
         self._sequence += 1
-        self._pending.clicks.append((f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination))
+        self._pending.clicks.append(
+            (f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination, link)
+        )
 
     def record_orphan(self, code: str, outcome: str) -> None:
         self._pending.orphans.append((code, outcome, time.time()))

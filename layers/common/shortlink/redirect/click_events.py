@@ -9,6 +9,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
+from shortlink.links.model import Link
 from shortlink.redirect.edge import request_headers
 from shortlink.redirect.visitors import visitor_of
 
@@ -57,11 +58,13 @@ def click_from_request(
     at_epoch: float,
     request: dict[str, Any],
     destination: str,
+    link: Link | None,
     trust_edge_headers: bool,
     salt_root: bytes | None,
 ) -> ClickEvent:
     """The click as the stats count it, from the same reading of the request the rules use and
-    the destination it was sent to; its id and time are those it was recorded with."""
+    the destination it was sent to; its id and time are those it was recorded with, its owner and
+    tags those of the `link` followed."""
     at = datetime.fromtimestamp(at_epoch, UTC)
     visitor = visitor_of(request, trust_edge_headers, at)
     headers = request_headers(request)
@@ -82,4 +85,6 @@ def click_from_request(
         campaign=campaign_of(destination),
         bot=visitor.client.device == "bot",
         visitor=visitor_id,
+        owner=link.owner if link is not None else "",
+        tags=link.tags if link is not None else (),
     )

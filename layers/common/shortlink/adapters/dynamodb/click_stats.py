@@ -18,8 +18,11 @@ depends on how busy the day is:
 
 A pack is thus recorded either in the counters item (before it turned hot) or in the window
 that its own clicks name (after), and every write checks both: a redelivery is refused
-wherever its pack was recorded. Counters of two regions never share an item (the region is in
-every key; readers sum), as DynamoDB global tables resolve concurrent writes by last writer wins.
+wherever its pack was recorded. Each write also sets the link's `owner` and `tags` as its
+latest click names them, on the day item and on the visitor sketches: the table's stream
+carries them to the account's and tags' days (functions/account_stats). Counters of two
+regions never share an item (the region is in every key; readers sum), as DynamoDB global
+tables resolve concurrent writes by last writer wins.
 """
 
 import time
@@ -119,6 +122,23 @@ def _too_big(message: str) -> bool:
     return "maximum allowed size" in message
 
 
+def owner_labels(clicks: Sequence[ClickEvent]) -> dict[str, Any]:
+    """The link's `owner` and `tags` attributes, as the latest owned click names them (none
+    for clicks without an owner)."""
+    owned = [click for click in clicks if click.owner]
+    if not owned:
+        return {}
+    latest = max(owned, key=lambda click: click.at)
+    return {"owner": {"S": latest.owner}, "tags": {"L": [{"S": tag} for tag in latest.tags]}}
+
+
+def _owner_actions(expression: Expression, clicks: Sequence[ClickEvent]) -> list[str]:
+    """The `SET` actions of the link's owner and tags (see owner_labels)."""
+    return [
+        f"{expression.name(name)} = {expression.value(name, value)}" for name, value in owner_labels(clicks).items()
+    ]
+
+
 def _recorded(item: Any) -> set[bytes]:
     return {bytes(digest) for digest in item.get("packs", {}).get("BS", [])}
 
@@ -153,6 +173,18 @@ class DynamoClickStats:
 
     def _region(self) -> str:
         return str(self._dynamodb().meta.region_name)
+
+    @property
+    def table_name(self) -> str:
+        return self._table
+
+    def region(self) -> str:
+        """The region this environment counts in (the last part of every day item's key)."""
+        return self._region()
+
+    def client(self) -> Any:
+        """The botocore client, shared with the account days' writer (one connection pool)."""
+        return self._dynamodb()
 
     def _visitor_sketches(self) -> DynamoVisitorSketches:
         if self._sketches is None:
@@ -222,6 +254,7 @@ class DynamoClickStats:
         actions += self._increments(expression, clicks, coarse)
         orphan_actions, room = self._orphan_actions(expression, code, day, pending)
         actions += orphan_actions
+        owner = _owner_actions(expression, clicks)
         for hour, elements in sorted(visitor_elements(clicks).items()):
             values = {"NS": [str(element) for element in sorted(elements)]}
             actions.append(f"{expression.name(f'visitors@{hour}')} {expression.value(f'v{hour}', values)}")
@@ -233,7 +266,7 @@ class DynamoClickStats:
         return {
             "TableName": self._table,
             "Key": self._key(code, day_key(COUNTERS, day, self._region())),
-            "UpdateExpression": "ADD " + ", ".join(actions),
+            "UpdateExpression": "ADD " + ", ".join(actions) + (" SET " + ", ".join(owner) if owner else ""),
             "ConditionExpression": condition,
             "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
             **expression.request(),
@@ -316,12 +349,13 @@ class DynamoClickStats:
         is_hot = counters.value("hot", {"BOOL": True})
         orphan_actions, room = self._orphan_actions(counters, code, day, pending)
         increments = ", ".join(self._increments(counters, clicks, coarse) + orphan_actions)
+        owner = "".join(f", {action}" for action in _owner_actions(counters, clicks))
         request = [
             {
                 "Update": {
                     "TableName": self._table,
                     "Key": self._key(code, day_key(COUNTERS, day, region)),
-                    "UpdateExpression": f"SET {hot} = {is_hot} ADD {increments}",
+                    "UpdateExpression": f"SET {hot} = {is_hot}{owner} ADD {increments}",
                     "ConditionExpression": counters.none_recorded(packs, pending) + room,
                     "ReturnValuesOnConditionCheckFailure": "ALL_OLD",
                     **counters.request(),
@@ -373,17 +407,27 @@ class DynamoClickStats:
         if not per_hour:
             return
         sketches = self._visitor_sketches()
+        labels = owner_labels([click for part in parts for click in part.clicks])
         whole_day = bytearray(REGISTERS)
         for hour, elements in sorted(per_hour.items()):
             registers = registers_of(elements)
-            sketches.raise_to(hours_partition(code), hour_sketch_key(day, hour, region), registers)
+            sketches.raise_to(hours_partition(code), hour_sketch_key(day, hour, region), registers, labels)
             merge_registers(whole_day, registers)
-        sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day)
+        sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day, labels)
 
     def _key(self, code: str, bucket: str) -> dict[str, Any]:
         return {"code": {"S": code}, "bucket": {"S": bucket}}
 
     # --- reading ----------------------------------------------------------------------------
+
+    def counter_names(self, code: str, day: str) -> set[str]:
+        """The counters this region's item of the day holds so far (none before its first click)."""
+        key = self._key(code, day_key(COUNTERS, day, self._region()))
+        try:
+            item = self._dynamodb().get_item(TableName=self._table, Key=key).get("Item", {})
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"click counters not read: {error}") from error
+        return {name for name, value in item.items() if "N" in value}
 
     def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
         """A link's counters from `first_day` to `last_day` (inclusive, e.g. 2026-11-30), one

@@ -25,8 +25,9 @@ class DynamoVisitorSketches:
         self._client = client
         self._known: dict[tuple[str, str], tuple[int, bytearray]] = {}
 
-    def raise_to(self, code: str, bucket: str, registers: Registers) -> None:
-        """Raise the sketch at (code, bucket) to at least `registers`."""
+    def raise_to(self, code: str, bucket: str, registers: Registers, labels: dict[str, Any] | None = None) -> None:
+        """Raise the sketch at (code, bucket) to at least `registers`; a write also puts the
+        `labels` attributes (a link's owner and tags, for its account's sketches)."""
         for _ in range(MAX_RACES):
             version, current = self._known.get((code, bucket)) or self._read(code, bucket)
             merged = bytearray(current)
@@ -34,7 +35,7 @@ class DynamoVisitorSketches:
                 self._remember(code, bucket, version, merged)
                 return
             try:
-                self._client.put_item(**self._put(code, bucket, version, merged))
+                self._client.put_item(**self._put(code, bucket, version, merged, labels or {}))
             except ClientError as error:
                 if error.response.get("Error", {}).get("Code") != "ConditionalCheckFailedException":
                     raise StorageUnavailable(f"visitor sketch not written: {error}") from error
@@ -46,7 +47,9 @@ class DynamoVisitorSketches:
             return
         raise StorageUnavailable(f"visitor sketch {code} {bucket} kept racing another writer")
 
-    def _put(self, code: str, bucket: str, version: int, registers: bytearray) -> dict[str, Any]:
+    def _put(
+        self, code: str, bucket: str, version: int, registers: bytearray, labels: dict[str, Any]
+    ) -> dict[str, Any]:
         condition = "attribute_not_exists(#version)" if version == 0 else "#version = :read"
         values: dict[str, Any] = {":read": {"N": str(version)}} if version else {}
         return {
@@ -56,6 +59,7 @@ class DynamoVisitorSketches:
                 "bucket": {"S": bucket},
                 "registers": {"B": packed_registers(registers)},
                 "version": {"N": str(version + 1)},
+                **labels,
             },
             "ConditionExpression": condition,
             "ExpressionAttributeNames": {"#version": "version"},
