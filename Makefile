@@ -39,6 +39,7 @@ $(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
 	@touch $@
 
 lint: venv $(CHECKOV_VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
@@ -79,6 +80,11 @@ browser:
 		{ apt-get update -q >/dev/null 2>&1 && apt-get install -y -q --no-install-recommends chromium chromium-driver >/dev/null 2>&1; } || \
 		echo "chromium could not be installed: the browser test will be skipped"; \
 	else echo "chromium is missing and cannot be installed here (root and apt-get needed): the browser test will be skipped"; fi
+
+# The documentation site (mkdocs.yml, docs/) into site/; `make lint` builds it strict.
+.PHONY: docs
+docs: venv
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # Benchmarks are not tests: nothing in `make test` asserts a timing.
 bench: venv
@@ -127,4 +133,4 @@ openapi: venv
 	$(PY) -m tools.openapi
 
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results site

@@ -11,7 +11,8 @@ Every line is priced from three sources, shown as it is computed:
   before 100 billion requests).
 
 Durations come from this machine against a local endpoint, so the Lambda duration lines are an
-estimate; they are also the smallest lines. Everything else is a count.
+estimate; they are also the smallest lines. Everything else is a count. The tables and the
+figures its text quotes are written to docs/cost.md (template: tools/bench/pages/cost.md.j2).
 """
 
 import io
@@ -25,12 +26,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from tools.bench.pages import pages
+
 ROOT = Path(__file__).resolve().parents[1]
 
 if TYPE_CHECKING:
     from tools.devstack.template import LocalTemplate
 
 BENCH_RESULTS = ROOT / "bench-results" / "latest.json"
+PAGE = ROOT / "docs" / "cost.md"
 TARGET_PER_MILLION_REDIRECTS = 1.40
 
 # USD, us-east-1, list prices.
@@ -322,7 +326,7 @@ def table(title: str, lines: list[Line], write: Callable[[str], None]) -> tuple[
 
 
 def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) -> tuple[float, float]:
-    """The same table for the README (`python -m tools.cost --markdown`)."""
+    """The same table in Markdown, as docs/cost.md shows it (`python -m tools.cost --markdown`)."""
     write(f"\n**{title}**\n")
     write("| item | per request | unit | unit price $ | $ per million |")
     write("| --- | ---: | --- | ---: | ---: |")
@@ -346,18 +350,74 @@ def fixed_floor(api_request_price: float) -> float:
     return (api_request_price + PRICES["lambda_request"]) * 1e6
 
 
+def priced_tables(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> dict[str, tuple[str, list[Line]]]:
+    """Every table `make cost` prints, by name: its title and its lines."""
+    tables = {}
+    for traffic, described in TRAFFIC.items():
+        for case in ("hit", "miss"):
+            title = f"Per million redirects, cache {case}, {described}, click analytics included"
+            tables[f"redirect_{case}_{traffic}"] = (title, redirect_lines(bench, specs, case, traffic))
+    tables["create"] = ("Per million creates", create_lines(bench, specs))
+    return tables
+
+
+def without_access_logs(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> tuple[float, float] | None:
+    """A hit under sustained load with `AccessLogs=Disabled`, when the template enables them."""
+    if not access_log_bytes():
+        return None
+    hit_lines = [line for line in redirect_lines(bench, specs, "hit", "sustained") if line.item != ACCESS_LOG_ITEM]
+    return totals(hit_lines)
+
+
+def per_million_redirects(bytes_per_redirect: float, price_per_gb: float) -> float:
+    return bytes_per_redirect / 1e9 * price_per_gb * 1e6
+
+
+def cost_page(bench: dict[str, Any], specs: dict[str, FunctionSpec], tables: dict[str, tuple[str, list[Line]]]) -> str:
+    """docs/cost.md: the tables as Markdown and the figures the text quotes, all from this run."""
+    rendered: list[str] = []
+    for title, lines in tables.values():
+        table: list[str] = []
+        markdown_table(title, lines, table.append)
+        rendered.append("\n".join(table).strip("\n"))
+    quiet = without_access_logs(bench, specs)
+    sqs = {
+        traffic: sum(line.cost_per_million for line in lines if line.item.startswith("SQS"))
+        for traffic, lines in ((t, tables[f"redirect_hit_{t}"][1]) for t in TRAFFIC)
+    }
+    return (
+        pages()
+        .get_template("cost.md.j2")
+        .render(
+            machine=bench.get("machine", {"cpus": "?"}),
+            tables=rendered,
+            target=TARGET_PER_MILLION_REDIRECTS,
+            totals={name: totals(lines) for name, (_, lines) in tables.items()},
+            verdict={"sustained": verdict(totals(tables["redirect_hit_sustained"][1])[0])},
+            without_access_logs=quiet[0] if quiet else None,
+            read_price=PRICES["dynamodb_read_unit"] * 1e6,
+            sustained=bench["packing"]["sustained"],
+            idle=bench["packing"]["idle"],
+            sqs=sqs,
+            fixed=(fixed_floor(PRICES["http_api_request"]), fixed_floor(PRICES["http_api_request_over_300m"])),
+            cut={
+                "metrics_record": per_million_redirects(redirect_metrics_bytes(), PRICES["logs_ingested_gb"]),
+                "platform_lines": per_million_redirects(PLATFORM_LOG_BYTES, PRICES["logs_ingested_gb"]),
+                "access_log": per_million_redirects(access_log_bytes(), access_log_price_per_gb()),
+                "access_log_standard": per_million_redirects(access_log_bytes(), PRICES["logs_ingested_gb"]),
+            },
+        )
+    )
+
+
 def main() -> None:
     if not BENCH_RESULTS.is_file():
         raise SystemExit("no bench-results/latest.json: run `make bench` first")
     bench = json.loads(BENCH_RESULTS.read_text())
     specs = function_specs()
     render = markdown_table if "--markdown" in sys.argv[1:] else table
-    results = {}
-    for traffic, described in TRAFFIC.items():
-        for case in ("hit", "miss"):
-            title = f"Per million redirects, cache {case}, {described}, click analytics included"
-            results[f"redirect_{case}_{traffic}"] = render(title, redirect_lines(bench, specs, case, traffic), print)
-    results["create"] = render("Per million creates", create_lines(bench, specs), print)
+    tables = priced_tables(bench, specs)
+    results = {name: render(title, lines, print) for name, (title, lines) in tables.items()}
     sustained = bench["packing"]["sustained"]
     print(
         f"\nTarget: ≤ ${TARGET_PER_MILLION_REDIRECTS:.2f} per million redirects including click analytics, "
@@ -370,9 +430,8 @@ def main() -> None:
                 f"  {name}: ${first_tier:.4f} ({verdict(first_tier)}); "
                 f"beyond 300 M API requests a month: ${at_scale:.4f} ({verdict(at_scale)})"
             )
-    if access_log_bytes():
-        hit_lines = [line for line in redirect_lines(bench, specs, "hit", "sustained") if line.item != ACCESS_LOG_ITEM]
-        first_tier, at_scale = totals(hit_lines)
+    if quiet := without_access_logs(bench, specs):
+        first_tier, at_scale = quiet
         print(
             f"  redirect_hit_sustained with AccessLogs=Disabled: ${first_tier:.4f} ({verdict(first_tier)}); "
             f"beyond 300 M API requests a month: ${at_scale:.4f} ({verdict(at_scale)})"
@@ -385,6 +444,8 @@ def main() -> None:
     summary = {name: round(first, 4) for name, (first, _) in results.items()}
     summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
     print(json.dumps(summary))
+    PAGE.write_text(cost_page(bench, specs, tables))
+    print(f"wrote {PAGE.relative_to(ROOT)}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ from shortlink.api.link_views import (
     Tags,
     Title,
     Url,
+    link_values,
 )
 from shortlink.api.resolver import (
     ErrorAnswer,
@@ -94,20 +95,8 @@ class CreateLinkRequest(DestinationOptions):
     ] = None
 
     def options(self) -> LinkOptions:
-        return LinkOptions(
-            slug=self.slug,
-            valid_from=self.valid_from,
-            expires_at=self.expires_at,
-            redirect_type=self.redirect_type,
-            tags=tuple(dict.fromkeys(self.tags)),
-            title=self.title,
-            private=self.private,
-            max_clicks=self.max_clicks,
-            password=self.password,
-            rules=self.rules,
-            domain=settings().short_domains.domain_named(self.domain),
-            **self.destination_options(),
-        )
+        given = {name: value for name, value in link_values(self).items() if name not in ("url", "domain")}
+        return LinkOptions(**given, domain=settings().short_domains.domain_named(self.domain))
 
 
 def create_and_describe(

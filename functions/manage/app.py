@@ -35,6 +35,7 @@ from shortlink.api.link_views import (
     Title,
     Url,
     UtmFields,
+    link_values,
 )
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
@@ -89,25 +90,9 @@ class EditLinkRequest(BaseModel):
         return self
 
     def changes(self) -> LinkChanges:
-        given = self.model_fields_set
-        cleared = frozenset(name for name in LinkChanges.CLEARABLE if name in given and getattr(self, name) is None)
-        return LinkChanges(
-            url=self.url,
-            valid_from=self.valid_from,
-            expires_at=self.expires_at,
-            redirect_type=self.redirect_type,
-            tags=tuple(dict.fromkeys(self.tags)) if self.tags is not None else None,
-            title=self.title,
-            max_clicks=self.max_clicks,
-            password=self.password,
-            rules=self.rules,
-            forward_query=self.forward_query,
-            expired_url=self.expired_url,
-            crawlable=self.crawlable,
-            preview=self.preview.preview() if self.preview is not None else None,
-            utm=self.utm.utm() if self.utm is not None else None,
-            cleared=cleared,
-        )
+        given = link_values(self)
+        cleared = frozenset(name for name, value in given.items() if value is None)  # only CLEARABLE ones (above)
+        return LinkChanges(**{name: value for name, value in given.items() if value is not None}, cleared=cleared)
 
 
 def view(link: Link) -> dict[str, Any]:

@@ -1,14 +1,16 @@
-"""The README's shell examples run as pasted, in order, against a freshly started local stack.
+"""The shell examples of the README and of docs/ run as pasted, in order, against a freshly
+started local stack: the README's first, then each page of the site in the order of its nav
+(mkdocs.yml), as one reader following them would.
 
-The convention (README, "Examples in this README"):
-- every ```sh block runs, in README order, as one shell session would run it (variables set by one
-  block are seen by the next), from a directory that looks like the repository;
+The convention (docs/development.md, "Examples in these pages"):
+- every ```sh block runs, in that order, as one shell session would run it (variables set by one
+  block are seen by the next, also across pages), from a directory that looks like the repository;
 - a block whose first line is `# (not run by make test: <why>)` is not run;
 - a `# → <text>` line after a command is what the output of the commands before it (since the
   previous `# →` line) must show on one of its lines; `…` stands for anything, spaces do not count;
 - a command that fails (exit status, or any part of a pipeline) fails the test.
 
-The one liberty taken: the README's `127.0.0.1:3000` becomes the port of the test's own stack
+The one liberty taken: the examples' `127.0.0.1:3000` becomes the port of the test's own stack
 (and the admin command finds that stack's MOTO_PORT in the environment), so that the test never
 needs port 3000 free.
 """
@@ -20,12 +22,15 @@ import textwrap
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
+from mkdocs.config import load_config
 
 from tests.e2e.localstack import ROOT, LocalStack
 
 README = ROOT / "README.md"
+SITE = ROOT / "mkdocs.yml"
 FENCE = re.compile(r"^( *)```sh\n(.*?)^\1```$", re.S | re.M)  # indented too (blocks in lists)
 NOT_RUN = "# (not run by make test:"
 EXPECTED = re.compile(r"^\s*# → (.*)$")
@@ -46,34 +51,59 @@ export -p > "$README_STATE"
 
 @dataclass
 class Step:
-    block: int  # the number of the README's ```sh block, from 1
-    line: int  # the README line the step starts on
+    block: int  # the number of the file's ```sh block, from 1
+    line: int  # the file's line the step starts on
     script: str
     expected: list[str] = field(default_factory=list)
+    source: str = "README.md"
 
     def where(self) -> str:
-        return f"README.md block {self.block} (line {self.line})"
+        return f"{self.source} block {self.block} (line {self.line})"
 
 
-def readme_steps(text: str) -> Iterator[Step]:
-    """The README's runnable steps: each runs the commands up to its `# →` lines, which it checks."""
+def readme_steps(text: str, source: str = "README.md") -> Iterator[Step]:
+    """A file's runnable steps: each runs the commands up to its `# →` lines, which it checks."""
     for number, fence in enumerate(FENCE.finditer(text), start=1):
         body = textwrap.dedent(fence.group(2))
         if body.startswith(NOT_RUN):
             continue
         first_line = text.count("\n", 0, fence.start(2)) + 1
-        step = Step(number, first_line, "")
+        step = Step(number, first_line, "", source=source)
         for offset, line in enumerate(body.splitlines()):
             expected = EXPECTED.match(line)
             if expected:
                 step.expected.append(expected.group(1))
             elif step.expected:  # a command after expectations starts the next step
                 yield step
-                step = Step(number, first_line + offset, "")
+                step = Step(number, first_line + offset, "", source=source)
             if not expected:
                 step.script += line + "\n"
         if step.script.strip() or step.expected:
             yield step
+
+
+def nav_pages(entries: list[Any]) -> Iterator[str]:
+    """The nav's pages in order, sections walked depth first: `- Title: page.md` or `- page.md`."""
+    for entry in entries:
+        for value in entry.values() if isinstance(entry, dict) else [entry]:
+            if isinstance(value, list):
+                yield from nav_pages(value)
+            else:
+                yield value
+
+
+def site_pages() -> list[Path]:
+    """The site's pages in the order of its nav (mkdocs.yml)."""
+    site = load_config(config_file=str(SITE))
+    assert site.nav, "mkdocs.yml has no nav"
+    return [Path(site.docs_dir) / page for page in nav_pages(site.nav)]
+
+
+def documented_steps() -> Iterator[Step]:
+    """The README's steps, then those of each page of the site, in the nav's order."""
+    yield from readme_steps(README.read_text())
+    for page in site_pages():
+        yield from readme_steps(page.read_text(), str(page.relative_to(ROOT)))
 
 
 def matches(expected: str, output: str) -> bool:
@@ -165,9 +195,17 @@ def test_the_shell_carries_variables_and_names_what_failed(tmp_path):
     assert shell.run("curl --definitely-not-an-option 2>/dev/null\n")[1]
 
 
-def test_the_readme_examples_run_as_pasted(fresh_stack, tmp_path):
-    steps = list(readme_steps(README.read_text()))
-    assert len(steps) >= 20, "the README's examples were not found"
+def test_the_nav_gives_every_page_in_order():
+    nav = [{"Getting started": "index.md"}, {"Guides": [{"API": "api.md"}, "links.md"]}, {"Cost": "cost.md"}]
+    assert list(nav_pages(nav)) == ["index.md", "api.md", "links.md", "cost.md"]
+    pages = site_pages()
+    assert pages[0] == ROOT / "docs" / "index.md"
+    assert sorted(pages) == sorted((ROOT / "docs").glob("*.md")), "a page of docs/ is not in the nav"
+
+
+def test_the_documented_examples_run_as_pasted(fresh_stack, tmp_path):
+    steps = list(documented_steps())
+    assert len(steps) >= 20, "the examples of the README and docs/ were not found"
     shell = Shell(tmp_path, repository_view(tmp_path / "repo"), {"MOTO_PORT": str(fresh_stack.moto_port)})
     port = f"127.0.0.1:{fresh_stack.port}"
     for step in steps:

@@ -113,7 +113,7 @@ def test_a_visitors_query_is_merged_in_and_the_links_own_values_win(aws, handler
     code = created["code"]
     # A plain follow: the link's UTM fields are in its ready-made response
     assert follow(handlers, code)["headers"]["Location"] == "https://example.com/shop?lang=en&utm_source=news#top"
-    assert services.link_entries[code].prepared is not None
+    assert services.cached_links().lookup(code).prepared is not None
     # A follow with a query, on the cached link: the visitor's parameters, with no AWS call
     with recording_aws_calls() as calls:
         answer = follow(handlers, code, "ref=tw&lang=de&utm_source=x&q=a%20b")

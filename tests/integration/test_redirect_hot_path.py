@@ -108,8 +108,9 @@ def test_a_hit_answers_exactly_as_the_full_walk_does(aws, handlers, options, pla
     redirect = handlers[REDIRECT]
     missed = redirect(follow_event(code))
     # Then only a plain link is cached with a ready-made response...
-    entry = services.link_entries[code]
-    assert (entry.prepared is not None) == plain
+    cached = services.cached_links().lookup(code)
+    assert cached.hit
+    assert (cached.prepared is not None) == plain
     # ...and a hit answers as the miss did, whichever path it takes
     hit = redirect(follow_event(code))
     assert (hit["statusCode"], hit["headers"]) == (missed["statusCode"], missed["headers"])

@@ -3,7 +3,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.links.model import Link
-from shortlink.redirect.cache import CachedLinks
+from shortlink.redirect.cache import CachedLinks, Lookup
 from tests.fakes import InMemoryLinks
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
@@ -17,7 +17,7 @@ class FakeClock:
         return self.now
 
 
-def cache_over(links: InMemoryLinks, clock: FakeClock, max_entries: int = 100) -> CachedLinks:
+def cache_over(links: InMemoryLinks, clock: FakeClock, max_entries: int = 100) -> CachedLinks[str]:
     return CachedLinks(links, max_entries=max_entries, ttl_seconds=30, negative_ttl_seconds=5, clock=clock)
 
 
@@ -25,11 +25,10 @@ def test_a_hit_does_not_reach_the_repository():
     links, clock = InMemoryLinks(), FakeClock()
     links.add(Link("abc", "https://a.example", "o", NOW))
     cache = cache_over(links, clock)
-    assert cache.get("abc") == links.items["abc"]
-    assert not cache.last_was_hit
+    assert cache.lookup("abc") == Lookup(links.items["abc"], None, hit=False)
+    assert cache.lookup("abc") == Lookup(links.items["abc"], None, hit=True)
     assert cache.get("abc") == links.items["abc"]
     assert links.gets == 1
-    assert cache.last_was_hit
 
 
 def test_an_edit_arrives_after_the_ttl_and_not_before():
@@ -58,7 +57,7 @@ def test_unknown_codes_are_cached_briefly():
     assert cache.get("nope") is not None
 
 
-def full_cache(links_known: int, max_entries: int) -> tuple[InMemoryLinks, FakeClock, CachedLinks]:
+def full_cache(links_known: int, max_entries: int) -> tuple[InMemoryLinks, FakeClock, CachedLinks[str]]:
     """Links c0, c1... of which the first `max_entries` are cached, in order."""
     links, clock = InMemoryLinks(), FakeClock()
     for i in range(links_known):
@@ -82,24 +81,28 @@ def test_the_cache_is_bounded_and_forgets_the_least_recently_used():
 
 def test_an_entry_used_since_the_last_sweep_is_never_the_one_evicted():
     _, _, cache = full_cache(10, max_entries=4)
-    # Marked on the hot path's way (a flag, no reordering), as the redirect does
-    cache.entries["c0"].used = True
+    # A hit marks its entry (a flag, no reordering)
+    cache.lookup("c0")
     cache.get("c2")
     cache.get("c4")  # c0, the oldest, was used: spared and moved back; c1 goes
-    assert list(cache.entries) == ["c2", "c3", "c4", "c0"]
+    assert list(cache) == ["c2", "c3", "c4", "c0"]
     cache.get("c5")  # c2 was used: spared; c3 goes
-    assert list(cache.entries) == ["c4", "c0", "c5", "c2"]
+    assert list(cache) == ["c4", "c0", "c5", "c2"]
     cache.get("c6")  # c4 goes, then c0 (spared once, unused since)
     cache.get("c7")
-    assert list(cache.entries) == ["c5", "c2", "c6", "c7"]
+    assert list(cache) == ["c5", "c2", "c6", "c7"]
 
 
 def test_a_reloaded_code_goes_behind_the_others():
-    _, clock, cache = full_cache(3, max_entries=3)
+    _, clock, cache = full_cache(6, max_entries=3)
+    cache.get("c0")  # a hit: marked used
     clock.now += 31  # all stale
     cache.get("c0")
-    assert list(cache.entries) == ["c1", "c2", "c0"]
-    assert not cache.entries["c0"].used
+    assert list(cache) == ["c1", "c2", "c0"]
+    # The reloaded entry starts unused: once the oldest, it goes like any other
+    for code in ("c3", "c4", "c5"):
+        cache.get(code)
+    assert list(cache) == ["c3", "c4", "c5"]
 
 
 def test_bounds_must_be_positive():
@@ -127,10 +130,12 @@ def test_each_entry_keeps_what_prepare_made_of_its_link_once_per_load():
         return None if link is None else f"ready:{link.url}"
 
     cache = CachedLinks(links, max_entries=10, ttl_seconds=30, negative_ttl_seconds=5, clock=clock, prepare=prepare)
-    cache.get("abc")
-    cache.get("abc")
-    cache.get("nope")
-    found, unknown = cache.entries["abc"], cache.entries["nope"]
-    assert (found.fresh_until, found.link, found.prepared) == (1030.0, links.items["abc"], "ready:https://a.example")
-    assert (unknown.fresh_until, unknown.link, unknown.prepared) == (1005.0, None, None)
-    assert prepared == [links.items["abc"], None]
+    assert cache.lookup("abc") == Lookup(links.items["abc"], "ready:https://a.example", hit=False)
+    assert cache.lookup("abc") == Lookup(links.items["abc"], "ready:https://a.example", hit=True)
+    assert cache.lookup("nope") == Lookup(None, None, hit=False)
+    assert cache.lookup("nope") == Lookup(None, None, hit=True)
+    # Fresh for the TTL of each (30 s found, 5 s unknown), then loaded and prepared again
+    clock.now += 5.1
+    assert cache.lookup("abc").hit
+    assert not cache.lookup("nope").hit
+    assert prepared == [links.items["abc"], None, None]

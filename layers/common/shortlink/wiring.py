@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
-    from shortlink.redirect.cache import CachedLinks, Entry
+    from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.robots import CachedRobots
 
 
@@ -44,18 +44,15 @@ def importing_links() -> "DynamoImportingLinks":
     return DynamoImportingLinks(settings().links_table)
 
 
-# The entries of the cached_links() of this process (see shortlink.redirect.cache): the redirect's
-# hot path reads them without calling anything. A new cache empties the table.
-link_entries: "dict[str, Entry]" = {}
 # The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
-# cached_links(): the hot path reads it without a call. Empty on a stack without Domains.
+# cached_links(): the redirect reads it without a call. Empty on a stack without Domains.
 host_prefixes: dict[str, str] = {}
 
 
 @cache
-def cached_links() -> "CachedLinks":
-    """The redirect's view of links: this environment's cache in front of a plain GetItem, over
-    the process's `link_entries`, on the clock the redirect's hot path reads them by."""
+def cached_links() -> "CachedLinks[dict[str, Any]]":
+    """The redirect's view of links: this environment's cache in front of a plain GetItem, which
+    keeps each plain link's ready-made redirect."""
     from shortlink.adapters.dynamodb.redirect import DynamoLinkReader
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import plain_redirect
@@ -70,7 +67,6 @@ def cached_links() -> "CachedLinks":
         negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
         clock=time.monotonic,
         prepare=plain_redirect,
-        entries=link_entries,
     )
 
 
@@ -184,11 +180,10 @@ def domain_settings() -> "dict[str, DomainSettings]":
     text = config.domain_settings
     if not text and config.domain_settings_parameter:
         from botocore.exceptions import BotoCoreError, ClientError
-        from botocore.session import get_session
 
-        from shortlink.adapters.dynamodb.redirect import CLIENT_CONFIG
+        from shortlink.adapters.botocore_clients import botocore_client
 
-        ssm: Any = get_session().create_client("ssm", config=CLIENT_CONFIG)
+        ssm = botocore_client("ssm")
         try:
             text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
         except (BotoCoreError, ClientError) as error:
@@ -254,7 +249,6 @@ def webhook_sender() -> "HttpWebhookSender":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
-    link_entries.clear()
     host_prefixes.clear()
 
 

@@ -101,9 +101,6 @@ class UtmFields(SomeFields):
     term: UtmValue | None = None
     content: UtmValue | None = None
 
-    def utm(self) -> Utm:
-        return Utm(**self.model_dump())
-
 
 class PreviewCard(SomeFields):
     """What link-preview bots show of the link (Open Graph and Twitter tags)."""
@@ -113,9 +110,6 @@ class PreviewCard(SomeFields):
     image: Annotated[str, Field(min_length=1, max_length=MAX_URL_LENGTH, description="absolute http(s) URL")] | None = (
         None
     )
-
-    def preview(self) -> LinkPreview:
-        return LinkPreview(**self.model_dump())
 
 
 ExpiredUrl = Annotated[
@@ -143,14 +137,22 @@ class DestinationOptions(BaseModel):
     utm: UtmFields | None = None
 
     def destination_options(self) -> dict[str, Any]:
-        """These fields as LinkOptions takes them."""
-        return {
-            "forward_query": self.forward_query,
-            "expired_url": self.expired_url,
-            "crawlable": self.crawlable,
-            "preview": self.preview.preview() if self.preview is not None else None,
-            "utm": self.utm.utm() if self.utm is not None else None,
-        }
+        """These fields as LinkOptions takes them (those given)."""
+        return {name: value for name, value in link_values(self).items() if name in DestinationOptions.model_fields}
+
+
+def link_values(request: BaseModel) -> dict[str, Any]:
+    """The fields a request gives, as a link holds them (what LinkOptions and LinkChanges take):
+    tags a tuple without repeats, a card and campaign fields as LinkPreview and Utm; a null stays
+    None. Fields left out are left out, so that each keeps its default."""
+    values = request.model_dump(exclude_unset=True)
+    if values.get("tags") is not None:
+        values["tags"] = tuple(dict.fromkeys(values["tags"]))
+    if values.get("preview") is not None:
+        values["preview"] = LinkPreview(**values["preview"])
+    if values.get("utm") is not None:
+        values["utm"] = Utm(**values["utm"])
+    return values
 
 
 class LinkView(BaseModel):

@@ -1,7 +1,7 @@
 """Links and the operations on them, written against the LinkRepository port."""
 
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from datetime import datetime, timedelta
 from enum import Enum
 from typing import TYPE_CHECKING, Any, Protocol
@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # only create generates codes; the redirect must not import t
     from shortlink.codes.generator import CodeSource
     from shortlink.links.destinations import Utm
     from shortlink.links.previews import LinkPreview
-    from shortlink.rules.model import LinkRules
+    from shortlink.rules.model import LinkRules, RulesDocument
 
 # A collision means the code was taken by other means than our counter (a restored table,
 # a custom slug); a handful of fresh ids is plenty before we give up loudly.
@@ -64,7 +64,7 @@ class LinkOptions:
     private: bool = False
     max_clicks: int | None = None
     password: str | None = None  # plain text: hashed before anything is stored
-    rules: Any = None  # the owner's JSON document (see shortlink.rules)
+    rules: "RulesDocument | None" = None  # the owner's JSON form, checked by create_link (shortlink.rules)
     forward_query: bool = True
     expired_url: str | None = None
     crawlable: bool = False
@@ -108,6 +108,21 @@ class Link:
         domain, `<host>/<code>` on another."""
         return link_key(self.domain, self.code)
 
+    @property
+    def is_plain(self) -> bool:
+        """Whether its answer depends on nothing but the link (most links): no schedule, not
+        deleted, no rules, no password, no click budget, no preview card (whose answer depends on
+        the client)."""
+        return (
+            self.valid_from is None
+            and self.expires_at is None
+            and self.deleted_at is None
+            and self.rules is None
+            and self.password_hash is None
+            and self.max_clicks is None
+            and self.preview is None
+        )
+
     def availability(self, now: datetime) -> Availability:
         if self.deleted_at is not None:
             return Availability.DELETED
@@ -136,7 +151,8 @@ class LinkChanges:
     max_clicks: int | None = None
     password: str | None = None  # plain text, as the owner sends it; edit_link hashes it
     password_hash: str | None = None
-    rules: Any = None  # the owner's JSON document; edit_link validates and normalises it
+    # The owner's JSON form; edit_link hands the repository the rules it makes of it.
+    rules: "RulesDocument | LinkRules | None" = None
     forward_query: bool | None = None
     expired_url: str | None = None
     crawlable: bool | None = None
@@ -152,27 +168,19 @@ class LinkChanges:
         """The stored fields the edit removes (a password is stored as its hash)."""
         return sorted("password_hash" if name == "password" else name for name in self.cleared)
 
-    def applied_to(self, link: Link) -> Link:
-        values: dict[str, Any] = {
-            name: getattr(self, name)
-            for name in (
-                "url",
-                "valid_from",
-                "expires_at",
-                "redirect_type",
-                "tags",
-                "title",
-                "forward_query",
-                "expired_url",
-                "crawlable",
-                "preview",
-                "utm",
-            )
+    def stored_values(self) -> dict[str, Any]:
+        """What the edit writes, by Link field: the values it sets, and None for each it clears
+        (once edit_link has hashed the password and validated the rules)."""
+        values = {
+            field.name: getattr(self, field.name)
+            for field in fields(self)
+            if field.name not in ("password", "cleared") and getattr(self, field.name) is not None
         }
-        updated = replace(link, **{name: value for name, value in values.items() if value is not None})
-        # Rules and passwords are checked on their own (edit_link); they don't shape the others.
-        cleared: dict[str, Any] = dict.fromkeys(self.cleared_fields())
-        return replace(updated, **cleared)
+        return {**values, **dict.fromkeys(self.cleared_fields())}
+
+    def applied_to(self, link: Link) -> Link:
+        """The link as the edit leaves it (once edit_link has validated the rules)."""
+        return replace(link, **self.stored_values())
 
 
 class Allowance(Protocol):
@@ -290,7 +298,7 @@ def _restores_private_code(options: LinkOptions) -> bool:
     return options.imported and options.slug is not None and len(options.slug) == PRIVATE_CODE_LENGTH
 
 
-def checked_rules(document: Any, policy: DestinationPolicy | None) -> "LinkRules":
+def checked_rules(document: "RulesDocument", policy: DestinationPolicy | None) -> "LinkRules":
     """The owner's rules, validated: each destination passes the same checks as `url`."""
     from shortlink.rules.model import parse_rules
 
@@ -415,8 +423,8 @@ def edit_link(
     current = owned_link(code, owner, links)
     if changes.url is not None:
         changes = replace(changes, url=validate_destination(changes.url, policy))
-    if changes.rules is not None:
-        changes = replace(changes, rules=checked_rules(changes.rules, policy).document)
+    if isinstance(changes.rules, dict):  # the owner's JSON form
+        changes = replace(changes, rules=checked_rules(changes.rules, policy))
     edited = changes.applied_to(current)
     expired_url, preview = check_destination_options(
         edited.url,

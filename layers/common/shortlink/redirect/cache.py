@@ -11,32 +11,43 @@ spared, in which case it is unmarked and moved behind the others. A hit thus cos
 instead of reordering a list (which shows in the redirect's benchmark), and an entry used since
 the last sweep is never the one that goes.
 
-Each entry also carries what a `prepare` function made of its link when it was cached: the
-redirect keeps a plain link's ready-made response there, and reads the entries table itself on
-its hot path (functions/redirect/app.py), where even a method call shows in the benchmark.
+Each entry also keeps what a `prepare` function made of its link when it was cached: the
+redirect keeps a plain link's ready-made response there. One `lookup` answers all of it (the
+link, what was prepared, hit or miss); a hit returns the entry's own answer, built when it was
+loaded, so it costs a clock read, a dict lookup and a flag.
 """
 
 import time
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from shortlink.links.keys import is_possible_key
 from shortlink.links.model import Link, LinkSource
 
+Prepared = TypeVar("Prepared")
 
-class Entry:
-    """A cached code."""
 
-    __slots__ = ("fresh_until", "link", "prepared", "used")
+@dataclass(frozen=True, slots=True)
+class Lookup(Generic[Prepared]):
+    """What the cache knows of a key: its link (None: unknown), what `prepare` made of it, and
+    whether it came from the cache (a hit) or from the source (a miss)."""
 
-    def __init__(self, fresh_until: float, link: Link | None, prepared: Any) -> None:
+    link: Link | None
+    prepared: Prepared | None
+    hit: bool
+
+
+class _Entry(Generic[Prepared]):
+    __slots__ = ("fresh_until", "hit", "used")
+
+    def __init__(self, fresh_until: float, hit: Lookup[Prepared]) -> None:
         self.fresh_until = fresh_until  # by the cache's clock
-        self.link = link  # None: the code is unknown
-        self.prepared = prepared  # what the cache's `prepare` made of the link
+        self.hit = hit  # the answer while fresh
         self.used = False  # hit since it was loaded or last spared by an eviction sweep
 
 
-class CachedLinks:
+class CachedLinks(Generic[Prepared]):
     """A LinkSource in front of another one."""
 
     def __init__(
@@ -46,8 +57,7 @@ class CachedLinks:
         ttl_seconds: float,
         negative_ttl_seconds: float,
         clock: Callable[[], float] = time.monotonic,
-        prepare: Callable[[Link | None], Any] = lambda link: None,
-        entries: dict[str, Entry] | None = None,
+        prepare: Callable[[Link | None], Prepared | None] = lambda link: None,
     ) -> None:
         if max_entries < 1:
             raise ValueError("max_entries must be positive")
@@ -57,33 +67,31 @@ class CachedLinks:
         self._negative_ttl = negative_ttl_seconds
         self._clock = clock
         self._prepare = prepare
-        # Oldest first. Read it and mark hits freely; only `get` adds and removes. A table handed
-        # in (services keeps one per process, for the redirect's hot path) starts empty too.
-        self.entries: dict[str, Entry] = {} if entries is None else entries
-        self.entries.clear()
-        self.last_was_hit = False  # what the redirect reports as CacheHits / CacheMisses
+        self._entries: dict[str, _Entry[Prepared]] = {}  # oldest first
+        self._unknown: Lookup[Prepared] = Lookup(None, None, hit=False)
 
-    def get(self, code: str) -> Link | None:
-        # A hit is one dict lookup: only well-formed codes ever enter the cache, so the
-        # pattern check is paid on misses alone.
+    def lookup(self, key: str) -> Lookup[Prepared]:
+        # Only well-formed keys ever enter the cache, so the pattern check is paid on misses alone.
         now = self._clock()
-        entry = self.entries.get(code)
+        entry = self._entries.get(key)
         if entry is not None and entry.fresh_until > now:
             entry.used = True
-            self.last_was_hit = True
-            return entry.link
-        self.last_was_hit = False
-        if not is_possible_key(code):
-            return None
-        link = self._source.get(code)
+            return entry.hit
+        if not is_possible_key(key):
+            return self._unknown
+        link = self._source.get(key)
+        prepared = self._prepare(link)
         ttl = self._ttl if link is not None else self._negative_ttl
-        self.entries.pop(code, None)  # a reloaded code goes behind the others
-        self.entries[code] = Entry(now + ttl, link, self._prepare(link))
+        self._entries.pop(key, None)  # a reloaded key goes behind the others
+        self._entries[key] = _Entry(now + ttl, Lookup(link, prepared, hit=True))
         self._evict()
-        return link
+        return Lookup(link, prepared, hit=False)
+
+    def get(self, key: str) -> Link | None:
+        return self.lookup(key).link
 
     def _evict(self) -> None:
-        entries = self.entries
+        entries = self._entries
         while len(entries) > self._max_entries:
             oldest = next(iter(entries))
             entry = entries.pop(oldest)
@@ -92,4 +100,8 @@ class CachedLinks:
                 entries[oldest] = entry
 
     def __len__(self) -> int:
-        return len(self.entries)
+        return len(self._entries)
+
+    def __iter__(self) -> Iterator[str]:
+        """The cached keys, the next to be swept first."""
+        return iter(list(self._entries))

@@ -1,11 +1,10 @@
 """The redirect of a link as API Gateway returns it: its Cache-Control, and the ready-made
 response of a plain link, built once when the link enters the cache.
 
-A plain link is one whose answer depends on nothing but the link: no schedule, no rules, no
-password, no click budget, no preview card (whose answer depends on the client); the visitor's
-query changes the answer too, so the redirect serves it only to a follow without one. Most links
-are plain, and a cached plain link is answered by handing back this one response: the smallest
-hot path there is (see functions/redirect/app.py). Its Location carries the link's UTM fields.
+Most links are plain (Link.is_plain), and a cached plain link is answered by handing back this
+one response: the smallest hot path there is (see functions/redirect/app.py). The visitor's query
+changes the answer too, so the redirect serves it only to a follow without one. Its Location
+carries the link's UTM fields.
 """
 
 from datetime import UTC, datetime
@@ -43,15 +42,6 @@ def redirect_response(link: Link, status: int, url: str, now: datetime | None = 
 def plain_redirect(link: Link | None) -> dict[str, Any] | None:
     """The response to a GET of `link` when it is plain, else None. The same dict answers every
     follow while the link is cached: nothing may change it after it is returned."""
-    if (
-        link is None
-        or link.valid_from is not None
-        or link.expires_at is not None
-        or link.deleted_at is not None
-        or link.rules is not None
-        or link.password_hash is not None
-        or link.max_clicks is not None
-        or link.preview is not None
-    ):
+    if link is None or not link.is_plain:
         return None
     return redirect_response(link, link.redirect_type, destination(link.url, link.utm, ""))

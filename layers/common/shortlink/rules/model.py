@@ -26,12 +26,16 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeAlias
 
 from shortlink.errors import InvalidLinkOption, InvalidUrl
 from shortlink.rules.countries import COUNTRY_CODES
 from shortlink.rules.user_agents import BROWSERS, DEVICES, OPERATING_SYSTEMS, Client
 
+# A JSON value, and the JSON form of rules: as an owner sends it (parse_rules checks each part)
+# and as LinkRules keeps it normalised, to store and to show.
+Json: TypeAlias = "str | int | float | bool | list[Json] | dict[str, Json] | None"
+RulesDocument: TypeAlias = "dict[str, Json]"
 IpNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 IpAddress = ipaddress.IPv4Address | ipaddress.IPv6Address
 
@@ -133,7 +137,7 @@ class LinkRules:
     allow: Conditions | None
     deny: Conditions | None
     routes: tuple[Route, ...]
-    document: dict[str, Any]  # the normalised JSON form: what is stored and shown
+    document: RulesDocument  # the normalised JSON form: what is stored and shown
 
     def denies(self, visitor: Visitor) -> bool:
         if self.deny is not None and self.deny.any_holds(visitor):
@@ -177,12 +181,13 @@ def stored_rules(text: str) -> LinkRules:
     return parse_rules(json.loads(text))
 
 
-def parse_rules(document: Any, check_url: Callable[[str], str] = str) -> LinkRules:
+def parse_rules(document: object, check_url: Callable[[str], str] = str) -> LinkRules:
     """Validate an owner's rules; every error names its field. `check_url` validates (and
     normalises) each destination, raising InvalidUrl."""
-    _require(isinstance(document, dict), "rules", "must be an object")
+    if not isinstance(document, dict):
+        raise InvalidLinkOption("rules", "rules: must be an object")
     _known_keys(document, ("allow", "deny", "routes"), "rules")
-    normalised: dict[str, Any] = {}
+    normalised: RulesDocument = {}
     access: dict[str, Conditions | None] = {"allow": None, "deny": None}
     for name in ("allow", "deny"):
         if name in document:
@@ -194,7 +199,7 @@ def parse_rules(document: Any, check_url: Callable[[str], str] = str) -> LinkRul
         given = document["routes"]
         _require(isinstance(given, list), "rules.routes", "must be a list")
         _require(len(given) <= MAX_ROUTES, "rules.routes", f"at most {MAX_ROUTES} routes")
-        shown_routes = []
+        shown_routes: list[Json] = []
         for index, route in enumerate(given):
             parsed, shown = _route(route, f"rules.routes[{index}]", check_url)
             routes.append(parsed)

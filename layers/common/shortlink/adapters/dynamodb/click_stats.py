@@ -29,10 +29,9 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
-from botocore.session import get_session
 
+from shortlink.adapters.botocore_clients import botocore_client
 from shortlink.adapters.dynamodb.visitor_sketches import DynamoVisitorSketches
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.events import ClickEvent
@@ -56,7 +55,8 @@ MAX_PACKS_PER_WRITE = 64
 # (4 days) and the dead-letter queue's (14 days), so that a redrive is still recognised.
 LEDGER_DAYS = 21
 MAX_RACES = 5
-CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=10, retries={"max_attempts": 3, "mode": "standard"})
+# A year of stats is read in a few large pages: more time per read than a redirect gives.
+STATS_READ_TIMEOUT_SECONDS = 10
 
 
 def day_key(kind: str, day: str, region: str) -> str:
@@ -168,7 +168,7 @@ class DynamoClickStats:
 
     def _dynamodb(self) -> Any:
         if self._client is None:
-            self._client = get_session().create_client("dynamodb", config=CLIENT_CONFIG)
+            self._client = botocore_client("dynamodb", STATS_READ_TIMEOUT_SECONDS)
         return self._client
 
     def _region(self) -> str:

@@ -7,7 +7,7 @@ Table names come from configuration at run time, so each model is bound to its t
 import base64
 import json
 import operator
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from functools import reduce
 from typing import Any, TypeVar, cast
 
@@ -27,13 +27,10 @@ from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey
-from shortlink.adapters.dynamodb.redirect import CRAWLABLE, CRAWLABLE_INDEX
-from shortlink.domains.model import split_key
+from shortlink.adapters.botocore_clients import CONNECT_TIMEOUT_SECONDS, MAX_ATTEMPTS, READ_TIMEOUT_SECONDS
+from shortlink.adapters.dynamodb.link_items import CRAWLABLE_INDEX, link_from_item, link_item, stored_attributes
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
-from shortlink.links.destinations import Utm
-from shortlink.links.model import DEFAULT_REDIRECT_TYPE, Link, LinkChanges
-from shortlink.links.previews import LinkPreview
-from shortlink.rules.model import stored_rules
+from shortlink.links.model import Link, LinkChanges
 
 ModelT = TypeVar("ModelT", bound=Model)
 
@@ -41,16 +38,13 @@ ID_COUNTER_NAME = "link-ids"
 # A custom slug's claim lives in the links table under a key no code can have ('~' is outside
 # the code alphabet), so the redirect can never look one up.
 SLUG_CLAIM_PREFIX = "~slug~"
-# An expired link answers 410 for this long, then DynamoDB's TTL removes it.
-EXPIRED_LINK_KEPT = timedelta(days=30)
 
 
 class _Meta:
     table_name = "unbound"
-    # Lambda functions answer a visitor: fail fast rather than hang on a stuck connection.
-    connect_timeout_seconds = 2
-    read_timeout_seconds = 5
-    max_retry_attempts = 3
+    connect_timeout_seconds = CONNECT_TIMEOUT_SECONDS
+    read_timeout_seconds = READ_TIMEOUT_SECONDS
+    max_retry_attempts = MAX_ATTEMPTS
 
 
 class OwnerIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyped-call]
@@ -179,31 +173,7 @@ class DynamoLinkRepository:
         self._claims = bound_model(SlugClaimItem, table_name)
 
     def _item(self, link: Link) -> LinkItem:
-        expires_at_epoch = _ttl_of(link.expires_at) if link.expires_at is not None else None
-        return self._model(
-            code=link.key,
-            domain=link.domain or None,
-            url=link.url,
-            owner=link.owner,
-            created_at=link.created_at,
-            valid_from=link.valid_from,
-            expires_at=link.expires_at,
-            expires_at_epoch=expires_at_epoch,
-            redirect_type=link.redirect_type,
-            tags=list(link.tags) or None,
-            title=link.title,
-            custom_slug=link.custom_slug or None,
-            private=link.private or None,
-            max_clicks=link.max_clicks,
-            password_hash=link.password_hash,
-            rules=rules_json(link.rules.document) if link.rules is not None else None,
-            forward_query=False if not link.forward_query else None,
-            expired_url=link.expired_url,
-            crawlable=link.crawlable or None,
-            crawlable_key=CRAWLABLE if link.crawlable else None,
-            preview=_stored(PreviewAttribute, link.preview.document()) if link.preview is not None else None,
-            utm=_stored(UtmAttribute, link.utm.document()) if link.utm is not None else None,
-        )
+        return self._model.from_raw_data(link_item(link))
 
     def add(self, link: Link) -> None:
         try:
@@ -263,33 +233,15 @@ class DynamoLinkRepository:
         return _to_link(item)
 
     def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
-        model = self._model
+        attributes = self._model.get_attributes()
         actions: list[Any] = []
-        if changes.url is not None:
-            actions.append(model.url.set(changes.url))
-        if changes.valid_from is not None:
-            actions.append(model.valid_from.set(changes.valid_from))
-        if changes.expires_at is not None:
-            actions.append(model.expires_at.set(changes.expires_at))
-            actions.append(model.expires_at_epoch.set(_ttl_of(changes.expires_at)))
-        if changes.redirect_type is not None:
-            actions.append(model.redirect_type.set(changes.redirect_type))
-        if changes.tags is not None:
-            tags: Any = list(changes.tags)
-            actions.append(model.tags.set(tags) if tags else model.tags.remove())
-        if changes.title is not None:
-            actions.append(model.title.set(changes.title))
-        if changes.max_clicks is not None:
-            actions.append(model.max_clicks.set(changes.max_clicks))
-        if changes.password_hash is not None:
-            actions.append(model.password_hash.set(changes.password_hash))
-        if changes.rules is not None:
-            actions.append(model.rules.set(rules_json(changes.rules)))
-        actions += _link_option_actions(model, changes)
-        for name in changes.cleared_fields():
-            actions.append(getattr(model, name).remove())
-            if name == "expires_at":
-                actions.append(model.expires_at_epoch.remove())
+        for name, value in stored_attributes(changes.stored_values()).items():
+            attribute = attributes[name]
+            actions.append(
+                attribute.remove()
+                if value is None
+                else attribute.set(attribute.deserialize(attribute.get_value(value)))
+            )
         if not actions:
             found = self.get(code)
             if found is None or found.owner != owner:
@@ -341,44 +293,6 @@ class DynamoLinkRepository:
         return links, _encode_cursor(start) if start else None
 
 
-MapT = TypeVar("MapT", bound=MapAttribute[str, str])
-
-
-def _stored(attribute: type[MapT], document: dict[str, str]) -> MapT:
-    return attribute(**document)
-
-
-def _fields(value: MapAttribute[str, str]) -> dict[str, str]:
-    return dict(value.as_dict())  # type: ignore[no-untyped-call]
-
-
-def _link_option_actions(model: type[LinkItem], changes: LinkChanges) -> list[Any]:
-    """The update actions of forward_query, expired_url, crawlable, preview and utm (their
-    removal by `cleared` is the caller's)."""
-    actions: list[Any] = []
-    if changes.forward_query is not None:
-        actions.append(model.forward_query.remove() if changes.forward_query else model.forward_query.set(False))
-    if changes.expired_url is not None:
-        actions.append(model.expired_url.set(changes.expired_url))
-    if changes.crawlable is True:
-        actions += [model.crawlable.set(True), model.crawlable_key.set(CRAWLABLE)]
-    elif changes.crawlable is False:
-        actions += [model.crawlable.remove(), model.crawlable_key.remove()]
-    if changes.preview is not None:
-        actions.append(model.preview.set(_stored(PreviewAttribute, changes.preview.document())))
-    if changes.utm is not None:
-        actions.append(model.utm.set(_stored(UtmAttribute, changes.utm.document())))
-    return actions
-
-
-def rules_json(document: dict[str, Any]) -> str:
-    return json.dumps(document, separators=(",", ":"), sort_keys=True)
-
-
-def _ttl_of(expires_at: datetime) -> int:
-    return int((expires_at + EXPIRED_LINK_KEPT).timestamp())
-
-
 def _encode_cursor(key: dict[str, Any]) -> str:
     return base64.urlsafe_b64encode(json.dumps(key, separators=(",", ":")).encode()).decode().rstrip("=")
 
@@ -401,31 +315,13 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
     return dict(key)
 
 
+def _python_value(attribute: Any, value: dict[str, Any]) -> Any:
+    """The codec's stored value as the pynamodb attribute that declares it reads it."""
+    return attribute.deserialize(attribute.get_value(value))
+
+
 def _to_link(item: LinkItem) -> Link:
-    domain, code = split_key(item.code)
-    return Link(
-        code=code,
-        domain=domain,
-        url=item.url,
-        owner=item.owner,
-        created_at=item.created_at,
-        valid_from=item.valid_from,
-        expires_at=item.expires_at,
-        redirect_type=int(item.redirect_type or DEFAULT_REDIRECT_TYPE),
-        tags=tuple(str(tag) for tag in item.tags or ()),
-        title=item.title,
-        custom_slug=bool(item.custom_slug),
-        private=bool(item.private),
-        deleted_at=item.deleted_at,
-        max_clicks=int(item.max_clicks) if item.max_clicks is not None else None,
-        password_hash=item.password_hash,
-        rules=stored_rules(item.rules) if item.rules is not None else None,
-        forward_query=item.forward_query is not False,
-        expired_url=item.expired_url,
-        crawlable=bool(item.crawlable),
-        preview=LinkPreview(**_fields(item.preview)) if item.preview is not None else None,
-        utm=Utm(**_fields(item.utm)) if item.utm is not None else None,
-    )
+    return link_from_item(item.serialize())
 
 
 class DynamoCounterStore:

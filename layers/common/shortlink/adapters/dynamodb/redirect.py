@@ -3,34 +3,18 @@ links with max_clicks, the one conditional update that counts a follow.
 
 Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
 schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
-paid on every cold start a visitor waits for; tests/integration/test_dynamodb_redirect.py writes
-links through the pynamodb repository and reads them back through this reader, so the two
-cannot drift apart.
+paid on every cold start a visitor waits for; both read and write items through the one codec
+of adapters/dynamodb/link_items.py.
 """
 
-from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from botocore.config import Config
 from botocore.exceptions import BotoCoreError, ClientError
-from botocore.session import get_session
 
-from shortlink.domains.model import split_key
+from shortlink.adapters.botocore_clients import botocore_client
+from shortlink.adapters.dynamodb.link_items import CRAWLABLE, CRAWLABLE_INDEX, link_from_item
 from shortlink.errors import StorageUnavailable
-from shortlink.links.model import DEFAULT_REDIRECT_TYPE, Link
-
-if TYPE_CHECKING:
-    from shortlink.links.destinations import Utm
-    from shortlink.links.previews import LinkPreview
-    from shortlink.rules.model import LinkRules
-
-# pynamodb's UTCDateTimeAttribute format, which the repository writes.
-PYNAMODB_DATETIME_FORMAT = "%Y-%m-%dT%H:%M:%S.%f%z"
-# The links table's sparse index of crawlable links (LinkItem.crawlable_key holds CRAWLABLE).
-CRAWLABLE_INDEX = "Crawlable"
-CRAWLABLE = "crawlable"
-# The same limits as the pynamodb models: fail fast rather than keep a visitor waiting.
-CLIENT_CONFIG = Config(connect_timeout=2, read_timeout=5, retries={"max_attempts": 3, "mode": "standard"})
+from shortlink.links.model import Link
 
 
 class _RedirectTable:
@@ -41,7 +25,7 @@ class _RedirectTable:
     def _dynamodb(self) -> Any:
         # On first use, not at init: a process that never reads should not pay for a client.
         if self._client is None:
-            self._client = get_session().create_client("dynamodb", config=CLIENT_CONFIG)
+            self._client = botocore_client("dynamodb")
         return self._client
 
 
@@ -108,68 +92,3 @@ class DynamoCrawlableCodes(_RedirectTable):
         except (BotoCoreError, ClientError) as error:
             raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
         return found
-
-
-def _moment(item: dict[str, Any], name: str) -> datetime | None:
-    value = item.get(name)
-    return datetime.strptime(value["S"], PYNAMODB_DATETIME_FORMAT) if value else None
-
-
-def link_from_item(item: dict[str, Any]) -> Link:
-    """A links-table item as pynamodb's LinkItem writes it (absent attributes are unset)."""
-    created_at = _moment(item, "created_at")
-    if created_at is None:  # written with every link: an item without it is not one of ours
-        raise StorageUnavailable("a links item has no created_at")  # never its code: it may be private
-    domain, code = split_key(item["code"]["S"])
-    return Link(
-        code=code,
-        domain=domain,
-        url=item["url"]["S"],
-        owner=item["owner"]["S"],
-        created_at=created_at,
-        valid_from=_moment(item, "valid_from"),
-        expires_at=_moment(item, "expires_at"),
-        redirect_type=int(item["redirect_type"]["N"]) if "redirect_type" in item else DEFAULT_REDIRECT_TYPE,
-        tags=tuple(tag["S"] for tag in item["tags"]["L"]) if "tags" in item else (),
-        title=item["title"]["S"] if "title" in item else None,
-        custom_slug=item.get("custom_slug", {}).get("BOOL", False),
-        private=item.get("private", {}).get("BOOL", False),
-        deleted_at=_moment(item, "deleted_at"),
-        max_clicks=int(item["max_clicks"]["N"]) if "max_clicks" in item else None,
-        password_hash=item["password_hash"]["S"] if "password_hash" in item else None,
-        rules=_rules(item),
-        forward_query=item.get("forward_query", {}).get("BOOL", True),
-        expired_url=item["expired_url"]["S"] if "expired_url" in item else None,
-        crawlable=item.get("crawlable", {}).get("BOOL", False),
-        preview=_preview(item),
-        utm=_utm(item),
-    )
-
-
-def _strings(item: dict[str, Any], name: str) -> dict[str, str]:
-    return {key: value["S"] for key, value in item[name]["M"].items() if "S" in value}
-
-
-def _preview(item: dict[str, Any]) -> "LinkPreview | None":
-    if "preview" not in item:
-        return None
-    from shortlink.links.previews import LinkPreview
-
-    return LinkPreview(**_strings(item, "preview"))
-
-
-def _utm(item: dict[str, Any]) -> "Utm | None":
-    if "utm" not in item:
-        return None
-    from shortlink.links.destinations import Utm
-
-    return Utm(**_strings(item, "utm"))
-
-
-def _rules(item: dict[str, Any]) -> "LinkRules | None":
-    if "rules" not in item:
-        return None
-    # Only links with rules load the rules engine (and ipaddress): plain links' cold start is spared.
-    from shortlink.rules.model import stored_rules
-
-    return stored_rules(item["rules"]["S"])
