@@ -75,9 +75,8 @@ MAX_FORM_BYTES = 1024
 OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED, Availability.DELETED: DELETED}
 
 
-def redirect(event: dict[str, Any]) -> dict[str, Any]:
-    """The answer to a follow: each step is one of the README's rules, in their order."""
-    route = event.get("routeKey")
+def redirect(event: dict[str, Any], route: str | None) -> dict[str, Any]:
+    """The answer to a follow by `route`: each step is one of the README's rules, in their order."""
     if route in (ROOT_ROUTE, WELL_KNOWN_ROUTE):
         return domain_address(event, route)
     code = (event.get("pathParameters") or {}).get("code") or ""
@@ -96,7 +95,7 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
     link = found.link
     # A plain link (Link.is_plain) followed without a query: the response made when it was cached.
     if found.prepared is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
-        return followed(link, found.hit, event, checking, found.prepared["headers"]["Location"], found.prepared)
+        return followed(key, link, found.hit, event, checking, found.prepared["headers"]["Location"], found.prepared)
     # 1. unknown, or not yet valid: 404; 2. deleted or expired: 410
     if link is None:
         return refused(UNKNOWN, event, key, checking)
@@ -145,18 +144,19 @@ def redirect(event: dict[str, Any]) -> dict[str, Any]:
         from shortlink.rules.user_agents import is_link_preview
 
         if is_link_preview((event.get("headers") or {}).get("user-agent", "")):
-            return followed(link, found.hit, event, checking, url, preview_card(link, link.preview, url))
-    return followed(link, found.hit, event, checking, url, redirect_response(link, status, url))
+            return followed(key, link, found.hit, event, checking, url, preview_card(link, link.preview, url))
+    return followed(key, link, found.hit, event, checking, url, redirect_response(link, status, url))
 
 
 def followed(
-    link: Link | None, hit: bool, event: dict[str, Any], checking: bool, url: str, answer: dict[str, Any]
+    key: str, link: Link | None, hit: bool, event: dict[str, Any], checking: bool, url: str, answer: dict[str, Any]
 ) -> dict[str, Any]:
-    """`answer`, once the follow to `url` is counted (a check counts nothing)."""
+    """`answer`, once the follow of `key` (the link's, as looked up: no second `link.key`) to
+    `url` is counted (a check counts nothing)."""
     if not checking and link is not None:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
         dispatcher.count("CacheHits" if hit else "CacheMisses")
-        dispatcher.record_click(link.key, event, url, link)
+        dispatcher.record_click(key, event, url, link)
     return answer
 
 
@@ -291,7 +291,7 @@ def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
         route = event.get("routeKey")
         if route == ROBOTS_ROUTE:
             return robots_answer(event)
-        answer = redirect(event)
+        answer = redirect(event, route)
         return {**answer, "body": ""} if route == CHECK_ROUTE else answer
     finally:
         dispatcher.invocation_done()
