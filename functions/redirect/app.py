@@ -155,7 +155,10 @@ def followed(
     `url` is counted (a check counts nothing)."""
     if not checking and link is not None:
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
-        dispatcher.count("CacheHits" if hit else "CacheMisses")
+        if hit:
+            dispatcher.count("CacheHits")
+        else:
+            dispatcher.count("CacheMisses")
         dispatcher.record_click(key, event, url, link)
     return answer
 

@@ -7,6 +7,8 @@ from typing import Any
 
 from samcli.yamlhelper import yaml_parse
 
+from shortlink.redirect import outcomes
+from shortlink.redirect.outcomes import Outcome
 from tests.integration.conftest import ROOT
 from tools.devstack.template import LocalTemplate
 
@@ -17,10 +19,14 @@ EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_met
 
 
 def emitted_by_code() -> set[str]:
+    """The metric names the code emits: those it names where it counts them, and the refusals'
+    metrics, which the redirect counts from its table of outcomes."""
     sources = [*ROOT.glob("functions/*/app.py"), *ROOT.glob("layers/common/shortlink/**/*.py")]
-    return {
+    named = {
         name for path in sources for match in EMITTING.finditer(path.read_text()) for name in match.groups() if name
     }
+    refusals = {value.metric for value in vars(outcomes).values() if isinstance(value, Outcome) and value.metric}
+    return named | refusals
 
 
 def custom_metrics_in(value) -> set[str]:
