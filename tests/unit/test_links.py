@@ -5,6 +5,7 @@ import pytest
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken
+from shortlink.links.destinations import Utm
 from shortlink.links.keys import is_possible_code
 from shortlink.links.model import (
     MAX_CODE_ATTEMPTS,
@@ -14,10 +15,26 @@ from shortlink.links.model import (
     create_link,
     owned_link,
 )
+from shortlink.links.previews import LinkPreview
 from tests.fakes import InMemoryCounter, InMemoryLinks
 
 KEY = b"unit-test-permutation-key-0123456789"
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
+# The options a link keeps as they are given (private: see the private code's test).
+STORED_AS_CHOSEN = (
+    "valid_from",
+    "expires_at",
+    "redirect_type",
+    "tags",
+    "title",
+    "max_clicks",
+    "forward_query",
+    "expired_url",
+    "crawlable",
+    "preview",
+    "utm",
+    "domain",
+)
 
 
 def generator() -> CodeGenerator:
@@ -143,3 +160,26 @@ def test_availability_follows_the_validity_window():
     assert link.availability(NOW + timedelta(hours=2) - timedelta(microseconds=1)) is Availability.ACTIVE
     assert link.availability(NOW + timedelta(hours=2)) is Availability.EXPIRED
     assert Link("c", "https://e.com", "o", NOW).availability(NOW + timedelta(days=9999)) is Availability.ACTIVE
+
+
+def test_create_stores_each_option_as_chosen():
+    # Given options that differ from the defaults wherever a Link has a field of that name
+    chosen = LinkOptions(
+        valid_from=NOW + timedelta(days=1),
+        expires_at=NOW + timedelta(days=2),
+        redirect_type=308,
+        tags=("spring",),
+        title="Spring sale",
+        max_clicks=10,
+        forward_query=False,
+        expired_url="https://example.com/over",
+        crawlable=True,
+        preview=LinkPreview(title="Sale", description="Ten days"),
+        utm=Utm(source="news", campaign="spring"),
+        domain="go.example",
+    )
+    # When a link is created with them
+    link = create_link("https://example.com", "owner-1", generator(), InMemoryLinks(), NOW, chosen)
+    # Then each is stored as it was chosen
+    for name in STORED_AS_CHOSEN:
+        assert getattr(link, name) == getattr(chosen, name), name

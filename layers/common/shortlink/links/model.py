@@ -355,6 +355,15 @@ def create_link(
         raise
 
 
+# The options a new link stores as its owner chose them, by name: a field added to both LinkOptions
+# and Link is stored without a third edit. The password and the rules are hashed or checked first.
+_STORED_AS_CHOSEN = tuple(
+    option.name
+    for option in fields(LinkOptions)
+    if option.name in {stored.name for stored in fields(Link)} - {"password_hash", "rules"}
+)
+
+
 def _store_new_link(
     url: str,
     owner: str,
@@ -373,22 +382,10 @@ def _store_new_link(
         url=url,
         owner=owner,
         created_at=now,
-        valid_from=options.valid_from,
-        expires_at=options.expires_at,
-        redirect_type=options.redirect_type,
-        tags=options.tags,
-        title=options.title,
         custom_slug=options.slug is not None and not options.private,
-        private=options.private,
-        max_clicks=options.max_clicks,
         password_hash=password_hash,
         rules=rules,
-        forward_query=options.forward_query,
-        expired_url=options.expired_url,
-        crawlable=options.crawlable,
-        preview=options.preview,
-        utm=options.utm,
-        domain=options.domain,
+        **{name: getattr(options, name) for name in _STORED_AS_CHOSEN},
     )
     from shortlink.links.slugs import slug_key
 
