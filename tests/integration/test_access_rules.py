@@ -7,31 +7,12 @@ import pytest
 
 from shortlink import wiring as services
 from tests.events import bearer, http_event
+from tests.integration.link_requests import create, patch
 
 # What CloudFront adds to each request it sends to the API (the behind_the_edge stack's secret).
 EDGE_SECRET = "an-edge-secret-of-at-least-32-characters"
 THROUGH_THE_EDGE = {"x-shortlink-edge-secret": EDGE_SECRET}
 IPHONE = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari/604.1"
-
-
-def create(aws, handlers, key=None, **fields):
-    body = {"url": "https://example.com/landing", **fields}
-    event = http_event("POST", "/links", headers=bearer(key or aws.new_api_key()), body=body)
-    response = handlers["CreateFunction"](event)
-    return response["statusCode"], json.loads(response["body"])
-
-
-def patch(handlers, key, code, **fields):
-    event = http_event(
-        "PATCH",
-        f"/links/{code}",
-        route="/links/{code}",
-        path_parameters={"code": code},
-        headers=bearer(key),
-        body=fields,
-    )
-    response = handlers["ManageFunction"](event)
-    return response["statusCode"], json.loads(response["body"])
 
 
 def follow(handlers, code, method="GET", headers=None, form=None, source_ip="203.0.113.9", base64_body=False):

@@ -20,8 +20,8 @@ from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record
+from tests.integration.link_requests import patch
 from tests.integration.stream_delivery import StreamDelivery
-from tests.integration.test_access_rules import patch
 from tests.integration.test_domains import create
 from tests.integration.test_domains import follow as domain_follow
 from tests.integration.test_flow import drain_clicks, follow, stats

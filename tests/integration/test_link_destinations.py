@@ -16,23 +16,11 @@ from shortlink.links.model import Link
 from shortlink.redirect.robots import TTL_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
+from tests.integration.link_requests import create, patch
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SLACK = "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:140.0) Gecko/20100101 Firefox/140.0"
-
-
-def create(aws, handlers, key=None, **fields):
-    body = {"url": "https://example.com/landing", **fields}
-    event = http_event("POST", "/links", headers=bearer(key or aws.new_api_key()), body=body)
-    response = handlers["CreateFunction"](event)
-    return response["statusCode"], json.loads(response["body"])
-
-
-def patch(handlers, key, code, **fields):
-    event = http_event("PATCH", f"/links/{code}", headers=bearer(key), body=fields)
-    response = handlers["ManageFunction"](event, None)
-    return response["statusCode"], json.loads(response["body"])
 
 
 def follow(handlers, code, raw_query="", user_agent="pytest") -> dict[str, Any]:

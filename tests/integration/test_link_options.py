@@ -18,16 +18,10 @@ from shortlink.links.slugs import RESERVED_SLUGS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
+from tests.integration.link_requests import create
 from tools.devstack.template import LocalTemplate
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
-
-
-def create(aws, handlers, key=None, **fields):
-    body = {"url": "https://example.com/landing", **fields}
-    event = http_event("POST", "/links", headers=bearer(key or aws.new_api_key()), body=body)
-    response = handlers["CreateFunction"](event)
-    return response["statusCode"], json.loads(response["body"])
 
 
 def follow(handlers, code):
