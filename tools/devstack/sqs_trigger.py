@@ -3,10 +3,10 @@ the function with a real SQS event, delete what succeeded, leave `batchItemFailu
 whole batch, when the function raises) to come back after the visibility timeout."""
 
 import logging
-import threading
 import time
 from typing import Any, Protocol
 
+from tools.devstack.polling import Poller
 from tools.devstack.template import SqsTrigger
 
 logger = logging.getLogger("devstack")
@@ -39,22 +39,20 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str, region: str) -> di
     }
 
 
-class SqsPoller(threading.Thread):
+class SqsPoller(Poller):
     def __init__(
         self, trigger: SqsTrigger, queue_url: str, sqs: Any, runner: FunctionCaller, region: str, interval: float = 1.0
     ) -> None:
-        super().__init__(name=f"sqs-{trigger.function_name}", daemon=True)
+        super().__init__(f"sqs-{trigger.function_name}", trigger.queue_id, interval)
         self._trigger = trigger
         self._queue_url = queue_url
         self._sqs = sqs
         self._runner = runner
         self.last_invocation_seconds = 0.0
         self._region = region
-        self._interval = interval
         self._queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
         ]
-        self.stopping = threading.Event()
 
     def receive_batch(self) -> list[dict[str, Any]]:
         batch: list[dict[str, Any]] = []
@@ -102,13 +100,3 @@ class SqsPoller(threading.Thread):
             len(failed),
         )
         return len(batch)
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                delivered = self.poll_once()
-            except Exception:
-                logger.exception("polling %s failed", self._trigger.queue_id)
-                delivered = 0
-            if not delivered:
-                self.stopping.wait(self._interval)

@@ -9,14 +9,16 @@ the trigger, and says so.
 
 import base64
 import logging
-import threading
 from datetime import datetime
 from typing import Any
 
+from tools.devstack.polling import Poller
 from tools.devstack.sqs_trigger import FunctionCaller
 from tools.devstack.template import StreamTrigger
 
 logger = logging.getLogger("devstack")
+
+STREAM_POLL_SECONDS = 0.5  # the rest between polls of a stream with nothing new
 
 
 def lambda_value(value: Any) -> Any:
@@ -41,18 +43,17 @@ def stream_event(records: list[dict[str, Any]], shard_id: str, stream_arn: str, 
     }
 
 
-class StreamPoller(threading.Thread):
+class StreamPoller(Poller):
     def __init__(
         self, trigger: StreamTrigger, stream_arn: str, streams: Any, runner: FunctionCaller, region: str
     ) -> None:
-        super().__init__(name=f"stream-{trigger.function_name}", daemon=True)
+        super().__init__(f"stream-{trigger.function_name}", f"the stream of {trigger.table_id}", STREAM_POLL_SECONDS)
         self._trigger = trigger
         self._arn = stream_arn
         self._streams = streams
         self._runner = runner
         self._region = region
         self._positions: dict[str, str] = {}  # shard id -> sequence number of the last record delivered
-        self.stopping = threading.Event()
 
     def _iterator(self, shard_id: str) -> str:
         position = self._positions.get(shard_id)
@@ -85,13 +86,3 @@ class StreamPoller(threading.Thread):
             self._positions[shard_id] = records[-1]["dynamodb"]["SequenceNumber"]
             logger.info("%s <- %s: %d records", self._trigger.function_name, self._trigger.table_id, len(records))
         return offered
-
-    def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                offered = self.poll_once()
-            except Exception:
-                logger.exception("polling the stream of %s failed", self._trigger.table_id)
-                offered = 0
-            if not offered:
-                self.stopping.wait(0.5)
