@@ -9,6 +9,7 @@ be found gets a private code (22 random characters, shortlink.links.model), not 
 
 import hashlib
 import hmac
+from collections.abc import Callable
 
 ROUNDS = 8
 
@@ -46,18 +47,17 @@ class FeistelPermutation:
 
     def permute(self, value: int) -> int:
         """The image of `value`; both are in [0, domain_size)."""
-        self._check(value)
-        value = self._encrypt_block(value)
-        while value >= self.domain_size:
-            value = self._encrypt_block(value)
-        return value
+        return self._cycle_walk(value, self._encrypt_block)
 
     def invert(self, value: int) -> int:
         """The inverse of `permute`."""
+        return self._cycle_walk(value, self._decrypt_block)
+
+    def _cycle_walk(self, value: int, block: Callable[[int], int]) -> int:
         self._check(value)
-        value = self._decrypt_block(value)
-        while value >= self.domain_size:
-            value = self._decrypt_block(value)
+        value = block(value)
+        while value >= self.domain_size:  # outside [0, N): step on until the walk comes back in
+            value = block(value)
         return value
 
     def _check(self, value: int) -> None:
