@@ -63,6 +63,7 @@ load_link_reader()  # botocore at init, where provisioned concurrency pays it
 # Created at init on purpose: Lambda only accepts extension registrations during init.
 dispatcher = click_dispatcher(click_publisher, visitor_salt_root)
 
+FOLLOW_ROUTE = "GET /{code}"
 # Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
 # follow taken from max_clicks.
 CHECK_ROUTE = "HEAD /{code}"
@@ -75,14 +76,10 @@ MAX_FORM_BYTES = 1024
 OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED, Availability.DELETED: DELETED}
 
 
-def redirect(event: dict[str, Any], route: str | None) -> dict[str, Any]:
-    """The answer to a follow by `route`: each step is one of the README's rules, in their order."""
-    if route in (ROOT_ROUTE, WELL_KNOWN_ROUTE):
-        return domain_address(event, route)
-    code = (event.get("pathParameters") or {}).get("code") or ""
-    method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
-    checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
-    links = cached_links()
+def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
+    """The answer to a follow of `code` by `method`: its link looked up, the README's rules applied
+    in their order (`apply_rules`), and the follow counted unless it was refused or a check."""
+    links = cached_links()  # first: made, it has filled host_prefixes from the settings
     # Without Domains a code is its key: nothing more is read (not even the settings).
     key = request_key(event, code) if host_prefixes or KEY_SEPARATOR in code else code
     if key is None:  # a host that is none of the stack's domains
@@ -92,16 +89,38 @@ def redirect(event: dict[str, Any], route: str | None) -> dict[str, Any]:
     except StorageUnavailable:
         logger.exception("link lookup failed")
         return refused(UNAVAILABLE, event)
-    link = found.link
+    checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
     # A plain link (Link.is_plain) followed without a query: the response made when it was cached.
     if found.prepared is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
-        return followed(key, link, found.hit, event, checking, found.prepared["headers"]["Location"], found.prepared)
+        answer = found.prepared
+        url: str = answer["headers"]["Location"]
+    else:
+        destination, answer = apply_rules(event, method, key, found.link, checking)
+        if destination is None:
+            return answer
+        url = destination
+    if not checking:
+        # Redirects = CacheHits + CacheMisses (metric math on the dashboard). The click is counted
+        # under the key the link was looked up by: no second `link.key`.
+        if found.hit:
+            dispatcher.count("CacheHits")
+        else:
+            dispatcher.count("CacheMisses")
+        dispatcher.record_click(key, event, url, found.link)
+    return answer
+
+
+def apply_rules(
+    event: dict[str, Any], method: str, key: str, link: Link | None, checking: bool
+) -> tuple[str | None, dict[str, Any]]:
+    """The destination of a follow of `link` and its answer, the README's rules applied in their
+    order; no destination when a rule refused it (the answer is then the refusal's page)."""
     # 1. unknown, or not yet valid: 404; 2. deleted or expired: 410
     if link is None:
-        return refused(UNKNOWN, event, key, checking)
+        return None, refused(UNKNOWN, event, key, checking)
     availability = link.availability(datetime.now(UTC))
     if availability is not Availability.ACTIVE:
-        return refused(OUTCOME_OF[availability], event, key, checking, link)
+        return None, refused(OUTCOME_OF[availability], event, key, checking, link)
     # 3. access rules: 403
     visitor = None
     if link.rules is not None:
@@ -109,16 +128,16 @@ def redirect(event: dict[str, Any], route: str | None) -> dict[str, Any]:
 
         visitor = visitor_of(event, settings().trust_edge_headers, datetime.now(UTC))
         if link.rules.denies(visitor):
-            return refused(DENIED, event)
+            return None, refused(DENIED, event)
     # 4. password: the unlock form until the right one is posted
     status = link.redirect_type
     if link.password_hash is not None:
         refusal = unlock(event, link, method)
         if refusal is not None:
-            return refusal
+            return None, refusal
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif method not in ("GET", "HEAD"):
-        return WRONG_METHOD.page({"Allow": "GET, HEAD"})
+        return None, WRONG_METHOD.page({"Allow": "GET, HEAD"})
     # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 5:
     # an address too long takes no follow from the budget)
     url = link.url if link.rules is None or visitor is None else link.rules.destination(visitor, link.code, link.url)
@@ -129,38 +148,23 @@ def redirect(event: dict[str, Any], route: str | None) -> dict[str, Any]:
         try:
             url = destination(url, link.utm, query or "")
         except DestinationTooLong:
-            return refused(TOO_LONG, event)
+            return None, refused(TOO_LONG, event)
     # 5. max_clicks: one follow taken from the budget, 410 once used up
     if link.max_clicks is not None and not checking:
         try:
             allowed = click_budget().take(link.key)  # the one conditional update such links add
         except StorageUnavailable:
             logger.exception("click budget not updated")
-            return refused(UNAVAILABLE, event)
+            return None, refused(UNAVAILABLE, event)
         if not allowed:
-            return refused(USED_UP, event, key, checking, link)
+            return None, refused(USED_UP, event, key, checking, link)
     # 7. the redirect, or the preview card for a link-preview bot; the click is queued after it
     if link.preview is not None:
         from shortlink.rules.user_agents import is_link_preview
 
         if is_link_preview((event.get("headers") or {}).get("user-agent", "")):
-            return followed(key, link, found.hit, event, checking, url, preview_card(link, link.preview, url))
-    return followed(key, link, found.hit, event, checking, url, redirect_response(link, status, url))
-
-
-def followed(
-    key: str, link: Link | None, hit: bool, event: dict[str, Any], checking: bool, url: str, answer: dict[str, Any]
-) -> dict[str, Any]:
-    """`answer`, once the follow of `key` (the link's, as looked up: no second `link.key`) to
-    `url` is counted (a check counts nothing)."""
-    if not checking and link is not None:
-        # Redirects = CacheHits + CacheMisses (metric math on the dashboard).
-        if hit:
-            dispatcher.count("CacheHits")
-        else:
-            dispatcher.count("CacheMisses")
-        dispatcher.record_click(key, event, url, link)
-    return answer
+            return url, preview_card(link, link.preview, url)
+    return url, redirect_response(link, status, url)
 
 
 def refused(
@@ -292,9 +296,16 @@ def form_body(event: dict[str, Any]) -> dict[str, str] | None:
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         route = event.get("routeKey")
+        # API Gateway names the path's code on these routes.
+        if route == FOLLOW_ROUTE:
+            return redirect(event, "GET", event["pathParameters"]["code"])
+        if route == CHECK_ROUTE:
+            return {**redirect(event, "HEAD", event["pathParameters"]["code"]), "body": ""}
         if route == ROBOTS_ROUTE:
             return robots_answer(event)
-        answer = redirect(event, route)
-        return {**answer, "body": ""} if route == CHECK_ROUTE else answer
+        if route in (ROOT_ROUTE, WELL_KNOWN_ROUTE):
+            return domain_address(event, route)
+        method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
+        return redirect(event, method, (event.get("pathParameters") or {}).get("code") or "")
     finally:
         dispatcher.invocation_done()

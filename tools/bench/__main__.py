@@ -8,6 +8,7 @@ to docs/performance.md (report.py). `python -m tools.bench clicks` runs the clic
 (bench-results/clicks.json); `python -m tools.bench report` writes the page again from the files.
 """
 
+import json
 import logging
 import os
 import platform
@@ -50,7 +51,7 @@ def stream_aggregator(stack: Stack) -> Callable[[], int]:
     return drain
 
 
-def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
+def measure_clicks(stack: Stack, code: str, measured: Callable[[dict[str, Any]], None]) -> dict[str, Any]:
     return measure_click_costs(
         lambda event: stack.runner.call("IngestFunction", event),
         stream_aggregator(stack),
@@ -58,7 +59,19 @@ def measure_clicks(stack: Stack, code: str) -> dict[str, Any]:
         code,
         os.environ["BENCH_API_KEY"],
         progress,
+        measured,
     )
+
+
+def keep_partial(report: dict[str, Any], name: str) -> Callable[[dict[str, Any]], None]:
+    """Writes bench-results/partial-<name> with the click part as far as it is measured."""
+
+    def write(part: dict[str, Any]) -> None:
+        results = ROOT / "bench-results"
+        results.mkdir(exist_ok=True)
+        (results / f"partial-{name}").write_text(json.dumps({**report, "clicks": part}, indent=2) + "\n")
+
+    return write
 
 
 def main() -> None:
@@ -77,10 +90,10 @@ def main() -> None:
         stack = start_stack()
         machine = {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}
         if sys.argv[1:] == ["clicks"]:  # the click part alone: `python -m tools.bench clicks`
-            report: dict[str, Any] = {
-                "machine": machine,
-                "clicks": measure_clicks(stack, create_links(stack, 1, "k")[0][0]),
-            }
+            report: dict[str, Any] = {"machine": machine}
+            report["clicks"] = measure_clicks(
+                stack, create_links(stack, 1, "k")[0][0], keep_partial(report, "clicks.json")
+            )
             report["targets"] = click_targets(report["clicks"])
             stack.runner.stop()
             write_report(report, report_stream, "clicks.json")
@@ -104,7 +117,7 @@ def main() -> None:
             "cold_start": measure_cold_starts(codes[0]),
             "ingest": measure_ingest(stack, codes),
         }
-        report["clicks"] = measure_clicks(stack, codes[1])
+        report["clicks"] = measure_clicks(stack, codes[1], keep_partial(report, "latest.json"))
         report["targets"] = targets(report)
         stack.runner.stop()
     finally:

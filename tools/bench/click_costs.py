@@ -235,22 +235,25 @@ def measure_click_costs(
     hot_code: str,
     key: str,
     progress: Callable[[str], None],
+    measured: Callable[[dict[str, Any]], None] = lambda part: None,
 ) -> dict[str, Any]:
+    """The click part; `measured` gets it as far as it is measured after each step (a run that
+    fails later keeps what it measured)."""
     today = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
     hot_start = (today - timedelta(days=1)).replace(hour=14)
     owner = key_id_for(hash_api_key(key))
+    part: dict[str, Any] = {}
     progress(f"ingest cost: a hot link, {HOT_RATE} clicks/s for {HOT_SECONDS} s")
-    hot = hot_link(ingest_call, aggregate, hot_code, owner, hot_start)
+    part["hot_link"] = hot_link(ingest_call, aggregate, hot_code, owner, hot_start)
+    measured(part)
     progress(f"ingest cost: {COOL_LINKS} cool links x {COOL_BATCHES} batches")
-    cool = cool_links(ingest_call, aggregate, owner, today - timedelta(hours=2))
+    part["cool_links"] = cool_links(ingest_call, aggregate, owner, today - timedelta(hours=2))
+    measured(part)
     progress(f"stats: {BACKGROUND_DAYS} days of background traffic for the hot link")
     background(ingest_call, hot_code, today, skip=hot_start)
     progress("stats reads: 30 and 400 days")
     end = today + timedelta(hours=1)
-    return {
-        "messages_offered_again": sum(REDELIVERED),
-        "hot_link": hot,
-        "cool_links": cool,
-        "stats_30_days": stats_reads(manage_call, hot_code, key, end, 30),
-        "stats_400_days": stats_reads(manage_call, hot_code, key, end, 400),
-    }
+    part["stats_30_days"] = stats_reads(manage_call, hot_code, key, end, 30)
+    measured(part)
+    part["stats_400_days"] = stats_reads(manage_call, hot_code, key, end, 400)
+    return {"messages_offered_again": sum(REDELIVERED), **part}

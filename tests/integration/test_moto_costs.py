@@ -1,0 +1,182 @@
+"""The test double at DynamoDB's costs (tools/moto_transactions): a query of a table's own key reads
+only its partition and answers as moto's whole-table read did (order, pages, conditions, indexes);
+item results written with `json` are the documents moto's serializer writes; update expressions
+checked once at their root refuse what moto refused."""
+
+import json
+from typing import Any
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+from moto import mock_aws
+from moto.dynamodb.models.table import Table
+from moto.dynamodb.responses import DynamoResult
+
+from tools import moto_transactions
+
+KEYS: Any = [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]
+ATTRIBUTES: Any = [{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "g")]
+
+
+def filled_table():
+    client = boto3.client("dynamodb", region_name="us-east-1")
+    client.create_table(
+        TableName="t",
+        KeySchema=KEYS,
+        AttributeDefinitions=ATTRIBUTES,
+        BillingMode="PAY_PER_REQUEST",
+        GlobalSecondaryIndexes=[
+            {
+                "IndexName": "byG",
+                "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}],
+                "Projection": {"ProjectionType": "ALL"},
+            }
+        ],
+    )
+    for partition in ("a", "b", "c"):
+        for n in range(30):
+            item = {"pk": {"S": partition}, "sk": {"S": f"{n:03d}"}, "g": {"S": "even" if n % 2 == 0 else "odd"}}
+            client.put_item(TableName="t", Item=item)
+    return client
+
+
+def pages_of(client, **query):
+    pages = client.get_paginator("query").paginate(TableName="t", **query)
+    return [[(item["pk"]["S"], item["sk"]["S"]) for item in page["Items"]] for page in pages]
+
+
+def test_a_query_reads_its_partition_alone_and_pages_and_orders_as_dynamodb(monkeypatch):
+    with mock_aws():
+        client = filled_table()
+        read: list[int] = []
+        all_items = Table.all_items
+
+        def counting(self):
+            items = all_items(self)
+            read.append(len(items))
+            return items
+
+        monkeypatch.setattr(Table, "all_items", counting)
+        # A partition, backwards, between two sort keys, in pages of 4
+        pages = pages_of(
+            client,
+            KeyConditionExpression="#pk = :pk AND #sk BETWEEN :low AND :high",
+            ExpressionAttributeNames={"#pk": "pk", "#sk": "sk"},
+            ExpressionAttributeValues={":pk": {"S": "b"}, ":low": {"S": "005"}, ":high": {"S": "014"}},
+            ScanIndexForward=False,
+            PaginationConfig={"PageSize": 4},
+        )
+        assert pages == [
+            [("b", "014"), ("b", "013"), ("b", "012"), ("b", "011")],
+            [("b", "010"), ("b", "009"), ("b", "008"), ("b", "007")],
+            [("b", "006"), ("b", "005")],
+        ]
+        # Each page read the 30 items of its partition, not the table's 90
+        assert read == [30, 30, 30]
+        # An index query still reads every item (an index spans partitions)
+        read.clear()
+        odd = pages_of(
+            client,
+            IndexName="byG",
+            KeyConditionExpression="#g = :g",
+            ExpressionAttributeNames={"#g": "g"},
+            ExpressionAttributeValues={":g": {"S": "odd"}},
+        )
+        assert sorted(pair for page in odd for pair in page) == sorted(
+            (partition, f"{n:03d}") for partition in "abc" for n in range(1, 30, 2)
+        )
+        assert read == [90]
+        # A partition nobody wrote: nothing, and no error
+        assert pages_of(
+            client,
+            KeyConditionExpression="#pk = :pk",
+            ExpressionAttributeNames={"#pk": "pk"},
+            ExpressionAttributeValues={":pk": {"S": "z"}},
+        ) == [[]]
+
+
+ITEM: Any = {
+    "pk": {"S": "a"},
+    "sk": {"S": "1"},
+    "b": {"B": b"\x00\xff"},
+    "bs": {"BS": [b"\x01", b"\x02"]},
+    "n": {"N": "1.5"},
+    "ns": {"NS": ["1", "2"]},
+    "ss": {"SS": ["x"]},
+    "m": {"M": {"k": {"N": "3"}, "l": {"L": [{"NULL": True}, {"BOOL": False}]}}},
+}
+
+
+def test_item_results_written_as_json_are_the_documents_the_serializer_writes(monkeypatch):
+    generic = moto_transactions.generic_execute_result
+    compared: list[str] = []
+    fast = DynamoResult.execute_result
+
+    def both(self, context):
+        answer = fast(self, context)
+        if context.operation_model.name in moto_transactions.ITEM_OPERATIONS:
+            status, headers, body = generic(self, context)
+            assert (answer[0], answer[1]["Content-Type"], json.loads(answer[2])) == (
+                status,
+                headers["Content-Type"],
+                json.loads(body),
+            )
+            compared.append(context.operation_model.name)
+        return answer
+
+    monkeypatch.setattr(DynamoResult, "execute_result", both)
+    with mock_aws():
+        client = filled_table()
+        key = {"pk": {"S": "a"}, "sk": {"S": "1"}}
+        client.put_item(TableName="t", Item=ITEM, ReturnConsumedCapacity="TOTAL")
+        assert client.get_item(TableName="t", Key=key)["Item"]["b"] == {"B": b"\x00\xff"}
+        client.get_item(TableName="t", Key={"pk": {"S": "none"}, "sk": {"S": "1"}})
+        page = client.query(
+            TableName="t",
+            KeyConditionExpression="#pk = :pk",
+            ExpressionAttributeNames={"#pk": "pk"},
+            ExpressionAttributeValues={":pk": {"S": "a"}},
+            Limit=2,
+            ReturnConsumedCapacity="TOTAL",
+        )
+        assert page["LastEvaluatedKey"]
+        assert page["Count"] == 2
+        client.update_item(
+            TableName="t",
+            Key=key,
+            UpdateExpression="ADD #n :one",
+            ExpressionAttributeNames={"#n": "n"},
+            ExpressionAttributeValues={":one": {"N": "1"}},
+            ReturnValues="ALL_NEW",
+        )
+        client.scan(TableName="t", Limit=3)
+        client.batch_get_item(RequestItems={"t": {"Keys": [key]}})
+        client.delete_item(TableName="t", Key=key, ReturnValues="ALL_OLD")
+    assert set(compared) >= {"PutItem", "GetItem", "Query", "UpdateItem", "Scan", "BatchGetItem", "DeleteItem"}
+
+
+def update(client, expression: str, names: dict[str, str]) -> None:
+    client.update_item(
+        TableName="t",
+        Key={"pk": {"S": "a"}, "sk": {"S": "001"}},
+        UpdateExpression=expression,
+        ExpressionAttributeNames=names,
+        ExpressionAttributeValues={":one": {"N": "1"}},
+    )
+
+
+def test_update_expressions_checked_at_their_root_refuse_what_moto_refused():
+    with mock_aws():
+        client = filled_table()
+        names = {f"#c{n}": f"c{n}" for n in range(300)}
+        # A long expression is applied whole...
+        update(client, "ADD " + ", ".join(f"#c{n} :one" for n in range(300)), names)
+        item = client.get_item(TableName="t", Key={"pk": {"S": "a"}, "sk": {"S": "001"}})["Item"]
+        assert all(item[f"c{n}"] == {"N": "1"} for n in range(300))
+        # ...a path named twice, even deep in it, is refused...
+        with pytest.raises(ClientError, match="Two document paths"):
+            update(client, "ADD " + ", ".join(f"#c{n} :one" for n in [*range(300), 150]), names)
+        # ...and so is a second clause of a kind
+        with pytest.raises(ClientError, match="SET"):
+            update(client, "SET #c1 = :one SET #c2 = :one", {"#c1": "c1", "#c2": "c2"})
