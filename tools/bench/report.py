@@ -28,17 +28,27 @@ def click_targets(clicks: dict[str, Any]) -> dict[str, bool]:
     }
 
 
+# The hit's p50 over our own stack's floor before links gained query forwarding, domains, UTM
+# fields and previews (issue 16 holds the hit within 10 % of it): 14.71 / 12.39 µs, the run the
+# README published at d3e5f04.
+HIT_RATIO_BEFORE_LINK_FEATURES = 1.19
+
+
 def targets(report: dict[str, Any]) -> dict[str, bool]:
-    """Whether the run met each target of the redirect, cold start, clicks and ingest."""
+    """Whether the run met each target of the redirect, cold start, ingest and (when the run
+    measured them) clicks."""
     redirect = report["redirect"]
     hit_p50 = redirect["ours_hit"]["p50_us"]
+    own_stack = redirect["floor_own_stack"]["p50_us"]
     return {
         "hit_p50_le_2x_powertools_floor": hit_p50 <= 2 * redirect["floor_powertools_logger_metrics"]["p50_us"],
-        "hit_p50_le_2x_own_stack_floor": hit_p50 <= 2 * redirect["floor_own_stack"]["p50_us"],
+        "hit_p50_le_2x_own_stack_floor": hit_p50 <= 2 * own_stack,
+        "hit_p50_within_10_percent_of_its_ratio_before_link_features": hit_p50 / own_stack
+        <= 1.1 * HIT_RATIO_BEFORE_LINK_FEATURES,
         "hit_p50_le_250us": hit_p50 <= 250,
         "hit_p50_20x_faster_than_naive": redirect["naive"]["p50_us"] >= 20 * hit_p50,
-        "cold_start_le_0_9x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.9,
-        **click_targets(report["clicks"]),
+        "cold_start_le_0_8x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.8,
+        **(click_targets(report["clicks"]) if "clicks" in report else {}),
         "twenty_links_le_24_write_units_per_1000_clicks": report["ingest"]["write_units_per_1000_clicks"] <= 24,
     }
 
@@ -96,11 +106,11 @@ def performance_page(report: dict[str, Any], source: str, clicks: dict[str, Any]
 
 def write_performance_page(results: Path = RESULTS, page: Path = PAGE) -> Path:
     """Write the page from results/latest.json, its click tables from clicks.json when that
-    file is the newer one."""
+    file is the newer one or latest.json has none (`python -m tools.bench redirects`)."""
     latest = results / "latest.json"
     clicks_file = results / "clicks.json"
-    newer_clicks = clicks_file.is_file() and clicks_file.stat().st_mtime > latest.stat().st_mtime
-    clicks_from = clicks_file if newer_clicks else latest
     report = json.loads(latest.read_text())
+    newer_clicks = clicks_file.is_file() and clicks_file.stat().st_mtime > latest.stat().st_mtime
+    clicks_from = clicks_file if newer_clicks or "clicks" not in report else latest
     page.write_text(performance_page(report, latest.name, json.loads(clicks_from.read_text()), clicks_from.name))
     return page
