@@ -42,8 +42,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
-	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests
-	@for f in $(FUNCTIONS); do $(BIN)/mypy $$f || exit 1; done
+	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
 	@for t in template.yaml monitoring.yaml; do $(BIN)/sam validate --lint --template $$t || exit 1; done
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml --file monitoring.yaml
