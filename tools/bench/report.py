@@ -83,6 +83,9 @@ def performance_page(report: dict[str, Any], source: str, clicks: dict[str, Any]
             cold=report["cold_start"],
             packing=report["packing"],
             create=report["create"],
+            create_calls=", ".join(
+                f"{count / report['create']['links']:g} `{call}`" for call, count in report["create"]["calls"].items()
+            ),
             ingest=report["ingest"],
             clicks=clicks["clicks"],
             ratios={
