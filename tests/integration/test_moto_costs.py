@@ -1,7 +1,7 @@
 """The test double at DynamoDB's costs (tools/moto_transactions): a query of a table's own key reads
-only its partition and answers as moto's whole-table read did (order, pages, conditions, indexes);
-item results written with `json` are the documents moto's serializer writes; update expressions
-checked once at their root refuse what moto refused."""
+only its partition's items in the key condition's range and answers as moto's whole-table read did
+(order, pages, conditions, indexes); item results written with `json` are the documents moto's
+serializer writes; update expressions checked once at their root refuse what moto refused."""
 
 import json
 from typing import Any
@@ -46,7 +46,7 @@ def pages_of(client, **query):
     return [[(item["pk"]["S"], item["sk"]["S"]) for item in page["Items"]] for page in pages]
 
 
-def test_a_query_reads_its_partition_alone_and_pages_and_orders_as_dynamodb(monkeypatch):
+def test_a_query_reads_its_range_of_its_partition_alone_and_pages_and_orders_as_dynamodb(monkeypatch):
     with mock_aws():
         client = filled_table()
         read: list[int] = []
@@ -72,8 +72,34 @@ def test_a_query_reads_its_partition_alone_and_pages_and_orders_as_dynamodb(monk
             [("b", "010"), ("b", "009"), ("b", "008"), ("b", "007")],
             [("b", "006"), ("b", "005")],
         ]
-        # Each page read the 30 items of its partition, not the table's 90
-        assert read == [30, 30, 30]
+        # Each page read the 10 items of its range, not its partition's 30 nor the table's 90
+        assert read == [10, 10, 10]
+        # Each range operator reads what it names; a partition without a range, all of it
+        for condition, expected in (
+            ("#sk < :low", [f"{n:03d}" for n in range(5)]),
+            ("#sk >= :high", [f"{n:03d}" for n in range(14, 30)]),
+            ("begins_with(#sk, :prefix)", [f"{n:03d}" for n in range(10, 20)]),
+        ):
+            read.clear()
+            values = {":low": {"S": "005"}, ":high": {"S": "014"}, ":prefix": {"S": "01"}}
+            used = {name: value for name, value in values.items() if name in condition}
+            found = pages_of(
+                client,
+                KeyConditionExpression=f"#pk = :pk AND {condition}",
+                ExpressionAttributeNames={"#pk": "pk", "#sk": "sk"},
+                ExpressionAttributeValues={":pk": {"S": "c"}, **used},
+            )
+            assert [sort_key for page in found for _, sort_key in page] == expected
+            assert read == [len(expected)]
+        read.clear()
+        whole = pages_of(
+            client,
+            KeyConditionExpression="#pk = :pk",
+            ExpressionAttributeNames={"#pk": "pk"},
+            ExpressionAttributeValues={":pk": {"S": "a"}},
+        )
+        assert [sort_key for page in whole for _, sort_key in page] == [f"{n:03d}" for n in range(30)]
+        assert read == [30]
         # An index query still reads every item (an index spans partitions)
         read.clear()
         odd = pages_of(
