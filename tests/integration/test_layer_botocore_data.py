@@ -62,8 +62,8 @@ def test_the_models_lose_their_documentation_and_nothing_else(layer_data):
         stock = json.loads(
             gzip.decompress((STOCK_DATA / model.relative_to(layer_data)).with_suffix(".json.gz").read_bytes())
         )
-        assert trimmed == without_documentation(stock)
-        assert "documentation" not in json.dumps(list(trimmed["shapes"].values()))
+        assert without_documentation(trimmed) == without_documentation(stock)  # nothing else lost
+        assert "documentation" not in json.dumps([trimmed["operations"], trimmed["shapes"]])
         assert model.stat().st_size < len(json.dumps(stock)) / 2
     for rules in layer_data.glob("*/*/endpoint-rule-set-1.json"):
         stock_rules = gzip.decompress((STOCK_DATA / rules.relative_to(layer_data)).with_suffix(".json.gz").read_bytes())
