@@ -1,5 +1,6 @@
 """The one configuration of the stack's AWS clients, plain botocore ones and pynamodb's alike:
-Lambda functions answer someone, so they fail fast rather than hang on a stuck connection."""
+Lambda functions answer someone, so they fail fast rather than hang on a stuck connection (the
+SQS queues, sooner still, pass their own limits)."""
 
 from functools import cache
 from typing import Any
