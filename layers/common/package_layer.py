@@ -8,16 +8,22 @@ runs it for the host to measure cold starts with exactly what Lambda loads. Stan
 
 Why trim botocore: creating a client lists every service directory in botocore/data (about 440
 directories, thousands of stat calls) before it loads the one it needs. Keeping only our services
-takes about 30 ms off a cold start here and 25 MB off the layer.
+takes about 30 ms off a cold start here and 25 MB off the layer. The first client also decodes
+endpoints.json (1.2 MB, every service of every partition) and its service's model, mostly
+documentation, from gzip: the layer keeps our services' endpoints and their models without the
+documentation, as plain compact JSON, which botocore's loader reads before a .json.gz.
 """
 
 import argparse
 import compileall
+import gzip
+import json
 import py_compile
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 RUNTIME_PYTHON = (3, 13)
@@ -62,11 +68,48 @@ def install_dependencies(target: Path, platform: str | None) -> None:
     subprocess.run([*command, "-r", str(HERE / "requirements.txt")], check=True, timeout=900)
 
 
+# The members of a service model that only docstrings and generated docs read.
+DOCUMENTATION_KEYS = ("documentation", "documentationUrl")
+
+
 def trim_botocore(target: Path) -> None:
     data = target / "botocore" / "data"
     for entry in data.iterdir():
         if entry.is_dir() and entry.name not in BOTOCORE_SERVICES:
             shutil.rmtree(entry)
+    for model in data.glob("*/*/*.json.gz"):
+        content = json.loads(gzip.decompress(model.read_bytes()))
+        if model.name == "service-2.json.gz":
+            drop_documentation(content)
+        write_compact_json(model.with_suffix(""), content)
+        model.unlink()
+    trim_endpoints(data)
+
+
+def drop_documentation(service: dict[str, Any]) -> None:
+    """Drop the documentation of the service, its operations, shapes and members (the only
+    places a service-2.json has it), nothing a call reads."""
+    shapes = service.get("shapes", {}).values()
+    members = (member for shape in shapes for member in shape.get("members", {}).values())
+    for part in (service, *service.get("operations", {}).values(), *shapes, *members):
+        for key in DOCUMENTATION_KEYS:
+            part.pop(key, None)
+
+
+def trim_endpoints(data: Path) -> None:
+    """endpoints.json with each partition's entries for our services only, by their endpoint
+    prefix (a service missing here would fall back to its partition's defaults)."""
+    prefixes = {
+        json.loads(model.read_bytes())["metadata"]["endpointPrefix"] for model in data.glob("*/*/service-2.json")
+    }
+    endpoints = json.loads((data / "endpoints.json").read_bytes())
+    for partition in endpoints["partitions"]:
+        partition["services"] = {name: entry for name, entry in partition["services"].items() if name in prefixes}
+    write_compact_json(data / "endpoints.json", endpoints)
+
+
+def write_compact_json(path: Path, content: Any) -> None:
+    path.write_text(json.dumps(content, separators=(",", ":")), encoding="utf-8")
 
 
 def drop_build_leftovers(target: Path) -> None:

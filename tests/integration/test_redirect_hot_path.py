@@ -227,6 +227,9 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
         "aws_lambda_powertools",
         "pydantic",
         "shortlink.codes.generator",
+        # The clicks' model and packing: loaded by the first click's work, after the response.
+        "shortlink.clicks.events",
+        "shortlink.clicks.packing",
         "ada_url",
         "cffi",
     }

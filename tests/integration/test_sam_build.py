@@ -95,6 +95,8 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     # botocore keeps only the services we call, and every module ships its bytecode.
     services = {entry.name for entry in (layer / "botocore" / "data").iterdir() if entry.is_dir()}
     assert services == BOTOCORE_SERVICES
+    # Their models and endpoints trimmed, as plain JSON (tests/integration/test_layer_botocore_data.py).
+    assert not list((layer / "botocore" / "data").rglob("*.json.gz"))
     for module in modules:
         assert (layer / "shortlink" / module.parent / "__pycache__" / f"{module.stem}.cpython-313.pyc").is_file()
     assert (layer / "pynamodb" / "__pycache__" / "models.cpython-313.pyc").is_file()

@@ -1,5 +1,6 @@
 """The one configuration of the stack's AWS clients, plain botocore ones and pynamodb's alike:
-Lambda functions answer someone, so they fail fast rather than hang on a stuck connection."""
+Lambda functions answer someone, so they fail fast rather than hang on a stuck connection (the
+SQS queues, sooner still, pass their own limits)."""
 
 from functools import cache
 from typing import Any
@@ -13,14 +14,21 @@ MAX_ATTEMPTS = 3
 
 
 @cache
-def _config(read_timeout_seconds: float) -> Config:
+def _config(connect_timeout_seconds: float, read_timeout_seconds: float, max_attempts: int) -> Config:
     return Config(
-        connect_timeout=CONNECT_TIMEOUT_SECONDS,
+        connect_timeout=connect_timeout_seconds,
         read_timeout=read_timeout_seconds,
-        retries={"max_attempts": MAX_ATTEMPTS, "mode": "standard"},
+        retries={"max_attempts": max_attempts, "mode": "standard"},
     )
 
 
-def botocore_client(service: str, read_timeout_seconds: float = READ_TIMEOUT_SECONDS) -> Any:
+def botocore_client(
+    service: str,
+    read_timeout_seconds: float = READ_TIMEOUT_SECONDS,
+    *,
+    connect_timeout_seconds: float = CONNECT_TIMEOUT_SECONDS,
+    max_attempts: int = MAX_ATTEMPTS,
+) -> Any:
     """A client of `service` (its endpoint from botocore's own settings: AWS_ENDPOINT_URL locally)."""
-    return get_session().create_client(service, config=_config(read_timeout_seconds))
+    config = _config(connect_timeout_seconds, read_timeout_seconds, max_attempts)
+    return get_session().create_client(service, config=config)

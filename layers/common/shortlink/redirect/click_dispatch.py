@@ -28,15 +28,18 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, replace
 from types import FrameType
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from shortlink.clicks.events import CARRIED_METRICS, ClickEvent, ClickPack, ClickPublisher, orphan_code
-from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
 from shortlink.domains.model import split_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link, may_be_private
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
+
+if TYPE_CHECKING:
+    # Loaded by the first click's work, after the response: never at init, which a visitor waits for.
+    from shortlink.clicks.events import ClickEvent, ClickPack, ClickPublisher
+    from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -83,7 +86,7 @@ class ClickDispatcher(Protocol):
         """The handler is done: its clicks and metrics may go (call it in a `finally`)."""
 
 
-def deliver(publisher: ClickPublisher, packs: list[ClickPack], attempts: int = SEND_ATTEMPTS) -> list[ClickPack]:
+def deliver(publisher: "ClickPublisher", packs: "list[ClickPack]", attempts: int = SEND_ATTEMPTS) -> "list[ClickPack]":
     """Publish each pack, retrying; returns the packs that still failed."""
     lost = []
     for pack in packs:
@@ -99,7 +102,7 @@ def deliver(publisher: ClickPublisher, packs: list[ClickPack], attempts: int = S
     return lost
 
 
-def log_lost(packs: list[ClickPack]) -> Counter[str]:
+def log_lost(packs: "list[ClickPack]") -> Counter[str]:
     """One replayable log line per click and orphan visit of each pack (a line per pack could
     exceed a log event's size), naming its pack: a replay re-forms the same pack, which ingest
     counts once even if the send did arrive. Returns the counts the lost clicks carried."""
@@ -115,7 +118,7 @@ def log_lost(packs: list[ClickPack]) -> Counter[str]:
     return carried
 
 
-def _log_lost(pack: ClickPack, kind: str, record: dict[str, Any], code: str) -> None:
+def _log_lost(pack: "ClickPack", kind: str, record: dict[str, Any], code: str) -> None:
     # A private link's code is its capability: it is never logged, so such a click is lost
     # for good (the line still says one was, for the replay's report).
     entry = {kind: record} if not may_be_private(split_key(code)[1]) else {"unreplayable": kind}
@@ -124,10 +127,11 @@ def _log_lost(pack: ClickPack, kind: str, record: dict[str, Any], code: str) -> 
 
 def describe(
     work: PendingWork, visitor_salt_root: Callable[[], bytes]
-) -> tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]:
+) -> "tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]":
     """An invocation's clicks as the stats count them, its orphan visits by hour, and the metrics
     its clicks do not carry. The cache outcome travels with its (first) click, and ingest emits
     it, one metrics record per batch."""
+    from shortlink.clicks.events import CARRIED_METRICS, orphan_code
     from shortlink.config import settings
     from shortlink.redirect.click_events import click_from_request, hour_of
 
@@ -148,7 +152,7 @@ def describe(
     return clicks, orphans, counts
 
 
-def send(publisher: ClickPublisher, flush: Flush) -> None:
+def send(publisher: "ClickPublisher", flush: "Flush") -> None:
     """Queue a flush's packs, then emit its metrics, and those of its lost clicks."""
     counts = flush.counts
     if flush.packs:
@@ -175,7 +179,8 @@ def guarded(work: Callable[..., None], *args: Any) -> None:
         logger.exception("after-response work failed")
 
 
-def packing_rules() -> PackingRules:
+def packing_rules() -> "PackingRules":
+    from shortlink.clicks.packing import PackingRules
     from shortlink.config import settings
 
     config = settings()
@@ -186,7 +191,7 @@ class _InvocationRecorder:
     """Collects one invocation's clicks, orphan visits and counts; `_take` hands them over and
     starts afresh."""
 
-    def __init__(self, publisher: Callable[[], ClickPublisher], visitor_salt_root: Callable[[], bytes]) -> None:
+    def __init__(self, publisher: "Callable[[], ClickPublisher]", visitor_salt_root: Callable[[], bytes]) -> None:
         self._publisher = publisher
         self._visitor_salt_root = visitor_salt_root
         self._pending = PendingWork()
@@ -217,6 +222,8 @@ class _InvocationRecorder:
 
 class InlineDispatcher(_InvocationRecorder):
     def invocation_done(self) -> None:
+        from shortlink.clicks.packing import HeldClicks, PackingRules
+
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
         held.add(*describe(self._take(), self._visitor_salt_root))
         send(self._publisher(), held.take(time.monotonic()))
@@ -225,10 +232,10 @@ class InlineDispatcher(_InvocationRecorder):
 class ExtensionDispatcher(_InvocationRecorder):
     def __init__(
         self,
-        publisher: Callable[[], ClickPublisher],
+        publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
         extensions: ExtensionsClient,
-        rules: Callable[[], PackingRules] = packing_rules,
+        rules: "Callable[[], PackingRules]" = packing_rules,
     ) -> None:
         super().__init__(publisher, visitor_salt_root)
         self._extensions = extensions
@@ -251,7 +258,9 @@ class ExtensionDispatcher(_InvocationRecorder):
     def invocation_done(self) -> None:
         self._handed.put(self._take())
 
-    def _held_clicks(self) -> HeldClicks:
+    def _held_clicks(self) -> "HeldClicks":
+        from shortlink.clicks.packing import HeldClicks
+
         if self._held is None:
             self._held = HeldClicks(self._rules())
         return self._held
@@ -280,7 +289,7 @@ class ExtensionDispatcher(_InvocationRecorder):
     def _hold_handed_over(self, deadline_ms: int | None) -> None:
         self._hold(self._handed_over(deadline_ms))
 
-    def _send(self, flush: Flush) -> None:
+    def _send(self, flush: "Flush") -> None:
         send(self._publisher(), flush)
 
     def _handed_over(self, deadline_ms: int | None) -> list[PendingWork]:
@@ -393,7 +402,7 @@ class ExtensionDispatcher(_InvocationRecorder):
 
 
 def click_dispatcher(
-    publisher: Callable[[], ClickPublisher], visitor_salt_root: Callable[[], bytes]
+    publisher: "Callable[[], ClickPublisher]", visitor_salt_root: Callable[[], bytes]
 ) -> ClickDispatcher:
     """The extension where Lambda's Extensions API exists (call at init), else inline sending.
     Both providers come from the composition root and are called after a response."""

@@ -5,10 +5,14 @@ from typing import Any
 from shortlink.clicks.events import ClickPack
 from shortlink.errors import StorageUnavailable
 
+# Sooner than the stack's other clients: the callers answer someone, or retry through the queue.
+CONNECT_TIMEOUT_SECONDS = 1
+READ_TIMEOUT_SECONDS = 2
+MAX_ATTEMPTS = 2
+
 
 class SqsQueue:
-    """One queue, through a client that gives up fast (its callers answer someone, or retry
-    through the queue)."""
+    """One queue, through a client that gives up fast."""
 
     def __init__(self, queue_url: str) -> None:
         self._queue_url = queue_url
@@ -16,13 +20,14 @@ class SqsQueue:
 
     def _sqs(self) -> Any:
         # Created on first send, not at import: only a redirect that found a link pays for it,
-        # only a request that emits a webhook event.
+        # only a request that emits a webhook event. Plain botocore: importing boto3 for it
+        # doubled the client's cost, paid before the redirect's environment takes its next request.
         if self._client is None:
-            import boto3
-            from botocore.config import Config
+            from shortlink.adapters.botocore_clients import botocore_client
 
-            config = Config(connect_timeout=1, read_timeout=2, retries={"max_attempts": 2, "mode": "standard"})
-            self._client = boto3.client("sqs", config=config)
+            self._client = botocore_client(
+                "sqs", READ_TIMEOUT_SECONDS, connect_timeout_seconds=CONNECT_TIMEOUT_SECONDS, max_attempts=MAX_ATTEMPTS
+            )
         return self._client
 
 
