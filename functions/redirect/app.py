@@ -89,17 +89,17 @@ def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
     except StorageUnavailable:
         logger.exception("link lookup failed")
         return refused(UNAVAILABLE, event)
-    checking = method == "HEAD"  # a link checker's look: it counts no click and no orphan visit
-    # A plain link (Link.is_plain) followed without a query: the response made when it was cached.
-    if found.prepared is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
-        answer = found.prepared
-        url: str = answer["headers"]["Location"]
+    # A plain link (Link.is_plain) followed without a query: what apply_rules would answer, made
+    # when it was cached (shortlink.redirect.responses.plain_redirect).
+    ready = found.prepared
+    if ready is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
+        url, answer = ready
     else:
-        destination, answer = apply_rules(event, method, key, found.link, checking)
+        destination, answer = apply_rules(event, method, key, found.link, method == "HEAD")
         if destination is None:
             return answer
         url = destination
-    if not checking:
+    if method != "HEAD":  # a link checker's look counts no click
         # Redirects = CacheHits + CacheMisses (metric math on the dashboard). The click is counted
         # under the key the link was looked up by: no second `link.key`.
         if found.hit:

@@ -18,23 +18,30 @@ LINK = Link("abc", "https://example.com/a", "owner", NOW)
     [(302, "no-store"), (307, "no-store"), (301, "public, max-age=3600"), (308, "public, max-age=3600")],
 )
 def test_a_plain_link_is_answered_with_a_response_made_once(status, expected):
-    assert plain_redirect(replace(LINK, redirect_type=status)) == {
-        "statusCode": status,
-        "headers": {"Location": "https://example.com/a", "Cache-Control": expected, "X-Robots-Tag": "noindex"},
-        "body": "",
-    }
+    assert plain_redirect(replace(LINK, redirect_type=status)) == (
+        "https://example.com/a",
+        {
+            "statusCode": status,
+            "headers": {"Location": "https://example.com/a", "Cache-Control": expected, "X-Robots-Tag": "noindex"},
+            "body": "",
+        },
+    )
 
 
 def test_a_crawlable_link_is_not_marked_noindex_and_utm_fields_are_in_the_ready_made_location():
     link = replace(LINK, crawlable=True, utm=Utm(source="news", campaign="spring"))
-    assert plain_redirect(link) == {
-        "statusCode": 302,
-        "headers": {
-            "Location": "https://example.com/a?utm_source=news&utm_campaign=spring",
-            "Cache-Control": "no-store",
+    # The destination (the click's campaign is read from it) is the Location
+    assert plain_redirect(link) == (
+        "https://example.com/a?utm_source=news&utm_campaign=spring",
+        {
+            "statusCode": 302,
+            "headers": {
+                "Location": "https://example.com/a?utm_source=news&utm_campaign=spring",
+                "Cache-Control": "no-store",
+            },
+            "body": "",
         },
-        "body": "",
-    }
+    )
 
 
 @pytest.mark.parametrize(

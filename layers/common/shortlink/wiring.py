@@ -26,6 +26,7 @@ if TYPE_CHECKING:
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
     from shortlink.redirect.cache import CachedLinks
+    from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
 
 
@@ -50,7 +51,7 @@ host_prefixes: dict[str, str] = {}
 
 
 @cache
-def cached_links() -> "CachedLinks[dict[str, Any]]":
+def cached_links() -> "CachedLinks[PlainRedirect]":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, which
     keeps each plain link's ready-made redirect."""
     from shortlink.adapters.dynamodb.redirect import DynamoLinkReader

@@ -50,6 +50,9 @@ class _Entry(Generic[Prepared]):
 class CachedLinks(Generic[Prepared]):
     """A LinkSource in front of another one."""
 
+    # Slots: a hit reads its attributes from the object itself, not from a dict beside it.
+    __slots__ = ("_clock", "_entries", "_max_entries", "_negative_ttl", "_prepare", "_source", "_ttl", "_unknown")
+
     def __init__(
         self,
         source: LinkSource,
@@ -71,12 +74,12 @@ class CachedLinks(Generic[Prepared]):
         self._unknown: Lookup[Prepared] = Lookup(None, None, hit=False)
 
     def lookup(self, key: str) -> Lookup[Prepared]:
-        # Only well-formed keys ever enter the cache, so the pattern check is paid on misses alone.
-        now = self._clock()
         entry = self._entries.get(key)
-        if entry is not None and entry.fresh_until > now:
+        if entry is not None and entry.fresh_until > self._clock():
             entry.used = True
             return entry.hit
+        # Only well-formed keys ever enter the cache, so the pattern check is paid on misses alone.
+        now = self._clock()  # before the read: the TTL is never counted from after it
         if not is_possible_key(key):
             return self._unknown
         link = self._source.get(key)

@@ -2,9 +2,9 @@
 response of a plain link, built once when the link enters the cache.
 
 Most links are plain (Link.is_plain), and a cached plain link is answered by handing back this
-one response: the smallest hot path there is (see functions/redirect/app.py). The visitor's query
-changes the answer too, so the redirect serves it only to a follow without one. Its Location
-carries the link's UTM fields.
+one response (with its destination, which the click records): the smallest hot path there is (see
+functions/redirect/app.py). The visitor's query changes the answer too, so the redirect serves it
+only to a follow without one. Its Location carries the link's UTM fields.
 """
 
 from datetime import UTC, datetime
@@ -14,6 +14,9 @@ from shortlink.links.destinations import destination
 from shortlink.links.model import Link
 
 PERMANENT_REDIRECT_MAX_AGE = 3600
+# What a follow of a plain link is answered: where it goes (its click's campaign is read from it)
+# and the response, as the redirect's full walk would make them.
+PlainRedirect = tuple[str, dict[str, Any]]
 # Search engines index the destination, not the short link, unless its owner made it crawlable.
 NOINDEX = {"X-Robots-Tag": "noindex"}
 
@@ -39,9 +42,11 @@ def redirect_response(link: Link, status: int, url: str, now: datetime | None = 
     return {"statusCode": status, "headers": headers, "body": ""}
 
 
-def plain_redirect(link: Link | None) -> dict[str, Any] | None:
-    """The response to a GET of `link` when it is plain, else None. The same dict answers every
-    follow while the link is cached: nothing may change it after it is returned."""
+def plain_redirect(link: Link | None) -> PlainRedirect | None:
+    """The destination of a GET of `link` without a query and the response to it, when it is
+    plain; else None. The same dict answers every follow while the link is cached: nothing may
+    change it after it is returned."""
     if link is None or not link.is_plain:
         return None
-    return redirect_response(link, link.redirect_type, destination(link.url, link.utm, ""))
+    url = destination(link.url, link.utm, "")
+    return url, redirect_response(link, link.redirect_type, url)
