@@ -32,6 +32,8 @@ MAX_TEXTS = 4_096
 MAX_CONDITIONS = 256
 
 _installed = False
+# (owner, name, moto's own): what `install()` replaced, for the test that compares the two
+MOTO_OWN: list[tuple[Any, str, Any]] = []
 
 
 def install() -> None:
@@ -43,6 +45,11 @@ def install() -> None:
     _condition_tokens_per_text()
     _conditions_per_text_and_values()
     _tree_walk_by_class()
+
+
+def _replace(owner: Any, name: str, new: Any) -> None:
+    MOTO_OWN.append((owner, name, vars(owner)[name]))
+    setattr(owner, name, new)
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int) -> Any:
@@ -67,7 +74,7 @@ def _update_trees_per_text() -> None:
             trees[expression], pickled[id(tree)] = tree, pickle.dumps(tree)
         return tree
 
-    parser.make = make
+    _replace(parser, "make", make)
     real_deepcopy = copy.deepcopy
 
     def deepcopy(node: Any, memo: Any = None) -> Any:
@@ -75,7 +82,7 @@ def _update_trees_per_text() -> None:
             return pickle.loads(pickled.get(id(node)) or pickle.dumps(node))  # noqa: S301 (pickled here, of moto's own tree)
         return real_deepcopy(node, memo)
 
-    vars(validators)["deepcopy"] = deepcopy
+    _replace(validators, "deepcopy", deepcopy)
 
 
 def _condition_tokens_per_text() -> None:
@@ -90,7 +97,7 @@ def _condition_tokens_per_text() -> None:
         # Nodes are tuples and no step changes a token's (empty) children; a fresh list each all the same
         return deque(node._replace(children=[]) for node in found)
 
-    parser._lex_condition_expression = lex  # type: ignore[method-assign]
+    _replace(parser, "_lex_condition_expression", lex)
 
 
 def _conditions_per_text_and_values() -> None:
@@ -113,7 +120,7 @@ def _conditions_per_text_and_values() -> None:
             self.expr_attr_values_found.extend(found[2])
         return found[0]
 
-    parser.parse = parse  # type: ignore[method-assign]
+    _replace(parser, "parse", parse)
 
 
 def _tree_walk_by_class() -> None:
@@ -146,4 +153,4 @@ def _tree_walk_by_class() -> None:
                 parent_node.children[child_id] = node
         return node
 
-    ast_nodes.DepthFirstTraverser.traverse_node_recursively = walk  # type: ignore[attr-defined]
+    _replace(ast_nodes.DepthFirstTraverser, "traverse_node_recursively", walk)  # type: ignore[attr-defined]
