@@ -20,6 +20,7 @@ For the test double only: nothing in the Lambda functions imports this.
 
 import copy
 import pickle
+import threading
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -32,6 +33,8 @@ MAX_TEXTS = 4_096
 MAX_CONDITIONS = 256
 
 _installed = False
+# The server answers requests on threads of its own: one of them at a time adds to a cache
+_adding = threading.Lock()
 # (owner, name, moto's own): what `install()` replaced, for the test that compares the two
 MOTO_OWN: list[tuple[Any, str, Any]] = []
 
@@ -53,9 +56,10 @@ def _replace(owner: Any, name: str, new: Any) -> None:
 
 
 def _remember(cache: dict[Any, Any], key: Any, value: Any, limit: int) -> Any:
-    if len(cache) >= limit:
-        del cache[next(iter(cache))]  # the oldest
-    cache[key] = value
+    with _adding:
+        if len(cache) >= limit:
+            del cache[next(iter(cache))]  # the oldest
+        cache[key] = value
     return value
 
 
@@ -69,9 +73,13 @@ def _update_trees_per_text() -> None:
         tree = trees.get(expression)
         if tree is None:
             tree = real_make(expression)
-            if len(trees) >= MAX_TEXTS:
-                del pickled[id(trees.pop(next(iter(trees))))]  # the oldest
-            trees[expression], pickled[id(tree)] = tree, pickle.dumps(tree)
+            blob = pickle.dumps(tree)
+            with _adding:
+                if expression in trees:  # another thread's, parsed meanwhile
+                    return trees[expression]
+                if len(trees) >= MAX_TEXTS:
+                    del pickled[id(trees.pop(next(iter(trees))))]  # the oldest
+                pickled[id(tree)], trees[expression] = blob, tree
         return tree
 
     _replace(parser, "make", make)
