@@ -206,28 +206,28 @@ def expression_requests(client) -> list[Any]:
     """Each expression twice or more, with other values, names and items; and wrong ones."""
     update, transact = client.update_item, client.transact_write_items
 
-    def counted(expression: str, condition: str, names: dict[str, str], **values: Any) -> Any:
-        request = {"UpdateExpression": expression, "ConditionExpression": condition}
+    def updated(expression: str, condition: str, names: dict[str, str], **values: Any) -> Any:
         return outcome(
             update,
             TableName="t",
             Key=KEY,
+            UpdateExpression=expression,
+            ConditionExpression=condition,
             ExpressionAttributeNames=names,
             ExpressionAttributeValues={f":{name}": value for name, value in values.items()},
-            **request,
         )
 
     adds, below = "ADD #e0 :one, #e1 :two", "attribute_not_exists(#e0) OR #e0 < :limit"
     names = {"#e0": "e0", "#e1": "e1"}
     one, two = {"N": "1"}, {"N": "2"}
-    answers = [counted(adds, below, names, one=one, two=two, limit={"N": str(limit)}) for limit in (5, 2, 1, 5)]
+    answers = [updated(adds, below, names, one=one, two=two, limit={"N": str(limit)}) for limit in (5, 2, 1, 5)]
     # The same texts naming other attributes, and the values' types told apart
-    answers.append(counted(adds, below, {"#e0": "e2", "#e1": "e3"}, one=one, two=two, limit={"N": "5"}))
+    answers.append(updated(adds, below, {"#e0": "e2", "#e1": "e3"}, one=one, two=two, limit={"N": "5"}))
     equal = "#e0 = :value"
-    answers += [counted("ADD #e1 :one", equal, names, one=one, value=value) for value in ({"N": "4"}, {"S": "4"})]
+    answers += [updated("ADD #e1 :one", equal, names, one=one, value=value) for value in ({"N": "4"}, {"S": "4"})]
     # Arithmetic, functions, a set and a list; then a wrong type, a key attribute, a missing path
     answers.append(
-        counted(
+        updated(
             "SET #e0 = #e0 + :one, #l = list_append(if_not_exists(#l, :empty), :list) ADD #s :set",
             "attribute_exists(#e0)",
             {"#e0": "e0", "#l": "l", "#s": "s"},
@@ -237,13 +237,13 @@ def expression_requests(client) -> list[Any]:
             set={"BS": [b"\x01"]},
         )
     )
-    answers.append(counted("ADD #e0 :text", "attribute_exists(#e0)", {"#e0": "e0"}, text={"S": "x"}))
-    answers.append(counted("SET #e0 = :one", "attribute_exists(#e0)", {"#e0": "sk"}, one=one))
-    answers.append(counted("SET #e0 = #nope + :one", "attribute_exists(#e0)", {"#e0": "e0", "#nope": "nope"}, one=one))
+    answers.append(updated("ADD #e0 :text", "attribute_exists(#e0)", {"#e0": "e0"}, text={"S": "x"}))
+    answers.append(updated("SET #e0 = :one", "attribute_exists(#e0)", {"#e0": "sk"}, one=one))
+    answers.append(updated("SET #e0 = #nope + :one", "attribute_exists(#e0)", {"#e0": "e0", "#nope": "nope"}, one=one))
     for _ in range(2):  # wrong texts fail each time
-        answers.append(counted("ADD #e0 :one,", "attribute_exists(#e0)", {"#e0": "e0"}, one=one))
-        answers.append(counted("ADD #e0 :one", "#e0 = ", {"#e0": "e0"}, one=one))
-        answers.append(counted("ADD #e0 :one", "#e0 = :missing", {"#e0": "e0"}, one=one))
+        answers.append(updated("ADD #e0 :one,", "attribute_exists(#e0)", {"#e0": "e0"}, one=one))
+        answers.append(updated("ADD #e0 :one", "#e0 = ", {"#e0": "e0"}, one=one))
+        answers.append(updated("ADD #e0 :one", "#e0 = :missing", {"#e0": "e0"}, one=one))
     # A transaction's conditions, as the ingest function's: a pack recorded is refused, again
     for digest in (b"\x01", b"\x02", b"\x02", b"\x01"):
         item = {
