@@ -1,10 +1,11 @@
-"""moto's expressions parsed once per text, and its update trees copied and walked at a cost per node.
+"""moto's expressions parsed once per text, and its update trees copied and walked at less cost.
 
 moto parses a request's expressions afresh at every step: an UpdateItem's update expression twice
 (the response layer, for the names it uses, and the backend), its condition twice, and a
 transaction item's condition three times. The ingest function's writes repeat a few texts (their
-placeholders are numbered; only the values vary), each up to ~170 actions or 64 conditions, so
-the 100,000-click test spent most of its time in moto's parsers. `install()` keeps:
+placeholders are numbered; only the values vary), each up to ~170 actions or 64 conditions: the
+100,000-click test took 1.46x the CPU time without this (353 s against 242 s, one run each, side
+by side). `install()` keeps:
 
 - an update expression's tree per text, shared: moto reads it (the names and values it uses) and
   its validator rewrites a copy, made from the tree's pickle (three to six times faster than
@@ -12,7 +13,8 @@ the 100,000-click test spent most of its time in moto's parsers. `install()` kee
 - a condition expression's tokens per text, and its parsed condition per text, names and values
   (a condition holds its values; moto never changes it once built);
 - moto's tree walk as it was, without building the list of the node types a processor takes and
-  asking abc's isinstance again at every node (the answers depend on the classes alone).
+  asking abc's isinstance again at every node (the answers depend on the classes alone): half
+  the time of a validation.
 
 A wrong expression is parsed again each time and fails as before: only what parsed is kept.
 For the test double only: nothing in the Lambda functions imports this.
