@@ -4,8 +4,8 @@ moto parses a request's expressions afresh at every step: an UpdateItem's update
 (the response layer, for the names it uses, and the backend), its condition twice, and a
 transaction item's condition three times. The ingest function's writes repeat a few texts (their
 placeholders are numbered; only the values vary), each up to ~170 actions or 64 conditions: the
-100,000-click test took 1.46x the CPU time without this (353 s against 242 s, one run each, side
-by side). `install()` keeps:
+100,000-click test took 294 s without this and 195 s with it (one run each on a quiet machine;
+1.46x the CPU time in a pair run side by side on a busy one). `install()` keeps:
 
 - an update expression's tree per text, shared: moto reads it (the names and values it uses) and
   its validator rewrites a copy, made from the tree's pickle (three to six times faster than
