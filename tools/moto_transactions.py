@@ -28,6 +28,8 @@ document (a test compares them).
 moto's expression parser also recurses once per action: an update of ~170 counters (an
 account's day with its links and a busy day's dimensions; DynamoDB takes expressions up to 4 KB)
 passes Python's default recursion limit, so `install()` and the local stack raise it.
+
+`install()` also parses moto's expressions once per text (tools/moto_expressions).
 """
 
 import base64
@@ -41,6 +43,8 @@ from typing import Any
 from moto.dynamodb import models
 from moto.dynamodb.models.table import Table
 from moto.dynamodb.responses import DynamoResult
+
+from tools import moto_expressions
 
 _installed = False
 # Frames enough for an expression of DynamoDB's largest size (about 370 actions).
@@ -95,6 +99,7 @@ def install() -> None:
     _query_by_partition()
     _check_update_expressions_at_their_root()
     _item_results_as_json()
+    moto_expressions.install()
 
 
 def _query_by_partition() -> None:

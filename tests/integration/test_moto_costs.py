@@ -1,19 +1,24 @@
 """The test double at DynamoDB's costs (tools/moto_transactions): a query of a table's own key reads
 only its partition's items in the key condition's range and answers as moto's whole-table read did
 (order, pages, conditions, indexes); item results written with `json` are the documents moto's
-serializer writes; update expressions checked once at their root refuse what moto refused."""
+serializer writes; update expressions checked once at their root refuse what moto refused;
+expressions parsed once per text (tools/moto_expressions) answer every request as moto parsing
+each afresh, a wrong one failing at each try."""
 
 import json
+from collections import Counter
 from typing import Any
 
 import boto3
 import pytest
 from botocore.exceptions import ClientError
 from moto import mock_aws
+from moto.dynamodb import comparisons
 from moto.dynamodb.models.table import Table
+from moto.dynamodb.parsing.tokens import ExpressionTokenizer
 from moto.dynamodb.responses import DynamoResult
 
-from tools import moto_transactions
+from tools import moto_expressions, moto_transactions
 
 KEYS: Any = [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]
 ATTRIBUTES: Any = [{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "g")]
@@ -206,3 +211,126 @@ def test_update_expressions_checked_at_their_root_refuse_what_moto_refused():
         # ...and so is a second clause of a kind
         with pytest.raises(ClientError, match="SET"):
             update(client, "SET #c1 = :one SET #c2 = :one", {"#c1": "c1", "#c2": "c2"})
+
+
+KEY: Any = {"pk": {"S": "a"}, "sk": {"S": "002"}}
+
+
+def outcome(call, **request) -> Any:
+    """What moto answered: the item afterwards, or the refusal (or moto's own error)."""
+    try:
+        call(**request)
+    except ClientError as error:
+        reasons = [reason.get("Code") for reason in error.response.get("CancellationReasons", [])]
+        return ("refused", error.response["Error"]["Code"], error.response["Error"]["Message"], reasons)
+    except Exception as error:  # moto raises some refusals as its own errors
+        return ("raised", type(error).__name__, str(error))
+    return ("done", call.__self__.get_item(TableName="t", Key=KEY).get("Item"))
+
+
+def expression_requests(client) -> list[Any]:
+    """Each expression twice or more, with other values, names and items; and wrong ones."""
+    update, transact = client.update_item, client.transact_write_items
+
+    def updated(expression: str, condition: str, names: dict[str, str], **values: Any) -> Any:
+        return outcome(
+            update,
+            TableName="t",
+            Key=KEY,
+            UpdateExpression=expression,
+            ConditionExpression=condition,
+            ExpressionAttributeNames=names,
+            ExpressionAttributeValues={f":{name}": value for name, value in values.items()},
+        )
+
+    adds, below = "ADD #e0 :one, #e1 :two", "attribute_not_exists(#e0) OR #e0 < :limit"
+    names = {"#e0": "e0", "#e1": "e1"}
+    one, two = {"N": "1"}, {"N": "2"}
+    answers = [updated(adds, below, names, one=one, two=two, limit={"N": str(limit)}) for limit in (5, 2, 1, 5)]
+    # The same texts naming other attributes, and the values' types told apart
+    answers.append(updated(adds, below, {"#e0": "e2", "#e1": "e3"}, one=one, two=two, limit={"N": "5"}))
+    equal = "#e0 = :value"
+    answers += [updated("ADD #e1 :one", equal, names, one=one, value=value) for value in ({"N": "4"}, {"S": "4"})]
+    # Arithmetic, functions, a set and a list; then a wrong type, a key attribute, a missing path
+    answers.append(
+        updated(
+            "SET #e0 = #e0 + :one, #l = list_append(if_not_exists(#l, :empty), :list) ADD #s :set",
+            "attribute_exists(#e0)",
+            {"#e0": "e0", "#l": "l", "#s": "s"},
+            one=one,
+            empty={"L": []},
+            list={"L": [{"S": "x"}]},
+            set={"BS": [b"\x01"]},
+        )
+    )
+    answers.append(updated("ADD #e0 :text", "attribute_exists(#e0)", {"#e0": "e0"}, text={"S": "x"}))
+    answers.append(updated("SET #e0 = :one", "attribute_exists(#e0)", {"#e0": "sk"}, one=one))
+    answers.append(updated("SET #e0 = #nope + :one", "attribute_exists(#e0)", {"#e0": "e0", "#nope": "nope"}, one=one))
+    for _ in range(2):  # wrong texts fail each time
+        answers.append(updated("ADD #e0 :one,", "attribute_exists(#e0)", {"#e0": "e0"}, one=one))
+        answers.append(updated("ADD #e0 :one", "#e0 = ", {"#e0": "e0"}, one=one))
+        answers.append(updated("ADD #e0 :one", "#e0 = :missing", {"#e0": "e0"}, one=one))
+    # A transaction's conditions, as the ingest function's: a pack recorded is refused, again
+    for digest in (b"\x01", b"\x02", b"\x02", b"\x01"):
+        item = {
+            "TableName": "t",
+            "Key": KEY,
+            "UpdateExpression": "ADD #s :digests, #e0 :one",
+            "ConditionExpression": "NOT contains(#s, :digest)",
+            "ExpressionAttributeNames": {"#s": "s", "#e0": "e0"},
+            "ExpressionAttributeValues": {":digest": {"B": digest}, ":digests": {"BS": [digest]}, ":one": one},
+        }
+        other = {"TableName": "t", "Key": {"pk": {"S": "b"}, "sk": {"S": "002"}}, "ConditionExpression": "#pk = :b"}
+        check = other | {"ExpressionAttributeNames": {"#pk": "pk"}, "ExpressionAttributeValues": {":b": {"S": "b"}}}
+        answers.append(outcome(transact, TransactItems=[{"Update": item}, {"ConditionCheck": check}]))
+        # a name the expressions do not use is refused, on the second time as on the first
+        unused = item | {"ExpressionAttributeNames": item["ExpressionAttributeNames"] | {"#x": "x"}}
+        answers.append(outcome(transact, TransactItems=[{"Update": unused}]))
+    return answers
+
+
+def test_expressions_parsed_once_per_text_answer_as_moto_parsing_each(monkeypatch):
+    parses: list[Any] = []
+    tokenize = ExpressionTokenizer.make_list
+    paths = comparisons.ConditionExpressionParser._parse_paths
+
+    def update_parsed(text):
+        parses.append(text)
+        return tokenize(text)
+
+    def condition_parsed(self, nodes):
+        parses.append(
+            (self.condition_expression, repr(self.expression_attribute_names), repr(self.expression_attribute_values))
+        )
+        return paths(self, nodes)
+
+    monkeypatch.setattr(ExpressionTokenizer, "make_list", update_parsed)
+    monkeypatch.setattr(comparisons.ConditionExpressionParser, "_parse_paths", condition_parsed)
+    with mock_aws():
+        kept = expression_requests(filled_table())
+    kept_parses = list(parses)
+    with monkeypatch.context() as moto_own:
+        for owner, name, own in moto_expressions.MOTO_OWN:
+            moto_own.setattr(owner, name, own)
+        parses.clear()
+        with mock_aws():
+            assert expression_requests(filled_table()) == kept
+    codes = Counter(answer[1] if answer[0] != "done" else "done" for answer in kept)
+    assert codes == {
+        "done": 6,
+        "ConditionalCheckFailedException": 3,
+        "ValidationException": 3 + 2 + 4,  # type, key, missing path; syntax twice; unused name
+        "TransactionCanceledException": 3,  # the pack recorded, each time
+        "ValueError": 2,  # moto's own error for a bad comparison
+        "KeyError": 2,  # and for a value not given
+    }
+    last = [answer[1] for answer in kept if answer[0] == "done"][-1]
+    assert (last["e0"], last["s"]) == ({"N": "5"}, {"BS": [b"\x01", b"\x02"]})
+    # Each text parsed once (a condition once per names and values), a wrong one at each try;
+    # moto parsed each two or three times a request
+    assert {parse: n for parse, n in Counter(kept_parses).items() if n > 1} == {
+        "ADD #e0 :one,": 2,
+        ("#e0 = ", "{'#e0': 'e0'}", "{':one': {'N': '1'}}"): 2,
+        ("#e0 = :missing", "{'#e0': 'e0'}", "{':one': {'N': '1'}}"): 2,
+    }
+    assert (len(kept_parses), len(parses)) == (29, 84)
