@@ -1,8 +1,10 @@
 """The redirect's latency and AWS calls on hits and misses, against the same floors (a bare
-function, Powertools Logger + Metrics, a constant 302 through our own stack) and the naive
-handler, all under the one harness."""
+function, Powertools Logger + Metrics, a constant 302 through our own stack), the hit path as it
+was before the link features, and the naive handler, all under the one harness."""
 
 import os
+import sys
+import time
 from typing import Any
 
 from shortlink import wiring as services
@@ -53,6 +55,36 @@ def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     return floor, api
 
 
+def hit_path_before_link_features(ours: UnderLambda) -> UnderLambda:
+    """Our redirect with a plain hit answered as it was before links gained domains, query
+    forwarding and UTM fields (the baseline issue 16 holds the hit to: d3e5f04's inline hit
+    path), in today's terms: the entry read from the cache's own dictionary in the handler, no
+    domain, query or method check, the click recorded with the code alone. Anything else goes
+    to our handler. It runs under our handler's extension and dispatcher, in the same rounds,
+    so that the two differ only in the hit path."""
+    module = sys.modules[ours.handler.__module__]
+    entries = module.cached_links()._entries  # the old path read the cache's dictionary
+    dispatcher, follow, full = module.dispatcher, module.FOLLOW_ROUTE, ours.handler
+    clock = time.monotonic
+
+    def before(event: dict[str, Any], context: Any) -> dict[str, Any]:
+        if event.get("routeKey") == follow:
+            code = event["pathParameters"]["code"]
+            entry = entries.get(code)
+            if entry is not None and entry.hit.prepared is not None and entry.fresh_until > clock():
+                try:
+                    entry.used = True
+                    dispatcher.count("CacheHits")
+                    dispatcher.record_click(code, event)
+                    _, response = entry.hit.prepared
+                    return response  # type: ignore[no-any-return]
+                finally:
+                    dispatcher.invocation_done()
+        return full(event, context)  # type: ignore[no-any-return]
+
+    return UnderLambda(ours.stack, before, ours.extension)
+
+
 def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dict[str, Any]:
     from tools.bench import handlers as floors
     from tools.bench import naive
@@ -61,15 +93,18 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     own_floor, own_api = own_stack_floor()
     floor = UnderLambda(stack, own_floor, own_api)
     hit_event = follow_event(hit_code)
-    progress(f"our redirect on cache hits and the own-stack floor, x{HIT_CALLS} each, interleaved")
-    # In alternating rounds: whatever else this shared machine does weighs on both alike.
+    progress(f"our redirect on cache hits, the own-stack floor and the hit before the link features, x{HIT_CALLS}")
+    # In alternating rounds: whatever else this shared machine does weighs on all three alike.
+    before = hit_path_before_link_features(ours)
     hit: list[int] = []
     hit_after: list[int] = []
     own_stack: list[int] = []
+    hit_before: list[int] = []
     for _ in range(HIT_CALLS // CHUNK):
         hit += ours.timed([hit_event] * CHUNK, warmup=20)
         hit_after += ours.after_response
         own_stack += floor.timed([hit_event] * CHUNK, warmup=20)
+        hit_before += before.timed([hit_event] * CHUNK, warmup=20)
     own_api.wait_until_idle(10)
     own_api.stop()
     # Counted on a freshly cached link: the timed rounds outlast its TTL.
@@ -101,5 +136,6 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
         "floor_bare": {**percentiles(bare), "aws_calls_before_response": 0},
         "floor_powertools_logger_metrics": {**percentiles(powertools), "aws_calls_before_response": 0},
         "floor_own_stack": {**percentiles(own_stack), "aws_calls_before_response": 0},
+        "hit_path_before_link_features": percentiles(hit_before),
         "naive": {**percentiles(naive_samples), "aws_calls_before_response": len(naive_calls.calls)},
     }
