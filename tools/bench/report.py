@@ -86,6 +86,9 @@ def performance_page(report: dict[str, Any], source: str, clicks: dict[str, Any]
             ratios={
                 "own_stack": round(hit / redirect["floor_own_stack"]["p50_us"], 2),
                 "before_link_features": round(hit / redirect["hit_path_before_link_features"]["p50_us"], 3),
+                "inline_before_link_features": round(
+                    hit / redirect["inline_hit_path_before_link_features"]["p50_us"], 3
+                ),
                 "powertools": round(hit / redirect["floor_powertools_logger_metrics"]["p50_us"], 2),
                 "naive": redirect["naive"]["p50_us"] / hit,
             },
