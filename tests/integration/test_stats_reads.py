@@ -22,10 +22,13 @@ DAYS = 30
 
 def hot_month(aws, handlers, seed):
     """A link of a new key with a month of clicks ingested: a hot hour (5,000 clicks in packs of
-    100) ending an hour before `end`, three clicks on each other day. Key, code, end, hot clicks."""
+    100) ending an hour before `end` (yesterday noon), three clicks on each other day. Key, code,
+    end, hot clicks."""
     key = aws.new_api_key()
     code = create(handlers, key)[1]["code"]
-    end = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    # Yesterday noon, whatever the hour the test runs at: the hot hour and each day's clicks then
+    # fall inside their own days (at 00:30 an hour-aligned `end` put them on the day before).
+    end = (datetime.now(UTC) - timedelta(days=1)).replace(hour=12, minute=0, second=0, microsecond=0)
     packs, hot = month_of_clicks(code, end, random.Random(seed))
     records = [record(f"m-{pack.pack_id}", pack.to_json()) for pack in packs]
     assert handlers["IngestFunction"]({"Records": records}, None) == {"batchItemFailures": []}
