@@ -81,32 +81,31 @@ def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
     in their order (`apply_rules`), and the follow counted unless it was refused or a check."""
     links = cached_links()  # first: made, it has filled host_prefixes from the settings
     # Without Domains a code is its key: nothing more is read (not even the settings).
-    key = request_key(event, code) if host_prefixes or KEY_SEPARATOR in code else code
-    if key is None:  # a host that is none of the stack's domains
-        return refused(NO_SUCH_ADDRESS, event)
+    if host_prefixes or KEY_SEPARATOR in code:
+        key = request_key(event, code)
+        if key is None:  # a host that is none of the stack's domains
+            return refused(NO_SUCH_ADDRESS, event)
+    else:
+        key = code
     try:
         found = links.lookup(key)
     except StorageUnavailable:
         logger.exception("link lookup failed")
         return refused(UNAVAILABLE, event)
     # A plain link (Link.is_plain) followed without a query: what apply_rules would answer, made
-    # when it was cached (shortlink.redirect.responses.plain_redirect).
+    # when it was cached (shortlink.redirect.responses.plain_redirect). HEAD, a link checker's
+    # rarer look, takes the rules' walk and counts no click.
     ready = found.prepared
-    if ready is not None and method in ("GET", "HEAD") and not event.get("rawQueryString"):
+    if ready is not None and method == "GET" and not event.get("rawQueryString"):
         url, answer = ready
     else:
         destination, answer = apply_rules(event, method, key, found.link, method == "HEAD")
-        if destination is None:
+        if destination is None or method == "HEAD":
             return answer
         url = destination
-    if method != "HEAD":  # a link checker's look counts no click
-        # Redirects = CacheHits + CacheMisses (metric math on the dashboard). The click is counted
-        # under the key the link was looked up by: no second `link.key`.
-        if found.hit:
-            dispatcher.count("CacheHits")
-        else:
-            dispatcher.count("CacheMisses")
-        dispatcher.record_click(key, event, url, found.link)
+    # Counted under the key the link was looked up by (no second `link.key`), with the cache's
+    # outcome: Redirects = CacheHits + CacheMisses (metric math on the dashboard).
+    dispatcher.record_click(key, event, url, found.link, found.hit)
     return answer
 
 

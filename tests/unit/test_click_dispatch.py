@@ -105,8 +105,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
-    dispatcher.record_click("abc", REQUEST)
-    dispatcher.count("CacheHits")
+    dispatcher.record_click("abc", REQUEST, from_cache=True)
     assert publisher.sent == []
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
@@ -133,6 +132,21 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
     assert emf_records(capsys.readouterr().out) == []
 
 
+def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts_made_beside_it():
+    publisher = FlakyPublisher(failures=0)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
+    dispatcher.record_click("abc", REQUEST, from_cache=True)
+    dispatcher.record_click("abc", REQUEST, from_cache=True)
+    dispatcher.record_click("def", REQUEST, from_cache=False)
+    dispatcher.record_click("ghi", REQUEST)  # no outcome: counted as neither
+    dispatcher.count("CacheMisses")  # counted by name, as a caller without a click does
+    assert dispatcher._pending.counts == {"CacheMisses": 1}  # nothing more before the response
+    dispatcher.invocation_done()
+    clicks = publisher.clicks()
+    assert [click.code for click in clicks] == ["abc", "abc", "def", "ghi"]
+    assert [click.counts for click in clicks] == [{"CacheHits": 2, "CacheMisses": 2}, {}, {}, {}]
+
+
 def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
     dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0), visitor_salt_root)
     dispatcher.count("NotFound")
@@ -152,8 +166,7 @@ def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_th
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
     dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root)
-    dispatcher.record_click("abc", REQUEST)
-    dispatcher.count("CacheMisses")
+    dispatcher.record_click("abc", REQUEST, from_cache=False)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
     assert (record["ClickDispatchFailures"], record["CacheMisses"]) == ([1.0], [1.0])

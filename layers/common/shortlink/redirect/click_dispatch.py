@@ -58,23 +58,33 @@ FROZEN_SLACK_SECONDS = 1.0
 
 class PendingWork:
     """What one invocation leaves for after its response. A click is kept as (click id, code,
-    epoch seconds, the request, the destination, the link): its id and time are fixed when it
-    is recorded, its event is built after the response (shortlink.redirect.click_events). An
-    orphan visit is (code, outcome, epoch seconds)."""
+    epoch seconds, the request, the destination, the link, whether the link came from the
+    cache): its id and time are fixed when it is recorded, its event is built and its cache
+    outcome counted after the response (shortlink.redirect.click_events). An orphan visit is
+    (code, outcome, epoch seconds)."""
 
     __slots__ = ("clicks", "counts", "orphans")
 
     def __init__(self) -> None:
-        self.clicks: list[tuple[str, str, float, dict[str, Any], str, Link | None]] = []
+        self.clicks: list[tuple[str, str, float, dict[str, Any], str, Link | None, bool | None]] = []
         self.orphans: list[tuple[str, str, float]] = []
         self.counts: dict[str, int] = {}
 
 
 class ClickDispatcher(Protocol):
-    def record_click(self, code: str, request: dict[str, Any], destination: str = "", link: Link | None = None) -> None:
+    def record_click(
+        self,
+        code: str,
+        request: dict[str, Any],
+        destination: str = "",
+        link: Link | None = None,
+        from_cache: bool | None = None,
+    ) -> None:
         """Hold a click on `code`, now, made by `request` (an API Gateway event) and sent to
         `destination` (its campaign is read from it), for after the response; `link` (as
-        followed) says whose it is and its tags at click time."""
+        followed) says whose it is and its tags at click time. `from_cache` counts one of
+        CacheHits (True) or CacheMisses (False) with it, after the response: a hit makes no
+        second call for its metric."""
 
     def record_orphan(self, code: str, outcome: str) -> None:
         """Hold a follow of `code` that found no live link (outcome: see clicks.ORPHAN_OUTCOMES)."""
@@ -146,7 +156,13 @@ def describe(
         logger.exception("visitor salt not loaded: clicks go without a visitor hash")
         salt_root = None
     trust = settings().trust_edge_headers
-    clicks = [click_from_request(*click, trust, salt_root) for click in work.clicks]
+    clicks = []
+    for click_id, code, at, request, destination, link, from_cache in work.clicks:
+        clicks.append(click_from_request(click_id, code, at, request, destination, link, trust, salt_root))
+        if from_cache:
+            counts["CacheHits"] = counts.get("CacheHits", 0) + 1
+        elif from_cache is not None:
+            counts["CacheMisses"] = counts.get("CacheMisses", 0) + 1
     carried = {name: counts.pop(name) for name in CARRIED_METRICS & counts.keys()}
     clicks[0] = replace(clicks[0], counts=carried)
     return clicks, orphans, counts
@@ -200,12 +216,19 @@ class _InvocationRecorder:
         self._id_prefix = ""
         self._sequence = 0
 
-    def record_click(self, code: str, request: dict[str, Any], destination: str = "", link: Link | None = None) -> None:
+    def record_click(
+        self,
+        code: str,
+        request: dict[str, Any],
+        destination: str = "",
+        link: Link | None = None,
+        from_cache: bool | None = None,
+    ) -> None:
         if not self._id_prefix:
             self._id_prefix = os.urandom(12).hex()
         self._sequence += 1
         self._pending.clicks.append(
-            (f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination, link)
+            (f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination, link, from_cache)
         )
 
     def record_orphan(self, code: str, outcome: str) -> None:
