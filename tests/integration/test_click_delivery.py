@@ -153,8 +153,7 @@ with mock_aws():
     for n in range(5):
         api.wait_until_idle(10)
         api.begin_invocation()
-        dispatcher.count("CacheHits")
-        dispatcher.record_click(f"code{n}", request)
+        dispatcher.record_click(f"code{n}", request, from_cache=True)
         dispatcher.invocation_done()
         api.release()
     api.wait_until_idle(10)

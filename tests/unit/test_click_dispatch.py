@@ -242,8 +242,7 @@ class FakeExtensionsApi:
         written, and the extension never sees it."""
         assert self._asking.wait(5), "the extension is still busy with the previous invocation"
         for code in codes:
-            dispatcher.count("CacheHits")
-            dispatcher.record_click(code, REQUEST)
+            dispatcher.record_click(code, REQUEST, from_cache=True)
         dispatcher.invocation_done()
         if delivered:
             self._asking.clear()
@@ -331,6 +330,19 @@ def test_a_busy_environment_packs_its_clicks_and_sends_them_at_shutdown(extensio
         OrphanVisit("nope" + "x" * 60, "unknown", publisher.sent[0].orphans[0].hour, 1),
     )
     assert emf_records(capsys.readouterr().out) == []  # every count rode on a click
+
+
+def test_an_environment_that_never_clicked_has_nothing_to_send_or_load_at_shutdown(extension, capsys):
+    made: list[FlakyPublisher] = []
+
+    def publisher() -> FlakyPublisher:
+        made.append(FlakyPublisher(failures=0))
+        return made[-1]
+
+    dispatcher = ExtensionDispatcher(publisher, visitor_salt_root, extension, lambda: pytest.fail("rules read"))
+    dispatcher.send_before(time.monotonic() + 5)
+    assert (made, dispatcher._held) == ([], None)  # no client, no held clicks made
+    assert emf_records(capsys.readouterr().out) == []
 
 
 def test_held_clicks_not_queued_by_the_shutdown_deadline_are_logged_and_counted(extension, caplog, capsys):

@@ -398,6 +398,8 @@ class ExtensionDispatcher(_InvocationRecorder):
         if not self._state.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return
         try:
+            if self._held is None and not described:
+                return  # never held a click: nothing to send, nothing to load at shutdown
             held = self._held_clicks()
             for clicks, orphans, counts in described:
                 held.add(clicks, orphans, counts)
