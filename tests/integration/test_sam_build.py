@@ -1,5 +1,7 @@
 """`sam build` must succeed with the runtime's Python (3.13) on PATH."""
 
+import importlib.util
+import marshal
 import os
 import re
 import shutil
@@ -68,6 +70,15 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     )
     for function in functions:
         assert (build / function / "app.py").is_file()
+    # The redirect's handler ships compiled (functions/redirect/Makefile): no cold start compiles it.
+    redirect = build / "RedirectFunction"
+    assert sorted(path.name for path in redirect.rglob("*") if path.is_file()) == ["app.cpython-313.pyc", "app.py"]
+    bytecode = (redirect / "__pycache__" / "app.cpython-313.pyc").read_bytes()
+    source = (ROOT / "functions" / "redirect" / "app.py").read_bytes()
+    assert bytecode[:4] == importlib.util.MAGIC_NUMBER  # the runtime's Python
+    assert int.from_bytes(bytecode[4:8], "little") == 0b01  # hash-based, not checked at import
+    assert bytecode[8:16] == importlib.util.source_hash(source)
+    assert marshal.loads(bytecode[16:]).co_filename == "/var/task/app.py"
     # The dashboard and the alarms' nested stack (monitoring.yaml) is built along, to be packaged.
     built = yaml_parse((build / "template.yaml").read_text())
     monitoring = build / built["Resources"]["Monitoring"]["Properties"]["Location"]
