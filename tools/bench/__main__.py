@@ -125,7 +125,10 @@ def main() -> None:
     finally:
         endpoint.terminate()  # also when a measurement fails: no moto server left behind
     write_report(report, report_stream, "latest.json")
-    progress(f"wrote {write_performance_page().relative_to(ROOT)}")
+    if "clicks" in report or (ROOT / "bench-results" / "clicks.json").is_file():
+        progress(f"wrote {write_performance_page().relative_to(ROOT)}")
+    else:  # a first `redirects` run: the page's click tables are not measured yet
+        progress("the page waits for its click tables: `python -m tools.bench clicks` measures them and writes it")
     progress("done")
 
 
