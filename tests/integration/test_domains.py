@@ -90,6 +90,26 @@ def test_a_forged_host_never_reaches_another_domains_links(two_domains, handlers
     assert follow(handlers, "only-go", api_host, **through_edge)["statusCode"] == 302
 
 
+def test_one_domain_behind_the_edge_serves_its_links_though_no_function_names_the_host(aws, handlers, monkeypatch):
+    # Given a stack of one domain behind the edge: CloudFront adds its secret, and no viewer-request
+    # function (template.yaml deploys it only for several domains) names the viewer's host
+    monkeypatch.setenv("SHORT_DOMAINS", "sho.rt")
+    monkeypatch.setenv("EDGE_SECRET", EDGE_SECRET)
+    services.reset()
+    key = aws.new_api_key()
+    assert create(handlers, key, slug="edge", crawlable=True)[0] == 201
+    api_host = "api.execute-api.us-east-1.amazonaws.com"
+    edge = {"x-shortlink-edge-secret": EDGE_SECRET}
+    # Then its links, robots.txt and root are the default domain's, as on its own custom domain
+    answer = follow(handlers, "edge", api_host, **edge)
+    assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://example.com/")
+    robots = handlers["RedirectFunction"](on_host(http_event("GET", "/robots.txt", headers=edge), api_host))
+    assert (robots["statusCode"], robots["body"]) == (200, "User-agent: *\nAllow: /edge$\nDisallow: /\n")
+    assert handlers["RedirectFunction"](on_host(http_event("GET", "/", headers=edge), api_host))["statusCode"] == 404
+    # A host a viewer names itself reaches no other links (there are none): only its own 404
+    assert follow(handlers, "edge", api_host, **edge, **{"x-shortlink-host": "elsewhere.example"})["statusCode"] == 404
+
+
 def test_lists_qr_codes_and_stats_follow_the_links_domain(two_domains, handlers):
     key = two_domains.new_api_key()
     create(handlers, key, slug="a1")
@@ -144,6 +164,9 @@ def test_fallback_pages_and_app_links_per_domain(two_domains, handlers):
     assert visit("/", "/", "sho.rt")["statusCode"] == 404
     missing = follow(handlers, "no-such-code", "go.example")
     assert (missing["statusCode"], missing["headers"]["Location"]) == (302, "https://example.com/missing")
+    # Never cached (a later link on the code takes over) and, as a link's redirect, never indexed
+    for fallback in (root, missing):
+        assert (fallback["headers"]["Cache-Control"], fallback["headers"]["X-Robots-Tag"]) == ("no-store", "noindex")
     assert follow(handlers, "no-such-code", "sho.rt")["statusCode"] == 404
     # App-link files, as JSON, only where configured
     for name, expected in (("apple-app-site-association", dict), ("assetlinks.json", list)):

@@ -75,10 +75,12 @@ def request_log_handler() -> type:
     return RequestLogHandler
 
 
-def as_the_edge(app: Any, secret: str) -> Any:
+def as_the_edge(app: Any, secret: str, names_the_host: bool) -> Any:
     """What CloudFront does to a request on its way to the API, as far as the functions can
-    tell: it adds the edge secret and the viewer's host (replacing those the client sent). The
-    viewer headers stay as the client sent them, so that rules can be tried with curl -H."""
+    tell: it adds the edge secret and, where it serves several domains (`names_the_host`: the
+    template deploys the viewer-request function for that alone), the viewer's host, replacing
+    those the client sent. The viewer headers stay as the client sent them, so that rules can be
+    tried with curl -H."""
     from shortlink.redirect.edge import EDGE_SECRET_HEADER
     from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 
@@ -87,7 +89,8 @@ def as_the_edge(app: Any, secret: str) -> Any:
 
     def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
         environ[environ_key] = secret
-        environ[host_key] = environ.get("HTTP_HOST", "")
+        if names_the_host:
+            environ[host_key] = environ.get("HTTP_HOST", "")
         return app(environ, start_response)
 
     return through_the_edge
@@ -170,7 +173,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
     if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET)
+        from shortlink.domains.model import ShortDomains
+
+        several = len(ShortDomains.parse(os.environ["SHORT_DOMAINS"]).names) > 1
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=several)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])

@@ -10,6 +10,7 @@ from shortlink.config import ConfigurationError
 from shortlink.domains.settings import DomainSettings, settings_of
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.request_hosts import request_domain
+from shortlink.redirect.responses import NOINDEX
 
 logger = logging.getLogger("shortlink.redirect.domain_pages")
 # The files of /.well-known/{file} and the settings field each comes from.
@@ -39,8 +40,9 @@ def settings_for(event: dict[str, Any], domain_settings: AllDomainSettings) -> D
 
 
 def fallback_redirect(url: str) -> dict[str, Any]:
-    """A 302 to a domain's fallback page: never cached, so a later link on the code takes over."""
-    return {"statusCode": 302, "headers": {"Location": url, "Cache-Control": "no-store"}, "body": ""}
+    """A 302 to a domain's fallback page: never cached, so a later link on the code takes over,
+    and never indexed, as a link's redirect is not."""
+    return {"statusCode": 302, "headers": {"Location": url, "Cache-Control": "no-store", **NOINDEX}, "body": ""}
 
 
 def well_known_file(event: dict[str, Any], domain_settings: AllDomainSettings) -> dict[str, Any] | None:

@@ -1,9 +1,11 @@
 """The short domain a redirect request is for, read only from what a visitor cannot forge.
 
 Through the edge (the request carries its secret) the host is the one CloudFront's viewer-request
-function copied from the viewer's Host (X-Shortlink-Host, replacing one a viewer sent); without
-it, API Gateway's own `requestContext.domainName`: the custom domain the request came in on, or
-the execute-api host. A Host header is never read: on the execute-api URL anyone may send one.
+function copied from the viewer's Host (X-Shortlink-Host, replacing one a viewer sent). That
+function exists only where the edge serves several domains (template.yaml): through an edge
+without it, every request is for the default domain. Without the edge, the host is API Gateway's
+own `requestContext.domainName`: the custom domain the request came in on, or the execute-api
+host. A Host header is never read: on the execute-api URL anyone may send one.
 """
 
 from typing import Any
@@ -22,7 +24,9 @@ def request_host(event: dict[str, Any]) -> tuple[str, bool]:
     if settings().trust_edge_headers:  # no edge: no header is read at all
         headers = request_headers(event)
         if came_through_edge(headers, True):
-            host = headers.get(EDGE_HOST_HEADER, "")
+            host = headers.get(EDGE_HOST_HEADER)
+            if host is None:  # an edge of one domain sets none: its requests are the default domain's
+                return "", True
             return host, host.endswith(EDGE_HOST_SUFFIX)
     context = event.get("requestContext") or {}
     host = context.get("domainName") or ""
