@@ -257,6 +257,15 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
         "FunctionAssociations"
     ]["Fn::If"][1]
     assert association["EventType"] == "viewer-request"
+    # Whose host is in the edge cache's key, so that the domains' cached answers stay apart
+    headers = resources["EdgeRedirectCachePolicy"]["Properties"]["CachePolicyConfig"][
+        "ParametersInCacheKeyAndForwardedToOrigin"
+    ]["HeadersConfig"]["Fn::If"]
+    assert headers == [
+        "EdgeServesSeveralDomains",
+        {"HeaderBehavior": "whitelist", "Headers": ["X-Shortlink-Host"]},
+        {"HeaderBehavior": "none"},
+    ]
 
 
 LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
