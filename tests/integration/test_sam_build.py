@@ -74,10 +74,10 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     redirect = build / "RedirectFunction"
     assert sorted(path.name for path in redirect.rglob("*") if path.is_file()) == ["app.cpython-313.pyc", "app.py"]
     bytecode = (redirect / "__pycache__" / "app.cpython-313.pyc").read_bytes()
-    source = (ROOT / "functions" / "redirect" / "app.py").read_bytes()
+    handler_source = (ROOT / "functions" / "redirect" / "app.py").read_bytes()
     assert bytecode[:4] == importlib.util.MAGIC_NUMBER  # the runtime's Python
     assert int.from_bytes(bytecode[4:8], "little") == 0b01  # hash-based, not checked at import
-    assert bytecode[8:16] == importlib.util.source_hash(source)
+    assert bytecode[8:16] == importlib.util.source_hash(handler_source)
     assert marshal.loads(bytecode[16:]).co_filename == "/var/task/app.py"  # noqa: S302 - our own build
     # The dashboard and the alarms' nested stack (monitoring.yaml) is built along, to be packaged.
     built = yaml_parse((build / "template.yaml").read_text())
