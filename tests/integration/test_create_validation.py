@@ -318,6 +318,22 @@ def test_types_are_not_coerced(aws, handlers, body, mentions):
     assert aws.item_count("LinksTable") == 0
 
 
+# A field that takes an object (a nested model or free-form rules) is named when given something else.
+@pytest.mark.parametrize("field", ["utm", "preview", "rules"])
+@pytest.mark.parametrize("value", ["x", [], 5, True])
+def test_an_object_field_given_no_object_is_a_422_naming_the_field_on_create_and_patch(aws, handlers, field, value):
+    key = aws.new_api_key()
+    code, answer = post(handlers, {"url": "https://example.com", field: value}, bearer(key))
+    assert (code, answer["error"], answer["message"]) == (422, "invalid_request", f"{field}: must be an object")
+    assert aws.item_count("LinksTable") == 0
+    # The same edit of a link leaves it as it was
+    _, link = post(handlers, {"url": "https://example.com", "tags": ["kept"]}, bearer(key))
+    stored = aws.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": link["code"]}})["Item"]
+    code, answer = patch(handlers, link["code"], key, {field: value})
+    assert (code, answer["error"], answer["message"]) == (422, "invalid_request", f"{field}: must be an object")
+    assert aws.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": link["code"]}})["Item"] == stored
+
+
 # Item 13: refused requests do not count against CreateRateLimitPerMinute.
 def test_refused_creates_cost_no_allowance(aws, handlers, monkeypatch):
     monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "5")

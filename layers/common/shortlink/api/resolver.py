@@ -276,14 +276,20 @@ def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
     return key
 
 
+# Pydantic's ways of saying a value is no object: a nested model's (utm, preview) or a free-form one's (rules).
+NOT_AN_OBJECT = frozenset({"model_type", "model_attributes_type", "dict_type"})
+
+
 def _describe(error: dict[str, Any]) -> str:
     kind = error.get("type")
     message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
     location = ".".join(str(part) for part in error.get("loc", ())[1:])
     if kind == "body_invalid" or (not location and kind == "value_error"):  # about the whole body
         return message
-    if not location or kind in ("json_invalid", "model_attributes_type", "model_type"):
+    if not location or kind == "json_invalid":
         return "request body must be a JSON object"
+    if kind in NOT_AN_OBJECT:
+        return f"{location}: must be an object"
     if kind == "missing":
         return f"{location}: field required"
     if kind == "extra_forbidden":
