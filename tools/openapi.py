@@ -17,6 +17,7 @@ from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
 from shortlink.api.resolver import API_KEY_SCHEME  # each route's scope is its security requirement
+from shortlink.redirect.responses import NOINDEX
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
@@ -73,6 +74,23 @@ def _redirect(description: str) -> dict[str, Any]:
     }
 
 
+# The header a link's redirect carries unless the link is crawlable (shortlink.redirect.responses).
+ROBOTS_HEADERS = {
+    name: {
+        "description": "sent unless the link is crawlable: search engines index the destination, not the short link",
+        "schema": {"type": "string", "enum": [value]},
+    }
+    for name, value in NOINDEX.items()
+}
+
+
+def _link_redirect(description: str) -> dict[str, Any]:
+    """A redirect to where a link goes (redirect_response), which crawlers are told not to index."""
+    answer = _redirect(description)
+    answer["headers"].update(ROBOTS_HEADERS)
+    return answer
+
+
 def _page(description: str) -> dict[str, Any]:
     return {"description": description, "content": HTML}
 
@@ -87,9 +105,14 @@ PUBLIC_PATHS: dict[str, Any] = {
             "parameters": [CODE, VISITOR_QUERY],
             "responses": {
                 "200": _page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
-                "301": _redirect("to the destination (the link's redirect_type)"),
-                "302": _redirect("to the destination (the link's redirect_type), or to expired_url instead of 410"),
-                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
+                "301": _link_redirect("to the destination (the link's redirect_type)"),
+                "302": _link_redirect(
+                    "to the destination (the link's redirect_type), or to expired_url instead of 410"
+                ),
+                **{
+                    str(status): _link_redirect("to the destination (the link's redirect_type)")
+                    for status in (307, 308)
+                },
                 "403": _page("the link's access rules deny this visitor"),
                 "404": _page("no such link, or not yet valid, or a host that is none of the stack's domains"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
@@ -111,7 +134,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                 },
             },
             "responses": {
-                "303": _redirect("the right password: to the destination"),
+                "303": _link_redirect("the right password: to the destination"),
                 "400": _page("no password: the form again"),
                 "403": _page("a wrong password, or denied by the link's rules"),
                 "404": _page("no such link, or not yet valid"),

@@ -6,6 +6,7 @@ import json
 import re
 
 from tests.events import http_event
+from tests.integration.link_requests import create
 from tools.openapi import DOCUMENT, openapi_document
 
 METHODS = {"get", "post", "patch", "delete", "put", "head", "options"}
@@ -65,6 +66,22 @@ def test_errors_are_documented_in_the_shape_they_are_sent():
                     assert schema == {"$ref": f"#/components/schemas/{body}"}, (path, status)
     assert {201, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]
+
+
+def test_a_links_redirects_send_the_headers_documented_for_them(aws, handlers):
+    responses = json.loads(DOCUMENT.read_text())["paths"]["/{code}"]["get"]["responses"]
+    key = aws.new_api_key()
+    for status in (301, 302, 307, 308):
+        documented = responses[str(status)]["headers"]
+        assert {"Location", "X-Robots-Tag"} <= set(documented)
+        # Given a link that is not crawlable, followed and checked (HEAD answers as GET does)
+        _, link = create(aws, handlers, key, redirect_type=status)
+        for method in ("GET", "HEAD"):
+            event = http_event(method, f"/{link['code']}", route="/{code}", path_parameters={"code": link["code"]})
+            answer = handlers["RedirectFunction"](event)
+            assert answer["statusCode"] == status
+            assert set(documented) <= set(answer["headers"])
+            assert answer["headers"]["X-Robots-Tag"] in documented["X-Robots-Tag"]["schema"]["enum"]
 
 
 def docs_get(handlers, path, headers=None, query=None):
