@@ -19,7 +19,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.access.api_keys import ADMIN, ApiKey, hash_api_key, issue_account_key
 from shortlink.access.rate_limits import CreateAllowance, take_sign_in_attempt
 from shortlink.api.key_views import CreatedKey, KeyView
-from shortlink.api.link_views import TAG_PATTERN
+from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
 from shortlink.api.resolver import destination_policy, link_view, requested_key
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
@@ -195,24 +195,33 @@ def found_links(owner: str, text: str) -> list[Link]:
     return found
 
 
+def passes_filters(link: Link, tag: str, on_domain: str | None, campaign: str) -> bool:
+    """Whether a link a search found is one the list's filters keep (as list_for_owner filters)."""
+    in_campaign = not campaign or (link.utm is not None and link.utm.campaign == campaign)
+    return (not tag or tag in link.tags) and on_domain in (None, link.domain) and in_campaign
+
+
 @app.get("/console")
 def links_page() -> Response[Any]:
     current, key = requiring("links:read")
     tag, cursor, text, domain = query("tag"), query("cursor") or None, query("q"), query("domain")
+    campaign = query("utm_campaign")
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
+    if len(campaign) > MAX_UTM_VALUE_LENGTH:
+        raise Refused(400, f"a campaign is at most {MAX_UTM_VALUE_LENGTH} characters")
     on_domain = settings().short_domains.domain_named(domain) if domain else None
     if text:
         found = found_links(key.owner, text)
-        links = [link for link in found if (not tag or tag in link.tags) and on_domain in (None, link.domain)]
+        links = [link for link in found if passes_filters(link, tag, on_domain, campaign)]
         next_cursor = None
     else:
         links, next_cursor = link_repository().list_for_owner(
-            key.owner, PAGE_SIZE, cursor, tag or None, domain=on_domain
+            key.owner, PAGE_SIZE, cursor, tag or None, utm_campaign=campaign or None, domain=on_domain
         )
     counted = key.allows("stats:read")
     rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
-    filters = {name: given for name, given in (("tag", tag), ("domain", domain)) if given}
+    filters = {name: given for name, given in (("tag", tag), ("utm_campaign", campaign), ("domain", domain)) if given}
     next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
     return shown(
         "links.html",
@@ -222,6 +231,7 @@ def links_page() -> Response[Any]:
         deleted=[row for row in rows if row["deleted_at"] is not None],
         tag=tag,
         text=text,
+        campaign=campaign,
         domain=domain,
         domains=settings().short_domains.names,
         first_page=f"/console?{urlencode(filters)}" if filters else "/console",

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, model_validator
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api.link_views import (
     DOCUMENTED_WITHOUT_NULL,
+    MAX_UTM_VALUE_LENGTH,
     STRICT_REQUEST,
     TAG_PATTERN,
     Crawlable,
@@ -121,7 +122,9 @@ def list_links(
     limit: Annotated[int, Query(ge=1, le=100)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
-    utm_campaign: Annotated[str | None, Query(min_length=1, max_length=200, description="a campaign's links")] = None,
+    utm_campaign: Annotated[
+        str | None, Query(min_length=1, max_length=MAX_UTM_VALUE_LENGTH, description="a campaign's links")
+    ] = None,
     domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
     on_domain = settings().short_domains.domain_named(domain) if domain is not None else None

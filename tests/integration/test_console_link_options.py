@@ -1,15 +1,18 @@
 """The console's forms for the link options the API gained (query forwarding, fallback URL,
 crawling, preview card, UTM fields), against moto: stored as the API stores them, shown on the
-link's page and in its edit form, cleared by emptying them, and the API's 422 at their field."""
+link's page and in its edit form, cleared by emptying them, and the API's 422 at their field;
+the list filtered by campaign as GET /links?utm_campaign= filters."""
 
 import html
 import re
+from urllib.parse import parse_qsl
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.links.destinations import Utm
 from shortlink.links.model import owned_link
 from shortlink.links.previews import LinkPreview
+from tests.integration import link_requests
 from tests.integration.test_console import browser, create, link_count, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name
@@ -90,3 +93,37 @@ def test_the_apis_422_for_a_destination_option_appears_at_its_field_and_nothing_
         assert words in field_error(answer["body"], field), fields
         assert "Please correct the fields marked below" in answer["body"]
     assert link_count(aws) == 0
+
+
+def listed_codes(page: str) -> list[str]:
+    return re.findall(r'<tr data-code="([^"]+)"', page)
+
+
+def test_the_list_shows_one_campaigns_links_in_search_and_on_every_page(aws, handlers, browser):
+    # Given 26 links of the campaign spring (more than a page), one of autumn and one of none
+    key = aws.new_api_key()
+    for index in range(26):
+        link_requests.create(aws, handlers, key, slug=f"spring-{index}", utm={"campaign": "spring"})
+    link_requests.create(aws, handlers, key, slug="autumn", title="sale", utm={"campaign": "autumn"})
+    link_requests.create(aws, handlers, key, slug="plain", title="sale")
+    signed_in(browser, key)
+
+    # When the list is filtered by campaign: its links only, the field labelled and holding it
+    first = browser.get("/console", utm_campaign="spring")["body"]
+    assert listed_codes(first) == [f"spring-{index}" for index in range(25, 0, -1)]
+    assert '<label for="utm_campaign">Campaign (utm_campaign)</label>' in first
+    assert '<input id="utm_campaign" name="utm_campaign" value="spring" maxlength="200">' in first
+    assert "<caption>Newest first, in campaign spring</caption>" in first
+    # And the next page keeps the filter
+    next_page = re.search(r'<a href="/console\?([^"]+)" id="next-page">', first)
+    assert next_page is not None
+    query = dict(parse_qsl(html.unescape(next_page.group(1))))
+    assert query["utm_campaign"] == "spring"
+    assert listed_codes(browser.get("/console", **query)["body"]) == ["spring-0"]
+    # And a search is filtered too
+    assert listed_codes(browser.get("/console", q="sale", utm_campaign="autumn")["body"]) == ["autumn"]
+    assert 'id="no-links">No links match.' in browser.get("/console", utm_campaign="winter")["body"]
+
+    # A campaign no link can have is refused, as a bad tag is
+    refused = browser.get("/console", utm_campaign="c" * 201)
+    assert (refused["statusCode"], "a campaign is at most 200 characters" in refused["body"]) == (400, True)

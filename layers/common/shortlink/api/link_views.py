@@ -77,7 +77,8 @@ Rules = Annotated[
 ]
 
 
-UtmValue = Annotated[str, Field(min_length=1, max_length=200)]
+MAX_UTM_VALUE_LENGTH = 200  # also the longest campaign GET /links and the console list filter by
+UtmValue = Annotated[str, Field(min_length=1, max_length=MAX_UTM_VALUE_LENGTH)]
 
 
 class SomeFields(BaseModel):
