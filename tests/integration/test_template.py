@@ -253,10 +253,17 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     # The edge's function copies the viewer's Host into the header the redirect reads
     code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
     assert "request.headers['x-shortlink-host'] = {value: host}" in code
-    [association] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["DefaultCacheBehavior"][
-        "FunctionAssociations"
-    ]["Fn::If"][1]
-    assert association["EventType"] == "viewer-request"
+    # On every behaviour: the API's patterns (/links*, /keys*) also match short codes
+    distribution = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]
+    behaviours = [distribution["DefaultCacheBehavior"], *distribution["CacheBehaviors"]]
+    assert len(behaviours) == 3
+    for behaviour in behaviours:
+        condition, [association], otherwise = behaviour["FunctionAssociations"]["Fn::If"]
+        assert (condition, otherwise) == ("EdgeServesSeveralDomains", {"Ref": "AWS::NoValue"})
+        assert association == {
+            "EventType": "viewer-request",
+            "FunctionARN": {"Fn::GetAtt": ["EdgeHostFunction", "FunctionMetadata.FunctionARN"]},
+        }
     # Whose host is in the edge cache's key, so that the domains' cached answers stay apart
     headers = resources["EdgeRedirectCachePolicy"]["Properties"]["CachePolicyConfig"][
         "ParametersInCacheKeyAndForwardedToOrigin"

@@ -1,11 +1,12 @@
 """The short domain a redirect request is for, read only from what a visitor cannot forge.
 
-Through the edge (the request carries its secret) the host is the one CloudFront's viewer-request
-function copied from the viewer's Host (X-Shortlink-Host, replacing one a viewer sent). That
-function exists only where the edge serves several domains (template.yaml): through an edge
-without it, every request is for the default domain. Without the edge, the host is API Gateway's
-own `requestContext.domainName`: the custom domain the request came in on, or the execute-api
-host. A Host header is never read: on the execute-api URL anyone may send one.
+Through an edge of several domains (the request carries the edge's secret) the host is the one
+CloudFront's viewer-request function copied from the viewer's Host (X-Shortlink-Host, replacing
+one a viewer sent, on every path). An edge of one domain has no such function (template.yaml):
+every request through it is the default domain's, and the header is not read. Without the edge,
+the host is API Gateway's own `requestContext.domainName`: the custom domain the request came in
+on, or the execute-api host. A Host header is never read: on the execute-api URL anyone may send
+one.
 """
 
 from typing import Any
@@ -18,15 +19,15 @@ EDGE_HOST_HEADER = "x-shortlink-host"
 EDGE_HOST_SUFFIX = ".cloudfront.net"  # the edge's own host: CloudFront routes it to our distribution only
 
 
-def request_host(event: dict[str, Any]) -> tuple[str, bool]:
+def request_host(event: dict[str, Any], domains: ShortDomains) -> tuple[str, bool]:
     """The host the request came in on, and whether it is one of the stack's own (execute-api,
     the edge's), which serve the default domain."""
     if settings().trust_edge_headers:  # no edge: no header is read at all
         headers = request_headers(event)
         if came_through_edge(headers, True):
-            host = headers.get(EDGE_HOST_HEADER)
-            if host is None:  # an edge of one domain sets none: its requests are the default domain's
+            if len(domains.names) < 2:  # no function names the host: a header is the viewer's own
                 return "", True
+            host = headers.get(EDGE_HOST_HEADER, "")
             return host, host.endswith(EDGE_HOST_SUFFIX)
     context = event.get("requestContext") or {}
     host = context.get("domainName") or ""
@@ -36,7 +37,7 @@ def request_host(event: dict[str, Any]) -> tuple[str, bool]:
 
 def key_prefix(event: dict[str, Any], domains: ShortDomains) -> str | None:
     """The key prefix of the links the request's host serves; None for a host of no domain."""
-    host, own = request_host(event)
+    host, own = request_host(event, domains)
     return domains.key_prefix_of_host(host, own)
 
 
