@@ -82,6 +82,9 @@ def test_a_hit_makes_no_aws_call_before_the_response_and_a_miss_one_getitem(aws,
     queued = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"], MaxNumberOfMessages=10)["Messages"]
     packs = [ClickPack.from_message(message["Body"], message["MessageId"]) for message in queued]
     assert sorted(len(pack.clicks) for pack in packs) == [1, 1]
+    # Each click carries its follow's cache outcome, the miss's and then the hit's (ingest emits them)
+    clicks = sorted((click for pack in packs for click in pack.clicks), key=lambda click: click.at)
+    assert [click.counts for click in clicks] == [{"CacheMisses": 1}, {"CacheHits": 1}]
 
 
 @pytest.mark.parametrize(

@@ -345,6 +345,29 @@ def test_an_environment_that_never_clicked_has_nothing_to_send_or_load_at_shutdo
     assert emf_records(capsys.readouterr().out) == []
 
 
+def test_an_environment_holding_nothing_at_shutdown_makes_no_client_and_still_emits_its_counts(extension, capsys):
+    made: list[FlakyPublisher] = []
+
+    def publisher() -> FlakyPublisher:
+        made.append(FlakyPublisher(failures=0))
+        return made[-1]
+
+    # Given an environment that answered, sent what it had when due, and now holds nothing
+    dispatcher = ExtensionDispatcher(
+        publisher, visitor_salt_root, extension, lambda: PackingRules(window_seconds=0, max_clicks=1000)
+    )
+    extension.invoke(dispatcher, ["a0"])
+    assert len(made) == 1
+    dispatcher.count("NotFound")  # an invocation whose work the extension has not taken yet
+    dispatcher.invocation_done()
+    capsys.readouterr()
+    # When SIGTERM flushes: no second client, its counts emitted all the same
+    dispatcher.send_before(time.monotonic() + 5)
+    assert len(made) == 1
+    [record] = emf_records(capsys.readouterr().out)
+    assert record["NotFound"] == [1.0]
+
+
 def test_held_clicks_not_queued_by_the_shutdown_deadline_are_logged_and_counted(extension, caplog, capsys):
     class StuckPublisher(FlakyPublisher):
         def publish(self, pack: ClickPack) -> None:
