@@ -67,28 +67,24 @@ IMPORT_FILE = {
 }
 
 
-def _redirect(description: str) -> dict[str, Any]:
-    return {
-        "description": description,
-        "headers": {"Location": {"description": "the destination", "schema": {"type": "string"}}},
-    }
-
-
-# The header a link's redirect carries unless the link is crawlable (shortlink.redirect.responses).
+# The header every redirect of a short domain carries but a crawlable link's (shortlink.redirect
+# responses and domain_pages).
 ROBOTS_HEADERS = {
     name: {
-        "description": "sent unless the link is crawlable: search engines index the destination, not the short link",
+        "description": "on every redirect but a crawlable link's: search engines index the destination,"
+        " not the short link",
         "schema": {"type": "string", "enum": [value]},
     }
     for name, value in NOINDEX.items()
 }
 
 
-def _link_redirect(description: str) -> dict[str, Any]:
-    """A redirect to where a link goes (redirect_response), which crawlers are told not to index."""
-    answer = _redirect(description)
-    answer["headers"].update(ROBOTS_HEADERS)
-    return answer
+def _redirect(description: str) -> dict[str, Any]:
+    """A redirect, which crawlers are told not to index: a link's (unless crawlable), a fallback's."""
+    return {
+        "description": description,
+        "headers": {"Location": {"description": "the destination", "schema": {"type": "string"}}, **ROBOTS_HEADERS},
+    }
 
 
 def _page(description: str) -> dict[str, Any]:
@@ -105,14 +101,12 @@ PUBLIC_PATHS: dict[str, Any] = {
             "parameters": [CODE, VISITOR_QUERY],
             "responses": {
                 "200": _page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
-                "301": _link_redirect("to the destination (the link's redirect_type)"),
-                "302": _link_redirect(
-                    "to the destination (the link's redirect_type), or to expired_url instead of 410"
+                "301": _redirect("to the destination (the link's redirect_type)"),
+                "302": _redirect(
+                    "to the destination (the link's redirect_type), or to expired_url instead of 410,"
+                    " or to the domain's not_found_url instead of 404"
                 ),
-                **{
-                    str(status): _link_redirect("to the destination (the link's redirect_type)")
-                    for status in (307, 308)
-                },
+                **{str(status): _redirect("to the destination (the link's redirect_type)") for status in (307, 308)},
                 "403": _page("the link's access rules deny this visitor"),
                 "404": _page("no such link, or not yet valid, or a host that is none of the stack's domains"),
                 "410": _page("deleted, expired, or its max_clicks are used up"),
@@ -134,7 +128,7 @@ PUBLIC_PATHS: dict[str, Any] = {
                 },
             },
             "responses": {
-                "303": _link_redirect("the right password: to the destination"),
+                "303": _redirect("the right password: to the destination"),
                 "400": _page("no password: the form again"),
                 "403": _page("a wrong password, or denied by the link's rules"),
                 "404": _page("no such link, or not yet valid"),
