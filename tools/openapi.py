@@ -17,7 +17,7 @@ from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
 from shortlink.api.resolver import API_KEY_SCHEME  # each route's scope is its security requirement
-from shortlink.redirect.responses import NOINDEX
+from shortlink.redirect.responses import NOINDEX, PERMANENT_REDIRECT_MAX_AGE
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
@@ -83,7 +83,16 @@ def _redirect(description: str) -> dict[str, Any]:
     """A redirect, which crawlers are told not to index: a link's (unless crawlable), a fallback's."""
     return {
         "description": description,
-        "headers": {"Location": {"description": "the destination", "schema": {"type": "string"}}, **ROBOTS_HEADERS},
+        "headers": {
+            "Location": {"description": "the destination", "schema": {"type": "string"}},
+            "Cache-Control": {
+                "description": "no-store on a 302, 303 or 307 and on a link with rules or max_clicks, so"
+                " that every follow is counted and edits apply at once; on a 301 or 308,"
+                f" public, max-age={PERMANENT_REDIRECT_MAX_AGE} at most (never past the link's expiry)",
+                "schema": {"type": "string"},
+            },
+            **ROBOTS_HEADERS,
+        },
     }
 
 
