@@ -175,8 +175,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
         from shortlink.domains.model import ShortDomains
 
-        several = len(ShortDomains.parse(os.environ["SHORT_DOMAINS"]).names) > 1
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=several)
+        domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])

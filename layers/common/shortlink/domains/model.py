@@ -61,6 +61,12 @@ class ShortDomains:
                 raise ValueError(f"{host!r} is not a host name")
         return cls(hosts)
 
+    @property
+    def several(self) -> bool:
+        """Whether requests must say which domain they are for: only then does the edge name the
+        viewer's host (template.yaml's EdgeServesSeveralDomains)."""
+        return len(self.names) > 1
+
     def domain_named(self, name: str | None) -> str:
         """The domain a request's `domain` field names: "" for the default (also when left out),
         a host name for another; InvalidLinkOption for one this stack does not serve."""

@@ -25,7 +25,7 @@ def request_host(event: dict[str, Any], domains: ShortDomains) -> tuple[str, boo
     if settings().trust_edge_headers:  # no edge: no header is read at all
         headers = request_headers(event)
         if came_through_edge(headers, True):
-            if len(domains.names) < 2:  # no function names the host: a header is the viewer's own
+            if not domains.several:  # no function names the host: a header is the viewer's own
                 return "", True
             host = headers.get(EDGE_HOST_HEADER, "")
             return host, host.endswith(EDGE_HOST_SUFFIX)
