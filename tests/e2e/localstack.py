@@ -3,6 +3,7 @@
 import http.client
 import json
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -18,10 +19,36 @@ READY_LINE = "Press Ctrl-C to stop."
 DYNALITE = ROOT / "node_modules" / "dynalite" / "cli.js"
 
 
+# Ports handed out by this process: two servers started one after the other never get the same one.
+_HANDED_OUT: set[int] = set()
+
+
+def _ephemeral_range() -> tuple[int, int]:
+    try:
+        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
+        return int(low), int(high)
+    except (OSError, ValueError):
+        return 32768, 60999  # Linux's default
+
+
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
+    """A free port below the kernel's ephemeral range. A port the kernel picks (bind to 0) is
+    free only until it is released: the next outgoing connection of any process may take it as
+    its local port before the server we start binds it ("port … is already in use" in CI)."""
+    low, _ = _ephemeral_range()
+    candidates = range(20000, low) if low > 21000 else range(low // 2, low)
+    for _ in range(200):
+        port = random.choice(candidates)
+        if port in _HANDED_OUT:
+            continue
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        _HANDED_OUT.add(port)
+        return port
+    raise AssertionError(f"no free port in {candidates}")
 
 
 @dataclass
