@@ -1,5 +1,6 @@
 """template.yaml is the single source of truth: lint it and check what it promises."""
 
+import fnmatch
 import json
 import os
 import re
@@ -16,6 +17,7 @@ from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
 from shortlink.config import FUNCTION_SETTINGS
+from shortlink.links.slugs import RESERVED_SLUGS
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
@@ -253,10 +255,10 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     # The edge's function copies the viewer's Host into the header the redirect reads
     code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
     assert "request.headers['x-shortlink-host'] = {value: host}" in code
-    # On every behaviour: the API's patterns (/links*, /keys*) also match short codes
+    # On every behaviour: the API's requests need the domain as the redirects do
     distribution = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]
     behaviours = [distribution["DefaultCacheBehavior"], *distribution["CacheBehaviors"]]
-    assert len(behaviours) == 3
+    assert len(behaviours) == 1 + len(distribution["CacheBehaviors"]) > 1
     for behaviour in behaviours:
         condition, [association], otherwise = behaviour["FunctionAssociations"]["Fn::If"]
         assert (condition, otherwise) == ("EdgeServesSeveralDomains", {"Ref": "AWS::NoValue"})
@@ -412,11 +414,52 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     )
     all_viewer_except_host = "b689b0a8-53d0-40ab-baf2-68738e2966ac"
     assert default["OriginRequestPolicyId"] == all_viewer_except_host
-    assert [api["PathPattern"] for api in config["CacheBehaviors"]] == ["/links*", "/keys*"]
     for api in config["CacheBehaviors"]:
         assert api["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"  # CachingDisabled
         assert api["OriginRequestPolicyId"] == all_viewer_except_host
     assert config["WebACLId"] == {"Fn::If": ["HasWebAcl", {"Ref": "WebAclArn"}, {"Ref": "AWS::NoValue"}]}
+
+
+# Functions whose routes take no API key: the redirect's public answers, the docs, and the
+# console (a cookie, which the default behaviour passes).
+KEYLESS_FUNCTIONS = {"RedirectFunction", "DocsFunction", "ConsoleFunction"}
+
+
+def edge_behaviour_of(path: str, behaviours: list[dict[str, Any]]) -> str:
+    """The pattern CloudFront picks for a path: the first that matches (`*` any characters,
+    `?` one, case-sensitive), else the default behaviour."""
+    for behaviour in behaviours:
+        if fnmatch.fnmatchcase(path, behaviour["PathPattern"]):
+            return str(behaviour["PathPattern"])
+    return "default"
+
+
+def test_the_edge_passes_every_keyed_route_uncached_and_leaves_every_short_code_to_the_redirects():
+    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    behaviours = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
+    keyed = sorted(
+        event["Properties"]["Path"]
+        for name, resource in resources.items()
+        if resource["Type"] == "AWS::Serverless::Function" and name not in KEYLESS_FUNCTIONS
+        for event in resource["Properties"].get("Events", {}).values()
+        if event["Type"] == "HttpApi"
+    )
+    assert "/stats" in keyed
+    assert "/webhooks/{endpoint_id}" in keyed
+    # Every route that takes a key reaches a CachingDisabled behaviour (the only kind that passes
+    # Authorization on a GET), with its path parameters filled in as a request would
+    for path in keyed:
+        request = re.sub(r"\{[a-z_]+\}", "x1", path)
+        assert edge_behaviour_of(request, behaviours) != "default", path
+    # Each pattern is a reserved name or its subpaths, so no short code can fall into one
+    for behaviour in behaviours:
+        name = behaviour["PathPattern"].removeprefix("/").removesuffix("/*")
+        assert "*" not in name, behaviour["PathPattern"]
+        assert "?" not in name, behaviour["PathPattern"]
+        assert name in RESERVED_SLUGS, behaviour["PathPattern"]
+    # Codes that merely start like the API's paths are redirects, cached as their answers allow
+    for code in ("/links-2026", "/keystone", "/statsx", "/webhooks2", "/Links", "/console"):
+        assert edge_behaviour_of(code, behaviours) == "default", code
 
 
 def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_adds():
