@@ -80,3 +80,17 @@ def test_query_forwarding_utm_crawling_preview_cards_and_the_fallback_over_http(
     assert robots.status == 200
     assert robots.headers["content-type"].startswith("text/plain")
     assert robots.body.decode().endswith("Disallow: /\n")
+
+
+def test_a_crawlable_link_is_deleted_and_restored_through_the_robots_index(stack, auth):
+    # The delete takes the link out of robots.txt's index and the restore puts it back, each by
+    # conditional writes a strict DynamoDB (dynalite) must accept as well.
+    created = stack.request("POST", "/links", {"url": "https://example.com/indexed", "crawlable": True}, auth)
+    assert created.status == 201, created.body
+    code = created.json()["code"]
+    assert stack.request("DELETE", f"/links/{code}", headers=auth).status == 204
+    restored = stack.request("POST", f"/links/{code}/restore", headers=auth)
+    assert restored.status == 200, restored.body
+    assert (restored.json()["crawlable"], restored.json()["deleted_at"]) == (True, None)
+    read = stack.request("GET", f"/links/{code}", headers=auth)
+    assert read.json() == restored.json()

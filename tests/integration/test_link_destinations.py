@@ -184,6 +184,50 @@ def test_redirects_are_noindex_unless_crawlable_and_robots_txt_allows_only_crawl
     assert robots(handlers)["body"] == "User-agent: *\nDisallow: /\n"
 
 
+def test_robots_txt_lists_a_crawlable_link_only_while_it_is_not_deleted(aws, handlers, monkeypatch):
+    key = aws.new_api_key()
+    _, shown = create(aws, handlers, key, crawlable=True)
+    _, plain = create(aws, handlers, key)
+    code = shown["code"]
+    listed = f"User-agent: *\nAllow: /{code}$\nDisallow: /\n"
+    nothing = "User-agent: *\nDisallow: /\n"
+    clock = [1000.0]
+    monkeypatch.setattr("shortlink.wiring.time.monotonic", lambda: clock[0])
+    services.cached_robots.cache_clear()
+
+    def robots_after_the_ttl() -> str:
+        clock[0] += TTL_SECONDS
+        return str(robots(handlers)["body"])
+
+    def writes(calls: Any) -> int:  # the link's (the key's lookup and the change event aside)
+        return int(calls.counts().get(("dynamodb", "UpdateItem"), 0))
+
+    def manage(method: str, path: str) -> int:
+        answer = handlers["ManageFunction"](http_event(method, path, headers=bearer(key)), None)
+        return int(answer["statusCode"])
+
+    assert robots_after_the_ttl() == listed
+    # Deleted: out of robots.txt in the delete's one write
+    with recording_aws_calls() as calls:
+        assert manage("DELETE", f"/links/{code}") in (200, 204)
+        assert writes(calls) == 1
+    assert robots_after_the_ttl() == nothing
+    # An edit while deleted keeps it out, crawlable or not
+    status, edited = patch(handlers, key, code, crawlable=True, title="still deleted")
+    assert (status, edited["crawlable"]) == (200, True)
+    assert robots_after_the_ttl() == nothing
+    # Restored: back in, by a second write that only a crawlable link's restore makes
+    with recording_aws_calls() as calls:
+        assert manage("POST", f"/links/{code}/restore") == 200
+        assert writes(calls) == 2
+    assert robots_after_the_ttl() == listed
+    with recording_aws_calls() as calls:
+        assert manage("DELETE", f"/links/{plain['code']}") in (200, 204)
+        assert manage("POST", f"/links/{plain['code']}/restore") == 200
+        assert writes(calls) == 2
+    assert robots_after_the_ttl() == listed
+
+
 def test_link_preview_bots_get_the_card_and_people_the_redirect(aws, handlers):
     _, created = create(
         aws,

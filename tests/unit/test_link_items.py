@@ -1,6 +1,6 @@
 """The one codec of links-table items, held to pynamodb's LinkItem (the schema of record)."""
 
-from dataclasses import fields
+from dataclasses import fields, replace
 from datetime import timedelta
 
 import pytest
@@ -34,6 +34,14 @@ def test_pynamodb_reads_and_writes_the_codecs_items_unchanged(link):
 def test_a_plain_link_stores_only_what_it_needs():
     assert set(link_item(PLAIN)) == {"code", "url", "owner", "created_at", "redirect_type"}
     assert link_item(EVERY_OPTION)["code"] == {"S": "go.example.com/Spring-Sale"}
+
+
+def test_a_deleted_crawlable_link_is_stored_out_of_the_crawlable_index():
+    crawlable = replace(PLAIN, crawlable=True)
+    assert link_item(crawlable)["crawlable_key"] == {"S": "crawlable"}
+    deleted = link_item(replace(crawlable, deleted_at=MOMENT))
+    assert "crawlable_key" not in deleted
+    assert deleted["crawlable"] == {"BOOL": True}  # kept: a restore puts it back in robots.txt
 
 
 def test_an_edit_sets_the_derived_attributes_with_their_field_and_clears_them_with_it():

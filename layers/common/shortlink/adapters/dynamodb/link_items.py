@@ -170,6 +170,8 @@ def link_item(link: Link) -> Item:
     values = {name: getattr(link, name) for name in ATTRIBUTES}
     item = {name: value for name, value in stored_attributes(values).items() if value is not None}
     item["code"] = {"S": link.key}
+    if link.deleted_at is not None:  # robots.txt lists a link only while it can be followed
+        item.pop("crawlable_key", None)
     if link.domain:  # for GET /links?domain=; absent on the default domain's, as before domains
         item["domain"] = {"S": link.domain}
     return item

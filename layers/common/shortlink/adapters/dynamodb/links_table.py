@@ -28,7 +28,13 @@ from pynamodb.transactions import TransactWrite
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey
 from shortlink.adapters.botocore_clients import CONNECT_TIMEOUT_SECONDS, MAX_ATTEMPTS, READ_TIMEOUT_SECONDS
-from shortlink.adapters.dynamodb.link_items import CRAWLABLE_INDEX, link_from_item, link_item, stored_attributes
+from shortlink.adapters.dynamodb.link_items import (
+    CRAWLABLE,
+    CRAWLABLE_INDEX,
+    link_from_item,
+    link_item,
+    stored_attributes,
+)
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 
@@ -230,7 +236,30 @@ class DynamoLinkRepository:
             if _error_code(error) == "ConditionalCheckFailedException":
                 raise LinkNotFound(code) from None
             raise _unavailable(error) from error
+        self._keep_crawlable_key(item)
         return _to_link(item)
+
+    def _keep_crawlable_key(self, item: "LinkItem") -> None:
+        """Keep a link in the Crawlable index (robots.txt) exactly while it is crawlable and not
+        deleted. One update cannot derive the key from attributes it does not write: a restore,
+        or an edit of a deleted link, learns them from the item it returns and writes the key in
+        a second, rarer update, conditioned on what it read (a concurrent change, which sets its
+        own key, wins)."""
+        model = self._model
+        listed = bool(item.crawlable) and item.deleted_at is None
+        if listed == (item.crawlable_key is not None):
+            return
+        # A flag is stored only while true: its existence is the condition.
+        crawlable, deleted = model.crawlable.exists(), model.deleted_at.exists()
+        if listed:
+            action, condition = model.crawlable_key.set(CRAWLABLE), crawlable & ~deleted
+        else:
+            action, condition = model.crawlable_key.remove(), ~crawlable | deleted
+        try:
+            item.update(actions=[action], condition=condition)
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":
+                raise _unavailable(error) from error
 
     def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
         attributes = self._model.get_attributes()
@@ -251,7 +280,10 @@ class DynamoLinkRepository:
 
     def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
         deleted = self._model.deleted_at
-        return self._owned_update(code, owner, [deleted.set(deleted_at) if deleted_at else deleted.remove()])
+        if deleted_at is None:
+            return self._owned_update(code, owner, [deleted.remove()])
+        # Out of robots.txt in the same write (a restore puts a crawlable link back)
+        return self._owned_update(code, owner, [deleted.set(deleted_at), self._model.crawlable_key.remove()])
 
     def list_for_owner(
         self,
