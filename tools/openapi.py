@@ -100,6 +100,23 @@ def _page(description: str) -> dict[str, Any]:
     return {"description": description, "content": HTML}
 
 
+# What the unlock form and a preview card both send (shortlink.redirect.unlock_page, shortlink.links.previews).
+LINK_PAGE_HEADERS = {
+    "Cache-Control": {
+        "description": "never cached: the form is per visitor, a card follows the link's edits",
+        "schema": {"type": "string", "enum": ["no-store"]},
+    },
+    "Content-Security-Policy": {
+        "description": "nothing loaded but inline style (the form) or the card's image",
+        "schema": {"type": "string"},
+    },
+    "X-Robots-Tag": {
+        "description": "on the form always, on a card unless the link is crawlable",
+        "schema": {"type": "string", "enum": list(NOINDEX.values())},
+    },
+}
+
+
 # The redirect function's routes (functions/redirect/app.py) and the docs function's.
 PUBLIC_PATHS: dict[str, Any] = {
     "/{code}": {
@@ -109,7 +126,10 @@ PUBLIC_PATHS: dict[str, Any] = {
             "security": [],
             "parameters": [CODE, VISITOR_QUERY],
             "responses": {
-                "200": _page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
+                "200": {
+                    **_page("the unlock form of a link with a password, or a link-preview bot's card (preview)"),
+                    "headers": LINK_PAGE_HEADERS,
+                },
                 "301": _redirect("to the destination (the link's redirect_type)"),
                 "302": _redirect(
                     "to the destination (the link's redirect_type), or to expired_url instead of 410,"

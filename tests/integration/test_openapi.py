@@ -84,6 +84,28 @@ def test_a_links_redirects_send_the_headers_documented_for_them(aws, handlers):
             assert answer["headers"]["X-Robots-Tag"] in documented["X-Robots-Tag"]["schema"]["enum"]
 
 
+def test_the_unlock_form_and_a_preview_card_send_the_headers_documented_for_them(aws, handlers):
+    documented = json.loads(DOCUMENT.read_text())["paths"]["/{code}"]["get"]["responses"]["200"]["headers"]
+    key = aws.new_api_key()
+    _, locked = create(aws, handlers, key, password="correct horse")
+    _, carded = create(aws, handlers, key, preview={"title": "Launch"})
+    _, crawlable = create(aws, handlers, key, preview={"title": "Indexed"}, crawlable=True)
+    slack = {"user-agent": "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"}
+    answers = {}
+    for name, link, headers in (("form", locked, {}), ("card", carded, slack), ("crawlable", crawlable, slack)):
+        code = link["code"]
+        event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}, headers=headers)
+        answers[name] = handlers["RedirectFunction"](event)
+        assert answers[name]["statusCode"] == 200, name
+    for name in ("form", "card"):
+        assert set(documented) <= set(answers[name]["headers"]), name
+    assert set(documented) - set(answers["crawlable"]["headers"]) == {"X-Robots-Tag"}
+    for answer in answers.values():
+        for header, value in answer["headers"].items():
+            if "enum" in documented.get(header, {}).get("schema", {}):
+                assert value in documented[header]["schema"]["enum"], header
+
+
 def docs_get(handlers, path, headers=None, query=None):
     event = http_event("GET", path, headers=headers, query=query)
     return handlers["DocsFunction"](event)

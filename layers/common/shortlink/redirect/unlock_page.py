@@ -3,13 +3,15 @@ password back to the link's own address (no script, nothing loaded from elsewher
 
 import html
 
-# No framing (clickjacking), no referrer to the destination, nothing cached, nothing else loaded.
+# No framing (clickjacking), no referrer to the destination, nothing cached, nothing else
+# loaded, and never indexed: a form is nothing a search engine should list, crawlable or not.
 HEADERS = {
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-store",
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
+    "X-Robots-Tag": "noindex",
 }
 
 FORM = """<!doctype html><html lang=en><meta charset=utf-8>
