@@ -111,8 +111,8 @@ LINK_PAGE_HEADERS = {
         "schema": {"type": "string"},
     },
     "X-Robots-Tag": {
+        **ROBOTS_HEADERS["X-Robots-Tag"],
         "description": "on the form always, on a card unless the link is crawlable",
-        "schema": {"type": "string", "enum": list(NOINDEX.values())},
     },
 }
 

@@ -23,20 +23,19 @@ DYNALITE = ROOT / "node_modules" / "dynalite" / "cli.js"
 _HANDED_OUT: set[int] = set()
 
 
-def _ephemeral_range() -> tuple[int, int]:
+def _ephemeral_low() -> int:
     try:
-        low, high = Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()
-        return int(low), int(high)
-    except (OSError, ValueError):
-        return 32768, 60999  # Linux's default
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768  # Linux's default
 
 
 def free_port() -> int:
     """A free port below the kernel's ephemeral range. A port the kernel picks (bind to 0) is
     free only until it is released: the next outgoing connection of any process may take it as
     its local port before the server we start binds it ("port … is already in use" in CI)."""
-    low, _ = _ephemeral_range()
-    candidates = range(20000, low) if low > 21000 else range(low // 2, low)
+    low = _ephemeral_low()
+    candidates = range(low // 2, low)
     for _ in range(200):
         port = random.choice(candidates)
         if port in _HANDED_OUT:

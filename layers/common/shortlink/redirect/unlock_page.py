@@ -3,6 +3,8 @@ password back to the link's own address (no script, nothing loaded from elsewher
 
 import html
 
+from shortlink.redirect.responses import NOINDEX
+
 # No framing (clickjacking), no referrer to the destination, nothing cached, nothing else
 # loaded, and never indexed: a form is nothing a search engine should list, crawlable or not.
 HEADERS = {
@@ -11,7 +13,7 @@ HEADERS = {
     "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "no-referrer",
-    "X-Robots-Tag": "noindex",
+    **NOINDEX,
 }
 
 FORM = """<!doctype html><html lang=en><meta charset=utf-8>
