@@ -11,9 +11,9 @@ from dataclasses import dataclass
 
 import pytest
 
-from tests.e2e.localstack import DYNALITE, Dynalite, LocalStack
+from tests.e2e.running_stack import DYNALITE, Dynalite, RunningStack
 
-FIXED_KEY = "sl_e2eTestKeyForTheLocalStack000000"
+FIXED_KEY = "sl_e2eTestKeyForTheDevStack00000000"
 
 
 @dataclass(frozen=True)
@@ -57,14 +57,14 @@ def store(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
 
 
 @pytest.fixture(scope="session")
-def stack(store: dict[str, str]) -> Iterator[LocalStack]:
+def stack(store: dict[str, str]) -> Iterator[RunningStack]:
     # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
-    started = LocalStack.start(endpoints=store, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true")
+    started = RunningStack.start(endpoints=store, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true")
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()
 
 
 @pytest.fixture
-def auth(stack: LocalStack) -> dict[str, str]:
+def auth(stack: RunningStack) -> dict[str, str]:
     return {"Authorization": f"Bearer {stack.api_key}", "Content-Type": "application/json"}

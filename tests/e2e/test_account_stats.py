@@ -7,11 +7,11 @@ from typing import Any
 
 import pytest
 
-from tests.e2e.localstack import LocalStack
+from tests.e2e.running_stack import RunningStack
 from tests.e2e.test_flow import run_admin
 
 
-def account_stats(stack: LocalStack, headers: dict[str, str], query: str, expected: int) -> dict[str, Any]:
+def account_stats(stack: RunningStack, headers: dict[str, str], query: str, expected: int) -> dict[str, Any]:
     """The report once it counts `expected` clicks (ingest runs a second or two behind)."""
     deadline = time.monotonic() + 15
     while True:

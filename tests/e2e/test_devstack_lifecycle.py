@@ -13,17 +13,17 @@ from typing import Any
 import boto3
 import pytest
 
-from tests.e2e.localstack import ROOT, LocalStack, free_port
+from tests.e2e.running_stack import ROOT, RunningStack, free_port
 
 
 def test_a_taken_port_is_reported_clearly(stack):
-    second = LocalStack.start(timeout=60, PORT=str(stack.port))
+    second = RunningStack.start(timeout=60, PORT=str(stack.port))
     assert second.process.wait(timeout=60) == 2
     assert f"port {stack.port} is already in use" in second.output()
 
 
 def test_ctrl_c_stops_cleanly_and_a_key_is_generated_when_none_is_given():
-    started = LocalStack.start()
+    started = RunningStack.start()
     try:
         assert started.ready, started.output()
         assert started.api_key.startswith("sl_")
@@ -35,7 +35,7 @@ def test_ctrl_c_stops_cleanly_and_a_key_is_generated_when_none_is_given():
     assert "Traceback" not in started.output()
 
 
-def assert_stopped_cleanly(started: LocalStack) -> None:
+def assert_stopped_cleanly(started: RunningStack) -> None:
     assert "Stopped." in started.output()
     assert "Traceback" not in started.output()
 
@@ -43,7 +43,7 @@ def assert_stopped_cleanly(started: LocalStack) -> None:
 def test_sigint_stops_a_stack_started_in_the_background():
     # A non-interactive shell starts background jobs with SIGINT ignored; the stack still stops on it.
     ignore_sigint = {"preexec_fn": lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)}
-    started = LocalStack.start(popen=ignore_sigint)
+    started = RunningStack.start(popen=ignore_sigint)
     try:
         assert started.ready, started.output()
     finally:
@@ -55,7 +55,7 @@ def test_sigint_stops_a_stack_started_in_the_background():
 @pytest.mark.parametrize("delay", [0.0, 3.0])
 def test_sigterm_to_the_group_of_make_dev_stops_it_without_a_traceback(delay):
     # Given `make dev` in its own process group (as a process manager or a terminal runs it), ready
-    started = LocalStack.start(command=["make", "--no-print-directory", "dev"], popen={"start_new_session": True})
+    started = RunningStack.start(command=["make", "--no-print-directory", "dev"], popen={"start_new_session": True})
     try:
         assert started.ready, started.output()
         time.sleep(delay)
@@ -70,7 +70,7 @@ def test_sigterm_to_the_group_of_make_dev_stops_it_without_a_traceback(delay):
 
 
 def test_a_stop_signal_during_startup_leaves_no_traceback():
-    started = LocalStack.start(timeout=0)
+    started = RunningStack.start(timeout=0)
     time.sleep(2)  # importing or starting, not yet serving
     code = started.stop()
     assert "Traceback" not in started.output(), started.output()
@@ -111,7 +111,7 @@ def test_external_endpoints_replace_the_embedded_one(external_moto, variables):
         moto_port = str(taken.getsockname()[1])
         # When the local stack starts with the endpoint variables
         given = dict.fromkeys(variables, endpoint)
-        started = LocalStack.start(MOTO_PORT=moto_port, AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x", **given)
+        started = RunningStack.start(MOTO_PORT=moto_port, AWS_ACCESS_KEY_ID="x", AWS_SECRET_ACCESS_KEY="x", **given)
         try:
             assert started.ready, started.output()
             assert f"DynamoDB/SQS endpoint: {endpoint}\n" in started.output()
@@ -131,7 +131,7 @@ def test_external_endpoints_replace_the_embedded_one(external_moto, variables):
 
 
 def test_a_dynamodb_of_its_own_leaves_sqs_to_the_embedded_moto_and_the_banner_says_which(external_moto):
-    started = LocalStack.start(AWS_ENDPOINT_URL_DYNAMODB=external_moto)
+    started = RunningStack.start(AWS_ENDPOINT_URL_DYNAMODB=external_moto)
     try:
         assert started.ready, started.output()
         embedded = f"http://127.0.0.1:{started.moto_port}"

@@ -6,14 +6,14 @@ import time
 from urllib.parse import urlencode
 
 from shortlink.access.rate_limits import UNLOCK_WINDOW_SECONDS
-from tests.e2e.localstack import LocalStack
+from tests.e2e.running_stack import RunningStack
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 
 def test_a_direct_caller_cannot_reset_the_attempt_limit_or_pass_country_rules_with_forged_headers():
-    started = LocalStack.start(
-        SHORTLINK_TRUST_EDGE_HEADERS="false", SHORTLINK_API_KEY="sl_edgeTestKeyForTheLocalStack00000"
+    started = RunningStack.start(
+        SHORTLINK_TRUST_EDGE_HEADERS="false", SHORTLINK_API_KEY="sl_edgeTestKeyForTheDevStack0000000"
     )
     try:
         assert started.ready, started.output()

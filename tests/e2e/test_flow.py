@@ -5,10 +5,10 @@ import sys
 import time
 
 from tests.e2e.conftest import FIXED_KEY
-from tests.e2e.localstack import ROOT, LocalStack
+from tests.e2e.running_stack import ROOT, RunningStack
 
 
-def wait_for_clicks(stack: LocalStack, code: str, headers: dict[str, str], expected: int, timeout: float = 10) -> int:
+def wait_for_clicks(stack: RunningStack, code: str, headers: dict[str, str], expected: int, timeout: float = 10) -> int:
     deadline = time.monotonic() + timeout
     clicks = -1
     while time.monotonic() < deadline:
@@ -61,7 +61,7 @@ def test_unknown_code_gets_a_404_page(stack):
     assert b"Link not found" in answer.body
 
 
-def run_admin(stack: LocalStack, *args: str) -> str:
+def run_admin(stack: RunningStack, *args: str) -> str:
     """The admin command against the local stack's endpoints, as a user runs it."""
     return subprocess.run(
         [sys.executable, "-m", "tools.admin", "--local", *args],

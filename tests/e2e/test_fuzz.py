@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.conftest import FIXED_KEY
-from tests.e2e.localstack import ROOT, LocalStack
+from tests.e2e.running_stack import ROOT, RunningStack
 from tools.openapi import DOCUMENT
 
 SCHEMATHESIS = ROOT / ".venv-fuzz" / "bin" / "schemathesis"
@@ -34,15 +34,15 @@ RUN_TIMEOUT_SECONDS = 240
 
 
 @pytest.fixture(scope="module")
-def fuzzed_stack() -> Iterator[LocalStack]:
-    started = LocalStack.start(SHORTLINK_API_KEY=FIXED_KEY)
+def fuzzed_stack() -> Iterator[RunningStack]:
+    started = RunningStack.start(SHORTLINK_API_KEY=FIXED_KEY)
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()
 
 
 @pytest.mark.slow
-def test_the_published_document_fuzzes_clean(fuzzed_stack: LocalStack) -> None:
+def test_the_published_document_fuzzes_clean(fuzzed_stack: RunningStack) -> None:
     if not SCHEMATHESIS.is_file():
         pytest.skip("schemathesis is installed by `make e2e` (.venv-fuzz)")
     stack = fuzzed_stack

@@ -5,18 +5,18 @@ import time
 
 import pytest
 
-from tests.e2e.localstack import LocalStack
+from tests.e2e.running_stack import RunningStack
 
 NOT_FOUND = {"message": "Not Found"}
 
 
-def create(stack: LocalStack, auth: dict[str, str], **fields: object) -> str:
+def create(stack: RunningStack, auth: dict[str, str], **fields: object) -> str:
     answer = stack.request("POST", "/links", {"url": "https://example.com/", **fields}, auth)
     assert answer.status == 201, answer.body
     return str(answer.json()["code"])
 
 
-def clicks_once_settled(stack: LocalStack, auth: dict[str, str], code: str, at_least: int) -> int:
+def clicks_once_settled(stack: RunningStack, auth: dict[str, str], code: str, at_least: int) -> int:
     """The link's click count once ingest has counted at least `at_least` clicks."""
     deadline = time.monotonic() + 30
     while True:

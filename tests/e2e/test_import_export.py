@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.e2e.conftest import FIXED_KEY
-from tests.e2e.localstack import ROOT, LocalStack
+from tests.e2e.running_stack import ROOT, RunningStack
 
 # The link's rules deny bots (a request without a User-Agent is one).
 BROWSER = {"User-Agent": "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"}
@@ -119,7 +119,7 @@ def test_an_export_imports_back_into_an_empty_stack_unchanged(stack, auth):
     assert len(before) == 4
 
     # When a fresh stack imports that export
-    fresh = LocalStack.start(SHORTLINK_API_KEY=FIXED_KEY)
+    fresh = RunningStack.start(SHORTLINK_API_KEY=FIXED_KEY)
     try:
         assert fresh.ready, fresh.output()
         report = import_body(fresh, auth, json.dumps({"links": before}))

@@ -3,10 +3,10 @@ holds it, whatever is done with the link, right or wrong."""
 
 import time
 
-from tests.e2e.localstack import LocalStack
+from tests.e2e.running_stack import RunningStack
 
 
-def test_no_log_line_holds_a_private_code_through_a_links_whole_life(stack: LocalStack, auth):
+def test_no_log_line_holds_a_private_code_through_a_links_whole_life(stack: RunningStack, auth):
     # Given a private link with a password and a click budget
     created = stack.request("POST", "/links", {"url": "https://example.com/secret", "private": True}, auth)
     assert created.status == 201, created.body

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 from mkdocs.config import load_config
 
-from tests.e2e.localstack import ROOT, LocalStack
+from tests.e2e.running_stack import ROOT, RunningStack
 
 README = ROOT / "README.md"
 SITE = ROOT / "mkdocs.yml"
@@ -148,8 +148,8 @@ def test_the_convention_reads_steps_and_expectations():
 
 
 @pytest.fixture(scope="module")
-def fresh_stack() -> Iterator[LocalStack]:
-    started = LocalStack.start()
+def fresh_stack() -> Iterator[RunningStack]:
+    started = RunningStack.start()
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()

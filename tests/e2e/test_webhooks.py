@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.e2e.localstack import LocalStack
+from tests.e2e.running_stack import RunningStack
 from tests.webhook_receiver import Receiver, webhook_receiver
 
 FOLLOWS = 5
@@ -25,7 +25,7 @@ def wait_for(receiver: Receiver, clicks: int, timeout: float = 30) -> int:
     return delivered
 
 
-def test_a_receiver_on_loopback_gets_signed_link_and_click_events(stack: LocalStack, store, auth):
+def test_a_receiver_on_loopback_gets_signed_link_and_click_events(stack: RunningStack, store, auth):
     if store:
         pytest.skip("once is enough: webhooks store nothing dynalite would refuse and moto accept")
     with webhook_receiver() as receiver:

@@ -20,7 +20,7 @@ import boto3
 from shortlink import wiring as services
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
-from tests.e2e.localstack import free_port
+from tests.e2e.running_stack import free_port
 from tests.events import bearer, http_event
 from tools.devstack.extensions_api import ExtensionsApi
 from tools.devstack.lambda_runtime import Handler, LambdaContext

@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.e2e.localstack import ROOT, LocalStack
+from tests.e2e.running_stack import ROOT, RunningStack
 
 USERS = 5
 LINKS = 100
@@ -25,7 +25,7 @@ def main() -> None:
     results = ROOT / "bench-results"
     results.mkdir(exist_ok=True)
     # The setup creates LINKS links with one key in a few seconds: no create rate limit.
-    stack = LocalStack.start(SHORTLINK_API_KEY="sl_loadTestKeyForTheLocalStack00000", SHORTLINK_CREATE_RATE_LIMIT="0")
+    stack = RunningStack.start(SHORTLINK_API_KEY="sl_loadTestKeyForTheDevStack0000000", SHORTLINK_CREATE_RATE_LIMIT="0")
     if not stack.ready:
         sys.exit(f"the local stack did not start:\n{stack.output()}")
     try:

@@ -61,7 +61,7 @@ class Response:
 
 
 @dataclass
-class LocalStack:
+class RunningStack:
     process: subprocess.Popen[str]
     port: int
     moto_port: int
@@ -76,7 +76,7 @@ class LocalStack:
         command: list[str] | None = None,
         popen: dict[str, Any] | None = None,
         **env: str,
-    ) -> "LocalStack":
+    ) -> "RunningStack":
         """`python -m tools.devstack`, or `command`; `endpoints`: AWS_ENDPOINT_URL* variables for the
         stack (and for tools run against it); `popen`: further arguments of Popen."""
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
