@@ -3,14 +3,15 @@
 Environment: PORT (3000), MOTO_PORT (5005), AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_DYNAMODB and
 AWS_ENDPOINT_URL_SQS (use those endpoints instead of the embedded moto server, which then starts
 only for a service none of them covers), SHORTLINK_API_KEY (the key to create; else one is generated),
-SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's).
+SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
+SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0).
+REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
+REPLICATION_LAG_MS, CONTROL_PORT.
 """
 
-import errno
 import logging
 import os
 import signal
-import socket
 import sys
 import time
 from contextlib import ExitStack
@@ -18,20 +19,23 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
-from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
+from tools.devstack.local_endpoints import HOST, PortTaken, ensure_free, start_embedded_moto
+from tools.devstack.local_env import (
+    DEV_DOMAIN_SETTINGS,
+    DEV_EDGE_SECRET,
+    function_environment,
+    regional_environment,
+)
+from tools.devstack.regions import RegionsSetting
+from tools.devstack.sqs_trigger import redelivery_chance
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
-HOST = "127.0.0.1"
 REGION = "us-east-1"
 DEV_KEY_NAME = "local-dev"
 
 logger = logging.getLogger("devstack")
 http_log = logging.getLogger("devstack.http")
-
-
-class PortTaken(SystemExit):
-    pass
 
 
 class StopRequested(BaseException):
@@ -41,17 +45,6 @@ class StopRequested(BaseException):
 
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
-
-
-def ensure_free(port: int, advice: str) -> None:
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            probe.bind((HOST, port))
-        except OSError as error:
-            if error.errno == errno.EADDRINUSE:
-                raise PortTaken(f"port {port} is already in use: {advice}") from None
-            raise
 
 
 def request_log_handler() -> type:
@@ -129,8 +122,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     from tools.devstack.resources import create_queues, create_tables
     from tools.devstack.runner import InProcessRunner
 
+    region = os.environ.get("AWS_REGION", REGION)
     template = LocalTemplate.load(ROOT / "template.yaml")
-    runner = InProcessRunner(template.functions, template.root, REGION)
+    runner = InProcessRunner(template.functions, template.root, region)
     running.callback(runner.stop)
     api = HttpApiService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
     api.create()
@@ -142,15 +136,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # starts only if a service is left to it.
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
     if embedded:
-        from moto.server import ThreadedMotoServer
-
-        from tools.moto_transactions import allow_long_expressions
-
-        allow_long_expressions()
-        ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
-        moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
-        moto.start()
-        running.callback(moto.stop)
+        start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or f"http://{HOST}:{moto_port}" for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
@@ -160,7 +146,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     without_ttl = create_tables(template, dynamodb)
     queue_urls = create_queues(template, sqs)
 
+    regional = regional_environment()  # set by tools.devstack.regions: the template's must not replace it
     os.environ.update(function_environment(template, queue_urls))
+    os.environ.update(regional)
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     # Two short domains: 127.0.0.1 (the default) and go.localhost (curl resolves *.localhost to
@@ -180,7 +168,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
-    sources = event_sources(template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, REGION)
+    sources = event_sources(
+        template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, region, redelivery_chance()
+    )
     for poller in sources.pollers:
         poller.start()
         running.callback(poller.join, timeout=5)
@@ -239,10 +229,17 @@ def main() -> None:
         os.environ["AWS_ACCESS_KEY_ID"] = "local"
         os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
         os.environ.pop("AWS_PROFILE", None)
+    regions = RegionsSetting.from_environment()
     stop_on_signals()
     try:
         with ExitStack() as running:
-            serve(int(os.environ.get("PORT", "3000")), int(os.environ.get("MOTO_PORT", "5005")), running)
+            port, moto_port = int(os.environ.get("PORT", "3000")), int(os.environ.get("MOTO_PORT", "5005"))
+            if regions is None:
+                serve(port, moto_port, running)
+            else:
+                from tools.devstack.regions import serve_regions
+
+                serve_regions(regions, port, moto_port, running)
     except StopRequested:
         print("Stopped.", flush=True)
     except PortTaken as error:

@@ -24,11 +24,15 @@ def event_sources(
     clients: tuple[Any, Any, Any],
     caller_of: Callable[[str], FunctionCaller],
     region: str,
+    redelivery: float = 0.0,
 ) -> EventSources:
-    """Pollers of every trigger (not started); `clients` are SQS, DynamoDB and DynamoDB Streams."""
+    """Pollers of every trigger (not started); `clients` are SQS, DynamoDB and DynamoDB Streams;
+    `redelivery`: the chance that an SQS message handled comes back (tools.devstack.sqs_trigger)."""
     sqs, dynamodb, streams_client = clients
     pollers: list[SqsPoller | StreamPoller] = [
-        SqsPoller(trigger, queue_urls[trigger.queue_id], sqs, caller_of(trigger.function_name), region)
+        SqsPoller(
+            trigger, queue_urls[trigger.queue_id], sqs, caller_of(trigger.function_name), region, redelivery=redelivery
+        )
         for trigger in template.sqs_triggers()
     ]
     streams = stream_arns(template, dynamodb)

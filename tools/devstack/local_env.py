@@ -1,6 +1,7 @@
 """The environment the functions see in the local stack: the template's variables, resolved."""
 
 import json
+import os
 
 from samcli.lib.providers.provider import Function
 
@@ -67,3 +68,13 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
     merged["VISITOR_SALT"] = DEV_VISITOR_SALT
     merged["CONSOLE_SESSION_SECRET"] = DEV_CONSOLE_SESSION_SECRET
     return merged
+
+
+# Which regions the stack runs in and which one takes the writes (tools.devstack.regions sets
+# them for each region's functions); absent: one region, as a single-region stack runs.
+REGION_VARIABLES = ("SHORTLINK_REGIONS", "SHORTLINK_HOME_REGION")
+
+
+def regional_environment() -> dict[str, str]:
+    """The REGION_VARIABLES this process was started with."""
+    return {name: os.environ[name] for name in REGION_VARIABLES if name in os.environ}

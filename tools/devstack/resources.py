@@ -6,7 +6,7 @@ from typing import Any
 
 from botocore.exceptions import ClientError
 
-from tools.devstack.template import QUEUE_TYPE, TABLE_TYPE, LocalTemplate, logical_id_of
+from tools.devstack.template import QUEUE_TYPE, TABLE_TYPES, LocalTemplate, logical_id_of
 
 # CloudFormation table properties that CreateTable takes under the same name.
 TABLE_PROPERTIES = ("AttributeDefinitions", "KeySchema", "BillingMode", "ProvisionedThroughput")
@@ -20,12 +20,20 @@ def _index(index: dict[str, Any], on_demand: bool) -> dict[str, Any]:
     return {k: v for k, v in index.items() if not (on_demand and k == "ProvisionedThroughput")}
 
 
-def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
-    """Create the tables that do not exist yet; the names of those left without their Time to
-    Live because the store has none (their expired items are then never deleted)."""
+def tables_of(template: LocalTemplate) -> dict[str, dict[str, Any]]:
+    """Logical id → Properties of every table, regional or global."""
+    return {
+        name: properties for table_type in TABLE_TYPES for name, properties in template.resources(table_type).items()
+    }
+
+
+def create_tables(template: LocalTemplate, dynamodb: Any, with_streams: frozenset[str] = frozenset()) -> list[str]:
+    """Create the tables that do not exist yet (`with_streams`: also with a stream of new and old
+    images where the template has none, for the replicator); the names of those left without
+    their Time to Live because the store has none (their expired items are then never deleted)."""
     existing = set(dynamodb.list_tables()["TableNames"])
     without_ttl = []
-    for name, properties in template.resources(TABLE_TYPE).items():
+    for name, properties in tables_of(template).items():
         if name in existing:
             continue
         request = {key: properties[key] for key in TABLE_PROPERTIES if key in properties}
@@ -34,6 +42,8 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
             if kind in properties:
                 request[kind] = [_index(index, on_demand) for index in properties[kind]]
         stream = properties.get("StreamSpecification")
+        if not stream and name in with_streams:
+            stream = {"StreamViewType": "NEW_AND_OLD_IMAGES"}
         if stream:
             request["StreamSpecification"] = {"StreamEnabled": True, **stream}
         dynamodb.create_table(TableName=name, **request)
@@ -51,7 +61,7 @@ def create_tables(template: LocalTemplate, dynamodb: Any) -> list[str]:
 def stream_arns(template: LocalTemplate, dynamodb: Any) -> dict[str, str]:
     """Logical id → stream ARN of each table that has its stream here (none in dynalite)."""
     arns = {}
-    for name, properties in template.resources(TABLE_TYPE).items():
+    for name, properties in tables_of(template).items():
         if "StreamSpecification" in properties:
             arn = dynamodb.describe_table(TableName=name)["Table"].get("LatestStreamArn")
             if arn:

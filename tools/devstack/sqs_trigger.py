@@ -3,6 +3,8 @@ the function with a real SQS event, delete what succeeded, leave `batchItemFailu
 whole batch, when the function raises) to come back after the visibility timeout."""
 
 import logging
+import os
+import random
 import time
 from typing import Any, Protocol
 
@@ -12,6 +14,20 @@ from tools.devstack.template import SqsTrigger
 logger = logging.getLogger("devstack")
 
 SQS_RECEIVE_LIMIT = 10  # SQS hands out at most 10 messages per ReceiveMessage call
+REDELIVERY_VARIABLE = "SHORTLINK_REDELIVERY"
+
+
+def redelivery_chance() -> float:
+    """SHORTLINK_REDELIVERY: the chance (0 to 1) that a message the function handled comes back
+    all the same, as SQS's at-least-once delivery may have it; 0 unless set (tests set it)."""
+    text = os.environ.get(REDELIVERY_VARIABLE) or "0"
+    try:
+        chance = float(text)
+    except ValueError:
+        chance = -1.0
+    if not 0 <= chance <= 1:
+        raise SystemExit(f"{REDELIVERY_VARIABLE} must be a number from 0 to 1, not {text!r}")
+    return chance
 
 
 class FunctionCaller(Protocol):
@@ -41,7 +57,14 @@ def sqs_event(messages: list[dict[str, Any]], queue_arn: str, region: str) -> di
 
 class SqsPoller(Poller):
     def __init__(
-        self, trigger: SqsTrigger, queue_url: str, sqs: Any, runner: FunctionCaller, region: str, interval: float = 1.0
+        self,
+        trigger: SqsTrigger,
+        queue_url: str,
+        sqs: Any,
+        runner: FunctionCaller,
+        region: str,
+        interval: float = 1.0,
+        redelivery: float = 0.0,
     ) -> None:
         super().__init__(f"sqs-{trigger.function_name}", trigger.queue_id, interval)
         self._trigger = trigger
@@ -50,6 +73,7 @@ class SqsPoller(Poller):
         self._runner = runner
         self.last_invocation_seconds = 0.0
         self._region = region
+        self._redelivery = redelivery
         self._queue_arn = sqs.get_queue_attributes(QueueUrl=queue_url, AttributeNames=["QueueArn"])["Attributes"][
             "QueueArn"
         ]
@@ -86,6 +110,10 @@ class SqsPoller(Poller):
         if self._trigger.reports_item_failures and isinstance(result, dict):
             failed = {item["itemIdentifier"] for item in result.get("batchItemFailures", [])}
         done = [message for message in batch if message["MessageId"] not in failed]
+        if self._redelivery:
+            again = [message for message in done if random.random() < self._redelivery]  # noqa: S311 (not a secret)
+            done = [message for message in done if message not in again]
+            self.offer_again(again)
         for start in range(0, len(done), SQS_RECEIVE_LIMIT):
             entries = [
                 {"Id": str(i), "ReceiptHandle": message["ReceiptHandle"]}
@@ -100,3 +128,15 @@ class SqsPoller(Poller):
             len(failed),
         )
         return len(batch)
+
+    def offer_again(self, messages: list[dict[str, Any]]) -> None:
+        """Leave handled messages on the queue, visible at once: SQS delivers them again."""
+        for start in range(0, len(messages), SQS_RECEIVE_LIMIT):
+            entries = [
+                {"Id": str(i), "ReceiptHandle": message["ReceiptHandle"], "VisibilityTimeout": 0}
+                for i, message in enumerate(messages[start : start + SQS_RECEIVE_LIMIT])
+            ]
+            self._sqs.change_message_visibility_batch(QueueUrl=self._queue_url, Entries=entries)
+        if messages:
+            trigger = self._trigger
+            logger.info("%s <- %s: %d offered again", trigger.function_name, trigger.queue_id, len(messages))
