@@ -6,6 +6,7 @@ with the variable's name.
 """
 
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -15,6 +16,9 @@ from shortlink.domains.model import ShortDomains
 
 # A guessable edge secret would let anyone forge CloudFront's viewer headers.
 MIN_EDGE_SECRET_LENGTH = 32
+# Regions of one deployment: the id space has this many partitions, fixed for good (shortlink.codes.partitions).
+MAX_REGIONS = 8
+REGION_NAME = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]+")
 
 
 class ConfigurationError(RuntimeError):
@@ -91,6 +95,26 @@ class Settings:
     webhook_queue_url: str = ""
     # Local stack only: receivers on 127.0.0.1 (the template never sets it).
     webhooks_allow_loopback: bool = False
+    # A deployment in several regions (SHORTLINK_REGIONS, in a fixed order that only grows at its
+    # end; none: one region, as always), this function's region (AWS_REGION) and the home
+    # region, where writes whose uniqueness or order matters are made (SHORTLINK_HOME_REGION).
+    regions: tuple[str, ...] = ()
+    region: str = ""
+    home_region: str = ""
+
+    @property
+    def several_regions(self) -> bool:
+        return len(self.regions) > 1
+
+    @property
+    def region_index(self) -> int:
+        """This region's place in SHORTLINK_REGIONS (0 in a single-region deployment)."""
+        return self.regions.index(self.region) if self.several_regions else 0
+
+    @property
+    def remote_home_region(self) -> str | None:
+        """The home region where it is not this one (its adapters then name it); None at home."""
+        return self.home_region if self.home_region != self.region else None
 
     def resource(self, variable: str) -> str:
         value = self.resources.get(variable, "")
@@ -157,6 +181,12 @@ class Settings:
             except ValueError as error:
                 raise ConfigurationError(f"SHORT_DOMAINS: {error}") from None
 
+        region = env.get("AWS_REGION", "") or env.get("AWS_DEFAULT_REGION", "")
+        regions = deployment_regions(env.get("SHORTLINK_REGIONS", ""), region)
+        home_region = env.get("SHORTLINK_HOME_REGION", "").strip() or region
+        if home_region != region and home_region not in regions:
+            raise ConfigurationError(f"SHORTLINK_HOME_REGION {home_region!r} is not one of SHORTLINK_REGIONS")
+
         return cls(
             resources={variable: env.get(variable, "") for variable in RESOURCE_VARIABLES},
             code_length=integer("CODE_LENGTH", 7, 4, 10),
@@ -187,7 +217,28 @@ class Settings:
             webhooks_table=env.get("WEBHOOKS_TABLE", ""),
             webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
             webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
+            regions=regions,
+            region=region,
+            home_region=home_region,
         )
+
+
+def deployment_regions(text: str, region: str) -> tuple[str, ...]:
+    """SHORTLINK_REGIONS as a checked tuple (empty: a single-region deployment), which must
+    name `region`, this function's."""
+    regions = tuple(item.strip() for item in text.split(",") if item.strip())
+    if not regions:
+        return ()
+    for name in regions:
+        if not REGION_NAME.fullmatch(name):
+            raise ConfigurationError(f"SHORTLINK_REGIONS: {name!r} is not a region name")
+    if len(set(regions)) != len(regions):
+        raise ConfigurationError("SHORTLINK_REGIONS names a region twice")
+    if len(regions) > MAX_REGIONS:
+        raise ConfigurationError(f"SHORTLINK_REGIONS names more than {MAX_REGIONS} regions")
+    if region not in regions:
+        raise ConfigurationError(f"SHORTLINK_REGIONS does not name this function's region {region!r} (AWS_REGION)")
+    return regions
 
 
 # One model per function: the resources it reads or writes (its IAM policy's, in template.yaml).

@@ -3,6 +3,11 @@
 Nothing here runs at import but an empty table, and each factory imports its own adapter: a
 function loads only the adapters it uses (the redirect never loads pynamodb). Tests reset
 everything with `reset()`.
+
+In a deployment of several regions (SHORTLINK_REGIONS), the adapters of writes whose uniqueness
+or order matters (links but generated ones, API keys, webhook endpoints, the click budget of
+max_clicks) are built for the home region's tables; the redirect's reads, the clicks, the id
+counter and the rate-limit windows stay in this region.
 """
 
 import time
@@ -15,6 +20,7 @@ from shortlink.errors import StorageUnavailable
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
+    from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore, DynamoLinkRepository, DynamoWindowCounter
@@ -31,18 +37,29 @@ if TYPE_CHECKING:
 
 
 @cache
-def link_repository() -> "DynamoLinkRepository":
+def link_repository() -> "DynamoLinkRepository | AwayLinkRepository":
+    """The API's links: away from home, the home region's table but for links whose code is
+    unique by construction (adapters/dynamodb/away_links.py)."""
     from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
 
-    return DynamoLinkRepository(settings().links_table)
+    config = settings()
+    home = DynamoLinkRepository(config.links_table, config.remote_home_region)
+    # Random codes are unique only by the conditional put: made at home, where it decides.
+    if config.remote_home_region is None or config.code_mode == "random":
+        return home
+    from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
+
+    return AwayLinkRepository(home, DynamoLinkRepository(config.links_table))
 
 
 @cache
 def importing_links() -> "DynamoImportingLinks":
-    """The links repository of imports: it also claims imported records (shortlink.transfer.imports)."""
+    """The links repository of imports: it also claims imported records (shortlink.transfer.imports),
+    in the home region's table."""
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
 
-    return DynamoImportingLinks(settings().links_table)
+    config = settings()
+    return DynamoImportingLinks(config.links_table, config.remote_home_region)
 
 
 # The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
@@ -87,17 +104,20 @@ def load_link_reader() -> None:
 
 @cache
 def click_budget() -> "DynamoClickBudget":
-    """The redirect's exact counter for links with max_clicks."""
+    """The redirect's exact counter for links with max_clicks, in the home region's table: one
+    cross-region UpdateItem per such follow away from home."""
     from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
 
-    return DynamoClickBudget(settings().links_table)
+    config = settings()
+    return DynamoClickBudget(config.links_table, config.remote_home_region)
 
 
 @cache
 def api_key_store() -> "DynamoApiKeyStore":
     from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 
-    return DynamoApiKeyStore(settings().api_keys_table)
+    config = settings()
+    return DynamoApiKeyStore(config.api_keys_table, config.remote_home_region)
 
 
 @cache
@@ -135,13 +155,16 @@ def code_generator() -> "CodeSource":
     from shortlink.adapters.dynamodb.links_table import DynamoCounterStore
     from shortlink.codes.generator import CodeGenerator, RandomCodeGenerator
     from shortlink.codes.id_blocks import IdBlockAllocator
+    from shortlink.codes.partitions import IdPartition, counter_name
     from shortlink.codes.permutation_key import load_permutation_key
 
     config = settings()
     if config.code_mode == "random":
         return RandomCodeGenerator(config.code_length)
-    allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table), config.id_block_size)
-    return CodeGenerator(allocator, load_permutation_key(config), config.code_length)
+    # Several regions: this region's counter item and id partition (no cross-region call).
+    region, partition = (config.region, IdPartition(config.region_index)) if config.several_regions else (None, None)
+    allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table, counter_name(region)), config.id_block_size)
+    return CodeGenerator(allocator, load_permutation_key(config), config.code_length, partition)
 
 
 @cache
@@ -156,7 +179,9 @@ def visitor_salt_root() -> bytes:
 def window_counter() -> "DynamoWindowCounter":
     from shortlink.adapters.dynamodb.links_table import DynamoWindowCounter
 
-    return DynamoWindowCounter(settings().counters_table)
+    config = settings()
+    # Several regions: windows of this region's own (a global table would lose concurrent ADDs).
+    return DynamoWindowCounter(config.counters_table, config.region if config.several_regions else None)
 
 
 @cache
@@ -210,10 +235,10 @@ def console_session_secret() -> bytes:
 def webhook_endpoints() -> "DynamoEndpointStore":
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
 
-    table = settings().webhooks_table
-    if not table:
+    config = settings()
+    if not config.webhooks_table:
         raise ConfigurationError("WEBHOOKS_TABLE is not set")
-    return DynamoEndpointStore(table)
+    return DynamoEndpointStore(config.webhooks_table, config.remote_home_region)
 
 
 @cache

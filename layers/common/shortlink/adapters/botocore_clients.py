@@ -28,7 +28,9 @@ def botocore_client(
     *,
     connect_timeout_seconds: float = CONNECT_TIMEOUT_SECONDS,
     max_attempts: int = MAX_ATTEMPTS,
+    region_name: str | None = None,
 ) -> Any:
-    """A client of `service` (its endpoint from botocore's own settings: AWS_ENDPOINT_URL locally)."""
+    """A client of `service` (its endpoint from botocore's own settings: AWS_ENDPOINT_URL locally)
+    in `region_name`, or the function's own region."""
     config = _config(connect_timeout_seconds, read_timeout_seconds, max_attempts)
-    return get_session().create_client(service, config=config)
+    return get_session().create_client(service, region_name=region_name, config=config)

@@ -1,7 +1,8 @@
 """Generated short codes, in one of two modes:
 
 - sequence (default): allocate an id from a block, permute it with the key, write it in base62.
-  Codes never collide, and consecutive links get unrelated codes.
+  Codes never collide, and consecutive links get unrelated codes; in a deployment of several
+  regions, each issues ids of its own partition (shortlink.codes.partitions).
 - random: draw each character with the operating system's CSPRNG (`secrets.choice`, unbiased);
   the conditional put catches the rare collision and the link takes another draw.
 
@@ -14,6 +15,7 @@ from typing import Protocol
 from shortlink.codes import base62
 from shortlink.codes.blocked_words import spells_a_blocked_word
 from shortlink.codes.id_blocks import IdBlockAllocator
+from shortlink.codes.partitions import IdPartition
 from shortlink.codes.permutation import FeistelPermutation
 from shortlink.errors import CodeSpaceExhausted
 
@@ -37,14 +39,15 @@ def _clean(draw: "CodeSource") -> str:
 
 
 class _SequenceDraw:
-    def __init__(self, allocator: IdBlockAllocator, key: bytes, length: int) -> None:
+    def __init__(self, allocator: IdBlockAllocator, key: bytes, length: int, partition: IdPartition) -> None:
         self.length = length
         self._allocator = allocator
+        self._partition = partition
         self._permutation = FeistelPermutation(key, base62.space_size(length))
 
     def next_code(self) -> str:
-        value = self._allocator.next_id()
-        if value >= self._permutation.domain_size:
+        value = self._partition.id_of(self._allocator.next_id(), self._permutation.domain_size)
+        if not 0 <= value < self._permutation.domain_size:
             raise CodeSpaceExhausted(f"all {self._permutation.domain_size} codes of length {self.length} are used")
         return base62.encode(self._permutation.permute(value), self.length)
 
@@ -58,11 +61,13 @@ class _RandomDraw:
 
 
 class CodeGenerator:
-    """Sequence mode (the permuted id counter)."""
+    """Sequence mode (the permuted id counter, of this region's partition)."""
 
-    def __init__(self, allocator: IdBlockAllocator, key: bytes, length: int = 7) -> None:
+    def __init__(
+        self, allocator: IdBlockAllocator, key: bytes, length: int = 7, partition: IdPartition | None = None
+    ) -> None:
         self.length = length
-        self._draw = _SequenceDraw(allocator, key, length)
+        self._draw = _SequenceDraw(allocator, key, length, partition or IdPartition())
 
     def next_code(self) -> str:
         return _clean(self._draw)

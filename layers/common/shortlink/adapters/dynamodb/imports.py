@@ -4,7 +4,6 @@ code, each written in one transaction with its link (as a slug and its claim are
 from copy import copy
 
 from pynamodb.attributes import UnicodeAttribute
-from pynamodb.connection import Connection
 from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteError
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
@@ -29,9 +28,9 @@ class ImportClaimItem(Model):
 
 
 class DynamoImportingLinks(DynamoLinkRepository):
-    def __init__(self, table_name: str) -> None:
-        super().__init__(table_name)
-        self._import_claims = bound_model(ImportClaimItem, table_name)
+    def __init__(self, table_name: str, region: str | None = None) -> None:
+        super().__init__(table_name, region)
+        self._import_claims = bound_model(ImportClaimItem, table_name, region)
         self._import_key: str | None = None
 
     def imported_code(self, import_key: str) -> str | None:
@@ -54,7 +53,7 @@ class DynamoImportingLinks(DynamoLinkRepository):
             return
         claim = self._import_claims(code=IMPORT_CLAIM_PREFIX + self._import_key, link_code=link.code)
         try:
-            with TransactWrite(connection=Connection()) as transaction:
+            with TransactWrite(connection=self.transaction_connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
                 transaction.save(claim, condition=self._import_claims.code.does_not_exist())
         except TransactWriteError as error:

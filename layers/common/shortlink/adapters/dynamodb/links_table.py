@@ -1,7 +1,8 @@
 """DynamoDB adapters (pynamodb) for links, API keys, the id counter and rate-limit windows.
 
-Table names come from configuration at run time, so each model is bound to its table by
-`bound_model`; the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
+Table names come from configuration at run time, so each model is bound to its table (and, for
+the home region's tables of a deployment in several regions, to that region) by `bound_model`;
+the endpoint comes from botocore's own settings (AWS_ENDPOINT_URL locally).
 """
 
 import base64
@@ -159,9 +160,9 @@ class CounterItem(Model):
     expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute (rate windows)
 
 
-def bound_model(model: type[ModelT], table_name: str) -> type[ModelT]:
-    """A subclass of `model` that reads and writes `table_name`."""
-    meta = type("Meta", (_Meta,), {"table_name": table_name})
+def bound_model(model: type[ModelT], table_name: str, region: str | None = None) -> type[ModelT]:
+    """A subclass of `model` that reads and writes `table_name` (in `region`, else the function's own)."""
+    meta = type("Meta", (_Meta,), {"table_name": table_name, "region": region})
     return cast(type[ModelT], type(model.__name__, (model,), {"Meta": meta}))
 
 
@@ -174,9 +175,14 @@ def _unavailable(error: PynamoDBException) -> StorageUnavailable:
 
 
 class DynamoLinkRepository:
-    def __init__(self, table_name: str) -> None:
-        self._model = bound_model(LinkItem, table_name)
-        self._claims = bound_model(SlugClaimItem, table_name)
+    def __init__(self, table_name: str, region: str | None = None) -> None:
+        self._model = bound_model(LinkItem, table_name, region)
+        self._claims = bound_model(SlugClaimItem, table_name, region)
+        self._region = region
+
+    def transaction_connection(self) -> Connection:
+        """A connection to the table's region, for transactions."""
+        return Connection(region=self._region)
 
     def _item(self, link: Link) -> LinkItem:
         return self._model.from_raw_data(link_item(link))
@@ -192,7 +198,7 @@ class DynamoLinkRepository:
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
         try:
-            with TransactWrite(connection=Connection()) as transaction:
+            with TransactWrite(connection=self.transaction_connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
                 transaction.save(claim, condition=self._claims.code.does_not_exist())
         except TransactWriteError as error:
@@ -373,13 +379,19 @@ class DynamoCounterStore:
 
 
 class DynamoWindowCounter:
-    """Rate-limit windows in the counters table: one conditional `ADD` per use."""
+    """Rate-limit windows in the counters table: one conditional `ADD` per use. In a deployment
+    of several regions each region counts in items of its own (`region`: a last suffix of the
+    key), never one another's: a limit then holds per region, so at most regions x limit in all."""
 
-    def __init__(self, table_name: str) -> None:
+    def __init__(self, table_name: str, region: str | None = None) -> None:
         self._model = bound_model(CounterItem, table_name)
+        self._suffix = f"#{region}" if region else ""
+
+    def _window(self, subject: str, window: int) -> "CounterItem":
+        return self._model(name=f"{subject}#{window}{self._suffix}")
 
     def take(self, subject: str, window: int, limit: int, expires_at_epoch: int) -> bool:
-        item = self._model(name=f"{subject}#{window}")
+        item = self._window(subject, window)
         try:
             item.update(
                 actions=[self._model.value.add(1), self._model.expires_at_epoch.set(expires_at_epoch)],
@@ -392,7 +404,7 @@ class DynamoWindowCounter:
         return True
 
     def give_back(self, subject: str, window: int) -> None:
-        item = self._model(name=f"{subject}#{window}")
+        item = self._window(subject, window)
         try:
             item.update(actions=[self._model.value.add(-1)], condition=self._model.value > 0)
         except PynamoDBException as error:
@@ -401,8 +413,13 @@ class DynamoWindowCounter:
 
 
 class DynamoApiKeyStore:
-    def __init__(self, table_name: str) -> None:
-        self._model = bound_model(ApiKeyItem, table_name)
+    """API keys; with a `home_region` (a deployment of several regions, away from home) every
+    write and listing goes to the home region's table, and a lookup reads this region's replica
+    first, the home's only for a key not (yet) replicated here."""
+
+    def __init__(self, table_name: str, home_region: str | None = None) -> None:
+        self._model = bound_model(ApiKeyItem, table_name, home_region)
+        self._replica = bound_model(ApiKeyItem, table_name) if home_region else self._model
 
     @staticmethod
     def _to_domain(item: ApiKeyItem) -> ApiKey:
@@ -418,12 +435,14 @@ class DynamoApiKeyStore:
         )
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        try:
-            return self._to_domain(self._model.get(key_hash))
-        except DoesNotExist:
-            return None
-        except PynamoDBException as error:
-            raise _unavailable(error) from error
+        for model in dict.fromkeys((self._replica, self._model)):
+            try:
+                return self._to_domain(model.get(key_hash))
+            except DoesNotExist:
+                continue
+            except PynamoDBException as error:
+                raise _unavailable(error) from error
+        return None
 
     def add(
         self,

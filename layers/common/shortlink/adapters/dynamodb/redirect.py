@@ -1,5 +1,6 @@
 """The redirect's DynamoDB calls through a plain botocore client: its one read (GetItem), and for
-links with max_clicks, the one conditional update that counts a follow.
+links with max_clicks, the one conditional update that counts a follow (in the home region's
+table, where a deployment has several: the budget is then exact whichever region answers).
 
 Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
 schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
@@ -18,14 +19,15 @@ from shortlink.links.model import Link
 
 
 class _RedirectTable:
-    def __init__(self, table_name: str) -> None:
+    def __init__(self, table_name: str, region: str | None = None) -> None:
         self._table_name = table_name
+        self._region = region  # None: the function's own
         self._client: Any = None
 
     def _dynamodb(self) -> Any:
         # On first use, not at init: a process that never reads should not pay for a client.
         if self._client is None:
-            self._client = botocore_client("dynamodb")
+            self._client = botocore_client("dynamodb", region_name=self._region)
         return self._client
 
 

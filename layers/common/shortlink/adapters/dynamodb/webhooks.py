@@ -47,8 +47,8 @@ def _to_endpoint(item: EndpointItem) -> Endpoint:
 
 
 class DynamoEndpointStore:
-    def __init__(self, table_name: str) -> None:
-        self._model = bound_model(EndpointItem, table_name)
+    def __init__(self, table_name: str, region: str | None = None) -> None:
+        self._model = bound_model(EndpointItem, table_name, region)
 
     def add(self, endpoint: Endpoint, limit: int) -> None:
         try:
