@@ -50,6 +50,39 @@ def free_port() -> int:
     raise AssertionError(f"no free port in {candidates}")
 
 
+def free_ports(count: int) -> int:
+    """The first of `count` consecutive free ports (a stack of several regions takes PORT, PORT+1, ...)."""
+    for _ in range(50):
+        first = free_port()
+        ports = range(first, first + count)
+        taken = False
+        for port in ports[1:]:
+            with socket.socket() as probe:
+                try:
+                    probe.bind(("127.0.0.1", port))
+                except OSError:
+                    taken = True
+                    break
+        if not taken and not _HANDED_OUT.intersection(ports[1:]):
+            _HANDED_OUT.update(ports)
+            return first
+    raise AssertionError(f"no {count} consecutive free ports")
+
+
+def http_request(
+    port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+) -> "Response":
+    """One request over a new connection to 127.0.0.1:`port`."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    payload = body if body is None or isinstance(body, str | bytes) else json.dumps(body)
+    try:
+        connection.request(method, path, body=payload, headers=headers or {})
+        answer = connection.getresponse()
+        return Response(answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read())
+    finally:
+        connection.close()
+
+
 @dataclass
 class Response:
     status: int
@@ -67,6 +100,38 @@ class RunningStack:
     moto_port: int
     endpoints: dict[str, str] = field(default_factory=dict)  # the AWS_ENDPOINT_URL* it was given
     lines: list[str] = field(default_factory=list)
+    region_ports: dict[str, int] = field(default_factory=dict)  # a stack of several regions: each one's
+    control_port: int = 0  # ... and its control endpoint (tools.devstack.region_control)
+
+    @classmethod
+    def start_regions(cls, regions: list[str], lag_ms: int, timeout: float = 240, **env: str) -> "RunningStack":
+        """`REGIONS=... python -m tools.devstack`: each region on its own port, the first one home."""
+        port = free_ports(len(regions) + 1)
+        settings = {
+            "PORT": str(port),
+            "REGIONS": ",".join(regions),
+            "REPLICATION_LAG_MS": str(lag_ms),
+            "CONTROL_PORT": str(port + len(regions)),
+        }
+        stack = cls.start(timeout, None, None, None, **settings, **env)
+        stack.region_ports = {region: port + index for index, region in enumerate(regions)}
+        stack.control_port = port + len(regions)
+        return stack
+
+    def in_region(
+        self, region: str, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None
+    ) -> Response:
+        """A request to one region's functions."""
+        return http_request(self.region_ports[region], method, path, body, headers)
+
+    def region_url(self, region: str) -> str:
+        return f"http://127.0.0.1:{self.region_ports[region]}"
+
+    def control(self, method: str, path: str) -> Any:
+        """The control endpoint's answer (GET /regions, POST /regions/<region>/stop or /start)."""
+        answer = http_request(self.control_port, method, path)
+        assert answer.status == 200, answer.body
+        return answer.json()
 
     @classmethod
     def start(
@@ -127,14 +192,7 @@ class RunningStack:
         return f"http://127.0.0.1:{self.port}"
 
     def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Response:
-        connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        payload = body if body is None or isinstance(body, str | bytes) else json.dumps(body)
-        try:
-            connection.request(method, path, body=payload, headers=headers or {})
-            answer = connection.getresponse()
-            return Response(answer.status, {k.lower(): v for k, v in answer.getheaders()}, answer.read())
-        finally:
-            connection.close()
+        return http_request(self.port, method, path, body, headers)
 
     def stop(self, sig: int = 15, timeout: float = 20) -> int:
         if self.process.poll() is None:

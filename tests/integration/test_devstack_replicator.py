@@ -142,3 +142,20 @@ def test_a_stopped_region_neither_sends_nor_receives_until_it_starts_again(regio
     assert {url_in(regions[region], "while") for region in REGIONS} == {"https://example.com/away"}
     assert {url_in(regions[region], "during") for region in REGIONS} == {"https://example.com/during"}
     assert replicator.pending == 0
+
+
+def test_a_burst_of_writes_reaches_every_region(regions):
+    clock = Clock()
+    replicator = Replicator(regions, [TABLE], LAG, clock)
+    for number in range(60):
+        regions["eu-central-1"].dynamodb.put_item(
+            TableName=TABLE, Item=link(f"n{number}", f"https://example.com/{number}")
+        )
+    regions["eu-central-1"].dynamodb.delete_item(TableName=TABLE, Key={"code": {"S": "n7"}})
+    clock.after_the_lag()
+    replicator.poll_once()
+    replicator.poll_once()
+    for region in REGIONS:
+        items = regions[region].dynamodb.scan(TableName=TABLE)["Items"]
+        assert sorted(item["code"]["S"] for item in items) == sorted(f"n{n}" for n in range(60) if n != 7), region
+    assert replicator.pending == 0

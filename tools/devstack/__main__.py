@@ -4,6 +4,7 @@ Environment: PORT (3000), MOTO_PORT (5005), AWS_ENDPOINT_URL, AWS_ENDPOINT_URL_D
 AWS_ENDPOINT_URL_SQS (use those endpoints instead of the embedded moto server, which then starts
 only for a service none of them covers), SHORTLINK_API_KEY (the key to create; else one is generated),
 SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
+SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
 SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
@@ -157,6 +158,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     os.environ["DOMAIN_SETTINGS"] = os.environ.get("SHORTLINK_DOMAIN_SETTINGS") or DEV_DOMAIN_SETTINGS
     if "SHORTLINK_CREATE_RATE_LIMIT" in os.environ:  # e.g. 0 for load tests that create many links
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
+    if "SHORTLINK_LINK_CACHE_TTL" in os.environ:  # e.g. 1 to see an edit reach every region sooner
+        os.environ["LINK_CACHE_TTL_SECONDS"] = os.environ["SHORTLINK_LINK_CACHE_TTL"]
     runner.load_all()
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.

@@ -23,13 +23,18 @@ def ensure_free(port: int, advice: str) -> None:
             raise
 
 
-def start_embedded_moto(moto_port: int, running: ExitStack) -> str:
-    """Start moto on `moto_port`, stopped with `running`; its URL."""
+def start_embedded_moto(moto_port: int, running: ExitStack, whole_streams: bool = False) -> str:
+    """Start moto on `moto_port`, stopped with `running`; its URL. `whole_streams`: with
+    tools.moto_transactions installed, whose cancelled transaction leaves the table's stream as it
+    was (moto's own puts back a copy of the whole table, stream included: records written since by
+    other requests vanish, and sequence numbers come again), as the replicator needs."""
     from moto.server import ThreadedMotoServer
 
-    from tools.moto_transactions import allow_long_expressions
+    from tools.moto_transactions import allow_long_expressions, install
 
     allow_long_expressions()
+    if whole_streams:
+        install()
     ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
     moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
     moto.start()

@@ -133,15 +133,25 @@ class RegionProcess:
         self.process.send_signal(signal.SIGCONT)
         self.running = True
 
-    def stop(self) -> None:
+    def ask_to_stop(self) -> None:
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGCONT)
             self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+
+    def wait_stopped(self) -> None:
+        try:
+            self.process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait()
+
+
+def stop_all(processes: list[RegionProcess]) -> None:
+    """Every region stops at once (each takes seconds)."""
+    for process in processes:
+        process.ask_to_stop()
+    for process in processes:
+        process.wait_stopped()
 
 
 def replicated_tables(template: Any) -> list[str]:
@@ -182,7 +192,7 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     ensure_free(control_port, "set CONTROL_PORT=<free port>")
 
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
-    moto_url = start_embedded_moto(moto_port, running) if embedded else ""
+    moto_url = start_embedded_moto(moto_port, running, whole_streams=True) if embedded else ""
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
@@ -202,12 +212,10 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
             raise SystemExit(f"REGIONS needs a DynamoDB with streams to replicate; {', '.join(without)} has none")
 
     api_key = os.environ.get("SHORTLINK_API_KEY") or new_api_key()
-    processes = [
-        RegionProcess(region, region_port, region_environment(setting, region, region_port, api_key))
-        for region, region_port in zip(setting.regions, ports, strict=True)
-    ]
-    for process in processes:
-        running.callback(process.stop)
+    processes: list[RegionProcess] = []
+    running.callback(stop_all, processes)
+    for region, region_port in zip(setting.regions, ports, strict=True):
+        processes.append(RegionProcess(region, region_port, region_environment(setting, region, region_port, api_key)))
     for process in processes:
         process.wait_ready(START_SECONDS)
 

@@ -10,6 +10,7 @@ replicated back. A local write the replicator's put overwrote (it came first in 
 being the newer one is put back, so that every region ends with the same winner.
 """
 
+import base64
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -57,7 +58,14 @@ def item_id(table: str, keys: dict[str, Any]) -> str:
 
 
 def canonical(image: Image) -> str:
-    return json.dumps(image, sort_keys=True)
+    return json.dumps(image, sort_keys=True, default=_binary)
+
+
+def _binary(value: Any) -> str:
+    """Binary attribute values (B, BS) as boto3 hands them over: bytes."""
+    if isinstance(value, bytes | bytearray):
+        return base64.b64encode(bytes(value)).decode()
+    raise TypeError(f"{type(value).__name__} in a stream record")
 
 
 @dataclass
@@ -126,10 +134,14 @@ class Ledger:
         self.expected[region][change.item].append(_Expected(change.version, canonical(change.image)))
         return Write(region, change)
 
+    def unplan(self, write: Write) -> None:
+        """The write failed: no echo of it will come."""
+        pending = self.expected[write.region][write.change.item]
+        pending[:] = [expectation for expectation in pending if expectation.version != write.change.version]
+
     def unchanged(self, region: str, change: Change) -> None:
         """The write made no change in `region` (a delete of an absent item): no echo will come."""
-        pending = self.expected[region][change.item]
-        pending[:] = [expectation for expectation in pending if expectation.version != change.version]
+        self.unplan(Write(region, change))
         self.held[region][change.item] = (change.version, None)
 
 

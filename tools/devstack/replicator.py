@@ -21,6 +21,8 @@ logger = logging.getLogger("devstack.replication")
 # and applied when due), and never more than this, to spare a shared machine's CPU.
 MAX_POLL_SECONDS = 0.25
 MIN_POLL_SECONDS = 0.02
+BATCH_LIMIT = 25  # BatchWriteItem's
+BATCH_ATTEMPTS = 5
 
 
 @dataclass(frozen=True)
@@ -110,15 +112,23 @@ class Replicator(threading.Thread):
                     for shard in self._shards_of(region, table):
                         for record in shard.read():
                             happened += 1
-                            change, writes = self.ledger.observe(region, table, record)
-                            self._write_all(writes)
-                            if change is not None:
-                                self._offer(change)
+                            self._observe(region, table, record)
             happened += self._apply_due(running)
             return happened
 
     def _running(self) -> list[str]:
         return [region for region in self._clients if region not in self._stopped_regions]
+
+    def _observe(self, region: str, table: str, record: dict[str, Any]) -> None:
+        try:
+            change, writes = self.ledger.observe(region, table, record)
+            self._write_all(writes)
+        except Exception:
+            # One record the replicator cannot read must not hold back every later one.
+            logger.exception("%s: a record of %s's stream is not replicated", table, region)
+            return
+        if change is not None:
+            self._offer(change)
 
     def _offer(self, change: Change) -> None:
         for destination in self._clients:
@@ -126,21 +136,67 @@ class Replicator(threading.Thread):
                 heapq.heappush(self._queue, (change.due, next(self._order), destination, change))
 
     def _apply_due(self, running: list[str]) -> int:
+        """Write what is due, puts in batches (one item once per batch), deletes one by one."""
         now = self._clock()
-        held_back = []
+        held_back: list[tuple[float, int, str, Change]] = []
+        batches: dict[tuple[str, str], list[tuple[Write, tuple[float, int, str, Change]]]] = {}
         applied = 0
-        while self._queue and self._queue[0][0] <= now:
+
+        def flush(target: tuple[str, str]) -> None:
+            nonlocal applied
+            batch = batches.pop(target, [])
+            if not batch:
+                return
+            try:
+                self._put_batch(target, [write for write, _ in batch])
+                applied += len(batch)
+            except Exception:
+                logger.exception("%s: writes to %s failed; they are tried again", target[1], target[0])
+                for write, entry in batch:
+                    self.ledger.unplan(write)
+                    held_back.append((now + self._poll_seconds, *entry[1:]))
+
+        while self._queue and self._queue[0][0] <= now and not self.stopping.is_set():
             entry = heapq.heappop(self._queue)
             destination, change = entry[2], entry[3]
             if destination not in running:
                 held_back.append(entry)
                 continue
-            if self.ledger.newer_than_held(destination, change):
-                self._write(self.ledger.plan(destination, change))
+            target = (destination, change.table)
+            batch = batches.setdefault(target, [])
+            if change.image is None or any(planned.change.item == change.item for planned, _ in batch):
+                flush(target)  # a delete, or a second write of an item, after what came before it
+            if not self.ledger.newer_than_held(destination, change):
+                continue
+            write = self.ledger.plan(destination, change)
+            if change.image is not None:
+                batches.setdefault(target, []).append((write, entry))
+                if len(batches[target]) == BATCH_LIMIT:
+                    flush(target)
+                continue
+            try:
+                self._write(write)
                 applied += 1
-        for entry in held_back:
-            heapq.heappush(self._queue, entry)
+            except Exception:
+                logger.exception("%s: a write to %s failed; it is tried again", change.table, destination)
+                self.ledger.unplan(write)
+                held_back.append((now + self._poll_seconds, *entry[1:]))
+        for target in list(batches):
+            flush(target)
+        for held in held_back:
+            heapq.heappush(self._queue, held)
         return applied
+
+    def _put_batch(self, target: tuple[str, str], writes: list[Write]) -> None:
+        region, table = target
+        requests = [{"PutRequest": {"Item": write.change.image}} for write in writes]
+        for _ in range(BATCH_ATTEMPTS):
+            answer = self._clients[region].dynamodb.batch_write_item(RequestItems={table: requests})
+            requests = answer.get("UnprocessedItems", {}).get(table, [])
+            if not requests:
+                return
+            time.sleep(0.05)
+        raise RuntimeError(f"{len(requests)} items left unprocessed")
 
     def _write_all(self, writes: list[Write]) -> None:
         for write in writes:

@@ -1,0 +1,285 @@
+"""Three regions on this machine over real HTTP (`REGIONS=... make dev`): each region's functions
+on their own port, their own tables and queues, the replicator applying each table's writes to
+the other regions after a lag, last writer wins. SQS redelivers handled clicks at random in every
+region. moto only: dynalite has no streams to replicate from.
+"""
+
+import itertools
+import threading
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+import pytest
+
+from tests.e2e.conftest import FIXED_KEY
+from tests.e2e.running_stack import Response, RunningStack
+
+REGIONS = ["us-east-1", "eu-central-1", "ap-southeast-1"]
+HOME, EUROPE, ASIA = REGIONS
+LAG_MS = 300
+CACHE_TTL_SECONDS = 1
+# The documented bound (replication lag + the link cache's time to live), plus what a busy shared
+# machine adds to the replicator's read of the stream and to each request.
+BOUND_SECONDS = LAG_MS / 1000 + CACHE_TTL_SECONDS + 2.0
+SETTLE_SECONDS = 30  # how long clicks may take through ingest, the stream and replication
+
+
+@pytest.fixture(scope="module")
+def regions() -> Iterator[RunningStack]:
+    started = RunningStack.start_regions(
+        REGIONS,
+        LAG_MS,
+        SHORTLINK_API_KEY=FIXED_KEY,
+        SHORTLINK_CREATE_RATE_LIMIT="0",  # a thousand creates in a few seconds
+        SHORTLINK_LINK_CACHE_TTL=str(CACHE_TTL_SECONDS),
+        SHORTLINK_REDELIVERY="0.3",
+    )
+    assert started.ready, f"the stack of three regions did not start:\n{started.output()}"
+    yield started
+    assert started.stop(timeout=60) == 0, started.output()[-5000:]
+
+
+@pytest.fixture
+def key(regions: RunningStack) -> dict[str, str]:
+    return new_key(regions)
+
+
+def new_key(regions: RunningStack) -> dict[str, str]:
+    """A key of its own (an account with only this test's links), made at home."""
+    admin = {"Authorization": f"Bearer {regions.api_key}", "Content-Type": "application/json"}
+    created = regions.in_region(
+        HOME,
+        "POST",
+        "/keys",
+        {"name": f"regions-{uuid.uuid4().hex[:6]}", "scopes": ["links:read", "links:write", "stats:read"]},
+        admin,
+    )
+    assert created.status == 201, created.body
+    return {"Authorization": f"Bearer {created.json()['key']}", "Content-Type": "application/json"}
+
+
+def after_the_lag() -> None:
+    """Wait out the replication lag (and the replicator's read of the stream) before a region's
+    first request for a new link: a miss would be cached (LINK_NEGATIVE_CACHE_TTL_SECONDS)."""
+    time.sleep(LAG_MS / 1000 + 0.5)
+
+
+def until(check: Callable[[], Any], timeout: float, pause: float = 0.1) -> Any:
+    """`check()` once it is truthy; its last value when `timeout` seconds have passed."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(pause)
+
+
+def create(regions: RunningStack, region: str, body: dict[str, Any], headers: dict[str, str]) -> dict[str, Any]:
+    created = regions.in_region(region, "POST", "/links", body, headers)
+    assert created.status == 201, created.body
+    link: dict[str, Any] = created.json()
+    return link
+
+
+def redirects(regions: RunningStack, region: str, code: str) -> Response:
+    return regions.in_region(region, "GET", f"/{code}")
+
+
+def first_redirect(regions: RunningStack, region: str, code: str) -> float:
+    """Seconds until `code` redirects in `region` (its first click there)."""
+    started = time.monotonic()
+    assert until(partial(answers, regions, region, code, 302), BOUND_SECONDS), (region, code)
+    return time.monotonic() - started
+
+
+ACCOUNT = "account"  # in totals: the account's clicks (GET /stats); "tag:<tag>": the tag's; else a code's
+
+
+def totals(regions: RunningStack, region: str, headers: dict[str, str], names: list[str]) -> dict[str, int]:
+    """Clicks of each link, account or tag named, as `region`'s API reports them."""
+    counted = {}
+    for name in names:
+        if name == ACCOUNT:
+            path = "/stats?granularity=day"
+        elif name.startswith("tag:"):
+            path = f"/stats?tag={name.removeprefix('tag:')}"
+        else:
+            path = f"/links/{name}/stats"
+        counted[name] = int(regions.in_region(region, "GET", path, headers=headers).json()["clicks"])
+    return counted
+
+
+def reports(regions: RunningStack, region: str, headers: dict[str, str], expected: dict[str, int]) -> bool:
+    return totals(regions, region, headers, list(expected)) == expected
+
+
+def answers(regions: RunningStack, region: str, code: str, status: int, location: str | None = None) -> bool:
+    """Whether `code` in `region` answers `status` (and redirects to `location`, if given)."""
+    answer = redirects(regions, region, code)
+    return answer.status == status and (location is None or answer.headers.get("location") == location)
+
+
+def converged(regions: RunningStack, headers: dict[str, str], expected: dict[str, int]) -> None:
+    """Every region reports exactly `expected`, and still does a moment later (nothing counted twice)."""
+    for region in REGIONS:
+        reports_expected = partial(reports, regions, region, headers, expected)
+        assert until(reports_expected, SETTLE_SECONDS, 0.5), (region, totals(regions, region, headers, list(expected)))
+    time.sleep(2)
+    assert [totals(regions, region, headers, list(expected)) for region in REGIONS] == [expected] * len(REGIONS)
+
+
+def test_a_link_created_at_home_redirects_in_every_region_after_the_lag(regions, key):
+    link = create(regions, HOME, {"url": "https://example.com/everywhere"}, key)
+    after_the_lag()
+    for region in REGIONS:
+        first_redirect(regions, region, link["code"])
+        assert redirects(regions, region, link["code"]).headers["location"] == "https://example.com/everywhere"
+
+
+@dataclass(frozen=True)
+class Clicked:
+    headers: dict[str, str]
+    per_link: dict[str, int]
+    per_account_and_tag: dict[str, int]
+
+
+@pytest.fixture(scope="module")
+def clicked(regions: RunningStack) -> Clicked:
+    """Three links of a new account, two of them tagged, followed in each region (SQS redelivering
+    at random everywhere)."""
+    headers = new_key(regions)
+    tag = f"launch-{uuid.uuid4().hex[:6]}"
+    bodies: list[dict[str, Any]] = [
+        {"url": "https://example.com/a", "tags": [tag]},
+        {"url": "https://example.com/b", "tags": [tag]},
+        {"url": "https://example.com/c"},
+    ]
+    codes = [create(regions, HOME, body, headers)["code"] for body in bodies]
+    after_the_lag()
+    follows = {codes[0]: (3, 2, 1), codes[1]: (1, 2, 2), codes[2]: (0, 1, 1)}
+    for code, per_region in follows.items():
+        for region, times in zip(REGIONS, per_region, strict=True):
+            if times:
+                first_redirect(regions, region, code)
+            for _ in range(times - 1):
+                assert redirects(regions, region, code).status == 302
+    per_link = {code: sum(per_region) for code, per_region in follows.items()}
+    per_account_and_tag = {ACCOUNT: sum(per_link.values()), f"tag:{tag}": per_link[codes[0]] + per_link[codes[1]]}
+    return Clicked(headers, per_link, per_account_and_tag)
+
+
+def test_clicks_in_three_regions_give_exact_totals_per_link_in_every_region(regions, clicked):
+    converged(regions, clicked.headers, clicked.per_link)
+
+
+@pytest.mark.dynamodb_features("DynamoDB Streams")  # the account's and tag's days come from the stream
+def test_clicks_in_three_regions_give_exact_totals_per_account_and_tag_in_every_region(regions, clicked):
+    converged(regions, clicked.headers, clicked.per_account_and_tag)
+
+
+def test_the_same_slug_claimed_at_once_in_two_regions_makes_one_link(regions, key):
+    slug = f"race-{uuid.uuid4().hex[:8]}"
+    barrier = threading.Barrier(2)
+    answers: dict[str, Response] = {}
+
+    def claim(region: str) -> None:
+        barrier.wait()
+        answers[region] = regions.in_region(
+            region, "POST", "/links", {"url": f"https://example.com/{region}", "slug": slug}, key
+        )
+
+    threads = [threading.Thread(target=claim, args=(region,)) for region in (HOME, ASIA)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(answer.status for answer in answers.values())
+    assert statuses == [201, 409], {region: answer.body for region, answer in answers.items()}
+    [winner] = [region for region, answer in answers.items() if answer.status == 201]
+    # And every region redirects the slug to the one link made
+    after_the_lag()
+    for region in REGIONS:
+        first_redirect(regions, region, slug)
+        assert redirects(regions, region, slug).headers["location"] == f"https://example.com/{winner}"
+
+
+def test_max_clicks_holds_across_regions(regions, key):
+    link = create(regions, HOME, {"url": "https://example.com/seven", "max_clicks": 7}, key)
+    after_the_lag()  # replicated everywhere before the first follow
+    statuses = [redirects(regions, REGIONS[n % 3], link["code"]).status for n in range(30)]
+    assert statuses.count(302) == 7, statuses
+    assert set(statuses) == {302, 410}, statuses
+
+
+def test_an_edit_and_a_delete_reach_every_region_within_the_bound(regions, key):
+    link = create(regions, HOME, {"url": "https://example.com/before"}, key)
+    code = link["code"]
+    after_the_lag()
+    for region in REGIONS:
+        first_redirect(regions, region, code)  # each region now has it cached
+    # When it is edited through one region
+    edited = regions.in_region(EUROPE, "PATCH", f"/links/{code}", {"url": "https://example.com/after"}, key)
+    assert edited.status == 200, edited.body
+    started = time.monotonic()
+    for region in REGIONS:
+        assert until(partial(answers, regions, region, code, 302, "https://example.com/after"), BOUND_SECONDS), region
+    assert time.monotonic() - started <= BOUND_SECONDS
+    # And deleted through another
+    assert regions.in_region(ASIA, "DELETE", f"/links/{code}", headers=key).status == 204
+    started = time.monotonic()
+    for region in REGIONS:
+        assert until(partial(answers, regions, region, code, 410), BOUND_SECONDS), region
+    assert time.monotonic() - started <= BOUND_SECONDS
+
+
+@pytest.mark.dynamodb_features("DynamoDB Streams")
+def test_a_stopped_region_leaves_the_others_redirecting_and_its_return_converges(regions, key):
+    # Given links made in every region and followed once in each
+    tag = f"outage-{uuid.uuid4().hex[:6]}"
+    codes = [
+        create(regions, region, {"url": f"https://example.com/{region}", "tags": [tag]}, key)["code"]
+        for region in REGIONS
+    ]
+    after_the_lag()
+    for code in codes:
+        for region in REGIONS:
+            first_redirect(regions, region, code)
+    # When one region stops (its functions and its replication)
+    regions.control("POST", f"/regions/{ASIA}/stop")
+    try:
+        # Then the others redirect every link, a new one too, and count what they answer
+        made_meanwhile = create(regions, HOME, {"url": "https://example.com/meanwhile", "tags": [tag]}, key)["code"]
+        codes.append(made_meanwhile)
+        after_the_lag()
+        for code in codes:
+            for region in (HOME, EUROPE):
+                assert until(partial(answers, regions, region, code, 302), BOUND_SECONDS), (region, code)
+        stopped = {entry["region"]: entry["running"] for entry in regions.control("GET", "/regions")["regions"]}
+        assert stopped == {HOME: True, EUROPE: True, ASIA: False}
+    finally:
+        regions.control("POST", f"/regions/{ASIA}/start")
+    # And once it is back (and the replicator has caught up), it redirects the link made meanwhile
+    # and every region's totals agree exactly
+    after_the_lag()
+    first_redirect(regions, ASIA, made_meanwhile)
+    expected = {code: 3 + 2 for code in codes[:3]} | {made_meanwhile: 3}  # three before, two during
+    converged(regions, key, expected)
+
+
+def test_a_thousand_creates_spread_over_the_regions_never_repeat_a_code(regions, key):
+    spread = itertools.cycle(REGIONS)
+    targets = [next(spread) for _ in range(1000)]
+
+    def create_in(numbered: tuple[int, str]) -> str:
+        number, region = numbered
+        return str(create(regions, region, {"url": f"https://example.com/n{number}"}, key)["code"])
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        codes = list(pool.map(create_in, enumerate(targets)))
+    assert len(codes) == 1000
+    assert len(set(codes)) == 1000
