@@ -413,13 +413,13 @@ class DynamoWindowCounter:
 
 
 class DynamoApiKeyStore:
-    """API keys; with a `home_region` (a deployment of several regions, away from home) every
-    write and listing goes to the home region's table, and a lookup reads this region's replica
-    first, the home's only for a key not (yet) replicated here."""
+    """API keys; in a deployment of several regions every write and listing goes to the home
+    region's table, and away from home a lookup reads this `region`'s replica first, the home's
+    only for a key not (yet) replicated here."""
 
-    def __init__(self, table_name: str, home_region: str | None = None) -> None:
+    def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(ApiKeyItem, table_name, home_region)
-        self._replica = bound_model(ApiKeyItem, table_name) if home_region else self._model
+        self._replica = bound_model(ApiKeyItem, table_name, region) if region != home_region else self._model
 
     @staticmethod
     def _to_domain(item: ApiKeyItem) -> ApiKey:
