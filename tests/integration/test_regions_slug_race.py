@@ -59,9 +59,10 @@ def reset_moto(endpoint: str) -> None:
 def test_the_same_slug_at_the_same_instant_through_two_regions(template, monkeypatch, home, expected):
     # Given two regions' tables on one moto server, and a key made at home
     use_moto_credentials(monkeypatch)
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=free_port(), verbose=False)
+    port = free_port()
+    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
     server.start()
-    endpoint = f"http://127.0.0.1:{server._server.server_port}"
+    endpoint = f"http://127.0.0.1:{port}"
     try:
         monkeypatch.setenv("AWS_ENDPOINT_URL", endpoint)
         reset_moto(endpoint)
