@@ -40,9 +40,10 @@ class Deployment:
     def dynamodb(region: str) -> Any:
         return boto3.client("dynamodb", region_name=region)
 
-    def enter(self, region: str) -> None:
-        """The functions' environment of `region` from now on (adapters made afresh)."""
-        for name, value in function_environment(self._template, self.queue_urls[region]).items():
+    def enter(self, region: str, **overrides: str) -> None:
+        """The functions' environment of `region` from now on (adapters made afresh), with
+        `overrides` of the template's values."""
+        for name, value in {**function_environment(self._template, self.queue_urls[region]), **overrides}.items():
             self._monkeypatch.setenv(name, value)
         self._monkeypatch.setenv("AWS_REGION", region)
         self._monkeypatch.setenv("AWS_DEFAULT_REGION", region)
