@@ -135,3 +135,14 @@ def test_a_link_with_a_click_budget_made_away_is_written_at_home(regions):
     )
     assert regions.item(HOME, LINKS, code_key(link.code)) is not None
     assert regions.item(AWAY[1], LINKS, code_key(link.code)) is None
+
+
+def test_random_codes_made_away_are_written_at_home_where_the_conditional_put_decides(regions):
+    # Random codes are unique only by the conditional put, which sees one region's replica
+    regions.enter(AWAY[0], CODE_MODE="random")
+    link = create_link(
+        "https://example.com/r", "owner", services.code_generator(), services.link_repository(), datetime.now(UTC)
+    )
+    assert regions.item(HOME, LINKS, code_key(link.code)) is not None
+    assert regions.item(AWAY[0], LINKS, code_key(link.code)) is None
+    assert regions.items(AWAY[0], COUNTERS) == []
