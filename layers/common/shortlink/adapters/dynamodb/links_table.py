@@ -36,12 +36,12 @@ from shortlink.adapters.dynamodb.link_items import (
     link_item,
     stored_attributes,
 )
+from shortlink.codes.partitions import SINGLE_COUNTER
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 
 ModelT = TypeVar("ModelT", bound=Model)
 
-ID_COUNTER_NAME = "link-ids"
 # A custom slug's claim lives in the links table under a key no code can have ('~' is outside
 # the code alphabet), so the redirect can never look one up.
 SLUG_CLAIM_PREFIX = "~slug~"
@@ -365,7 +365,7 @@ def _to_link(item: LinkItem) -> Link:
 class DynamoCounterStore:
     """The id counter: one item, one `UpdateItem ADD ... RETURN UPDATED_NEW` per block."""
 
-    def __init__(self, table_name: str, counter_name: str = ID_COUNTER_NAME) -> None:
+    def __init__(self, table_name: str, counter_name: str = SINGLE_COUNTER) -> None:
         self._model = bound_model(CounterItem, table_name)
         self._counter_name = counter_name
 
