@@ -5,6 +5,8 @@ region's tables, whichever region's functions were asked."""
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -146,3 +148,30 @@ def test_random_codes_made_away_are_written_at_home_where_the_conditional_put_de
     assert regions.item(HOME, LINKS, code_key(link.code)) is not None
     assert regions.item(AWAY[0], LINKS, code_key(link.code)) is None
     assert regions.items(AWAY[0], COUNTERS) == []
+
+
+def test_an_import_made_away_is_written_at_home_and_a_rerun_through_another_region_creates_nothing(regions, handlers):
+    key = regions.new_api_key()
+    body = (Path(__file__).resolve().parents[1] / "data" / "import" / "links.csv").read_text()
+
+    def import_through(region: str) -> dict[str, Any]:
+        regions.enter(region)
+        event = http_event(
+            "POST",
+            "/links/import",
+            headers={**bearer(key), "content-type": "text/csv"},
+            body=body,
+            query={"format": "auto"},
+        )
+        response = handlers["TransferFunction"](event, None)
+        assert response["statusCode"] == 200, response
+        return dict(json.loads(response["body"]))
+
+    # When a region away from home imports a file: its links and claims are written at home
+    first = import_through(AWAY[0])
+    assert first["created"] == 2
+    assert len(regions.items(HOME, LINKS)) == 4  # two links, a slug's claim, an imported record's claim
+    assert regions.items(AWAY[0], LINKS) == []
+    # And the same file through the other region, before any replication, creates nothing twice
+    again = import_through(AWAY[1])
+    assert (again["created"], again["skipped"]) == (0, 2)
