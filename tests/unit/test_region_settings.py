@@ -11,7 +11,9 @@ def test_no_regions_is_a_single_region_deployment_as_before():
     for env in ({"AWS_REGION": "us-east-1"}, {"AWS_REGION": "us-east-1", "SHORTLINK_REGIONS": "us-east-1"}):
         config = Settings.from_env(env)
         assert not config.several_regions
-        assert (config.region_index, config.home_region, config.remote_home_region) == (0, "us-east-1", None)
+        assert (config.region_index, config.home_region, config.home_region_name) == (0, "us-east-1", None)
+        assert config.region_name is None
+        assert not config.away_from_home
     # Tools and tests name their region the older way
     assert Settings.from_env({"AWS_DEFAULT_REGION": "eu-west-1"}).region == "eu-west-1"
 
@@ -25,12 +27,13 @@ def test_each_region_knows_its_place_and_its_home():
         assert config.regions == tuple(THREE.split(","))
         assert config.region_index == index
         assert config.home_region == "us-east-1"
-        assert config.remote_home_region == (None if region == "us-east-1" else "us-east-1")
+        assert (config.home_region_name, config.region_name) == ("us-east-1", region)
+        assert config.away_from_home == (region != "us-east-1")
 
 
 def test_without_a_home_region_each_region_is_its_own():
     config = Settings.from_env({"AWS_REGION": "ap-southeast-1", "SHORTLINK_REGIONS": THREE})
-    assert (config.home_region, config.remote_home_region, config.region_index) == ("ap-southeast-1", None, 2)
+    assert (config.home_region, config.away_from_home, config.region_index) == ("ap-southeast-1", False, 2)
 
 
 @pytest.mark.parametrize(

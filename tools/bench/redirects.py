@@ -1,10 +1,13 @@
 """The redirect's latency and AWS calls on hits and misses, against the same floors (a bare
 function, Powertools Logger + Metrics, a constant 302 through our own stack), the hit path as it
-was before the link features, and the naive handler, all under the one harness."""
+was before the link features, and the naive handler, all under the one harness; and the hit and
+the miss of a region away from the home region of a deployment in several regions."""
 
 import os
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from shortlink import wiring as services
@@ -29,6 +32,27 @@ MISS_CALLS = 1_000
 FLOOR_CALLS = 5_000
 NAIVE_CALLS = 1_000
 CALL_COUNT_SAMPLE = 100
+# The home region of the away-from-home configuration: another region than the bench's.
+OTHER_HOME = "eu-central-1"
+
+
+@contextmanager
+def away_from_home() -> Iterator[None]:
+    """The functions' settings of the bench's region as the second of two regions, whose home is
+    the other: the redirect's adapters made afresh, and again on the way out."""
+    names = ("SHORTLINK_REGIONS", "SHORTLINK_HOME_REGION")
+    saved = {name: os.environ.get(name) for name in names}
+    os.environ.update({"SHORTLINK_REGIONS": f"{OTHER_HOME},{REGION}", "SHORTLINK_HOME_REGION": OTHER_HOME})
+    services.reset()
+    try:
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        services.reset()
 
 
 def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
@@ -139,9 +163,12 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     own_stack: list[int] = []
     inline_before: list[int] = []
     interface_before: list[int] = []
+    hit_away: list[int] = []
     for _ in range(HIT_CALLS // CHUNK):
         hit += ours.timed([hit_event] * CHUNK, warmup=20)
         hit_after += ours.after_response
+        with away_from_home():
+            hit_away += ours.timed([hit_event] * CHUNK, warmup=20)
         own_stack += floor.timed([hit_event] * CHUNK, warmup=20)
         inline_before += inline.timed([hit_event] * CHUNK, warmup=20)
         interface_before += interface.timed([hit_event] * CHUNK, warmup=20)
@@ -157,6 +184,14 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     miss_after = ours.after_response
     services.forget_cached_links()
     miss_calls = ours.calls_per_request([follow_event(code) for code in miss_codes[MISS_CALLS:]])
+    progress(f"our redirect away from the home region, cache misses x{MISS_CALLS}")
+    with away_from_home():
+        ours.timed([hit_event], warmup=0)
+        hit_away_calls = ours.calls_per_request([hit_event] * CALL_COUNT_SAMPLE)
+        services.forget_cached_links()
+        miss_away = ours.timed([follow_event(code) for code in miss_codes[:MISS_CALLS]], warmup=0)
+        services.forget_cached_links()
+        miss_away_calls = ours.calls_per_request([follow_event(code) for code in miss_codes[MISS_CALLS:]])
 
     progress(f"floors x{FLOOR_CALLS}, naive x{NAIVE_CALLS}")
     context = LambdaContext("Floor", 512, 10, REGION)
@@ -173,6 +208,8 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     return {
         "ours_hit": {**percentiles(hit), **hit_calls, "extension_after_response_p50_us": median_us(hit_after)},
         "ours_miss": {**percentiles(miss), **miss_calls, "extension_after_response_p50_us": median_us(miss_after)},
+        "ours_hit_away_from_home": {**percentiles(hit_away), **hit_away_calls},
+        "ours_miss_away_from_home": {**percentiles(miss_away), **miss_away_calls},
         "floor_bare": {**percentiles(bare), "aws_calls_before_response": 0},
         "floor_powertools_logger_metrics": {**percentiles(powertools), "aws_calls_before_response": 0},
         "floor_own_stack": {**percentiles(own_stack), "aws_calls_before_response": 0},

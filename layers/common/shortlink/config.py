@@ -112,9 +112,19 @@ class Settings:
         return self.regions.index(self.region) if self.several_regions else 0
 
     @property
-    def remote_home_region(self) -> str | None:
-        """The home region where it is not this one (its adapters then name it); None at home."""
-        return self.home_region if self.home_region != self.region else None
+    def away_from_home(self) -> bool:
+        return self.several_regions and self.home_region != self.region
+
+    @property
+    def home_region_name(self) -> str | None:
+        """The region the home region's adapters name: None in a single-region deployment (the
+        function's own, as ever)."""
+        return self.home_region if self.several_regions else None
+
+    @property
+    def region_name(self) -> str | None:
+        """The region this region's own adapters name (None: single-region, as home_region_name)."""
+        return self.region if self.several_regions else None
 
     def resource(self, variable: str) -> str:
         value = self.resources.get(variable, "")

@@ -43,13 +43,13 @@ def link_repository() -> "DynamoLinkRepository | AwayLinkRepository":
     from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
 
     config = settings()
-    home = DynamoLinkRepository(config.links_table, config.remote_home_region)
+    home = DynamoLinkRepository(config.links_table, config.home_region_name)
     # Random codes are unique only by the conditional put: made at home, where it decides.
-    if config.remote_home_region is None or config.code_mode == "random":
+    if not config.away_from_home or config.code_mode == "random":
         return home
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
 
-    return AwayLinkRepository(home, DynamoLinkRepository(config.links_table))
+    return AwayLinkRepository(home, DynamoLinkRepository(config.links_table, config.region_name))
 
 
 @cache
@@ -59,7 +59,7 @@ def importing_links() -> "DynamoImportingLinks":
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
 
     config = settings()
-    return DynamoImportingLinks(config.links_table, config.remote_home_region)
+    return DynamoImportingLinks(config.links_table, config.home_region_name)
 
 
 # The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
@@ -109,7 +109,7 @@ def click_budget() -> "DynamoClickBudget":
     from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
 
     config = settings()
-    return DynamoClickBudget(config.links_table, config.remote_home_region)
+    return DynamoClickBudget(config.links_table, config.home_region_name)
 
 
 @cache
@@ -117,7 +117,7 @@ def api_key_store() -> "DynamoApiKeyStore":
     from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 
     config = settings()
-    return DynamoApiKeyStore(config.api_keys_table, config.remote_home_region)
+    return DynamoApiKeyStore(config.api_keys_table, config.home_region_name, config.region_name)
 
 
 @cache
@@ -238,7 +238,7 @@ def webhook_endpoints() -> "DynamoEndpointStore":
     config = settings()
     if not config.webhooks_table:
         raise ConfigurationError("WEBHOOKS_TABLE is not set")
-    return DynamoEndpointStore(config.webhooks_table, config.remote_home_region)
+    return DynamoEndpointStore(config.webhooks_table, config.home_region_name)
 
 
 @cache

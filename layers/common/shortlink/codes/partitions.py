@@ -6,8 +6,9 @@ several, the region at `index` in SHORTLINK_REGIONS turns its counter's n-th val
 `space - 1 - (n * MAX_REGIONS + index)`: the regions' ids interleave (each keeps one residue
 modulo MAX_REGIONS) and count down from the top of the code space, while the ids a deployment
 issued before it grew from one region count up from 0. The two meet only when every code of
-the length is used, so an upgrade never issues an id again; a region added later takes the
-next index, and a removed region's index is never reused (the list only grows at its end).
+the length is used, so an upgrade never issues an id again. A region added later takes the
+next index; a region that leaves the deployment stays in the list, so that its index is never
+another's (the list only grows at its end).
 """
 
 from dataclasses import dataclass

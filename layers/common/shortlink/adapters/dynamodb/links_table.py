@@ -36,12 +36,12 @@ from shortlink.adapters.dynamodb.link_items import (
     link_item,
     stored_attributes,
 )
+from shortlink.codes.partitions import SINGLE_COUNTER
 from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 
 ModelT = TypeVar("ModelT", bound=Model)
 
-ID_COUNTER_NAME = "link-ids"
 # A custom slug's claim lives in the links table under a key no code can have ('~' is outside
 # the code alphabet), so the redirect can never look one up.
 SLUG_CLAIM_PREFIX = "~slug~"
@@ -365,7 +365,7 @@ def _to_link(item: LinkItem) -> Link:
 class DynamoCounterStore:
     """The id counter: one item, one `UpdateItem ADD ... RETURN UPDATED_NEW` per block."""
 
-    def __init__(self, table_name: str, counter_name: str = ID_COUNTER_NAME) -> None:
+    def __init__(self, table_name: str, counter_name: str = SINGLE_COUNTER) -> None:
         self._model = bound_model(CounterItem, table_name)
         self._counter_name = counter_name
 
@@ -413,13 +413,13 @@ class DynamoWindowCounter:
 
 
 class DynamoApiKeyStore:
-    """API keys; with a `home_region` (a deployment of several regions, away from home) every
-    write and listing goes to the home region's table, and a lookup reads this region's replica
-    first, the home's only for a key not (yet) replicated here."""
+    """API keys; in a deployment of several regions every write and listing goes to the home
+    region's table, and away from home a lookup reads this `region`'s replica first, the home's
+    only for a key not (yet) replicated here."""
 
-    def __init__(self, table_name: str, home_region: str | None = None) -> None:
+    def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(ApiKeyItem, table_name, home_region)
-        self._replica = bound_model(ApiKeyItem, table_name) if home_region else self._model
+        self._replica = bound_model(ApiKeyItem, table_name, region) if region != home_region else self._model
 
     @staticmethod
     def _to_domain(item: ApiKeyItem) -> ApiKey:

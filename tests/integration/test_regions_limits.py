@@ -1,0 +1,89 @@
+"""Limits in a deployment of three regions: max_clicks is exact in total however the follows
+spread over the regions (its one conditional update is the home region's); password attempts
+are counted per region, so a guesser gets at most regions x limit per window."""
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+
+import pytest
+
+from shortlink import wiring as services
+from shortlink.access.rate_limits import take_unlock_attempt
+from shortlink.errors import RateLimited
+from tests.events import bearer, http_event
+from tests.integration.regions import HOME, REGIONS, Deployment, deployment
+from tests.integration.test_flow import follow
+
+LINKS, COUNTERS = "LinksTable", "CountersTable"
+
+
+@pytest.fixture
+def regions(template, monkeypatch) -> Iterator[Deployment]:
+    yield from deployment(template, monkeypatch)
+
+
+def budgeted_link(regions: Deployment, handlers, max_clicks: int) -> str:
+    key = regions.new_api_key()
+    regions.enter(HOME)
+    body = {"url": "https://example.com/offer", "max_clicks": max_clicks}
+    response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
+    assert response["statusCode"] == 201, response
+    regions.replicate(HOME, (LINKS,))
+    return str(json.loads(response["body"])["code"])
+
+
+def test_max_clicks_7_followed_30_times_across_three_regions_redirects_exactly_7_times(regions, handlers):
+    # Given a link with max_clicks = 7, made at home and replicated everywhere
+    code = budgeted_link(regions, handlers, 7)
+    # When it is followed 30 times, round the three regions (each region's redirect)
+    statuses: Counter[int] = Counter()
+    for follow_number in range(30):
+        regions.enter(REGIONS[follow_number % 3])
+        statuses[follow(handlers, code)["statusCode"]] += 1
+    # Then exactly 7 redirects, and 410 for the rest
+    assert statuses == {302: 7, 410: 23}
+    # And the budget was counted in the home region's item only
+    used = {region: regions.item(region, LINKS, {"code": {"S": code}}).get("clicks_used") for region in REGIONS}
+    assert used == {HOME: {"N": "7"}, REGIONS[1]: None, REGIONS[2]: None}
+
+
+def test_concurrent_follows_in_three_regions_take_exactly_the_budget(regions, handlers):
+    code = budgeted_link(regions, handlers, 7)
+    budgets = []
+    for region in REGIONS:  # each region's own adapter, as its functions build it
+        regions.enter(region)
+        budgets.append(services.click_budget())
+    with ThreadPoolExecutor(6) as pool:
+        taken = list(pool.map(lambda n: budgets[n % 3].take(code), range(30)))
+    assert taken.count(True) == 7
+
+
+def test_password_attempts_are_bounded_by_regions_times_the_limit(regions):
+    # Given a limit of 4 attempts per window and a guesser who tries every region
+    limit, now = 4, datetime.now(UTC)
+    allowed: Counter[str] = Counter()
+    for region in REGIONS:
+        regions.enter(region)
+        counter = services.window_counter()
+        for _ in range(limit + 3):
+            try:
+                take_unlock_attempt("secret1", "198.51.100.7", limit, now, counter)
+                allowed[region] += 1
+            except RateLimited:
+                pass
+    # Then each region allowed the limit, so regions x limit in all
+    assert allowed == dict.fromkeys(REGIONS, limit)
+    # And once every region's counters are replicated everywhere, none lost another's count:
+    # each region's window is an item of its own
+    for region in REGIONS:
+        regions.replicate(region, (COUNTERS,))
+    for region in REGIONS:
+        windows = {item["name"]["S"]: int(item["value"]["N"]) for item in regions.items(region, COUNTERS)}
+        assert sorted(windows.values()) == [limit] * 3
+        assert all(name.endswith(f"#{owner}") for name, owner in zip(sorted(windows), sorted(REGIONS), strict=True))
+        regions.enter(region)
+        with pytest.raises(RateLimited):
+            take_unlock_attempt("secret1", "198.51.100.7", limit, now, services.window_counter())
