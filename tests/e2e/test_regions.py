@@ -18,6 +18,7 @@ import pytest
 
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import Response, RunningStack
+from tests.e2e.test_flow import run_admin
 
 REGIONS = ["us-east-1", "eu-central-1", "ap-southeast-1"]
 HOME, EUROPE, ASIA = REGIONS
@@ -46,21 +47,13 @@ def regions() -> Iterator[RunningStack]:
 
 @pytest.fixture
 def key(regions: RunningStack) -> dict[str, str]:
-    return new_key(regions)
+    return {"Authorization": f"Bearer {regions.api_key}", "Content-Type": "application/json"}
 
 
-def new_key(regions: RunningStack) -> dict[str, str]:
-    """A key of its own (an account with only this test's links), made at home."""
-    admin = {"Authorization": f"Bearer {regions.api_key}", "Content-Type": "application/json"}
-    created = regions.in_region(
-        HOME,
-        "POST",
-        "/keys",
-        {"name": f"regions-{uuid.uuid4().hex[:6]}", "scopes": ["links:read", "links:write", "stats:read"]},
-        admin,
-    )
-    assert created.status == 201, created.body
-    return {"Authorization": f"Bearer {created.json()['key']}", "Content-Type": "application/json"}
+def new_account(regions: RunningStack) -> dict[str, str]:
+    """A key of a new account (one with only the caller's links), made at home by the admin command."""
+    created = run_admin(regions, "keys", "create", "--name", f"regions-{uuid.uuid4().hex[:6]}")
+    return {"Authorization": f"Bearer {created.strip().splitlines()[-1]}", "Content-Type": "application/json"}
 
 
 def after_the_lag() -> None:
@@ -152,7 +145,7 @@ class Clicked:
 def clicked(regions: RunningStack) -> Clicked:
     """Three links of a new account, two of them tagged, followed in each region (SQS redelivering
     at random everywhere)."""
-    headers = new_key(regions)
+    headers = new_account(regions)
     tag = f"launch-{uuid.uuid4().hex[:6]}"
     bodies: list[dict[str, Any]] = [
         {"url": "https://example.com/a", "tags": [tag]},
