@@ -34,7 +34,7 @@ MAX_REGIONS = 5
 DEFAULT_LAG_MS = 500
 READY_LINE = "Press Ctrl-C to stop."
 START_SECONDS = 180  # a region's functions import on a busy machine
-# Tables that stay regional: Powertools' idempotency records of one region's requests.
+# Tables that stay regional in a template without global tables: Powertools' idempotency records.
 REGIONAL_TABLES = {"IdempotencyTable"}
 # What the stack's own variables (read by this process) must not pass on to a region's.
 STACK_VARIABLES = ("REGIONS", "HOME_REGION", "REPLICATION_LAG_MS", "CONTROL_PORT", "PORT", "MOTO_PORT")
@@ -155,9 +155,14 @@ def stop_all(processes: list[RegionProcess]) -> None:
 
 
 def replicated_tables(template: Any) -> list[str]:
-    """The template's tables but the regional ones: those DynamoDB global tables replicate."""
+    """The tables DynamoDB replicates: the template's global tables; in a template without any,
+    every table but the regional ones."""
     from tools.devstack.resources import tables_of
+    from tools.devstack.template import GLOBAL_TABLE_TYPE
 
+    global_tables = template.resources(GLOBAL_TABLE_TYPE)
+    if global_tables:
+        return sorted(global_tables)
     return sorted(name for name in tables_of(template) if name not in REGIONAL_TABLES)
 
 

@@ -18,10 +18,11 @@ from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
 TABLE_TYPE = "AWS::DynamoDB::Table"
-# A table of several regions: locally one table per region, as the template's properties describe it.
-GLOBAL_TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
-TABLE_TYPES = (TABLE_TYPE, GLOBAL_TABLE_TYPE)
 QUEUE_TYPE = "AWS::SQS::Queue"
+
+# A global table is, locally, one table per region, as its properties describe it.
+GLOBAL_TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
+TABLE_TYPES = ("AWS::DynamoDB::Table", GLOBAL_TABLE_TYPE)
 
 
 @dataclass(frozen=True)
