@@ -123,8 +123,11 @@ def test_concurrent_writes_of_one_item_in_two_regions_end_with_one_winner_everyw
 def test_a_stopped_region_neither_sends_nor_receives_until_it_starts_again(regions):
     clock = Clock()
     replicator = Replicator(regions, [TABLE], LAG, clock)
+    # Given a write read from the stream of a region that then stops
+    regions["ap-southeast-1"].dynamodb.put_item(TableName=TABLE, Item=link("before", "https://example.com/before"))
+    replicator.poll_once()
     replicator.stop_region("ap-southeast-1")
-    # Given a write in a running region and one in the stopped region
+    # And a write in a running region and one in the stopped region
     regions["us-east-1"].dynamodb.put_item(TableName=TABLE, Item=link("while", "https://example.com/away"))
     regions["ap-southeast-1"].dynamodb.put_item(TableName=TABLE, Item=link("during", "https://example.com/during"))
     clock.after_the_lag()
@@ -133,7 +136,8 @@ def test_a_stopped_region_neither_sends_nor_receives_until_it_starts_again(regio
     assert url_in(regions["ap-southeast-1"], "while") is None
     assert url_in(regions["eu-central-1"], "while") == "https://example.com/away"
     assert url_in(regions["us-east-1"], "during") is None
-    assert replicator.pending == 1
+    assert {url_in(regions[region], "before") for region in REGIONS[:2]} == {None}
+    assert replicator.pending == 3  # what the stopped region sends and what it is to receive
     # And once it is started, both ways catch up
     replicator.start_region("ap-southeast-1")
     clock.after_the_lag()
@@ -141,6 +145,7 @@ def test_a_stopped_region_neither_sends_nor_receives_until_it_starts_again(regio
     replicator.poll_once()
     assert {url_in(regions[region], "while") for region in REGIONS} == {"https://example.com/away"}
     assert {url_in(regions[region], "during") for region in REGIONS} == {"https://example.com/during"}
+    assert {url_in(regions[region], "before") for region in REGIONS} == {"https://example.com/before"}
     assert replicator.pending == 0
 
 

@@ -159,8 +159,8 @@ class Replicator(threading.Thread):
         while self._queue and self._queue[0][0] <= now and not self.stopping.is_set():
             entry = heapq.heappop(self._queue)
             destination, change = entry[2], entry[3]
-            if destination not in running:
-                held_back.append(entry)
+            if destination not in running or change.origin not in running:
+                held_back.append(entry)  # a stopped region's replication waits, both ways
                 continue
             target = (destination, change.table)
             batch = batches.setdefault(target, [])
