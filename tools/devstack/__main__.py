@@ -20,14 +20,9 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
-from tools.devstack.local_endpoints import HOST, PortTaken, ensure_free, start_embedded_moto
-from tools.devstack.local_env import (
-    DEV_DOMAIN_SETTINGS,
-    DEV_EDGE_SECRET,
-    function_environment,
-    regional_environment,
-)
+from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.devstack.regions import RegionsSetting
+from tools.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
 from tools.devstack.sqs_trigger import redelivery_chance
 from tools.devstack.template import LocalTemplate
 
@@ -147,9 +142,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     without_ttl = create_tables(template, dynamodb)
     queue_urls = create_queues(template, sqs)
 
-    regional = regional_environment()  # set by tools.devstack.regions: the template's must not replace it
     os.environ.update(function_environment(template, queue_urls))
-    os.environ.update(regional)
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     # Two short domains: 127.0.0.1 (the default) and go.localhost (curl resolves *.localhost to
@@ -232,11 +225,11 @@ def main() -> None:
         os.environ["AWS_ACCESS_KEY_ID"] = "local"
         os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
         os.environ.pop("AWS_PROFILE", None)
-    regions = RegionsSetting.from_environment()
     stop_on_signals()
     try:
         with ExitStack() as running:
             port, moto_port = int(os.environ.get("PORT", "3000")), int(os.environ.get("MOTO_PORT", "5005"))
+            regions = RegionsSetting.from_environment()
             if regions is None:
                 serve(port, moto_port, running)
             else:

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Protocol
 
-from tools.devstack.local_endpoints import HOST
+from tools.devstack.serving import HOST
 
 logger = logging.getLogger("devstack")
 

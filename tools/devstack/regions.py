@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
-from tools.devstack.local_endpoints import HOST, ensure_free, start_embedded_moto
+from tools.devstack.serving import HOST, ensure_free, start_embedded_moto
 
 ROOT = Path(__file__).resolve().parents[2]
 REGION_PATTERN = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")

@@ -1,5 +1,5 @@
-"""Where the local stack listens: ports checked before a server binds them, and the embedded moto
-server that stands in for DynamoDB and SQS (every region's, kept apart by region)."""
+"""Where the local stack serves: the ports it binds, checked first, and the embedded moto server
+that stands in for DynamoDB and SQS (every region's, kept apart by region)."""
 
 import errno
 import socket
