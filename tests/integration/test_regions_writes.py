@@ -109,6 +109,11 @@ def test_edits_deletes_and_restores_made_away_are_written_at_home(regions, handl
     assert home_item is not None
     assert (home_item["url"]["S"], "deleted_at" in home_item) == ("https://example.com/b", True)
     assert regions.item(AWAY[1], LINKS, code_key(code))["url"]["S"] == "https://example.com/a"
+    # And a restore made away is too
+    restore = f"/links/{code}/restore"
+    status, restored = call(handlers, "ManageFunction", "POST", restore, key, None, "/links/{code}/restore", parameters)
+    assert status == 200, restored
+    assert "deleted_at" not in regions.item(HOME, LINKS, code_key(code))
 
 
 def test_a_link_made_away_that_home_has_not_received_yet_is_read_here_and_its_edit_asks_to_retry(regions):
