@@ -17,7 +17,7 @@ from samcli.lib.providers.provider import Api, Function, Stack
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
-TABLE_TYPE = "AWS::DynamoDB::Table"
+TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
 QUEUE_TYPE = "AWS::SQS::Queue"
 
 
@@ -108,6 +108,7 @@ class LocalTemplate:
 def stream_table_of(reference: Any) -> str:
     """The table's logical id in `!GetAtt Table.StreamArn`, resolved by SAM CLI or not."""
     if isinstance(reference, dict):
+        reference = reference.get("Fn::If", [None, reference])[1]  # the home region's own table
         return str(reference["Fn::GetAtt"][0])
     return logical_id_of(str(reference)).split("/")[0]
 
