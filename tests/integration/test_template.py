@@ -643,8 +643,8 @@ class Rendered:
     """A template as CloudFormation renders it for some parameters in one region: conditions
     evaluated, `Fn::If` chosen, `AWS::NoValue` dropped (the other intrinsics are left as written)."""
 
-    def __init__(self, parameters: dict[str, str], region: str = "us-east-1") -> None:
-        self.template = yaml_parse((ROOT / "template.yaml").read_text())
+    def __init__(self, parameters: dict[str, str], region: str = "us-east-1", path: str = "template.yaml") -> None:
+        self.template = yaml_parse((ROOT / path).read_text())
         defaults = {name: str(p.get("Default", "")) for name, p in self.template["Parameters"].items()}
         self.values = {**defaults, **parameters, "AWS::Region": region}
         self.conditions: dict[str, bool] = {}
@@ -680,8 +680,14 @@ class Rendered:
                     "Fn::Select": lambda: values[1][int(values[0])],
                     "Fn::Split": lambda: values[1].split(values[0]),
                 }[function]()
-            if function == "Fn::Sub" and isinstance(argument, str) and "${AWS::" not in argument:
-                return re.sub(r"\$\{([A-Za-z]+)\}", lambda m: self.values[m.group(1)], argument)
+            if function == "Fn::Join":
+                separator, parts = self.value(argument)
+                return separator.join(parts)
+            if function == "Fn::Sub":
+                text, names = (argument, {}) if isinstance(argument, str) else self.value(argument)
+                known = {**self.values, **names}
+                if all(name in known for name in re.findall(r"\$\{([A-Za-z:]+)\}", text)):
+                    return re.sub(r"\$\{([A-Za-z:]+)\}", lambda m: known[m.group(1)], text)
         return {k: v for k, v in ((k, self.value(v)) for k, v in node.items()) if v is not NO_VALUE}
 
     def resources(self) -> dict[str, Any]:
@@ -764,3 +770,39 @@ def test_behind_the_edge_one_distribution_reaches_the_nearest_healthy_region():
         assert "ShortDomain" not in resources
         if region != "eu-central-1":
             assert not {"EdgeDistribution", "EdgeDomainRecordIpv4", "EdgeRedirectCachePolicy"} & set(resources)
+
+
+def test_one_dashboard_shows_every_region_side_by_side_and_slow_replication_alarms():
+    names = {"StackName": "shortlink-global", "LinksTable": "shortlink-global-LinksTable"}
+    regions = ["eu-central-1", "us-east-1", "ap-southeast-1"]
+    parameters = {**names, "Regions": ",".join(regions), "HomeRegion": "eu-central-1"}
+    home = Rendered(parameters, region="eu-central-1", path="monitoring.yaml").resources()
+    # Drawn once, by the home region (dashboards are global to the account)
+    body = json.loads(home["RegionsDashboard"]["Properties"]["DashboardBody"])
+    assert home["RegionsDashboard"]["Properties"]["DashboardName"] == {"Fn::Sub": "${AWS::StackName}-regions"}
+    for other in ("us-east-1", "ap-southeast-1"):
+        assert "RegionsDashboard" not in Rendered(parameters, region=other, path="monitoring.yaml").resources()
+    widgets: dict[str, list[dict[str, Any]]] = {}
+    for widget in body["widgets"]:
+        widgets.setdefault(widget["properties"]["region"], []).append(widget)
+    assert list(widgets) == regions
+    for region, column in widgets.items():
+        # A column per region, side by side, each widget querying its own region
+        assert len({widget["x"] for widget in column}) == 1
+        titles = [widget["properties"]["title"] for widget in column]
+        assert all(title.startswith(f"{region}: ") for title in titles)
+        text = json.dumps(column)
+        for shown in ("CacheHits", "CacheMisses", "ClickLagSeconds", "ReplicationLatency", "Errors"):
+            assert shown in text, (region, shown)
+        assert "shortlink-global" in text
+        assert 'TableName=\\"shortlink-global-LinksTable\\"' in text
+    assert len({(widget["x"], widget["y"]) for widget in body["widgets"]}) == len(body["widgets"])
+    # Every region alarms on the links table's replication latency to each region
+    alarm = Rendered(parameters, region="us-east-1", path="monitoring.yaml").resources()["ReplicationLatencyAlarm"]
+    metrics = [metric for metric in alarm["Properties"]["Metrics"] if "MetricStat" in metric]
+    receiving = [dict((d["Name"], d["Value"]) for d in m["MetricStat"]["Metric"]["Dimensions"]) for m in metrics]
+    assert receiving == [{"TableName": "shortlink-global-LinksTable", "ReceivingRegion": r} for r in regions]
+    assert alarm["Properties"]["Threshold"] == 30000  # ms: the links' cache time to live, 30 s by default
+    # One region: neither
+    single = Rendered(names, region="us-east-1", path="monitoring.yaml").resources()
+    assert not {"RegionsDashboard", "ReplicationLatencyAlarm"} & set(single)
