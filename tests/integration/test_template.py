@@ -578,9 +578,14 @@ def test_one_region_by_default_and_every_listed_region_a_replica_of_the_home_reg
     assert (parameters["Regions"]["Default"], parameters["HomeRegion"]["Default"]) == ("", "")
     # The home region's stack (or a single region's) owns the tables; the others use them by name
     assert conditions["OwnsTables"] == {
-        "Fn::Or": [
-            {"Fn::Equals": [{"Ref": "HomeRegion"}, ""]},
-            {"Fn::Equals": [{"Ref": "HomeRegion"}, {"Ref": "AWS::Region"}]},
+        "Fn::And": [
+            {"Fn::Equals": [{"Ref": "TablesInStack"}, "true"]},
+            {
+                "Fn::Or": [
+                    {"Fn::Equals": [{"Ref": "HomeRegion"}, ""]},
+                    {"Fn::Equals": [{"Ref": "HomeRegion"}, {"Ref": "AWS::Region"}]},
+                ]
+            },
         ]
     }
     replicas = resources["LinksTable"]["Properties"]["Replicas"]
@@ -632,10 +637,14 @@ def test_a_region_reaches_its_own_replica_and_the_home_regions_by_the_tables_nam
         text = arn["Fn::Sub"]
         assert text.startswith("arn:${AWS::Partition}:dynamodb:*:${AWS::AccountId}:table/${TableNamePrefix}"), text
         assert re.search(r"table/\$\{TableNamePrefix\}(\w+Table)\$\{\1Suffix\}(/index/\w+)?$", text), text
-    # The stream of this region's replica: the home stack's table, else the one it created here
+    # The stream of this region's replica: the one named (outside the home region), else the table's
     (event,) = resources["AccountStatsFunction"]["Properties"]["Events"].values()
     assert event["Properties"]["Stream"] == {
-        "Fn::If": ["OwnsTables", {"Fn::GetAtt": ["ClickStatsTable", "StreamArn"]}, {"Ref": "ClickStatsStreamArn"}]
+        "Fn::If": [
+            "HasClickStatsStreamArn",
+            {"Ref": "ClickStatsStreamArn"},
+            {"Fn::GetAtt": ["ClickStatsTable", "StreamArn"]},
+        ]
     }
 
 
@@ -806,3 +815,25 @@ def test_one_dashboard_shows_every_region_side_by_side_and_slow_replication_alar
     # One region: neither
     single = Rendered(names, region="us-east-1", path="monitoring.yaml").resources()
     assert not {"RegionsDashboard", "ReplicationLatencyAlarm"} & set(single)
+
+
+def test_the_upgrade_takes_the_tables_out_of_the_stack_by_name_then_imports_them_as_global_tables():
+    # Step 2 of the upgrade (docs/regions.md): the retained tables leave the stack while every
+    # function keeps using them, by the names CloudFormation generated for them
+    adopted = {"TableNamePrefix": "shortlink-prod-", "ClickStatsStreamArn": STREAM}
+    adopted |= {f"{name}Suffix": f"-{name.upper()[:4]}1QX7" for name in GLOBAL_TABLES}
+    detached = Rendered({**adopted, "TablesInStack": "false"}).resources()
+    assert not set(GLOBAL_TABLES) & set(detached)
+    variables = detached["CreateFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["LINKS_TABLE"] == "shortlink-prod-LinksTable-LINK1QX7"
+    assert variables["IDEMPOTENCY_TABLE"] == "shortlink-prod-IdempotencyTable-IDEM1QX7"
+    (event,) = detached["AccountStatsFunction"]["Properties"]["Events"].values()
+    assert event["Properties"]["Stream"] == STREAM
+    # Step 3: imported under the same logical ids and names, as one-replica global tables, with
+    # nothing else changed (an import changes no other resource)
+    imported = Rendered(adopted).resources()
+    assert {name: r for name, r in imported.items() if name not in GLOBAL_TABLES} == detached
+    for name in GLOBAL_TABLES:
+        assert imported[name]["Properties"]["TableName"] == f"shortlink-prod-{name}-{name.upper()[:4]}1QX7"
+        assert [replica["Region"] for replica in imported[name]["Properties"]["Replicas"]] == ["us-east-1"]
+    assert imported["CreateFunction"]["Properties"]["Environment"]["Variables"] == variables

@@ -108,7 +108,8 @@ class LocalTemplate:
 def stream_table_of(reference: Any) -> str:
     """The table's logical id in `!GetAtt Table.StreamArn`, resolved by SAM CLI or not."""
     if isinstance(reference, dict):
-        reference = reference.get("Fn::If", [None, reference])[1]  # the home region's own table
+        # `!If [a stream named by a parameter, the table's]` (template.yaml's regions): the table's
+        [reference] = [branch for branch in reference.get("Fn::If", [None, reference])[1:] if "Fn::GetAtt" in branch]
         return str(reference["Fn::GetAtt"][0])
     return logical_id_of(str(reference)).split("/")[0]
 
