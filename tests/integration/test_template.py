@@ -577,16 +577,14 @@ def test_one_region_by_default_and_every_listed_region_a_replica_of_the_home_reg
     parameters, conditions, resources = template["Parameters"], template["Conditions"], template["Resources"]
     assert (parameters["Regions"]["Default"], parameters["HomeRegion"]["Default"]) == ("", "")
     # The home region's stack (or a single region's) owns the tables; the others use them by name
-    assert conditions["OwnsTables"] == {
-        "Fn::And": [
-            {"Fn::Equals": [{"Ref": "TablesInStack"}, "true"]},
-            {
-                "Fn::Or": [
-                    {"Fn::Equals": [{"Ref": "HomeRegion"}, ""]},
-                    {"Fn::Equals": [{"Ref": "HomeRegion"}, {"Ref": "AWS::Region"}]},
-                ]
-            },
+    assert conditions["HomeHere"] == {
+        "Fn::Or": [
+            {"Fn::Equals": [{"Ref": "HomeRegion"}, ""]},
+            {"Fn::Equals": [{"Ref": "HomeRegion"}, {"Ref": "AWS::Region"}]},
         ]
+    }
+    assert conditions["OwnsTables"] == {
+        "Fn::And": [{"Fn::Equals": [{"Ref": "TablesInStack"}, "true"]}, {"Condition": "HomeHere"}]
     }
     replicas = resources["LinksTable"]["Properties"]["Replicas"]
     for name in GLOBAL_TABLES:
@@ -837,3 +835,22 @@ def test_the_upgrade_takes_the_tables_out_of_the_stack_by_name_then_imports_them
         assert imported[name]["Properties"]["TableName"] == f"shortlink-prod-{name}-{name.upper()[:4]}1QX7"
         assert [replica["Region"] for replica in imported[name]["Properties"]["Replicas"]] == ["us-east-1"]
     assert imported["CreateFunction"]["Properties"]["Environment"]["Variables"] == variables
+
+
+def test_a_promoted_home_region_leaves_the_distribution_in_the_stack_that_has_it():
+    promoted = {
+        **DOMAIN,
+        "Regions": "eu-central-1,us-east-1,ap-southeast-1",
+        "HomeRegion": "us-east-1",
+        "EdgeStackRegion": "eu-central-1",
+        "EnableEdge": "true",
+        "EdgeOriginDomain": "origin.sho.rt",
+        "OriginCertificateArn": CERTIFICATE,
+        "ClickStatsStreamArn": STREAM,
+    }
+    old_home = Rendered(promoted, region="eu-central-1").resources()
+    new_home = Rendered(promoted, region="us-east-1").resources()
+    assert "EdgeDistribution" in old_home
+    assert "EdgeDistribution" not in new_home
+    assert set(GLOBAL_TABLES) <= set(new_home)
+    assert not set(GLOBAL_TABLES) & set(old_home)
