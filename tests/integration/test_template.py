@@ -854,3 +854,13 @@ def test_a_promoted_home_region_leaves_the_distribution_in_the_stack_that_has_it
     assert "EdgeDistribution" not in new_home
     assert set(GLOBAL_TABLES) <= set(new_home)
     assert not set(GLOBAL_TABLES) & set(old_home)
+
+
+def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_it():
+    paths = deployed_template()["Resources"]["ShortlinkApi"]["Properties"]["Body"]["paths"]
+    integrations = [
+        operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
+    ]
+    assert len(integrations) == 29
+    assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
+    assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
