@@ -864,3 +864,31 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     assert len(integrations) == 29
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
+
+
+def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_out():
+    # The replicas and the API behaviours are written once (a YAML anchor, a merge key); `sam
+    # deploy` packages the template with SAM CLI's own YAML, which writes each copy out in full.
+    from samcli.yamlhelper import yaml_dump
+
+    packaged = yaml_dump(yaml_parse((ROOT / "template.yaml").read_text()))
+    assert "<<" not in packaged
+    assert not re.search(r"(^|\s)[&*][A-Za-z]", packaged)
+    resources = yaml_parse(packaged)["Resources"]
+    behaviours = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
+    assert [behaviour["PathPattern"] for behaviour in behaviours] == [
+        "/links",
+        "/links/*",
+        "/keys",
+        "/keys/*",
+        "/stats",
+        "/webhooks",
+        "/webhooks/*",
+    ]
+    for behaviour in behaviours:
+        assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
+            key: value for key, value in behaviours[0].items() if key != "PathPattern"
+        }
+        assert behaviour["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
+    for name in GLOBAL_TABLES:
+        assert len(resources[name]["Properties"]["Replicas"]) == 5, name
