@@ -786,7 +786,7 @@ def test_one_dashboard_shows_every_region_side_by_side_and_slow_replication_alar
     home = Rendered(parameters, region="eu-central-1", path="monitoring.yaml").resources()
     # Drawn once, by the home region (dashboards are global to the account)
     body = json.loads(home["RegionsDashboard"]["Properties"]["DashboardBody"])
-    assert home["RegionsDashboard"]["Properties"]["DashboardName"] == {"Fn::Sub": "${AWS::StackName}-regions"}
+    assert home["RegionsDashboard"]["Properties"]["DashboardName"] == "shortlink-global-regions"
     for other in ("us-east-1", "ap-southeast-1"):
         assert "RegionsDashboard" not in Rendered(parameters, region=other, path="monitoring.yaml").resources()
     widgets: dict[str, list[dict[str, Any]]] = {}
