@@ -775,6 +775,9 @@ def test_behind_the_edge_one_distribution_reaches_the_nearest_healthy_region():
         assert variables["EDGE_SECRET"] == "{{resolve:ssm:/shortlink/edge-secret}}"
         # the domain is CloudFront's alias, on no region's API
         assert "ShortDomain" not in resources
+        # and no link may point at the origin's name (a loop through the edge)
+        [_, names] = resources["OwnHostsParameter"]["Properties"]["Value"]["Fn::Sub"]
+        assert names == {"Origin": ",origin.sho.rt"}
         if region != "eu-central-1":
             assert not {"EdgeDistribution", "EdgeDomainRecordIpv4", "EdgeRedirectCachePolicy"} & set(resources)
 
