@@ -7,7 +7,9 @@ from botocore.exceptions import ClientError
 from moto import mock_aws
 
 from tools.devstack.resources import create_tables
-from tools.devstack.template import TABLE_TYPE
+
+# What template.yaml declares its tables as (global tables, one replica per region).
+TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
 
 
 def refuse_time_to_live(**_: Any) -> None:
