@@ -895,3 +895,48 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         assert behaviour["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
     for name in GLOBAL_TABLES:
         assert len(resources[name]["Properties"]["Replicas"]) == 5, name
+
+
+def broken_rules(parameters: dict[str, str], region: str) -> set[str]:
+    """The template's rules a deploy with these parameters in this region would fail."""
+    rendered = Rendered(parameters, region=region)
+    return {
+        name
+        for name, rule in rendered.template["Rules"].items()
+        if rendered.value(rule.get("RuleCondition", True))
+        and not all(rendered.value(assertion["Assert"]) for assertion in rule["Assertions"])
+    }
+
+
+@pytest.mark.parametrize(
+    ("parameters", "region", "broken"),
+    [
+        ({}, "us-east-1", set()),
+        (THREE_REGIONS, "eu-central-1", set()),
+        (THREE_REGIONS, "us-east-1", {"StreamOutsideTheHomeRegion"}),
+        ({**THREE_REGIONS, "ClickStatsStreamArn": STREAM}, "us-east-1", set()),
+        ({"HomeRegion": "eu-central-1"}, "eu-central-1", {"HomeOfSeveralRegions"}),
+        ({"TablesInStack": "false"}, "us-east-1", {"StreamOutsideTheHomeRegion"}),
+        ({**DOMAIN, **THREE_REGIONS, "EnableEdge": "true"}, "eu-central-1", {"OriginOfSeveralRegions"}),
+        (
+            {**DOMAIN, **THREE_REGIONS, "EnableEdge": "true", "EdgeOriginDomain": "origin.sho.rt"},
+            "eu-central-1",
+            {"OriginOfSeveralRegions"},  # its certificate is missing
+        ),
+        (
+            {
+                **DOMAIN,
+                **THREE_REGIONS,
+                "EnableEdge": "true",
+                "EdgeOriginDomain": "origin.sho.rt",
+                "OriginCertificateArn": CERTIFICATE,
+            },
+            "eu-central-1",
+            set(),
+        ),
+    ],
+)
+def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lacks_what_it_needs(
+    parameters, region, broken
+):
+    assert broken_rules(parameters, region) == broken
