@@ -10,6 +10,10 @@ Every line is priced from three sources, shown as it is computed:
   where HTTP API requests cost $0.90 a million instead of $1.00 (no other price here has a tier
   before 100 billion requests).
 
+A deployment of several regions (docs/regions.md) pays each write again in every other region (a
+replicated write unit there, and the bytes sent); `make cost` prints the prices per million for
+one region and for three (REGION_COUNTS).
+
 Durations come from this machine against a local endpoint, so the Lambda duration lines are an
 estimate; they are also the smallest lines. Everything else is a count. The tables and the
 figures its text quotes are written to docs/cost.md (template: tools/bench/pages/cost.md.j2).
