@@ -10,6 +10,10 @@ Every line is priced from three sources, shown as it is computed:
   where HTTP API requests cost $0.90 a million instead of $1.00 (no other price here has a tier
   before 100 billion requests).
 
+A deployment of several regions (docs/regions.md) pays each write again in every other region (a
+replicated write unit there, and the bytes sent); `make cost` prints the prices per million for
+one region and for three (REGION_COUNTS).
+
 Durations come from this machine against a local endpoint, so the Lambda duration lines are an
 estimate; they are also the smallest lines. Everything else is a count. The tables and the
 figures its text quotes are written to docs/cost.md (template: tools/bench/pages/cost.md.j2).
@@ -49,6 +53,10 @@ PRICES = {
     "dynamodb_write_unit": 0.625 / 1e6,  # on-demand
     "logs_ingested_gb": 0.50,  # CloudWatch Logs, standard class
     "logs_ingested_gb_infrequent_access": 0.25,  # CloudWatch Logs, Infrequent Access class
+    # A global table's write applied in another region: a replicated write unit there (on-demand,
+    # the price of a write unit), and the bytes sent between the regions.
+    "dynamodb_replicated_write_unit": 0.625 / 1e6,
+    "inter_region_transfer_gb": 0.02,
 }
 # Lambda's own "start" and "report" lines per invocation at SystemLogLevel INFO (JSON format).
 PLATFORM_LOG_BYTES = 700
@@ -57,6 +65,10 @@ ACCESS_LOG_ITEM = "CloudWatch Logs (API access log line)"
 # The event source reads and deletes SQS messages 10 per request; SQS bills a request per 64 KB.
 MESSAGES_PER_SQS_REQUEST = 10
 SQS_BILLING_CHUNK = 64 * 1024
+# A write unit covers up to 1 KB of item: the most a replicated write sends to another region.
+REPLICATED_BYTES_PER_WRITE_UNIT = 1024
+# The deployments `make cost` compares: one region, and the docs' three (docs/regions.md).
+REGION_COUNTS = (1, 3)
 TRAFFIC = {
     "sustained": "sustained load (clicks packed)",
     "idle": "idle traffic (each click sent at once)",
@@ -192,6 +204,30 @@ def log_line(item: str, bytes_per_request: float, price_per_gb: float = PRICES["
     return Line(item, bytes_per_request / 1e9, "GB", price_per_gb)
 
 
+def replication_lines(lines: list[Line], regions: int) -> list[Line]:
+    """What the writes among `lines` cost again in a deployment of `regions` regions: every table
+    is a global table, so each write is applied in each other region (a replicated write unit
+    there) and sent to it (at most a KB per write unit)."""
+    others = regions - 1
+    written = sum(line.quantity for line in lines if line.unit == "write units")
+    if others < 1 or not written:
+        return []
+    return [
+        Line(
+            f"DynamoDB replicated writes (each write unit in {others} other regions)",
+            written * others,
+            "replicated write units",
+            PRICES["dynamodb_replicated_write_unit"],
+        ),
+        Line(
+            f"Data transfer between regions (replication, ≤ 1 KB per write unit, to {others} regions)",
+            written * others * REPLICATED_BYTES_PER_WRITE_UNIT / 1e9,
+            "GB",
+            PRICES["inter_region_transfer_gb"],
+        ),
+    ]
+
+
 def click_analytics_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], traffic: str) -> list[Line]:
     """What one click costs after the redirect: the queue, the ingest function, the counters.
 
@@ -251,7 +287,11 @@ def redirect_billed_ms(bench: dict[str, Any], case: str, traffic: str) -> float:
     return measured + math.ceil(max(0.0, float(longer_us)) / 1000)
 
 
-def redirect_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], case: str, traffic: str) -> list[Line]:
+def redirect_lines(
+    bench: dict[str, Any], specs: dict[str, FunctionSpec], case: str, traffic: str, regions: int = 1
+) -> list[Line]:
+    """A redirect answered in its own region (a hit or a miss reads only there), with its click
+    counted there and the counter writes replicated to the deployment's other regions."""
     measured = bench["redirect"][f"ours_{case}"]
     spec = specs["RedirectFunction"]
     lines = [
@@ -268,10 +308,12 @@ def redirect_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], case: 
         lines.append(log_line(ACCESS_LOG_ITEM, access_log_bytes(), access_log_price_per_gb()))
     if spec.platform_logs:
         lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
-    return lines + click_analytics_lines(bench, specs, traffic)
+    lines += click_analytics_lines(bench, specs, traffic)
+    return lines + replication_lines(lines, regions)
 
 
-def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[Line]:
+def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec], regions: int = 1) -> list[Line]:
+    """A create, its writes replicated to the deployment's other regions."""
     create = bench["create"]
     spec = specs["CreateFunction"]
     calls = create["calls"]
@@ -299,7 +341,7 @@ def create_lines(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> list[
         )
     if spec.platform_logs:
         lines.append(log_line("CloudWatch Logs (Lambda start/report lines)", PLATFORM_LOG_BYTES))
-    return lines
+    return lines + replication_lines(lines, regions)
 
 
 def totals(lines: list[Line]) -> tuple[float, float]:
@@ -340,6 +382,16 @@ def markdown_table(title: str, lines: list[Line], write: Callable[[str], None]) 
     return total, at_scale
 
 
+def markdown_lines(lines: list[Line]) -> str:
+    """Lines as the rows of a Markdown table, without a total."""
+    rows = ["| item | per request | unit | unit price $ | $ per million |", "| --- | ---: | --- | ---: | ---: |"]
+    rows += [
+        f"| {line.item} | {line.quantity:.6g} | {line.unit} | {line.unit_price:.6g} | {line.cost_per_million:.4f} |"
+        for line in lines
+    ]
+    return "\n".join(rows)
+
+
 def verdict(total: float) -> str:
     return "met" if total <= TARGET_PER_MILLION_REDIRECTS else "NOT met"
 
@@ -359,6 +411,19 @@ def priced_tables(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> dict
             tables[f"redirect_{case}_{traffic}"] = (title, redirect_lines(bench, specs, case, traffic))
     tables["create"] = ("Per million creates", create_lines(bench, specs))
     return tables
+
+
+def per_region_count(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> dict[str, dict[int, float]]:
+    """The price per million of a redirect (hit and miss, each traffic) and a create, at the first
+    tier, for each deployment of REGION_COUNTS regions."""
+    prices: dict[str, dict[int, float]] = {}
+    for traffic in TRAFFIC:
+        for case in ("hit", "miss"):
+            prices[f"redirect_{case}_{traffic}"] = {
+                n: totals(redirect_lines(bench, specs, case, traffic, n))[0] for n in REGION_COUNTS
+            }
+    prices["create"] = {n: totals(create_lines(bench, specs, n))[0] for n in REGION_COUNTS}
+    return prices
 
 
 def without_access_logs(bench: dict[str, Any], specs: dict[str, FunctionSpec]) -> tuple[float, float] | None:
@@ -391,6 +456,10 @@ def cost_page(bench: dict[str, Any], specs: dict[str, FunctionSpec], tables: dic
         .render(
             machine=bench.get("machine", {"cpus": "?"}),
             tables=rendered,
+            regions=per_region_count(bench, specs),
+            replicated_hit=markdown_lines(
+                replication_lines(redirect_lines(bench, specs, "hit", "sustained"), REGION_COUNTS[-1])
+            ),
             target=TARGET_PER_MILLION_REDIRECTS,
             totals={name: totals(lines) for name, (_, lines) in tables.items()},
             verdict={"sustained": verdict(totals(tables["redirect_hit_sustained"][1])[0])},
@@ -441,7 +510,12 @@ def main() -> None:
         f"${fixed_floor(PRICES['http_api_request']):.2f}, "
         f"${fixed_floor(PRICES['http_api_request_over_300m']):.2f} beyond 300 M a month."
     )
+    regional = per_region_count(bench, specs)
+    print("\nPer million, by the number of regions (every write replicated to the others):")
+    for name, by_count in regional.items():
+        print("  " + name + ": " + ", ".join(f"N = {n}: ${price:.4f}" for n, price in by_count.items()))
     summary = {name: round(first, 4) for name, (first, _) in results.items()}
+    summary |= {f"{name}_regions_{n}": round(price, 4) for name, by in regional.items() for n, price in by.items()}
     summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
     print(json.dumps(summary))
     PAGE.write_text(cost_page(bench, specs, tables))

@@ -1,5 +1,7 @@
 """The cost model prices what the template configures and the benchmark measured."""
 
+import json
+
 import pytest
 
 from tools import cost
@@ -114,3 +116,46 @@ def test_a_create_prices_its_key_read_and_its_writes():
     assert items["DynamoDB GetItem (API key, eventually consistent: half a unit)"].quantity == 0.5
     assert items["DynamoDB PutItem (link) + UpdateItem (id block)"].quantity == pytest.approx(1.005)
     assert items["DynamoDB UpdateItem (the key's rate window)"].quantity == 1  # on by default
+
+
+def test_several_regions_replicate_every_counter_write_and_a_creates_writes_to_each_other_region():
+    specs = cost.function_specs()
+    one = items_of(cost.redirect_lines(BENCH, specs, "hit", "sustained", regions=1))
+    three = items_of(cost.redirect_lines(BENCH, specs, "hit", "sustained", regions=3))
+    # One region: nothing is replicated
+    assert not [item for item in one if "replicated" in item or "between regions" in item]
+    # Three: each counter write unit once more in each of the two other regions, and sent there
+    replicated = three["DynamoDB replicated writes (each write unit in 2 other regions)"]
+    assert replicated.quantity == pytest.approx(0.124 * 2)
+    assert replicated.cost_per_million == pytest.approx(0.124 * 2 * 0.625)
+    transfer = three["Data transfer between regions (replication, ≤ 1 KB per write unit, to 2 regions)"]
+    assert transfer.quantity == pytest.approx(0.124 * 2 * 1024 / 1e9)
+    # and nothing else changes: the read (none on a hit) and the rest stay in the answering region
+    assert {item: line for item, line in three.items() if item in one} == one
+    # A create's link, id block and rate window writes: 2.005 write units, replicated twice
+    create = items_of(cost.create_lines(BENCH, specs, regions=3))
+    assert create["DynamoDB replicated writes (each write unit in 2 other regions)"].quantity == pytest.approx(
+        2.005 * 2
+    )
+
+
+def test_make_cost_prints_the_price_per_million_redirects_for_one_and_three_regions(monkeypatch, tmp_path, capsys):
+    results = tmp_path / "latest.json"
+    results.write_text(json.dumps(BENCH))
+    monkeypatch.setattr(cost, "BENCH_RESULTS", results)
+    monkeypatch.setattr(cost, "ROOT", tmp_path)
+    monkeypatch.setattr(cost, "PAGE", tmp_path / "cost.md")
+    monkeypatch.setattr(cost, "cost_page", lambda *_: "page")
+    cost.main()
+    printed = capsys.readouterr().out
+    regional = cost.per_region_count(BENCH, cost.function_specs())
+    hit = regional["redirect_hit_sustained"]
+    # Three regions cost exactly the replicated counter writes and their transfer more
+    assert hit[3] - hit[1] == pytest.approx(0.124 * 2 * (0.625 + 1024 / 1e9 * 0.02 * 1e6))
+    assert regional["redirect_hit_idle"][3] - regional["redirect_hit_idle"][1] == pytest.approx(
+        2 * (0.625 + 1024 / 1e9 * 0.02 * 1e6)
+    )
+    assert f"redirect_hit_sustained: N = 1: ${hit[1]:.4f}, N = 3: ${hit[3]:.4f}" in printed
+    summary = json.loads(printed.strip().splitlines()[-1])
+    assert summary["redirect_hit_sustained_regions_3"] == round(hit[3], 4)
+    assert summary["redirect_hit_sustained_regions_1"] == summary["redirect_hit_sustained"]

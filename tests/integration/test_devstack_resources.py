@@ -8,6 +8,9 @@ from moto import mock_aws
 
 from tools.devstack.resources import create_tables
 
+# What template.yaml declares its tables as (global tables, one replica per region).
+TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
+
 
 def refuse_time_to_live(**_: Any) -> None:
     # What dynalite (a DynamoDB without TTL) answers UpdateTimeToLive with.
@@ -22,13 +25,11 @@ def test_a_store_without_ttl_gets_every_table_and_says_which_lack_their_ttl(temp
         dynamodb.meta.events.register("before-call.dynamodb.UpdateTimeToLive", refuse_time_to_live)
         without_ttl = create_tables(template, dynamodb)
         with_ttl = [
-            name
-            for name, table in template.resources("AWS::DynamoDB::Table").items()
-            if "TimeToLiveSpecification" in table
+            name for name, table in template.resources(TABLE_TYPE).items() if "TimeToLiveSpecification" in table
         ]
         assert with_ttl
         assert sorted(without_ttl) == sorted(with_ttl)
-        assert set(template.resources("AWS::DynamoDB::Table")) <= set(dynamodb.list_tables()["TableNames"])
+        assert set(template.resources(TABLE_TYPE)) <= set(dynamodb.list_tables()["TableNames"])
 
 
 def test_ttl_is_set_where_the_store_has_it(template, monkeypatch):
@@ -36,7 +37,7 @@ def test_ttl_is_set_where_the_store_has_it(template, monkeypatch):
     with mock_aws():
         dynamodb = boto3.client("dynamodb")
         assert create_tables(template, dynamodb) == []
-        for name, table in template.resources("AWS::DynamoDB::Table").items():
+        for name, table in template.resources(TABLE_TYPE).items():
             described = dynamodb.describe_time_to_live(TableName=name)["TimeToLiveDescription"]
             expected = "ENABLED" if "TimeToLiveSpecification" in table else "DISABLED"
             assert described["TimeToLiveStatus"] == expected, name

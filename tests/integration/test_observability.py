@@ -73,6 +73,7 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "DynamoThrottleAlarm",
         "AccountStatsLagAlarm",
         "WebhookDeadLetterAlarm",
+        "ReplicationLatencyAlarm",
     }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
@@ -94,9 +95,12 @@ def test_the_main_template_tells_the_monitoring_stack_every_name_it_watches():
     assert required <= set(given) <= set(monitoring["Parameters"])
     # ...each one a resource of the main template (or its parameter), so no name is typed twice
     for name, value in given.items():
-        if name != "DashboardName":
-            source = value.get("Ref") or value["Fn::GetAtt"][0]
-            assert source in main["Resources"] or source in main["Parameters"], name
+        if name == "DashboardName":
+            continue
+        # A table by the name every region's replica has: its parameters' names
+        sources = re.findall(r"\$\{([A-Za-z]+)\}", value["Fn::Sub"]) if "Fn::Sub" in value else []
+        for source in sources or [value.get("Ref") or value["Fn::GetAtt"][0]]:
+            assert source in main["Resources"] or source in main["Parameters"] or source == "AWS::StackName", name
     # and the main template keeps no dashboard or alarm of its own
     kinds = {resource["Type"] for resource in main["Resources"].values()}
     assert not kinds & {"AWS::CloudWatch::Dashboard", "AWS::CloudWatch::Alarm"}

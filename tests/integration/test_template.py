@@ -4,6 +4,7 @@ import fnmatch
 import json
 import os
 import re
+import subprocess
 from graphlib import TopologicalSorter
 from pathlib import Path
 from typing import Any
@@ -23,6 +24,12 @@ from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
+# The last release whose tables were plain AWS::DynamoDB::Table resources of one region.
+SINGLE_REGION_RELEASE = "5a71bd9"
+
+
+def subprocess_text(*command: str) -> str:
+    return subprocess.run(command, cwd=ROOT, check=True, capture_output=True, text=True).stdout
 
 
 class NoManagedPolicies:
@@ -121,7 +128,13 @@ def test_create_deletes_only_its_own_idempotency_records(template):
     properties = template.stacks[0].template_dict["Resources"]["CreateFunction"]["Properties"]
     statements = [statement for policy in properties["Policies"] for statement in policy["Statement"]]
     deleting = [statement for statement in statements if "dynamodb:DeleteItem" in statement["Action"]]
-    assert [statement["Resource"] for statement in deleting] == [{"Fn::GetAtt": ["IdempotencyTable", "Arn"]}]
+    # The table by name, in this region or the home region (every replica of it shares its name)
+    assert [statement["Resource"] for statement in deleting] == [
+        {
+            "Fn::Sub": "arn:${AWS::Partition}:dynamodb:*:${AWS::AccountId}:table/"
+            "${TableNamePrefix}IdempotencyTable${IdempotencyTableSuffix}"
+        }
+    ]
 
 
 def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(template):
@@ -188,7 +201,7 @@ def test_routes_and_trigger(template):
     properties = event["Properties"]
     assert (properties["ParallelizationFactor"], properties["BisectBatchOnFunctionError"]) == (1, False)
     assert properties["TumblingWindowInSeconds"] > 0
-    stats_table = template.resources("AWS::DynamoDB::Table")["ClickStatsTable"]
+    stats_table = template.resources("AWS::DynamoDB::GlobalTable")["ClickStatsTable"]
     assert stats_table["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}
 
 
@@ -250,7 +263,7 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
     assert resources["EdgeHostFunction"]["Condition"] == "EdgeServesSeveralDomains"
     assert conditions["EdgeServesSeveralDomains"] == {
-        "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeEnabled"}]
+        "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeHere"}]
     }
     # The edge's function copies the viewer's Host into the header the redirect reads
     code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
@@ -357,7 +370,7 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     assert conditions["DomainOnApi"] == {
         "Fn::And": [{"Condition": "HasDomain"}, {"Fn::Not": [{"Condition": "EdgeEnabled"}]}]
     }
-    assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeHere"}]}
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
@@ -399,7 +412,7 @@ def test_the_access_log_is_one_json_line_on_by_default_and_optional():
 def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_viewer_context():
     resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
     distribution = resources["EdgeDistribution"]
-    assert distribution["Condition"] == "EdgeEnabled"
+    assert distribution["Condition"] == "EdgeHere"
     config = distribution["Properties"]["DistributionConfig"]
     [origin] = config["Origins"]
     assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
@@ -515,3 +528,415 @@ def test_each_function_is_told_what_its_settings_require_and_only_the_resources_
         assert set(variables) & set(RESOURCE_VARIABLES.values()) == granted, name
         assert set(model.REQUIRES) <= granted, name
     assert services == set(FUNCTION_SETTINGS)
+
+
+# Every table a redirect or the API reads (and the webhooks' and idempotency records, which a
+# region answering after a failover needs as well).
+GLOBAL_TABLES = ("LinksTable", "ApiKeysTable", "CountersTable", "ClickStatsTable", "IdempotencyTable", "WebhooksTable")
+# What an import checks against the existing table (and a change to the keys would replace it),
+# and the expiry its items keep.
+TABLE_IDENTITY = (
+    "KeySchema",
+    "AttributeDefinitions",
+    "GlobalSecondaryIndexes",
+    "LocalSecondaryIndexes",
+    "BillingMode",
+    "TimeToLiveSpecification",
+)
+
+
+def test_upgrading_a_single_region_stack_keeps_every_table_its_logical_id_name_keys_and_data():
+    # Given the template of the last release with plain tables, whose names CloudFormation generated
+    # (<stack>-<logical id>-<random>)
+    before = yaml_parse(subprocess_text("git", "show", f"{SINGLE_REGION_RELEASE}:template.yaml"))["Resources"]
+    after = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    assert {name for name, r in before.items() if r["Type"] == "AWS::DynamoDB::Table"} == set(GLOBAL_TABLES)
+    for name in GLOBAL_TABLES:
+        old, new = before[name], after[name]
+        # Then each is a global table under the same logical id, kept whatever a deploy does
+        assert new["Type"] == "AWS::DynamoDB::GlobalTable", name
+        assert (new["DeletionPolicy"], new["UpdateReplacePolicy"]) == ("Retain", "Retain"), name
+        # with the same keys, indexes, billing and expiry
+        for key in TABLE_IDENTITY:
+            assert new["Properties"].get(key) == old["Properties"].get(key), (name, key)
+        # and a name that can be the one it has: the prefix and suffix adopt the generated name
+        assert new["Properties"]["TableName"] == {"Fn::Sub": f"${{TableNamePrefix}}{name}${{{name}Suffix}}"}
+    stacks, _ = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"),
+        parameter_overrides={"TableNamePrefix": "shortlink-prod-", "LinksTableSuffix": "-1QX7ZK2M9ABCD"},
+    )
+    assert stacks[0].resources["LinksTable"]["Properties"]["TableName"] == "shortlink-prod-LinksTable-1QX7ZK2M9ABCD"
+    for function in SamFunctionProvider(stacks).get_all():
+        variables = function.environment["Variables"]
+        if "LINKS_TABLE" in variables:
+            assert variables["LINKS_TABLE"] == "shortlink-prod-LinksTable-1QX7ZK2M9ABCD", function.name
+
+
+def test_one_region_by_default_and_every_listed_region_a_replica_of_the_home_regions_tables():
+    template = yaml_parse((ROOT / "template.yaml").read_text())
+    parameters, conditions, resources = template["Parameters"], template["Conditions"], template["Resources"]
+    assert (parameters["Regions"]["Default"], parameters["HomeRegion"]["Default"]) == ("", "")
+    # The home region's stack (or a single region's) owns the tables; the others use them by name
+    assert conditions["HomeHere"] == {
+        "Fn::Or": [
+            {"Fn::Equals": [{"Ref": "HomeRegion"}, ""]},
+            {"Fn::Equals": [{"Ref": "HomeRegion"}, {"Ref": "AWS::Region"}]},
+        ]
+    }
+    assert conditions["OwnsTables"] == {
+        "Fn::And": [{"Fn::Equals": [{"Ref": "TablesInStack"}, "true"]}, {"Condition": "HomeHere"}]
+    }
+    replicas = resources["LinksTable"]["Properties"]["Replicas"]
+    for name in GLOBAL_TABLES:
+        table = resources[name]
+        assert table["Condition"] == "OwnsTables"
+        assert table["Properties"]["Replicas"] == replicas, name
+        # MREC (the default): TTL and transactions work; several replicas need a stream
+        assert "MultiRegionConsistency" not in table["Properties"], name
+        assert table["Properties"]["StreamSpecification"] == {"StreamViewType": "NEW_AND_OLD_IMAGES"}, name
+    # Without Regions, the one replica is the stack's own region; with them, one per region listed
+    first, *others = replicas
+    assert first["Region"] == {
+        "Fn::If": ["HasRegions", {"Fn::Select": [0, {"Fn::Split": [",", {"Ref": "Regions"}]}]}, {"Ref": "AWS::Region"}]
+    }
+    assert len(others) == 4  # five regions at most
+    for index, replica in enumerate(others, start=1):
+        condition, listed, absent = replica["Fn::If"]
+        assert absent == {"Ref": "AWS::NoValue"}
+        assert listed["Region"] == {"Fn::Select": [index, {"Fn::Split": [",", {"Fn::Sub": "${Regions},,,,"}]}]}
+        assert conditions[condition] == {"Fn::Not": [{"Fn::Equals": [listed["Region"], ""]}]}
+    for replica in [first, *(other["Fn::If"][1] for other in others)]:
+        assert replica["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
+    # Every function is told the regions and the home region (empty: one region, its own)
+    stacks, _ = SamLocalStackProvider.get_stacks(
+        str(ROOT / "template.yaml"),
+        parameter_overrides={"Regions": "eu-central-1,us-east-1,ap-southeast-1", "HomeRegion": "eu-central-1"},
+    )
+    for function in SamFunctionProvider(stacks).get_all():
+        variables = function.environment["Variables"]
+        assert variables["SHORTLINK_REGIONS"] == "eu-central-1,us-east-1,ap-southeast-1", function.name
+        assert variables["SHORTLINK_HOME_REGION"] == "eu-central-1", function.name
+
+
+def test_a_region_reaches_its_own_replica_and_the_home_regions_by_the_tables_names():
+    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    granted = [
+        statement["Resource"]
+        for resource in resources.values()
+        if resource["Type"] == "AWS::Serverless::Function"
+        for policy in resource["Properties"].get("Policies", [])
+        for statement in policy["Statement"]
+        if "Action" in statement and "dynamodb:" in json.dumps(statement["Action"])
+    ]
+    arns = [arn for resource in granted for arn in (resource if isinstance(resource, list) else [resource])]
+    assert arns
+    for arn in arns:
+        # Any region of the deployment (the replicas share the name), never another table
+        text = arn["Fn::Sub"]
+        assert text.startswith("arn:${AWS::Partition}:dynamodb:*:${AWS::AccountId}:table/${TableNamePrefix}"), text
+        assert re.search(r"table/\$\{TableNamePrefix\}(\w+Table)\$\{\1Suffix\}(/index/\w+)?$", text), text
+    # The stream of this region's replica: the one named (outside the home region), else the table's
+    (event,) = resources["AccountStatsFunction"]["Properties"]["Events"].values()
+    assert event["Properties"]["Stream"] == {
+        "Fn::If": [
+            "HasClickStatsStreamArn",
+            {"Ref": "ClickStatsStreamArn"},
+            {"Fn::GetAtt": ["ClickStatsTable", "StreamArn"]},
+        ]
+    }
+
+
+class Rendered:
+    """A template as CloudFormation renders it for some parameters in one region: conditions
+    evaluated, `Fn::If` chosen, `AWS::NoValue` dropped (the other intrinsics are left as written)."""
+
+    def __init__(self, parameters: dict[str, str], region: str = "us-east-1", path: str = "template.yaml") -> None:
+        self.template = yaml_parse((ROOT / path).read_text())
+        defaults = {name: str(p.get("Default", "")) for name, p in self.template["Parameters"].items()}
+        self.values = {**defaults, **parameters, "AWS::Region": region}
+        self.conditions: dict[str, bool] = {}
+
+    def condition(self, name: str) -> bool:
+        if name not in self.conditions:
+            self.conditions[name] = bool(self.value(self.template["Conditions"][name]))
+        return self.conditions[name]
+
+    def value(self, node: Any) -> Any:
+        if isinstance(node, list):
+            return [v for v in (self.value(item) for item in node) if v is not NO_VALUE]
+        if not isinstance(node, dict):
+            return node
+        if len(node) == 1:
+            [(function, argument)] = node.items()
+            if function == "Ref" and argument == "AWS::NoValue":
+                return NO_VALUE
+            if function == "Ref" and argument in self.values:
+                return self.values[argument]
+            if function == "Condition":
+                return self.condition(argument)
+            if function == "Fn::If":
+                condition, chosen, otherwise = argument
+                return self.value(chosen if self.condition(condition) else otherwise)
+            if function in {"Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or", "Fn::Select", "Fn::Split"}:
+                values = self.value(argument)
+                return {
+                    "Fn::Equals": lambda: values[0] == values[1],
+                    "Fn::Not": lambda: not values[0],
+                    "Fn::And": lambda: all(values),
+                    "Fn::Or": lambda: any(values),
+                    "Fn::Select": lambda: values[1][int(values[0])],
+                    "Fn::Split": lambda: values[1].split(values[0]),
+                }[function]()
+            if function == "Fn::Join":
+                separator, parts = self.value(argument)
+                return separator.join(parts)
+            if function == "Fn::Sub":
+                text, names = (argument, {}) if isinstance(argument, str) else self.value(argument)
+                known = {**self.values, **names}
+                if all(name in known for name in re.findall(r"\$\{([A-Za-z:]+)\}", text)):
+                    return re.sub(r"\$\{([A-Za-z:]+)\}", lambda m: known[m.group(1)], text)
+        return {k: v for k, v in ((k, self.value(v)) for k, v in node.items()) if v is not NO_VALUE}
+
+    def resources(self) -> dict[str, Any]:
+        """The resources this stack creates, rendered."""
+        return {
+            name: self.value(resource)
+            for name, resource in self.template["Resources"].items()
+            if "Condition" not in resource or self.condition(resource["Condition"])
+        }
+
+
+NO_VALUE = object()
+DOMAIN = {"DomainName": "sho.rt", "CertificateArn": CERTIFICATE, "HostedZoneId": "Z0123456789ABC"}
+THREE_REGIONS = {"Regions": "eu-central-1,us-east-1,ap-southeast-1", "HomeRegion": "eu-central-1"}
+STREAM = "arn:aws:dynamodb:us-east-1:123456789012:table/shortlink-prod-ClickStatsTable/stream/2026-12-01T00:00:00.000"
+
+
+def test_one_region_renders_its_tables_and_dns_as_before():
+    resources = Rendered(DOMAIN).resources()
+    assert resources["LinksTable"]["Properties"]["Replicas"] == [
+        {"Region": "us-east-1", "PointInTimeRecoverySpecification": {"PointInTimeRecoveryEnabled": True}}
+    ]
+    # A simple alias record, no health check, no latency routing
+    record = resources["ShortDomainRecordIpv4"]["Properties"]
+    assert not {"SetIdentifier", "Region", "HealthCheckId"} & set(record)
+    assert "ApiHealthCheck" not in resources
+
+
+def test_the_home_region_creates_a_replica_in_every_region_and_the_others_create_no_table():
+    home = Rendered({**DOMAIN, **THREE_REGIONS}, region="eu-central-1").resources()
+    for name in GLOBAL_TABLES:
+        regions = [replica["Region"] for replica in home[name]["Properties"]["Replicas"]]
+        assert regions == ["eu-central-1", "us-east-1", "ap-southeast-1"], name
+    other = Rendered({**DOMAIN, **THREE_REGIONS, "ClickStatsStreamArn": STREAM}, region="us-east-1").resources()
+    assert not set(GLOBAL_TABLES) & set(other)
+    (event,) = other["AccountStatsFunction"]["Properties"]["Events"].values()
+    assert event["Properties"]["Stream"] == STREAM
+
+
+@pytest.mark.parametrize("region", ["eu-central-1", "us-east-1", "ap-southeast-1"])
+def test_each_region_answers_for_the_domain_by_latency_while_its_health_check_passes(region):
+    resources = Rendered({**DOMAIN, **THREE_REGIONS, "ClickStatsStreamArn": STREAM}, region=region).resources()
+    # Its own regional API domain (its own certificate) under the one short domain
+    assert resources["ShortDomain"]["Properties"]["DomainName"] == "sho.rt"
+    for record in ("ShortDomainRecordIpv4", "ShortDomainRecordIpv6"):
+        properties = resources[record]["Properties"]
+        assert (properties["SetIdentifier"], properties["Region"]) == (region, region)
+        assert properties["HealthCheckId"] == {"Ref": "ApiHealthCheck"}
+    check = resources["ApiHealthCheck"]["Properties"]["HealthCheckConfig"]
+    assert (check["Type"], check["ResourcePath"], check["FailureThreshold"]) == ("HTTPS", "/robots.txt", 3)
+    assert check["FullyQualifiedDomainName"] == {
+        "Fn::Sub": "${ShortlinkApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
+    }
+
+
+def test_behind_the_edge_one_distribution_reaches_the_nearest_healthy_region():
+    edge = {
+        **DOMAIN,
+        **THREE_REGIONS,
+        "EnableEdge": "true",
+        "EdgeOriginDomain": "origin.sho.rt",
+        "OriginCertificateArn": CERTIFICATE,
+        "ClickStatsStreamArn": STREAM,
+    }
+    home = Rendered(edge, region="eu-central-1").resources()
+    [origin] = home["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    assert origin["DomainName"] == "origin.sho.rt"
+    assert {"EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6", "EdgeRedirectCachePolicy"} <= set(home)
+    for region in ("eu-central-1", "us-east-1", "ap-southeast-1"):
+        resources = Rendered(edge, region=region).resources()
+        # Every region: its API under the origin's name, in the latency record, health-checked
+        assert resources["OriginDomain"]["Properties"]["DomainName"] == "origin.sho.rt"
+        record = resources["OriginRecord"]["Properties"]
+        assert (record["Name"], record["SetIdentifier"], record["Region"]) == ("origin.sho.rt", region, region)
+        assert record["HealthCheckId"] == {"Ref": "ApiHealthCheck"}
+        # and the edge's secret, the same value in every region (make secrets)
+        variables = resources["RedirectFunction"]["Properties"]["Environment"]["Variables"]
+        assert variables["EDGE_SECRET"] == "{{resolve:ssm:/shortlink/edge-secret}}"
+        # the domain is CloudFront's alias, on no region's API
+        assert "ShortDomain" not in resources
+        # and no link may point at the origin's name (a loop through the edge)
+        [_, names] = resources["OwnHostsParameter"]["Properties"]["Value"]["Fn::Sub"]
+        assert names == {"Origin": ",origin.sho.rt"}
+        if region != "eu-central-1":
+            assert not {"EdgeDistribution", "EdgeDomainRecordIpv4", "EdgeRedirectCachePolicy"} & set(resources)
+
+
+def test_one_dashboard_shows_every_region_side_by_side_and_slow_replication_alarms():
+    names = {"StackName": "shortlink-global", "LinksTable": "shortlink-global-LinksTable"}
+    regions = ["eu-central-1", "us-east-1", "ap-southeast-1"]
+    parameters = {**names, "Regions": ",".join(regions), "HomeRegion": "eu-central-1"}
+    home = Rendered(parameters, region="eu-central-1", path="monitoring.yaml").resources()
+    # Drawn once, by the home region (dashboards are global to the account)
+    body = json.loads(home["RegionsDashboard"]["Properties"]["DashboardBody"])
+    assert home["RegionsDashboard"]["Properties"]["DashboardName"] == "shortlink-global-regions"
+    for other in ("us-east-1", "ap-southeast-1"):
+        assert "RegionsDashboard" not in Rendered(parameters, region=other, path="monitoring.yaml").resources()
+    widgets: dict[str, list[dict[str, Any]]] = {}
+    for widget in body["widgets"]:
+        widgets.setdefault(widget["properties"]["region"], []).append(widget)
+    assert list(widgets) == regions
+    for region, column in widgets.items():
+        # A column per region, side by side, each widget querying its own region
+        assert len({widget["x"] for widget in column}) == 1
+        titles = [widget["properties"]["title"] for widget in column]
+        assert all(title.startswith(f"{region}: ") for title in titles)
+        text = json.dumps(column)
+        for shown in ("CacheHits", "CacheMisses", "ClickLagSeconds", "ReplicationLatency", "Errors"):
+            assert shown in text, (region, shown)
+        assert "shortlink-global" in text
+        assert 'TableName=\\"shortlink-global-LinksTable\\"' in text
+    assert len({(widget["x"], widget["y"]) for widget in body["widgets"]}) == len(body["widgets"])
+    # Every region alarms on the links table's replication latency to each region
+    alarm = Rendered(parameters, region="us-east-1", path="monitoring.yaml").resources()["ReplicationLatencyAlarm"]
+    metrics = [metric for metric in alarm["Properties"]["Metrics"] if "MetricStat" in metric]
+    receiving = [dict((d["Name"], d["Value"]) for d in m["MetricStat"]["Metric"]["Dimensions"]) for m in metrics]
+    assert receiving == [{"TableName": "shortlink-global-LinksTable", "ReceivingRegion": r} for r in regions]
+    assert alarm["Properties"]["Threshold"] == 30000  # ms: the links' cache time to live, 30 s by default
+    # One region: neither
+    single = Rendered(names, region="us-east-1", path="monitoring.yaml").resources()
+    assert not {"RegionsDashboard", "ReplicationLatencyAlarm"} & set(single)
+
+
+def test_the_upgrade_takes_the_tables_out_of_the_stack_by_name_then_imports_them_as_global_tables():
+    # Step 2 of the upgrade (docs/regions.md): the retained tables leave the stack while every
+    # function keeps using them, by the names CloudFormation generated for them
+    adopted = {"TableNamePrefix": "shortlink-prod-", "ClickStatsStreamArn": STREAM}
+    adopted |= {f"{name}Suffix": f"-{name.upper()[:4]}1QX7" for name in GLOBAL_TABLES}
+    detached = Rendered({**adopted, "TablesInStack": "false"}).resources()
+    assert not set(GLOBAL_TABLES) & set(detached)
+    variables = detached["CreateFunction"]["Properties"]["Environment"]["Variables"]
+    assert variables["LINKS_TABLE"] == "shortlink-prod-LinksTable-LINK1QX7"
+    assert variables["IDEMPOTENCY_TABLE"] == "shortlink-prod-IdempotencyTable-IDEM1QX7"
+    (event,) = detached["AccountStatsFunction"]["Properties"]["Events"].values()
+    assert event["Properties"]["Stream"] == STREAM
+    # Step 3: imported under the same logical ids and names, as one-replica global tables, with
+    # nothing else changed (an import changes no other resource)
+    imported = Rendered(adopted).resources()
+    assert {name: r for name, r in imported.items() if name not in GLOBAL_TABLES} == detached
+    for name in GLOBAL_TABLES:
+        assert imported[name]["Properties"]["TableName"] == f"shortlink-prod-{name}-{name.upper()[:4]}1QX7"
+        assert [replica["Region"] for replica in imported[name]["Properties"]["Replicas"]] == ["us-east-1"]
+    assert imported["CreateFunction"]["Properties"]["Environment"]["Variables"] == variables
+
+
+def test_a_promoted_home_region_leaves_the_distribution_in_the_stack_that_has_it():
+    promoted = {
+        **DOMAIN,
+        "Regions": "eu-central-1,us-east-1,ap-southeast-1",
+        "HomeRegion": "us-east-1",
+        "EdgeStackRegion": "eu-central-1",
+        "EnableEdge": "true",
+        "EdgeOriginDomain": "origin.sho.rt",
+        "OriginCertificateArn": CERTIFICATE,
+        "ClickStatsStreamArn": STREAM,
+    }
+    old_home = Rendered(promoted, region="eu-central-1").resources()
+    new_home = Rendered(promoted, region="us-east-1").resources()
+    assert "EdgeDistribution" in old_home
+    assert "EdgeDistribution" not in new_home
+    assert set(GLOBAL_TABLES) <= set(new_home)
+    assert not set(GLOBAL_TABLES) & set(old_home)
+
+
+def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_it():
+    paths = deployed_template()["Resources"]["ShortlinkApi"]["Properties"]["Body"]["paths"]
+    integrations = [
+        operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
+    ]
+    assert len(integrations) == 29
+    assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
+    assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
+
+
+def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_out():
+    # The replicas and the API behaviours are written once (a YAML anchor, a merge key); `sam
+    # deploy` packages the template with SAM CLI's own YAML, which writes each copy out in full.
+    from samcli.yamlhelper import yaml_dump
+
+    packaged = yaml_dump(yaml_parse((ROOT / "template.yaml").read_text()))
+    assert "<<" not in packaged
+    assert not re.search(r"(^|\s)[&*][A-Za-z]", packaged)
+    resources = yaml_parse(packaged)["Resources"]
+    behaviours = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
+    assert [behaviour["PathPattern"] for behaviour in behaviours] == [
+        "/links",
+        "/links/*",
+        "/keys",
+        "/keys/*",
+        "/stats",
+        "/webhooks",
+        "/webhooks/*",
+    ]
+    for behaviour in behaviours:
+        assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
+            key: value for key, value in behaviours[0].items() if key != "PathPattern"
+        }
+        assert behaviour["CachePolicyId"] == "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"
+    for name in GLOBAL_TABLES:
+        assert len(resources[name]["Properties"]["Replicas"]) == 5, name
+
+
+def broken_rules(parameters: dict[str, str], region: str) -> set[str]:
+    """The template's rules a deploy with these parameters in this region would fail."""
+    rendered = Rendered(parameters, region=region)
+    return {
+        name
+        for name, rule in rendered.template["Rules"].items()
+        if rendered.value(rule.get("RuleCondition", True))
+        and not all(rendered.value(assertion["Assert"]) for assertion in rule["Assertions"])
+    }
+
+
+@pytest.mark.parametrize(
+    ("parameters", "region", "broken"),
+    [
+        ({}, "us-east-1", set()),
+        (THREE_REGIONS, "eu-central-1", set()),
+        (THREE_REGIONS, "us-east-1", {"StreamOutsideTheHomeRegion"}),
+        ({**THREE_REGIONS, "ClickStatsStreamArn": STREAM}, "us-east-1", set()),
+        ({"HomeRegion": "eu-central-1"}, "eu-central-1", {"HomeOfSeveralRegions"}),
+        ({"TablesInStack": "false"}, "us-east-1", {"StreamOutsideTheHomeRegion"}),
+        ({**DOMAIN, **THREE_REGIONS, "EnableEdge": "true"}, "eu-central-1", {"OriginOfSeveralRegions"}),
+        (
+            {**DOMAIN, **THREE_REGIONS, "EnableEdge": "true", "EdgeOriginDomain": "origin.sho.rt"},
+            "eu-central-1",
+            {"OriginOfSeveralRegions"},  # its certificate is missing
+        ),
+        (
+            {
+                **DOMAIN,
+                **THREE_REGIONS,
+                "EnableEdge": "true",
+                "EdgeOriginDomain": "origin.sho.rt",
+                "OriginCertificateArn": CERTIFICATE,
+            },
+            "eu-central-1",
+            set(),
+        ),
+    ],
+)
+def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lacks_what_it_needs(
+    parameters, region, broken
+):
+    assert broken_rules(parameters, region) == broken

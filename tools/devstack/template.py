@@ -17,7 +17,7 @@ from samcli.lib.providers.provider import Api, Function, Stack
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
-TABLE_TYPE = "AWS::DynamoDB::Table"
+TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
 QUEUE_TYPE = "AWS::SQS::Queue"
 
 # A global table is, locally, one table per region, as its properties describe it.
@@ -112,6 +112,8 @@ class LocalTemplate:
 def stream_table_of(reference: Any) -> str:
     """The table's logical id in `!GetAtt Table.StreamArn`, resolved by SAM CLI or not."""
     if isinstance(reference, dict):
+        # `!If [a stream named by a parameter, the table's]` (template.yaml's regions): the table's
+        [reference] = [branch for branch in reference.get("Fn::If", [None, reference])[1:] if "Fn::GetAtt" in branch]
         return str(reference["Fn::GetAtt"][0])
     return logical_id_of(str(reference)).split("/")[0]
 
