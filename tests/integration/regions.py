@@ -16,7 +16,7 @@ from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from tests.integration.conftest import use_moto_credentials
 from tools.devstack.local_env import function_environment
 from tools.devstack.resources import create_queues, create_tables
-from tools.devstack.template import LocalTemplate
+from tools.devstack.template import TABLE_TYPES, LocalTemplate
 
 REGIONS = ("us-east-1", "eu-central-1", "ap-southeast-1")
 HOME = REGIONS[0]
@@ -27,14 +27,12 @@ class Deployment:
     def __init__(self, template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> None:
         self._monkeypatch = monkeypatch
         self._template = template
-        self.tables = {name: name for name in template.resources("AWS::DynamoDB::Table")}
+        self.tables = {name: name for kind in TABLE_TYPES for name in template.resources(kind)}
         self.queue_urls = {}
         for region in REGIONS:
             create_tables(template, self.dynamodb(region))
             self.queue_urls[region] = create_queues(template, boto3.client("sqs", region_name=region))
         monkeypatch.setenv("PUBLIC_BASE_URL", "https://sho.rt")
-        monkeypatch.setenv("SHORTLINK_REGIONS", ",".join(REGIONS))
-        monkeypatch.setenv("SHORTLINK_HOME_REGION", HOME)
 
     @staticmethod
     def dynamodb(region: str) -> Any:
@@ -45,6 +43,9 @@ class Deployment:
         `overrides` of the template's values."""
         for name, value in {**function_environment(self._template, self.queue_urls[region]), **overrides}.items():
             self._monkeypatch.setenv(name, value)
+        # After the template's values, which leave both empty (one region).
+        self._monkeypatch.setenv("SHORTLINK_REGIONS", ",".join(REGIONS))
+        self._monkeypatch.setenv("SHORTLINK_HOME_REGION", HOME)
         self._monkeypatch.setenv("AWS_REGION", region)
         self._monkeypatch.setenv("AWS_DEFAULT_REGION", region)
         services.reset()

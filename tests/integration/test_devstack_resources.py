@@ -9,7 +9,7 @@ from moto import mock_aws
 from tools.devstack.resources import create_tables
 
 # What template.yaml declares its tables as (global tables, one replica per region).
-TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
+from tools.devstack.template import GLOBAL_TABLE_TYPE as TABLE_TYPE
 
 
 def refuse_time_to_live(**_: Any) -> None:

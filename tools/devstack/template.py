@@ -17,7 +17,6 @@ from samcli.lib.providers.provider import Api, Function, Stack
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
-TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
 QUEUE_TYPE = "AWS::SQS::Queue"
 
 # A global table is, locally, one table per region, as its properties describe it.
