@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
 from pydantic import AfterValidator, Field, ValidationError
 
-from shortlink.access.passwords import is_password_hash
+from shortlink.access.passwords import password_hash_problem
 from shortlink.api.link_views import (
     STRICT_REQUEST,
     DestinationOptions,
@@ -50,8 +50,9 @@ IMPORTED_BEFORE = "imported before (the same link without a code)"
 
 
 def _password_hash(text: str) -> str:
-    if not is_password_hash(text):
-        raise ValueError("must be a password hash as an export writes it (pbkdf2_sha256$...)")
+    problem = password_hash_problem(text)
+    if problem is not None:  # refused here: stored, it would fail every unlock or cost seconds each
+        raise ValueError(problem)
     return text
 
 
@@ -158,10 +159,13 @@ class Importer:
         report = ImportReport()
         rate_limited: RateLimited | None = None
         for record in records:
+            problems = record.problems  # what the file said that no link can take
             try:
                 link = ImportedLink.model_validate(record.fields)
             except ValidationError as error:
-                message = self.invalid_answer(error)
+                problems = (*problems, self.invalid_answer(error))
+            if problems:
+                message = "; ".join(problems)
                 report.results.append(RecordResult(record.line, "failed", error="invalid_request", message=message))
                 continue
             try:
