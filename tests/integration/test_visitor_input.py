@@ -263,3 +263,24 @@ def test_a_console_form_that_is_not_utf8_is_refused_with_400(aws, handlers):
     answer = visit(handlers, "POST /console/{proxy+}", "/console/sign-in", headers=headers, body=b"api_key=\xff\xfe")
     assert answer["statusCode"] == 400, answer
     assert "UTF-8" in answer["body"]
+
+
+# pydantic reads these query parameters: it refuses other scripts' digits as shortlink.numbers
+# does (it still takes "+3", "3_0" and "3.0", which mean the number written).
+@pytest.mark.parametrize("text", ["\u0663", "\u00b2", "\u2462", "1e1", "\uff13", "9" * 5000, "NaN", "-Infinity"])
+@pytest.mark.parametrize(("path", "parameter"), [("/links", "limit"), ("/links/{code}/qr", "scale")])
+def test_the_apis_number_parameters_are_ascii_digits(aws, handlers, links, path, parameter, text):
+    code = links["plain"]
+    event = http_event(
+        "GET",
+        path.replace("{code}", code),
+        route=path,
+        path_parameters={"code": code} if "{code}" in path else None,
+        headers=bearer(aws.new_api_key()),
+        query={parameter: text},
+    )
+    answer = handlers["ManageFunction"](event)
+    assert answer["statusCode"] == 422, answer
+    message = json.loads(answer["body"])["message"]
+    assert message.startswith(f"{parameter}: "), message
+    assert "integer" in message, message
