@@ -94,7 +94,14 @@ QUERY = st.lists(
     ).map(str.encode),
     max_size=4,
 ).map(b"&".join)
-PATHS = st.sampled_from(["/{code}", "/", "/robots.txt", "/.well-known/assetlinks.json", "/console", "/console/links"])
+ROUTES = ["/{code}", "/", "/robots.txt", "/.well-known/assetlinks.json", "/console", "/console/links"]
+# Any other path: percent-encoded bytes (invalid UTF-8, dots, slashes) under each route's prefix.
+RAW_PATHS = st.builds(
+    lambda prefix, raw: prefix + quote_from_bytes(raw, safe="/."),
+    st.sampled_from(["/", "/console/", "/.well-known/"]),
+    st.binary(max_size=20),
+)
+PATHS = st.sampled_from(ROUTES) | RAW_PATHS
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
