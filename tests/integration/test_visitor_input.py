@@ -5,6 +5,7 @@ or failed request takes no follow from a link's budget (issue 28 item 1 and clas
 
 import base64
 import json
+import re
 from typing import Any
 from urllib.parse import parse_qsl, quote_from_bytes, urlencode
 
@@ -58,10 +59,16 @@ def visit(
 
 
 @pytest.fixture
-def links(aws, handlers) -> dict[str, str]:
+def owner_key(aws) -> str:
+    return str(aws.new_api_key())
+
+
+@pytest.fixture
+def links(aws, handlers, owner_key) -> dict[str, str]:
     """A link of each kind the redirect treats differently: plain, forwarding the query with UTM
-    fields, with a budget of follows, behind a password (imported with a cheap hash), with rules."""
-    key = aws.new_api_key()
+    fields, with a budget of follows, behind a password (imported with a cheap hash), with rules;
+    all `owner_key`'s."""
+    key = owner_key
     codes = {
         "plain": create(aws, handlers, key)[1]["code"],
         "utm": create(aws, handlers, key, utm={"campaign": "spring", "source": "news"})[1]["code"],
@@ -225,27 +232,91 @@ CONSOLE_PATHS = st.sampled_from(
         "/console/sign-out",
         "/console/links",
         "/console/links/new",
-        "/console/keys",
+        "/console/links/bulk",
+        "/console/links/{code}",
+        "/console/links/{code}/edit",
+        "/console/links/{code}/stats.csv",
+        "/console/links/{code}/qr.png",
+        "/console/links/{code}/delete",
+        "/console/links/{code}/restore",
         "/console/overview",
+        "/console/overview/stats.csv",
+        "/console/keys",
+        "/console/keys/nosuchkey/revoke",
         "/console/static/console.css",
         "/console/static/../app.py",
     ]
 ) | PATH_TEXT.map(lambda text: f"/console/{text}")
+# Query parameters and form fields the console's pages read, with hostile values.
+CONSOLE_FIELD_NAMES = (
+
+        "range", "granularity", "from", "to", "dimension", "cursor", "q", "tag", "utm_campaign", "domain",
+        "url", "slug", "title", "tags", "redirect_type", "max_clicks", "expires_at", "valid_from",
+        "expires_at_local", "password", "variant_0_url", "variant_0_weight", "variant_1_url",
+        "variant_1_weight", "route_0_url", "route_0_time_from", "route_0_time_to", "route_0_days",
+        "allow_ips", "lines", "name", "scopes", "expires_in_days", "api_key",
+)  # fmt: skip
+CONSOLE_FIELDS = st.sampled_from(CONSOLE_FIELD_NAMES)
+# The fields a person types a number into.
+NUMBER_FIELDS = ("redirect_type", "max_clicks", "variant_0_weight", "variant_1_weight")
+HOSTILE_VALUES = st.sampled_from(
+    ["\u0663", "\u00b2", "\u2462", "1e3", "NaN", "-1", "9" * 30, "%ff", "https://a.example", "24:00", "", " "]
+) | st.text(max_size=30)
+CONSOLE_FORMS = st.dictionaries(CONSOLE_FIELDS, HOSTILE_VALUES, max_size=6)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@pytest.fixture
+def console_session(aws, handlers, links, owner_key) -> tuple[str, str]:
+    """A signed-in session of the key that owns `links`: its cookie and its CSRF token."""
+    headers = {"origin": "https://sho.rt", "content-type": "application/x-www-form-urlencoded"}
+    form = urlencode({"api_key": owner_key}).encode()
+    answer = visit(handlers, "POST /console/{proxy+}", "/console/sign-in", headers=headers, body=form)
+    cookie = next(cookie.split(";")[0] for cookie in answer["cookies"] if cookie.startswith("console_session="))
+    page = visit(handlers, "GET /console", "/console", cookies=[cookie])["body"]
+    found = re.search(r'name="csrf" value="([0-9a-f]+)"', page)
+    assert found, page
+    return cookie, found.group(1)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     method=st.sampled_from(["GET", "POST"]),
     path=CONSOLE_PATHS,
+    signed_in=st.booleans(),
+    fields=CONSOLE_FORMS,
     raw_query=QUERIES,
     headers=VISITOR_HEADERS,
     cookies=COOKIES,
     body=BODIES,
 )
-def test_the_console_never_answers_5xx(aws, handlers, method, path, raw_query, headers, cookies, body):
+def test_the_console_never_answers_5xx(
+    aws, handlers, links, console_session, method, path, signed_in, fields, raw_query, headers, cookies, body
+):
+    path = path.replace("{code}", links["plain"])
     route = "GET /console" if method == "GET" and path == "/console" else f"{method} /console/{{proxy+}}"
     proxy = {"proxy": path.removeprefix("/console/")} if "{proxy+}" in route else None
+    if signed_in:  # past the session check: the page reads the query or the form
+        cookie, csrf = console_session
+        cookies, raw_query = [cookie], urlencode(fields) if method == "GET" else raw_query
+        headers = {**headers, "origin": "https://sho.rt", "content-type": "application/x-www-form-urlencoded"}
+        body = urlencode({"csrf": csrf, **fields}).encode()
     answer = visit(handlers, route, path, raw_query, headers, cookies, body if method == "POST" else None, proxy)
+    assert answer["statusCode"] < 500, answer
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    path=st.sampled_from(["/console/links", "/console/links/{code}", "/console/links/bulk", "/console/keys"]),
+    numbers=st.fixed_dictionaries(dict.fromkeys(NUMBER_FIELDS, HOSTILE_VALUES)),
+    fields=st.fixed_dictionaries({}, optional=dict.fromkeys(CONSOLE_FIELD_NAMES, HOSTILE_VALUES)),
+)
+def test_the_consoles_forms_never_answer_5xx(aws, handlers, links, console_session, path, numbers, fields):
+    cookie, csrf = console_session
+    headers = {"origin": "https://sho.rt", "content-type": "application/x-www-form-urlencoded"}
+    given = {"url": "https://example.com/f", "variant_0_url": "https://a.example", **numbers, **fields}
+    form = urlencode({"csrf": csrf, **given}).encode()
+    path = path.replace("{code}", links["plain"])
+    answer = visit(handlers, "POST /console/{proxy+}", path, "", headers, [cookie], form, {"proxy": path[9:]})
     assert answer["statusCode"] < 500, answer
 
 
