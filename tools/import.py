@@ -63,8 +63,18 @@ def send(api: Api, part: list[Numbered]) -> dict[int, dict[str, object]]:
 
 def import_records(api: Api, records: list[Record], wait: bool) -> list[dict[str, object]]:
     """Each record's result, in the file's order (a dump may hold many records on one line)."""
-    results: dict[int, dict[str, object]] = {}
-    pending = list(enumerate(records))
+    # A record the file itself makes invalid (a number in other digits, ...) fails here, unsent.
+    results: dict[int, dict[str, object]] = {
+        index: {
+            "line": record.line,
+            "status": "failed",
+            "error": "invalid_request",
+            "message": "; ".join(record.problems),
+        }
+        for index, record in enumerate(records)
+        if record.problems
+    }
+    pending = [(index, record) for index, record in enumerate(records) if not record.problems]
     while pending:
         for part in parts(pending):
             results.update(send(api, part))

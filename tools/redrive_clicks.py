@@ -14,6 +14,7 @@ import argparse
 import sys
 from typing import Any
 
+from shortlink.numbers import NotAWholeNumber, whole_number
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource
 
 QUEUE_ID = "ClicksQueue"
@@ -57,11 +58,19 @@ def redrive(sqs: Any, dead_letters: str, target: str, max_messages: int) -> int:
     return moved
 
 
+def message_count(text: str) -> int:
+    """--max-messages, read as every number from a person is (shortlink.numbers)."""
+    try:
+        return whole_number(text, "value", minimum=1)
+    except NotAWholeNumber as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.redrive_clicks", description=__doc__.split("\n\n")[0])
     add_target_arguments(parser, "--dead-letter-queue-url", "the dead-letter queue, by URL (with --queue-url)")
     parser.add_argument("--queue-url", help="the clicks queue, by URL (with --dead-letter-queue-url)")
-    parser.add_argument("--max-messages", type=int, default=10_000)
+    parser.add_argument("--max-messages", type=message_count, default=10_000)
     args = parser.parse_args(sys.argv[1:] if argv is None else argv)
     configure_endpoint(args)
     import boto3

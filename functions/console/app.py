@@ -52,6 +52,7 @@ from shortlink.wiring import (
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 MAX_FORM_BYTES = 64 * 1024
+MAX_FORM_FIELDS = 1000
 PAGE_SIZE = 25
 # A title search reads at most this many of the key's newest links.
 SEARCH_LIMIT = 500
@@ -107,10 +108,16 @@ def posted_form() -> forms.Form:
     event = app.current_event
     if not is_same_origin(event.headers.get("origin"), event.headers.get("host")):
         raise Refused(403, "this request did not come from the console's own page")
-    body = event.decoded_body or ""
+    try:
+        body = event.decoded_body or ""
+    except ValueError:  # base64 of bytes that are not UTF-8 (UnicodeDecodeError is a ValueError)
+        raise Refused(400, "the form must be UTF-8 text") from None
     if len(body) > MAX_FORM_BYTES:
         raise Refused(413, f"the form must be at most {MAX_FORM_BYTES} bytes")
-    return parse_qs(body, keep_blank_values=True, max_num_fields=1000)
+    try:
+        return parse_qs(body, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS)
+    except ValueError:  # parse_qs's own limit
+        raise Refused(413, f"the form must have at most {MAX_FORM_FIELDS} fields") from None
 
 
 def posted_by_session(scope: str | None) -> tuple[forms.Form, Session, ApiKey]:

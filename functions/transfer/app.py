@@ -45,7 +45,7 @@ from shortlink.transfer.exports import (
     owned_links,
     stats_csv,
 )
-from shortlink.transfer.formats import UnreadableFile, read
+from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
 from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, window_counter
 
@@ -83,17 +83,17 @@ def import_links(
     except UnicodeDecodeError:
         return error_response(422, "invalid_request", "the file must be UTF-8 text")
     try:
-        records = read(text, file_format, app.current_event.headers.get("content-type"))
+        records = read(text, file_format, app.current_event.headers.get("content-type"), MAX_IMPORT_RECORDS)
+    except TooManyRecords:  # found while reading: the rest of the file is not read
+        message = (
+            f"an import holds at most {MAX_IMPORT_RECORDS} links (this file holds more) and "
+            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
+        )
+        return error_response(413, "body_too_large", message)
     except UnreadableFile as error:
         return error_response(422, "invalid_request", str(error))
     if not records:
         return error_response(422, "invalid_request", "the file holds no links")
-    if len(records) > MAX_IMPORT_RECORDS:
-        message = (
-            f"an import holds at most {MAX_IMPORT_RECORDS} links (this file: {len(records)}) and "
-            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
-        )
-        return error_response(413, "body_too_large", message)
     owner = current_api_key(app).owner  # the account's links
     now = datetime.now(UTC)
     importer = Importer(

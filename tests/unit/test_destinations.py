@@ -67,3 +67,44 @@ def test_a_destination_made_too_long_by_the_visitor_is_refused():
 def test_a_utm_field_the_url_already_sets_is_named():
     assert conflicting_utm("https://example.com/?utm_medium=x", Utm(source="s", medium="m")) == "utm_medium"
     assert conflicting_utm("https://example.com/?medium=x", Utm(medium="m")) is None
+
+
+# Percent-escapes that are not UTF-8: a lone byte, cut-off sequences, an encoded surrogate.
+NOT_UTF8_QUERIES = ["a=%ff", "%ff=1", "a=%c3", "a=%80", "a=%e2%82", "a=%ed%a0%80", "utm_campaign=%ff", "a=%FF%fe+%"]
+
+
+def _query_bytes(query: str) -> list[bytes]:
+    from urllib.parse import unquote_to_bytes
+
+    return [unquote_to_bytes(part.replace("+", " ")) for part in query.replace("&", "=").split("=")]
+
+
+@pytest.mark.parametrize("query", NOT_UTF8_QUERIES)
+def test_a_visitors_query_that_is_not_utf8_is_forwarded_with_its_bytes(query):
+    merged = destination("https://example.com/p?x=1#top", None, query)
+    assert merged.startswith("https://example.com/p?x=1&")
+    assert merged.endswith("#top")
+    forwarded = merged.removeprefix("https://example.com/p?x=1&").removesuffix("#top")
+    assert _query_bytes(forwarded) == _query_bytes(query)
+
+
+def test_the_link_still_wins_a_conflict_with_a_query_that_is_not_utf8():
+    merged = destination("https://example.com/?lang=en", Utm(campaign="spring"), "utm_campaign=%ff&lang=%fe&ref=%e2")
+    assert merged == "https://example.com/?lang=en&utm_campaign=spring&ref=%E2"
+
+
+def test_a_saved_destination_whose_query_is_not_utf8_takes_utm_and_a_visitors_query():
+    assert (
+        destination("https://example.com/?q=%ff", Utm(source="s"), "r=1")
+        == "https://example.com/?q=%ff&utm_source=s&r=1"
+    )
+    assert conflicting_utm("https://example.com/?q=%ff&utm_source=x", Utm(source="s")) == "utm_source"
+
+
+@given(st.binary(max_size=24), st.binary(min_size=1, max_size=24))
+def test_any_bytes_a_visitor_sends_are_forwarded_unchanged(name, value):
+    from urllib.parse import quote_plus
+
+    query = f"{quote_plus(name)}={quote_plus(value)}"
+    merged = destination("https://example.com/", None, query)
+    assert _query_bytes(merged.removeprefix("https://example.com/?")) == [name, value]

@@ -1,8 +1,10 @@
 """python -m tools.import: how it splits a file for the API and reports each link."""
 
 import importlib
+import json
 
-from shortlink.transfer.formats import Record
+from shortlink.transfer.formats import Record, read
+from tools.api_client import Answer
 
 command = importlib.import_module("tools.import")
 
@@ -33,3 +35,30 @@ def test_the_table_has_a_row_per_link_with_its_reason():
         "2     created  guide",
         "10    failed   ftp-file  url must be an absolute http or https URL",
     ]
+
+
+class RecordingApi:
+    """The API as the command sees it: every import part answered `created`, each part kept."""
+
+    def __init__(self) -> None:
+        self.sent: list[list[dict[str, object]]] = []
+
+    def request(self, method: str, path: str, body: bytes, content_type: str) -> Answer:
+        links = json.loads(body)["links"]
+        self.sent.append(links)
+        results = [{"status": "created", "code": f"c{n}"} for n, _ in enumerate(links)]
+        return Answer(200, json.dumps({"results": results}).encode(), {})
+
+
+def test_a_record_the_file_makes_invalid_fails_unsent_with_its_problem():
+    records = read("url,max_clicks\nhttps://example.com/a,5\nhttps://example.com/b,\u0663\n", "csv")
+    api = RecordingApi()
+    results = command.import_records(api, records, wait=False)
+    assert api.sent == [[{"url": "https://example.com/a", "max_clicks": 5}]]
+    assert results[0] == {"status": "created", "code": "c0", "line": 2}
+    assert results[1] == {
+        "line": 3,
+        "status": "failed",
+        "error": "invalid_request",
+        "message": "max_clicks: must be a whole number in the digits 0-9",
+    }

@@ -46,11 +46,13 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def request_log_handler() -> type:
     from werkzeug.serving import WSGIRequestHandler
 
-    from tools.devstack.http_api import route_key_of
+    from tools.devstack.http_api import READ_SECONDS, route_key_of
 
     class RequestLogHandler(WSGIRequestHandler):
         """One plain line per request: route key, status, milliseconds. The route, never the
         path: a private link's code is its capability, and logs must not hold it."""
+
+        timeout = READ_SECONDS  # a client that stops sending is not waited for
 
         def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
             elapsed = (time.perf_counter() - self.started) * 1000 if hasattr(self, "started") else 0.0

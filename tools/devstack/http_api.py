@@ -6,6 +6,9 @@
   base64-encoded (`isBase64Encoded`), where SAM sends it as text or fails with a 502.
 - A response without Content-Type goes out without one (SAM adds application/json), and its
   Location as the function wrote it (werkzeug re-encodes it as an IRI).
+- A body shorter than its Content-Length, or a query that is not UTF-8 bytes: 400
+  {"message":"Bad Request"} once the body has not come for READ_SECONDS, where werkzeug would
+  wait for as long as the client keeps the connection open, or SAM fail with a 502.
 """
 
 import json
@@ -17,8 +20,12 @@ import flask
 from samcli.local.apigw.event_constructor import construct_v2_event_http
 from samcli.local.apigw.local_apigw_service import LocalApigwService
 from samcli.local.apigw.path_converter import PathConverter
+from werkzeug.exceptions import BadRequest
 
 NOT_FOUND = {"message": "Not Found"}
+BAD_REQUEST = {"message": "Bad Request"}
+# How long the server waits for a client's next bytes (the request handler's socket timeout).
+READ_SECONDS = 2.0
 # The environ key under which the request's route key ("GET /{code}") is kept for the request log.
 ROUTE_KEY = "shortlink.route_key"
 TEXT_TYPES = ("text/", "application/json")
@@ -63,6 +70,11 @@ class HttpApiService(LocalApigwService):  # type: ignore[misc]
             return flask.make_response(flask.jsonify(NOT_FOUND), 404)
         path = PathConverter.convert_path_to_api_gateway(request.endpoint)
         request.environ[ROUTE_KEY] = f"{request.method} {path}"
+        try:
+            request.get_data(cache=True)  # read here, where a short body can be answered
+            request.query_string.decode("utf-8")  # SAM's event constructor decodes it so
+        except (TimeoutError, UnicodeDecodeError, BadRequest):  # BadRequest: the client went away
+            return flask.make_response(flask.jsonify(BAD_REQUEST), 400)  # werkzeug then closes the connection
         return None
 
     def _generate_lambda_event(self, flask_request: Any, route: Any, method: str, endpoint: str) -> dict[str, Any]:

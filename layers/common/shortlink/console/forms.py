@@ -15,6 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 from shortlink.api.link_views import DestinationOptions, MaxClicks, Moment, Password, RedirectType, Tags, Title, Url
 from shortlink.api.resolver import describe_validation_errors
 from shortlink.links.model import LinkChanges, LinkOptions
+from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.rules.model import ACCESS_KEYS
 
 Form = dict[str, list[str]]
@@ -74,8 +75,9 @@ def moment_value(form: Form, name: str) -> str:
     return given or (f"{local}Z" if local else "")
 
 
-def _raw_fields(form: Form) -> dict[str, Any]:
-    """The typed fields given (non-empty), as the API's JSON would carry them."""
+def _raw_fields(form: Form, errors: dict[str, str]) -> dict[str, Any]:
+    """The typed fields given (non-empty), as the API's JSON would carry them; a number that is
+    not one goes to `errors`."""
     raw: dict[str, Any] = {}
     for name in ("url", "title", "password"):
         if value(form, name):
@@ -85,9 +87,11 @@ def _raw_fields(form: Form) -> dict[str, Any]:
         if moment_value(form, name):
             raw[name] = moment_value(form, name)
     for name in ("redirect_type", "max_clicks"):
-        text = value(form, name)
-        if text:
-            raw[name] = int(text) if text.isdigit() else text
+        if text := value(form, name):
+            try:
+                raw[name] = whole_number(text, name)  # its range: the API's type, below
+            except NotAWholeNumber as error:
+                errors[name] = str(error)
     return raw
 
 
@@ -95,7 +99,7 @@ def checked_fields(form: Form) -> dict[str, Any]:
     """Each given field validated by its API type; FormErrors naming every bad one."""
     checked: dict[str, Any] = {}
     errors: dict[str, str] = {}
-    for name, raw in _raw_fields(form).items():
+    for name, raw in _raw_fields(form, errors).items():
         try:
             checked[name] = ADAPTERS[name].validate_python(raw)
         except ValidationError as error:
@@ -141,7 +145,7 @@ def rules_document(form: Form) -> dict[str, Any] | None:
             document[access] = {key: entries for key, entries in lists.items() if entries}
     routes = [route for index in range(rows(form, "route")) if (route := _route(form, f"route_{index}_"))]
     split = [
-        {"url": value(form, f"variant_{index}_url"), "weight": _number(value(form, f"variant_{index}_weight"))}
+        {"url": value(form, f"variant_{index}_url"), "weight": _weight(form, index)}
         for index in range(rows(form, "variant"))
         if value(form, f"variant_{index}_url")
     ]
@@ -154,12 +158,17 @@ def rules_document(form: Form) -> dict[str, Any] | None:
 
 def rows(form: Form, prefix: str) -> int:
     """How many rows of `prefix` fields the form carries."""
-    indexes = [int(match.group(1)) for name in form if (match := re.fullmatch(rf"{prefix}_(\d{{1,2}})_\w+", name))]
+    indexes = [int(match.group(1)) for name in form if (match := re.fullmatch(rf"{prefix}_([0-9]{{1,2}})_\w+", name))]
     return max(indexes, default=-1) + 1
 
 
-def _number(text: str) -> int | str:
-    return int(text) if text.isdigit() else text
+def _weight(form: Form, index: int) -> int | str:
+    """A variant's weight as a number; left empty, as typed (the rules' check names it)."""
+    text = value(form, f"variant_{index}_weight")
+    try:
+        return whole_number(text, f"variant {index + 1}'s weight") if text else text
+    except NotAWholeNumber as error:
+        raise FormErrors({"routes": str(error)}) from None
 
 
 def _route(form: Form, prefix: str) -> dict[str, Any] | None:

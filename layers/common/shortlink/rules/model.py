@@ -48,7 +48,7 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 ACCESS_KEYS = ("countries", "devices", "browsers", "os", "ips")
 ROUTE_CONDITION_KEYS = ("countries", "devices", "browsers", "os", "languages", "time")
 LANGUAGE_PATTERN = re.compile(r"[a-z]{1,8}(-[a-z0-9]{1,8})*")
-CLOCK_PATTERN = re.compile(r"([01]\d|2[0-3]):([0-5]\d)|24:00")
+CLOCK_PATTERN = re.compile(r"([01][0-9]|2[0-3]):([0-5][0-9])|24:00")  # ASCII digits only
 
 
 @dataclass(frozen=True)

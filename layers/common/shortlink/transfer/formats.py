@@ -11,10 +11,14 @@ import csv
 import io
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from shortlink import moments
+from shortlink.numbers import NotAWholeNumber, whole_number
 
 Format = Literal["csv", "json", "bitly", "yourls", "shlink", "kutt"]
 FORMATS: tuple[Format, ...] = ("csv", "json", "bitly", "yourls", "shlink", "kutt")
@@ -37,11 +41,22 @@ EXPORT_ONLY_COLUMNS = frozenset({"short_url", "created_at", "has_password"})
 TAG_SEPARATORS = re.compile(r"[|,;]")
 NOT_TAG_CHARACTERS = re.compile(r"[^A-Za-z0-9_-]+")
 MAX_TAG_LENGTH = 32
-SQL_INSERT = re.compile(r"INSERT\s+INTO\s+`?(\w+)`?\s*(\(([^)]*)\))?\s*VALUES\s*", re.IGNORECASE)
+# Possessive (`++`, `*+`) and bounded: a search never scans the rest of the file from each INSERT.
+SQL_INSERT = re.compile(
+    r"INSERT\s++(?:IGNORE\s++)?INTO\s++`?(\w{1,64})`?\s*+(\(([^)]{0,2000})\))?\s*+VALUES\s*+", re.IGNORECASE
+)
 
 
 class UnreadableFile(ValueError):
     """The file is not one of the formats, or not the one named; the message says why."""
+
+
+class TooManyRecords(UnreadableFile):
+    """The file holds more records than the reader was allowed (found while reading, not after)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"the file holds more than {limit} links")
+        self.limit = limit
 
 
 @dataclass(frozen=True)
@@ -51,6 +66,9 @@ class Record:
 
     line: int
     fields: dict[str, Any]
+    # What the file says that no link can take, each naming its field ("max_clicks: ..."): the
+    # record fails with these, whatever its other fields.
+    problems: tuple[str, ...] = ()
 
 
 def tags_of(text: str) -> list[str]:
@@ -66,7 +84,7 @@ MEDIA_KINDS = {"application/json": "JSON", "text/csv": "CSV", "application/sql":
 
 def _kind(text: str) -> str:
     start = text.lstrip("\ufeff \t\r\n")
-    return "JSON" if start.startswith(("{", "[")) else "SQL" if SQL_INSERT.search(start) else "CSV"
+    return "JSON" if start.startswith(("{", "[")) else "SQL" if _sql_inserts(start) else "CSV"
 
 
 def detect(text: str) -> Format:
@@ -81,7 +99,7 @@ def detect(text: str) -> Format:
         if isinstance(entries, list) and any(isinstance(entry, dict) and "target" in entry for entry in entries):
             return "kutt"
         return "json"
-    if SQL_INSERT.search(start):
+    if _sql_inserts(start):
         return "yourls"
     header = {name.strip().lower() for name in next(csv.reader(io.StringIO(start)), [])}
     if "long_url" in header:
@@ -98,36 +116,44 @@ def detect(text: str) -> Format:
     )
 
 
-def read(text: str, file_format: Format | Literal["auto"] = "auto", media_type: str | None = None) -> list[Record]:
-    """The records of a file in `file_format` (detected with "auto"), sent as `media_type`."""
+def read(
+    text: str,
+    file_format: Format | Literal["auto"] = "auto",
+    media_type: str | None = None,
+    limit: int | None = None,
+) -> list[Record]:
+    """The records of a file in `file_format` (detected with "auto"), sent as `media_type`;
+    TooManyRecords as soon as more than `limit` are read."""
     text = text.removeprefix("\ufeff")
     expected = MEDIA_KINDS.get((media_type or "").split(";")[0].strip().lower())
     if expected is not None and _kind(text) != expected:
         raise UnreadableFile(f"the file is sent as {media_type} but does not read as {expected}")
     try:
         chosen = detect(text) if file_format == "auto" else file_format
-        if chosen == "yourls" and SQL_INSERT.search(text):
-            return _yourls_sql(text)
-        return READERS[chosen](text)
+        reader = _yourls_sql if chosen == "yourls" and _sql_inserts(text) else READERS[chosen]
+        records = []
+        for record in reader(text):
+            records.append(record)
+            if limit is not None and len(records) > limit:
+                raise TooManyRecords(limit)
+        return records
     except csv.Error as error:  # a NUL byte, an unclosed quote at the end, ...
         raise UnreadableFile(f"the CSV cannot be read: {error}") from None
     except RecursionError:
         raise UnreadableFile("the JSON is nested too deeply") from None
 
 
-def _csv_rows(text: str) -> list[tuple[int, dict[str, str]]]:
+def _csv_rows(text: str) -> Iterator[tuple[int, dict[str, str]]]:
     """Each data row of a CSV with a header, by lower-cased column name, and the line it starts on."""
     reader = csv.DictReader(io.StringIO(text))
     if reader.fieldnames is None:
         raise UnreadableFile("the CSV file is empty")
     reader.fieldnames = [name.strip().lower() for name in reader.fieldnames]
-    rows = []
     line = reader.line_num + 1
     for row in reader:
         if any((value or "").strip() for value in row.values() if isinstance(value, str)):
-            rows.append((line, {name: (value or "").strip() for name, value in row.items() if isinstance(name, str)}))
+            yield line, {name: (value or "").strip() for name, value in row.items() if isinstance(name, str)}
         line = reader.line_num + 1
-    return rows
 
 
 def _given(fields: dict[str, Any]) -> dict[str, Any]:
@@ -135,8 +161,7 @@ def _given(fields: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in ("", None, [])}
 
 
-def _our_csv(text: str) -> list[Record]:
-    records = []
+def _our_csv(text: str) -> Iterator[Record]:
     for line, row in _csv_rows(text):
         if "url" not in row:
             raise UnreadableFile("the CSV file has no url column")
@@ -147,16 +172,20 @@ def _our_csv(text: str) -> list[Record]:
                 fields[name] = value
         if "tags" in fields:
             fields["tags"] = tags_of(fields["tags"])
-        for name, kind in (("redirect_type", int), ("max_clicks", int)):
-            if fields.get(name, "").isdigit():
-                fields[name] = kind(fields[name])
+        problems = []
+        for name in ("redirect_type", "max_clicks"):
+            if fields.get(name):
+                try:
+                    fields[name] = whole_number(fields[name], name)
+                except NotAWholeNumber as error:  # the API's ranges are checked with the record
+                    problems.append(str(error))
+                    del fields[name]
         if "private" in fields:
             fields["private"] = {"true": True, "false": False}.get(fields["private"].lower(), fields["private"])
         if fields.get("rules"):
             with contextlib.suppress(ValueError):  # else left as text: validation names the field
                 fields["rules"] = json.loads(fields["rules"])
-        records.append(Record(line, _given(fields)))
-    return records
+        yield Record(line, _given(fields), tuple(problems))
 
 
 def _json_entries(text: str, member: str, shape: str) -> list[dict[str, Any]]:
@@ -172,16 +201,14 @@ def _json_entries(text: str, member: str, shape: str) -> list[dict[str, Any]]:
     return [dict(entry) if isinstance(entry, dict) else {} for entry in entries]
 
 
-def _our_json(text: str) -> list[Record]:
+def _our_json(text: str) -> Iterator[Record]:
     links = _json_entries(text, "links", 'a JSON import is {"links": [...]} as an export writes it, or a list of links')
-    records = []
     for position, fields in enumerate(links, start=1):
         if "code" in fields:
             fields["slug"] = fields.pop("code")
         for name in EXPORT_ONLY_COLUMNS:
             fields.pop(name, None)
-        records.append(Record(position, {name: value for name, value in fields.items() if value is not None}))
-    return records
+        yield Record(position, {name: value for name, value in fields.items() if value is not None})
 
 
 def _path_code(short_url: str) -> str:
@@ -190,8 +217,7 @@ def _path_code(short_url: str) -> str:
     return urlsplit(text).path.strip("/")
 
 
-def _bitly(text: str) -> list[Record]:
-    records = []
+def _bitly(text: str) -> Iterator[Record]:
     for line, row in _csv_rows(text):
         code = row.get("custom_bitlink") or row.get("link") or row.get("bitlink") or ""
         fields = {
@@ -200,21 +226,31 @@ def _bitly(text: str) -> list[Record]:
             "title": row.get("title", ""),
             "tags": tags_of(row.get("tags", "")),
         }
-        records.append(Record(line, _given(fields)))
-    return records
+        yield Record(line, _given(fields))
 
 
-def _yourls_csv(text: str) -> list[Record]:
-    records = []
+def _yourls_csv(text: str) -> Iterator[Record]:
     for line, row in _csv_rows(text):
         fields = {"url": row.get("url", ""), "slug": row.get("keyword", ""), "title": row.get("title", "")}
-        records.append(Record(line, _given(fields)))
-    return records
+        yield Record(line, _given(fields))
 
 
 YOURLS_COLUMNS = ("keyword", "url", "title", "timestamp", "ip", "clicks")
-SQL_VALUE = re.compile(r"\s*(?:'((?:[^'\\]|\\.|'')*)'|(NULL)|(-?\d+(?:\.\d+)?))\s*(,|\))", re.IGNORECASE | re.DOTALL)
+# One value of a row and what follows it; possessive, so a value that does not end is not retried.
+SQL_VALUE = re.compile(
+    r"\s*+(?:'((?:[^'\\]++|\\.|'')*+)'|(NULL)|(-?[0-9]++(?:\.[0-9]++)?+))\s*+(,|\))", re.IGNORECASE | re.DOTALL
+)
 SQL_ESCAPES = {"n": "\n", "r": "\r", "t": "\t", "0": "\0"}
+SQL_ROW_SEPARATOR = re.compile(r"\s*+,\s*+")
+# Outside an INSERT a dump is read token by token: comments (`-- `, `#`, `/* */`) and quoted text
+# are skipped whole, so an INSERT inside one is none; the rest goes in long runs. Each token is
+# matched once: the read is linear in the file's length.
+SQL_TOKEN = re.compile(
+    r"--(?:[ \t\r][^\n]*+|$)|\#[^\n]*+|/\*(?:[^*]++|\*(?!/))*+(?:\*/|\Z)"
+    r"|'(?:[^'\\]++|\\[\s\S])*+(?:'|\Z)|\"(?:[^\"\\]++|\\[\s\S])*+(?:\"|\Z)|`[^`]*+(?:`|\Z)"
+    r"|(?P<insert>INSERT\s)|(?:[^-\#/'\"`i]|-(?!-)|/(?!\*)|i(?!nsert\s))++|[\s\S]",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 def _sql_text(quoted: str) -> str:
@@ -222,36 +258,68 @@ def _sql_text(quoted: str) -> str:
     return unescaped.replace("''", "'")
 
 
-def _yourls_sql(text: str) -> list[Record]:
+def _next_insert(text: str, position: int) -> "re.Match[str] | None":
+    """The first INSERT statement's head at or after `position` that no comment or text holds."""
+    while position < len(text):
+        token = SQL_TOKEN.match(text, position)
+        if token is None:  # not reached: the last alternative takes any character
+            return None
+        if token["insert"] is not None and (insert := SQL_INSERT.match(text, position)) is not None:
+            return insert
+        position = token.end()
+    return None
+
+
+def _sql_inserts(text: str) -> bool:
+    return _next_insert(text, 0) is not None
+
+
+class _Lines:
+    """Line numbers of increasing positions in a text, counted once over it."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.counted_to, self.line = text, 0, 1
+
+    def at(self, position: int) -> int:
+        self.line += self.text.count("\n", self.counted_to, position)
+        self.counted_to = position
+        return self.line
+
+
+def _sql_row(text: str, position: int, line: int) -> tuple[list[Any], int]:
+    """The values of the row `(...)` at `position` and where it ends."""
+    values: list[Any] = []
+    position += 1
+    while True:
+        value = SQL_VALUE.match(text, position)
+        if value is None:
+            raise UnreadableFile(f"line {line}: an SQL value that cannot be read")
+        values.append(_sql_text(value[1]) if value[1] is not None else value[3])
+        position = value.end()
+        if value[4] == ")":
+            return values, position
+
+
+def _yourls_sql(text: str) -> Iterator[Record]:
     """The rows of YOURLS' `yourls_url` table in a dump (mysqldump's or phpMyAdmin's INSERTs)."""
-    records = []
-    for insert in SQL_INSERT.finditer(text):
-        if not insert[1].lower().endswith("_url"):
-            continue  # yourls_log, yourls_options: not links
-        columns = [name.strip(" `") for name in insert[3].split(",")] if insert[3] else list(YOURLS_COLUMNS)
+    lines = _Lines(text)
+    insert = _next_insert(text, 0)
+    while insert is not None:
         position = insert.end()
-        while position < len(text) and text[position] == "(":
-            values: list[Any] = []
-            line = text.count("\n", 0, position) + 1
-            position += 1
-            while True:
-                value = SQL_VALUE.match(text, position)
-                if value is None:
-                    raise UnreadableFile(f"line {line}: an SQL value that cannot be read")
-                values.append(_sql_text(value[1]) if value[1] is not None else value[3])
-                position = value.end()
-                if value[4] == ")":
-                    break
+        columns = [name.strip(" `") for name in insert[3].split(",")] if insert[3] else list(YOURLS_COLUMNS)
+        # yourls_log, yourls_options: not links
+        while insert[1].lower().endswith("_url") and position < len(text) and text[position] == "(":
+            line = lines.at(position)
+            values, position = _sql_row(text, position, line)
             row = dict(zip(columns, values, strict=False))
             fields = {"url": row.get("url") or "", "slug": row.get("keyword") or "", "title": row.get("title") or ""}
-            records.append(Record(line, _given(fields)))
-            separator = re.compile(r"\s*,\s*").match(text, position)
+            yield Record(line, _given(fields))
+            separator = SQL_ROW_SEPARATOR.match(text, position)
             position = separator.end() if separator else position
-    return records
+        insert = _next_insert(text, position)
 
 
-def _shlink(text: str) -> list[Record]:
-    records = []
+def _shlink(text: str) -> Iterator[Record]:
     for line, row in _csv_rows(text):
         code = row.get("shortcode") or (_path_code(row["shorturl"]) if row.get("shorturl") else "")
         fields = {
@@ -260,28 +328,38 @@ def _shlink(text: str) -> list[Record]:
             "title": row.get("title", ""),
             "tags": tags_of(row.get("tags", "")),
         }
-        records.append(Record(line, _given(fields)))
-    return records
+        yield Record(line, _given(fields))
+
+
+# Kutt's milliseconds since 1970 that are moments the API takes (moments.RANGE_TEXT).
+KUTT_EARLIEST_MS = int(moments.EARLIEST.timestamp()) * 1000
+KUTT_LATEST_MS = int(moments.LATEST.timestamp()) * 1000
 
 
 def _kutt_expiry(value: Any) -> Any:
-    # Kutt writes its expiry as an ISO time or, in older exports, as milliseconds since 1970.
+    """An expiry as the API takes it: Kutt writes an ISO time or, in older exports, milliseconds
+    since 1970; ValueError for a number of milliseconds out of range (or NaN, or infinite)."""
     if isinstance(value, int | float) and not isinstance(value, bool):
+        if not KUTT_EARLIEST_MS <= value <= KUTT_LATEST_MS:  # NaN compares false
+            raise ValueError(f"expire_in: {value} is not a time in milliseconds since 1970 {moments.RANGE_TEXT}")
         return datetime.fromtimestamp(value / 1000, UTC).isoformat()
     return value
 
 
-def _kutt(text: str) -> list[Record]:
-    records = []
+def _kutt(text: str) -> Iterator[Record]:
     for position, link in enumerate(_json_entries(text, "data", 'a Kutt export is {"data": [...]} or a list'), start=1):
+        problems = []
+        try:
+            expires_at = _kutt_expiry(link.get("expire_in"))
+        except ValueError as error:
+            expires_at, problems = None, [str(error)]
         fields = {
             "url": link.get("target") or "",
             "slug": link.get("address") or "",
             "title": link.get("description") or "",
-            "expires_at": _kutt_expiry(link.get("expire_in")) or "",
+            "expires_at": expires_at or "",
         }
-        records.append(Record(position, _given(fields)))
-    return records
+        yield Record(position, _given(fields), tuple(problems))
 
 
 READERS = {

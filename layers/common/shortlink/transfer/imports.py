@@ -11,14 +11,15 @@ record without one is the default domain's.
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 
-from pydantic import AfterValidator, Field, ValidationError
+from pydantic import AfterValidator, Field, ValidationError, model_validator
 
-from shortlink.access.passwords import is_password_hash
+from shortlink.access.passwords import password_hash_problem
 from shortlink.api.link_views import (
     STRICT_REQUEST,
     DestinationOptions,
@@ -32,7 +33,14 @@ from shortlink.api.link_views import (
 )
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import Allowance, LinkOptions, LinkRepository, create_link, find_link
+from shortlink.links.model import (
+    PRIVATE_CODE_LENGTH,
+    Allowance,
+    LinkOptions,
+    LinkRepository,
+    create_link,
+    find_link,
+)
 from shortlink.links.urls import DestinationPolicy, validate_destination
 from shortlink.transfer.formats import Record
 
@@ -49,9 +57,21 @@ EXISTS = "this key has a link with this code and destination already"
 IMPORTED_BEFORE = "imported before (the same link without a code)"
 
 
+# A private link's code as the create draws it: secrets.token_urlsafe(16), 22 characters of
+# URL-safe base64 whose last encodes 2 bits (A, Q, g or w).
+PRIVATE_CODE = re.compile(r"[A-Za-z0-9_-]{21}[AQgw]")
+# A drawn code has fewer than 9 different characters once in 3 billion: fewer is a chosen one.
+MIN_PRIVATE_CODE_CHARACTERS = 9
+
+
+def _drawn_code(code: str) -> bool:
+    return PRIVATE_CODE.fullmatch(code) is not None and len(set(code)) >= MIN_PRIVATE_CODE_CHARACTERS
+
+
 def _password_hash(text: str) -> str:
-    if not is_password_hash(text):
-        raise ValueError("must be a password hash as an export writes it (pbkdf2_sha256$...)")
+    problem = password_hash_problem(text)
+    if problem is not None:  # refused here: stored, it would fail every unlock or cost seconds each
+        raise ValueError(problem)
     return text
 
 
@@ -74,6 +94,23 @@ class ImportedLink(DestinationOptions):
     rules: Rules | None = None
     deleted_at: Moment | None = None
     domain: Annotated[str | None, Field(max_length=260)] = None
+
+    @model_validator(mode="after")
+    def private_code_drawn(self) -> "ImportedLink":
+        """A private link's code is its capability: an import restores one that may have been
+        drawn by a create, never a chosen one (AAAA...)."""
+        # Other lengths: the create refuses a slug for a private link.
+        if (
+            self.private
+            and self.slug is not None
+            and len(self.slug) == PRIVATE_CODE_LENGTH
+            and not _drawn_code(self.slug)
+        ):
+            raise ValueError(
+                "slug: a private link's code must be one a create drew (22 random URL-safe characters); "
+                "leave out slug to draw a new one"
+            )
+        return self
 
     def options(self, domains: ShortDomains) -> LinkOptions:
         excluded = {"url", "tags", "deleted_at", "domain", *DestinationOptions.model_fields}
@@ -158,10 +195,13 @@ class Importer:
         report = ImportReport()
         rate_limited: RateLimited | None = None
         for record in records:
+            problems = record.problems  # what the file said that no link can take
             try:
                 link = ImportedLink.model_validate(record.fields)
             except ValidationError as error:
-                message = self.invalid_answer(error)
+                problems = (*problems, self.invalid_answer(error))
+            if problems:
+                message = "; ".join(problems)
                 report.results.append(RecordResult(record.line, "failed", error="invalid_request", message=message))
                 continue
             try:
