@@ -1,6 +1,7 @@
 """Webhook endpoints, fan-out and the retry schedule (pure), and the sender's address check,
 which refuses before it connects (sockets are off here: a connection attempt would fail the test)."""
 
+import ipaddress
 import json
 from datetime import UTC, datetime
 
@@ -20,6 +21,7 @@ from shortlink.webhooks.model import (
     click_events,
     delivery_id,
     disables_endpoint,
+    is_public_address,
     link_deliveries,
     new_secret,
     parse_message,
@@ -153,3 +155,35 @@ def test_loopback_is_reachable_only_when_allowed_and_plain_http_only_then():
     assert not sender.send("http://127.0.0.1:9/x", {}, "{}").ok
     public = HttpWebhookSender(resolver=lambda host, port: ["93.184.215.14"])
     assert public.send("http://hooks.example.com/x", {}, "{}").reason == "webhooks are sent over https only"
+
+
+# IPv6 spellings that carry an inside IPv4 address: NAT64, IPv4-compatible, SIIT, 6to4, Teredo
+# (server and client, the client's bits inverted).
+EMBEDDED_INSIDE = [
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b::7f00:1",
+    "::127.0.0.1",
+    "::a9fe:a9fe",
+    "::ffff:0:a9fe:a9fe",
+    "::ffff:0:10.0.0.1",
+    "2002:a9fe:a9fe::1",
+    "2002:0a00:0001::",
+    "2001:0:a9fe:a9fe::1",
+    "2001:0:808:808:0:0:5601:5601",  # Teredo client 169.254.169.254 (inverted) behind a public server
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDED_INSIDE)
+def test_an_ipv6_address_that_embeds_an_inside_ipv4_one_is_refused_at_registration_and_at_send(address):
+    with pytest.raises(InvalidUrl, match="not a public address"):
+        validate_endpoint_url(f"https://[{address}]/hook", DestinationPolicy())
+    sender = HttpWebhookSender(resolver=lambda host, port: [address])
+    assert sender.send("https://hooks.example.com/x", {}, "{}").reason == (
+        "host resolves to an address webhooks may not reach"
+    )
+
+
+def test_an_ipv6_address_that_embeds_a_public_ipv4_one_is_judged_by_both():
+    assert is_public_address(ipaddress.ip_address("64:ff9b::808:808"))  # NAT64 to 8.8.8.8
+    assert is_public_address(ipaddress.ip_address("2606:4700::1111"))
+    assert not is_public_address(ipaddress.ip_address("::"))

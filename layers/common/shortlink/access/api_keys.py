@@ -156,6 +156,21 @@ def first_scope_not_held(creator: ApiKey, scopes: frozenset[str]) -> str | None:
     return next(iter(sorted(scopes - creator.scopes)), None)
 
 
+def child_expiry(creator: ApiKey, expires_at: datetime | None) -> datetime | None:
+    """When a key `creator` makes ends: no later than the creator itself. Left out, it ends with
+    the creator; a later moment is refused (InvalidApiKeyOption), never silently shortened."""
+    if creator.expires_at is None:
+        return expires_at
+    if expires_at is None:
+        return creator.expires_at
+    if expires_at > creator.expires_at:
+        raise InvalidApiKeyOption(
+            "expires_at",
+            f"expires_at: must be no later than this key's own expiry ({creator.expires_at.isoformat()})",
+        )
+    return expires_at
+
+
 def issue_account_key(
     registry: ApiKeyRegistry,
     creator: ApiKey,
@@ -165,7 +180,8 @@ def issue_account_key(
     now: datetime,
 ) -> tuple[ApiKey, str]:
     """A new key of `creator`'s account (`POST /keys`, the console's Keys page) and its clear
-    text; ScopeNotGrantable if it would hold a scope the creator lacks."""
+    text, never more powerful than its creator: ScopeNotGrantable if it would hold a scope the
+    creator lacks, InvalidApiKeyOption if it would outlive it."""
     if (scope := first_scope_not_held(creator, scopes)) is not None:
         raise ScopeNotGrantable(scope)
-    return issue_api_key(registry, name, scopes, expires_at, now, creator.owner)
+    return issue_api_key(registry, name, scopes, child_expiry(creator, expires_at), now, creator.owner)

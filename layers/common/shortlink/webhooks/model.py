@@ -114,11 +114,29 @@ def _loopback_receiver(url: str) -> str | None:
     return parsed.href if loopback else None
 
 
+# IPv6 prefixes whose last 32 bits are an IPv4 address a translator or the host itself reaches:
+# NAT64 (RFC 6052), SIIT (RFC 7915's ::ffff:0:0:0/96) and IPv4-compatible addresses (::/96).
+IPV4_TAIL_PREFIXES = tuple(ipaddress.ip_network(prefix) for prefix in ("64:ff9b::/96", "::ffff:0:0:0/96", "::/96"))
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (mapped, NAT64, SIIT, IPv4-compatible, 6to4,
+    Teredo's server and client): each is where a packet may end up, so each is judged."""
+    found = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
+    if any(address in prefix for prefix in IPV4_TAIL_PREFIXES):
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return [embedded for embedded in found if embedded is not None]
+
+
 def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """A globally routable unicast address: not private, loopback, link-local (where the cloud
-    metadata service lives: 169.254.169.254, fd00:ec2::254 is private), shared or reserved."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    metadata service lives: 169.254.169.254, fd00:ec2::254 is private), shared or reserved, in
+    any spelling: an IPv6 address that embeds an IPv4 one is public only if that one is too."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # the IPv4 address itself, as a dual-stack socket names it
+            return is_public_address(address.ipv4_mapped)
+        if not all(is_public_address(embedded) for embedded in embedded_ipv4(address)):
+            return False
     return address.is_global and not address.is_multicast
 
 
