@@ -43,6 +43,7 @@ class ApiKey:
     expires_at: datetime | None = None
     last_used_on: date | None = None  # UTC day, written at most once a day
     owner: str = ""  # the account whose links it works on; empty: its own (key_id)
+    session_generation: int = 0  # moved on by each console Sign out, which ends the key's sessions
 
     def __post_init__(self) -> None:
         if not self.owner:
@@ -65,6 +66,11 @@ class ApiKeyStore(Protocol):
 
     def mark_used(self, key_hash: str, day: date) -> None:
         """Record `day` as the key's last use, unless a day as late is recorded already."""
+
+
+class SessionGenerations(Protocol):
+    def end_sessions(self, key_hash: str) -> None:
+        """Move the key's session generation on: every console session of the key ends."""
 
 
 class ApiKeyRegistry(Protocol):

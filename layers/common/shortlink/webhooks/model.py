@@ -27,7 +27,7 @@ EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)
 CLICK_EVENT: EventType = "link.clicked"
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes, base64
-MAX_ENDPOINTS_PER_KEY = 10
+MAX_ENDPOINTS_PER_ACCOUNT = 10  # every key of an account shares them
 # Seconds before each retry of a failed delivery (Svix's schedule, capped so that the last
 # attempt, the 8th, comes about a day after the first); the queue dead-letters it after that.
 RETRY_DELAYS_SECONDS = (5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 8 * 3600, 8 * 3600)
@@ -43,7 +43,7 @@ class EndpointNotFound(ShortlinkError):
 
 
 class TooManyEndpoints(ShortlinkError):
-    """The key has MAX_ENDPOINTS_PER_KEY endpoints already."""
+    """The account has MAX_ENDPOINTS_PER_ACCOUNT endpoints already."""
 
 
 @dataclass(frozen=True)

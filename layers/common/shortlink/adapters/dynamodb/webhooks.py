@@ -53,7 +53,7 @@ class DynamoEndpointStore:
     def add(self, endpoint: Endpoint, limit: int) -> None:
         try:
             if self._model.count(endpoint.owner) >= limit:
-                raise TooManyEndpoints(f"at most {limit} webhook endpoints per API key")
+                raise TooManyEndpoints(f"at most {limit} webhook endpoints per account")
             self._model(
                 owner=endpoint.owner,
                 endpoint_id=endpoint.endpoint_id,
