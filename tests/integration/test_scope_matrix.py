@@ -207,6 +207,23 @@ def test_no_key_outlives_or_outranks_the_key_that_made_it(world):
     assert "ten-years" not in [key["name"] for key in listed]  # nothing half-written
 
 
+def test_the_console_keys_page_makes_no_key_that_outlives_its_maker(world, browser_of):
+    ends = datetime.now(UTC) + timedelta(hours=2)
+    store = services.api_key_store()
+    parent = issue_api_key(store, "expiring", frozenset({ADMIN, LINKS_READ}), ends, datetime.now(UTC), world.owner)[1]
+    console = browser_of(parent)
+    form = {"csrf": console.csrf(), "name": "ten-years", "scopes": "links:read", "expires_at": "2036-01-01T00:00:00Z"}
+    refused = console.post("/console/keys", form)
+    assert refused["statusCode"] == 422
+    assert "expires_at: must be no later than this key&#39;s own expiry" in refused["body"]
+    made = console.post("/console/keys", {**form, "name": "inherits", "expires_at": ""})
+    assert made["statusCode"] == 201
+    [child] = [key for key in store.list_keys(world.owner) if key.name == "inherits"]
+    assert child.expires_at is not None
+    assert abs(child.expires_at - ends) < timedelta(seconds=1)
+    assert "ten-years" not in [key.name for key in store.list_keys(world.owner)]
+
+
 def test_no_console_session_outlives_its_key_or_a_sign_out(world, browser_of):
     ends = datetime.now(UTC) + timedelta(hours=1)
     store = services.api_key_store()
