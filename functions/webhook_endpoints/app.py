@@ -58,10 +58,14 @@ class EndpointView(BaseModel):
     created_at: datetime
     disabled: bool
     disabled_at: datetime | None
+    expires_at: Annotated[
+        datetime | None, Field(description="the registering key's expiry: nothing is delivered from then on")
+    ] = None
 
     @classmethod
     def of(cls, endpoint: Endpoint) -> "EndpointView":
         return cls(
+            expires_at=endpoint.expires_at,
             id=endpoint.endpoint_id,
             url=endpoint.url,
             events=list(endpoint.events),
@@ -109,14 +113,16 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
 def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Response[Any]:
     config = settings()
     url = validate_endpoint_url(request.url, destination_policy(app), config.webhooks_allow_loopback)
+    caller = current_api_key(app)
     endpoint = Endpoint(
-        owner=current_api_key(app).owner,
+        owner=caller.owner,
         endpoint_id=new_endpoint_id(),
         url=url,
         events=tuple(dict.fromkeys(request.events)),
         tags=tuple(dict.fromkeys(request.tags)),
         secret=new_secret(),
         created_at=datetime.now(UTC),
+        expires_at=caller.expires_at,  # no endpoint outlives the key that registered it
     )
     webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_ACCOUNT)
     logger.info("webhook endpoint registered", extra={"endpoint": endpoint.endpoint_id, "owner": endpoint.owner})

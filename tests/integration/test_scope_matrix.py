@@ -242,3 +242,17 @@ def test_no_console_session_outlives_its_key_or_a_sign_out(world, browser_of):
     again = browser_of(expiring)
     assert again.get("/console")["statusCode"] == 200
     assert other.get("/console")["statusCode"] == 200
+
+
+def test_no_webhook_endpoint_outlives_the_key_that_registered_it(world):
+    ends = datetime.now(UTC) + timedelta(hours=3)
+    store = services.api_key_store()
+    registrar = issue_api_key(store, "hooks", ALL_SCOPES, ends, datetime.now(UTC), world.owner)[1]
+    body = {"url": "https://hooks.example.com/expiring", "events": ["link.created"]}
+    answer = world.call("WebhookEndpointsFunction", "POST", "/webhooks", "/webhooks", registrar, body=body)
+    assert answer["statusCode"] == 201, answer["body"]
+    created = json.loads(answer["body"])
+    assert abs(datetime.fromisoformat(created["expires_at"]) - ends) < timedelta(seconds=1)
+    [stored] = [each for each in services.webhook_endpoints().list_for_owner(world.owner) if each.url == body["url"]]
+    assert stored.expires_at is not None
+    assert not stored.wants("link.created", (), ends)

@@ -187,3 +187,17 @@ def test_an_ipv6_address_that_embeds_a_public_ipv4_one_is_judged_by_both():
     assert is_public_address(ipaddress.ip_address("64:ff9b::808:808"))  # NAT64 to 8.8.8.8
     assert is_public_address(ipaddress.ip_address("2606:4700::1111"))
     assert not is_public_address(ipaddress.ip_address("::"))
+
+
+def test_an_endpoint_gets_nothing_after_the_key_that_registered_it_expires():
+    from dataclasses import replace
+    from datetime import timedelta
+
+    expiring = replace(endpoint(), expires_at=AT + timedelta(hours=1))
+    before = EventMessage("evt_1", "link.created", AT, "k1", (), {"code": "a"})
+    after = EventMessage("evt_2", "link.created", AT + timedelta(hours=1), "k1", (), {"code": "a"})
+    assert len(link_deliveries(before, [expiring])) == 1
+    assert link_deliveries(after, [expiring]) == []
+    clicks = EventMessage("evt_3", "link.clicked", AT + timedelta(hours=2), clicks={"a": 3})
+    owners = {"a": LinkOwnership("k1", ())}
+    assert click_deliveries(clicks, owners, {"k1": [expiring]}, ShortDomains()) == []

@@ -57,10 +57,14 @@ class Endpoint:
     created_at: datetime
     disabled_at: datetime | None = None
     consecutive_failures: int = 0
+    # The expiry of the key that registered it: it reads nothing after its key could not.
+    expires_at: datetime | None = None
 
-    def wants(self, event_type: str, link_tags: Iterable[str]) -> bool:
-        """Whether an event of this type about a link with these tags goes to this endpoint."""
+    def wants(self, event_type: str, link_tags: Iterable[str], at: datetime) -> bool:
+        """Whether an event of this type about a link with these tags, at `at`, goes to this endpoint."""
         if self.disabled_at is not None or event_type not in self.events:
+            return False
+        if self.expires_at is not None and at >= self.expires_at:
             return False
         return not self.tags or not set(self.tags).isdisjoint(link_tags)
 
@@ -228,7 +232,7 @@ def link_deliveries(event: EventMessage, endpoints: Iterable[Endpoint]) -> list[
     return [
         Delivery(delivery_id(event.event_id, endpoint.endpoint_id), endpoint.owner, endpoint.endpoint_id, body)
         for endpoint in endpoints
-        if endpoint.wants(event.event_type, event.tags)
+        if endpoint.wants(event.event_type, event.tags, event.at)
     ]
 
 
@@ -247,7 +251,9 @@ def click_deliveries(
             counts = {
                 code: count
                 for code, count in sorted(event.clicks.items())
-                if code in links and links[code].owner == owner and endpoint.wants(CLICK_EVENT, links[code].tags)
+                if code in links
+                and links[code].owner == owner
+                and endpoint.wants(CLICK_EVENT, links[code].tags, event.at)
             }
             if not counts:
                 continue
