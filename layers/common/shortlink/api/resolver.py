@@ -2,9 +2,9 @@
 
 One place maps domain errors and validation failures to JSON answers, and one pre-check runs
 before anything else looks at a request, in this order: body size (413), API key (401), the
-route's scope (403), media type (415); then the body is read as strict JSON (422) and validated.
-Each route declares its scope as its OpenAPI security requirement (`security=needs(scope)`), so
-the document says what the pre-check enforces.
+route's scopes (403), media type (415); then the body is read as strict JSON (422) and validated.
+Each route declares its scopes as its OpenAPI security requirement (`security=needs(*scopes)`,
+all needed), so the document says what the pre-check enforces.
 """
 
 import base64
