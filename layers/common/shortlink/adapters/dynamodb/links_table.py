@@ -377,7 +377,7 @@ class DynamoCounterStore:
 
 class DynamoWindowCounter:
     """Rate limits in the counters table: fixed windows (one conditional `ADD` per use) and
-    attempt logs (one item per subject, replaced conditionally on its version)."""
+    attempt logs (one item per subject: a GetItem, then an UpdateItem conditional on its version)."""
 
     def __init__(self, table_name: str) -> None:
         self._model = bound_model(CounterItem, table_name)
@@ -406,12 +406,16 @@ class DynamoWindowCounter:
         return [float(time) for time in cast(list[float], item.attempts or [])], int(item.version or 0)
 
     def record_attempts(self, subject: str, times: list[float], version: int, expires_at_epoch: int) -> bool:
-        """One PutItem on the condition that the log is still at `version`."""
+        """One UpdateItem on the condition that the log is still at `version`."""
         model = self._model
-        item = model(name=f"{subject}#log", attempts=times, version=version + 1, expires_at_epoch=expires_at_epoch)
+        actions: list[Any] = [
+            model.attempts.set(cast(Any, times)),  # pynamodb's stubs type a list of numbers as attributes
+            model.version.set(version + 1),
+            model.expires_at_epoch.set(expires_at_epoch),
+        ]
         condition = model.name.does_not_exist() if version == 0 else model.version == version
         try:
-            item.save(condition=condition)
+            model(name=f"{subject}#log").update(actions=actions, condition=condition)
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 return False
