@@ -6,6 +6,8 @@ import json
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from standardwebhooks import Webhook
 
 from shortlink.adapters.http.webhooks import HttpWebhookSender
@@ -201,3 +203,22 @@ def test_an_endpoint_gets_nothing_after_the_key_that_registered_it_expires():
     clicks = EventMessage("evt_3", "link.clicked", AT + timedelta(hours=2), clicks={"a": 3})
     owners = {"a": LinkOwnership("k1", ())}
     assert click_deliveries(clicks, owners, {"k1": [expiring]}, ShortDomains()) == []
+
+
+INSIDE_IPV4 = ("10.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10")
+
+
+@given(st.one_of(*(st.ip_addresses(network=network) for network in INSIDE_IPV4)))
+def test_every_ipv6_embedding_of_an_inside_ipv4_address_is_refused(inner):
+    value = int(inner)
+    embeddings = {
+        "IPv4-mapped": (0xFFFF << 32) | value,
+        "NAT64": (0x0064_FF9B << 96) | value,
+        "SIIT": (0xFFFF << 48) | value,
+        "IPv4-compatible": value,
+        "6to4": (0x2002 << 112) | (value << 80) | 1,
+        "Teredo server": (0x2001 << 112) | (value << 64) | 1,
+        "Teredo client": (0x2001 << 112) | (0x0808_0808 << 64) | (value ^ 0xFFFFFFFF),  # a public server
+    }
+    public = [kind for kind, embedding in embeddings.items() if is_public_address(ipaddress.IPv6Address(embedding))]
+    assert public == [], (inner, public)
