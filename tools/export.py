@@ -4,8 +4,9 @@
     python -m tools.export --local --key sl_... --format csv -o links.csv
     python -m tools.export --stack-name shortlink-prod --key sl_... --format stats-csv --from 2026-11-01T00:00:00Z
 
-A JSON export imports back unchanged (python -m tools.import links.json ...): passwords travel
-as their hashes. CSV shows only whether a link has a password.
+A JSON export with --password-hashes (an admin key's) imports back unchanged (python -m
+tools.import links.json ...): passwords travel as their hashes. Without it, and in CSV, an export
+shows only whether a link has a password.
 """
 
 import argparse
@@ -21,6 +22,9 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--format", default="json", choices=("json", "csv", "stats-csv"))
     parser.add_argument("--from", dest="start", help="stats-csv: from this time (ISO 8601 with a zone)")
     parser.add_argument("--to", dest="end", help="stats-csv: until this time (default: now)")
+    parser.add_argument(
+        "--password-hashes", action="store_true", help="json: the passwords as their hashes (an admin key only)"
+    )
     parser.add_argument("-o", "--output", type=Path, help="write here instead of to standard output")
     add_api_arguments(parser)
     return parser.parse_args(argv)
@@ -32,6 +36,7 @@ def main(argv: list[str] | None = None) -> int:
         "format": args.format,
         **({"from": args.start} if args.start else {}),
         **({"to": args.end} if args.end else {}),
+        **({"include": "password_hash"} if args.password_hashes else {}),
     }
     answer = Api.of(args).request("GET", f"/links/export?{urlencode(query)}")
     if answer.status != 200:

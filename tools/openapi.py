@@ -24,9 +24,10 @@ DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
 RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints", "keys")
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
-    "`Authorization: Bearer <api key>` holding the route's scope (its security requirement names it). A "
-    "request is checked in this order: body size (413), API key (401), scope (403, `scope` names the missing "
-    "one), media type (415: a body must be `application/json`, but the file of `/links/import`), then the "
+    "`Authorization: Bearer <api key>` holding the route's scopes (its security requirement names them, "
+    "all needed). An answer carries only what the key's scopes may read. A "
+    "request is checked in this order: body size (413), API key (401), scopes (403, `scope` names the first "
+    "missing one), media type (415: a body must be `application/json`, but the file of `/links/import`), then the "
     'body as strict JSON and its fields (422, the message names the field). Errors are `{"error": ..., '
     '"message": ...}`.'
 )

@@ -27,7 +27,14 @@ from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.key_form import key_request
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other, session_cookie
-from shortlink.console.sessions import Session, cookie_value, is_same_origin, issue_session, read_session
+from shortlink.console.sessions import (
+    Session,
+    cookie_value,
+    is_current,
+    is_same_origin,
+    issue_session,
+    read_session,
+)
 from shortlink.errors import (
     ApiKeyNotFound,
     InvalidApiKeyOption,
@@ -40,6 +47,9 @@ from shortlink.errors import (
     SlugTaken,
 )
 from shortlink.links.model import Link, create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.redirect.edge import came_through_edge, request_headers
+from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
+from shortlink.redirect.visitors import client_ip
 from shortlink.wiring import (
     api_key_store,
     click_stats,
@@ -90,23 +100,33 @@ def session() -> tuple[Session, ApiKey]:
     """This request's session and its key, which must still be active."""
     found = read_session(cookie_value(app.current_event.cookies or []), now(), console_session_secret())
     key = api_key_store().find_by_hash(found.key_hash) if found else None
-    if found is None or key is None or key.state(now()) != "active":
+    if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
     return found, key
 
 
-def requiring(scope: str) -> tuple[Session, ApiKey]:
+def requiring(*scopes: str) -> tuple[Session, ApiKey]:
     current, key = session()
-    if not key.allows(scope):
-        raise Refused(403, f"this API key lacks the {scope} scope")
+    for scope in scopes:
+        if not key.allows(scope):
+            raise Refused(403, f"this API key lacks the {scope} scope")
     return current, key
+
+
+def browser_host() -> str | None:
+    """The host the browser sent the request to: Host, but behind the edge (which replaces Host
+    with the API's own) the viewer's host it names, or None where it names none (one domain)."""
+    headers = request_headers(app.current_event.raw_event)
+    if came_through_edge(headers, settings().trust_edge_headers):
+        return headers.get(EDGE_HOST_HEADER) or None
+    return headers.get("host", "")
 
 
 def posted_form() -> forms.Form:
     """The form of a state-changing request, refused unless it comes from the console's own
     pages: the browser's Origin (a cross-site form or fetch carries another one)."""
     event = app.current_event
-    if not is_same_origin(event.headers.get("origin"), event.headers.get("host")):
+    if not is_same_origin(event.headers.get("origin"), browser_host(), event.headers.get("sec-fetch-site")):
         raise Refused(403, "this request did not come from the console's own page")
     try:
         body = event.decoded_body or ""
@@ -120,10 +140,10 @@ def posted_form() -> forms.Form:
         raise Refused(413, f"the form must have at most {MAX_FORM_FIELDS} fields") from None
 
 
-def posted_by_session(scope: str | None) -> tuple[forms.Form, Session, ApiKey]:
-    """A state-changing request of a signed-in key (with `scope`), carrying its session's CSRF token."""
+def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, ApiKey]:
+    """A state-changing request of a signed-in key (with `scopes`), carrying its session's CSRF token."""
     form = posted_form()
-    current, key = requiring(scope) if scope else session()
+    current, key = requiring(*scopes)
     if not current.accepts_csrf(forms.value(form, "csrf"), console_session_secret()):
         raise Refused(403, "the form's security token is missing or stale: reload the page and retry")
     return form, current, key
@@ -165,21 +185,25 @@ def sign_in_page() -> Response[Any]:
 @app.post("/console/sign-in")
 def sign_in() -> Response[Any]:
     form = posted_form()
-    client = app.current_event.request_context.http.source_ip
-    take_sign_in_attempt(client, settings().sign_in_attempts_per_window, now(), window_counter())
+    # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
+    client = client_ip(app.current_event.raw_event, settings().trust_edge_headers)
+    take_sign_in_attempt(str(client or "unknown"), settings().sign_in_attempts_per_window, now(), window_counter())
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
         return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
-    _, cookie = issue_session(key_hash, now(), console_session_secret())
+    _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
 
 
 @app.post("/console/sign-out")
 def sign_out() -> Response[Any]:
-    posted_by_session(None)
+    """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
+    _, current, key = posted_by_session()
+    api_key_store().end_sessions(current.key_hash)
+    logger.info("console sign-out", extra={"key_id": key.key_id})
     return see_other(SIGN_IN, [ended_session_cookie()])
 
 
@@ -402,16 +426,17 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
     return Response(200, "image/png", image.getvalue(), headers={**headers, "Cache-Control": "no-store"})
 
 
+# The edit form shows the link as it is: a write-only key may not read it (as GET /links/{code}).
 @app.get("/console/links/<code>/edit")
 def edit_page(code: str) -> Response[Any]:
-    current, key = requiring("links:write")
+    current, key = requiring("links:write", "links:read")
     link = view(requested(code, key))
     return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
 
 
 @app.post("/console/links/<code>")
 def edit(code: str) -> Response[Any]:
-    form, current, key = posted_by_session("links:write")
+    form, current, key = posted_by_session("links:write", "links:read")
     stored = requested(code, key)
     link = view(stored)
     try:
@@ -455,6 +480,11 @@ def overview_report(
     return account_stats(click_stats(), owner, tag, span, settings().short_domains.public_name)
 
 
+def overview_of(key: ApiKey, report: dict[str, Any]) -> dict[str, Any]:
+    """The overview a key may read: the top links name codes, which need links:read (as GET /stats)."""
+    return report if key.allows("links:read") else {**report, "top_links": []}
+
+
 @app.get("/console/overview")
 def overview() -> Response[Any]:
     """The account's clicks: totals, the series, its top links and each dimension's top values."""
@@ -463,7 +493,7 @@ def overview() -> Response[Any]:
     preset, granularity, start, end = chosen_range()
     report, range_error = None, None
     try:
-        report = overview_report(key.owner, tag, granularity, start, end)
+        report = overview_of(key, overview_report(key.owner, tag, granularity, start, end))
     except InvalidLinkOption as error:
         range_error = str(error)
     chosen = {"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")}

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Query
+from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, Field, model_validator
@@ -107,6 +108,20 @@ def announced(event_type: str, link: Link) -> dict[str, Any]:
     return shown
 
 
+def written(shown: dict[str, Any]) -> Response[Any]:
+    """The answer of a write: the link as it now is to a key that may read it, no body to a
+    write-only key (a write tells nothing the key may not read)."""
+    if not current_api_key(app).allows(LINKS_READ):
+        return Response(status_code=204)
+    return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(shown))
+
+
+# A write's answers: the link (with links:read), or none.
+WRITE_ONLY_ANSWER: dict[int, OpenAPIResponse] = {
+    204: {"description": "done; no body for a key without links:read", "content": {}}
+}
+
+
 def owner() -> str:
     return current_api_key(app).owner  # the account: each of its keys sees its links
 
@@ -149,14 +164,14 @@ def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     "/links/<code>",
     summary="Edit a link",
     operation_id="editLink",
-    responses=answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404),
+    responses={**answers(200, "the link as edited", LinkView, *BODY_ERRORS, 404), **WRITE_ONLY_ANSWER},
     security=needs(LINKS_WRITE),
 )
-def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> dict[str, Any]:
+def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> Response[Any]:
     policy = destination_policy(app)
     key = requested_key(code, domain)
     edited = edit_link(key, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
-    return announced("link.updated", edited)
+    return written(announced("link.updated", edited))
 
 
 @app.delete(
@@ -175,11 +190,11 @@ def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     "/links/<code>/restore",
     summary="Undo a delete",
     operation_id="restoreLink",
-    responses=answers(200, "the link", LinkView, 404),
+    responses={**answers(200, "the link", LinkView, 404), **WRITE_ONLY_ANSWER},
     security=needs(LINKS_WRITE),
 )
-def restore(code: str, domain: DomainQuery = None) -> dict[str, Any]:
-    return announced("link.restored", restore_link(requested_key(code, domain), owner(), link_repository()))
+def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
+    return written(announced("link.restored", restore_link(requested_key(code, domain), owner(), link_repository())))
 
 
 @app.get(
@@ -271,6 +286,8 @@ def all_links_stats(
     number); `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
     report = account_stats(click_stats(), owner(), tag, span, settings().short_domains.public_name)
+    if not current_api_key(app).allows(LINKS_READ):
+        report["top_links"] = []  # they name codes, a private link's capability: links:read's to read
     filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
     return stats_response(report, output, filename)
 

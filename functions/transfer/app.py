@@ -16,7 +16,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
-from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
+from shortlink.access.api_keys import ADMIN, LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.link_views import Moment
 from shortlink.api.resolver import (
@@ -30,6 +30,7 @@ from shortlink.api.resolver import (
     error_response,
     file_body,
     link_view,
+    missing_scope,
     needs,
 )
 from shortlink.api.responses import ImportSummary, answers, content_answer
@@ -138,10 +139,22 @@ def export_links(
         Moment | None, Query(alias="from", description="stats-csv: inclusive; default 30 days before to")
     ] = None,
     end: Annotated[Moment | None, Query(alias="to", description="stats-csv: exclusive; default now")] = None,
+    include: Annotated[
+        Literal["password_hash"] | None,
+        Query(description="json: the passwords as their hashes (needs the admin scope too)"),
+    ] = None,
 ) -> Response[Any]:
-    owner = current_api_key(app).owner  # the account's links
+    key = current_api_key(app)
+    owner = key.owner  # the account's links
     view_of = partial(link_view, app)
     stats = export_format == "stats-csv"
+    # What an export carries beyond links:read needs its own scope (docs/api.md, Scopes).
+    if stats and not key.allows(STATS_READ):
+        return missing_scope("GET /links/export?format=stats-csv", STATS_READ)
+    if include is not None and not key.allows(ADMIN):
+        return missing_scope("GET /links/export?include=password_hash", ADMIN)
+    if include is not None and export_format != "json":
+        return error_response(422, "invalid_request", "include: password_hash is exported with format=json only")
     span = stats_range(start, end, "day", datetime.now(UTC)) if stats else None
     try:
         links = owned_links(importing_links(), owner, MAX_STATS_EXPORT_LINKS if stats else MAX_EXPORT_LINKS)
@@ -150,7 +163,8 @@ def export_links(
     if span is not None:
         body = stats_csv(links, span, lambda key, first, last: click_stats().days(key, first, last), view_of)
     else:
-        body = links_json(links, view_of) if export_format == "json" else links_csv(links, view_of)
+        with_hashes = include is not None
+        body = links_json(links, view_of, with_hashes) if export_format == "json" else links_csv(links, view_of)
     filename, media_type = EXPORT_FILES[export_format]
     headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
     return Response(status_code=200, content_type=media_type, body=body, headers=headers)

@@ -11,14 +11,14 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BaseModel, ConfigDict, Field
 
-from shortlink.access.api_keys import ADMIN
+from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.link_views import STRICT_REQUEST, Tags, Url
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.config import settings
 from shortlink.webhooks.model import (
     EVENT_TYPES,
-    MAX_ENDPOINTS_PER_KEY,
+    MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,
     EndpointNotFound,
     EventType,
@@ -58,10 +58,14 @@ class EndpointView(BaseModel):
     created_at: datetime
     disabled: bool
     disabled_at: datetime | None
+    expires_at: Annotated[
+        datetime | None, Field(description="the registering key's expiry: nothing is delivered from then on")
+    ] = None
 
     @classmethod
     def of(cls, endpoint: Endpoint) -> "EndpointView":
         return cls(
+            expires_at=endpoint.expires_at,
             id=endpoint.endpoint_id,
             url=endpoint.url,
             events=list(endpoint.events),
@@ -91,7 +95,9 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
     "/webhooks",
     summary="Register a webhook endpoint",
     operation_id="createWebhook",
-    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
+    # Account configuration whose deliveries carry the account's links and clicks: a key that
+    # may not read those may not have them sent elsewhere either.
+    security=needs(ADMIN, LINKS_READ, STATS_READ),
     responses=documented(
         answers(
             201,
@@ -101,22 +107,24 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
             409,
             links={"Delete": {"operationId": "deleteWebhook", "parameters": {"endpoint_id": "$response.body#/id"}}},
         ),
-        e409=f"the key has {MAX_ENDPOINTS_PER_KEY} endpoints already",
+        e409=f"the account has {MAX_ENDPOINTS_PER_ACCOUNT} endpoints already",
     ),
 )
 def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Response[Any]:
     config = settings()
     url = validate_endpoint_url(request.url, destination_policy(app), config.webhooks_allow_loopback)
+    caller = current_api_key(app)
     endpoint = Endpoint(
-        owner=current_api_key(app).owner,
+        owner=caller.owner,
         endpoint_id=new_endpoint_id(),
         url=url,
         events=tuple(dict.fromkeys(request.events)),
         tags=tuple(dict.fromkeys(request.tags)),
         secret=new_secret(),
         created_at=datetime.now(UTC),
+        expires_at=caller.expires_at,  # no endpoint outlives the key that registered it
     )
-    webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_KEY)
+    webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_ACCOUNT)
     logger.info("webhook endpoint registered", extra={"endpoint": endpoint.endpoint_id, "owner": endpoint.owner})
     body = CreatedEndpoint(**EndpointView.of(endpoint).model_dump(), secret=endpoint.secret)
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=body.model_dump_json())
@@ -126,8 +134,8 @@ def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Respon
     "/webhooks",
     summary="List your webhook endpoints",
     operation_id="listWebhooks",
-    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
-    responses=answers(200, "the key's endpoints, oldest first; a disabled one says so", EndpointList),
+    security=needs(ADMIN),  # account configuration: no link, no click
+    responses=answers(200, "the account's endpoints, oldest first; a disabled one says so", EndpointList),
 )
 def list_endpoints() -> dict[str, Any]:
     endpoints = webhook_endpoints().list_for_owner(current_api_key(app).owner)
@@ -138,8 +146,8 @@ def list_endpoints() -> dict[str, Any]:
     "/webhooks/<endpoint_id>",
     summary="Remove a webhook endpoint (deliveries still queued for it are dropped)",
     operation_id="deleteWebhook",
-    security=needs(ADMIN),  # account configuration, and link.clicked carries click stats
-    responses=documented(answers(204, "removed", None, 404), e404="no such endpoint, or not one of this key's"),
+    security=needs(ADMIN),  # account configuration: no link, no click
+    responses=documented(answers(204, "removed", None, 404), e404="no such endpoint, or not one of this account's"),
 )
 def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> Response[Any]:
     if not webhook_endpoints().delete(current_api_key(app).owner, endpoint_id):

@@ -1,6 +1,8 @@
 """The web console in a real headless Chromium against the local stack (as `make dev` runs it):
 a marketer's whole round, axe-core on every page, a screenshot of each (console-screenshots/,
-git-ignored). Driven and skipped as the password page's browser test is."""
+git-ignored). Driven and skipped as the password page's browser test is. Every request goes
+through the local stack's edge (tools.devstack.edge), which replaces Host with the API's own, as
+CloudFront does: each form post passes the console's origin check as it would behind the edge."""
 
 import json
 import re
@@ -229,11 +231,14 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
     assert row.find_element(By.CLASS_NAME, "state").text == "revoked"
 
-    # Sign out: the session is gone.
+    # Sign out: the session is gone, on the server too: its cookie, kept, signs nobody in.
+    kept = browser.get_cookie("console_session")["value"]
     browser.find_element(By.ID, "sign-out").click()
     shown("api_key")
     browser.get(console)
     assert browser.current_url == f"{console}/sign-in"
+    replayed = stack.request("GET", "/console", headers={"Cookie": f"console_session={kept}"})
+    assert (replayed.status, replayed.headers["location"]) == (303, "/console/sign-in")
     assert Destination.requests == []  # the browser never followed the link: the HTTP client did
 
 

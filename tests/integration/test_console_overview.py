@@ -62,6 +62,13 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     assert csv["headers"]["Content-Disposition"] == 'attachment; filename="tag-promo-stats.csv"'
     lines = csv["body"].splitlines()
     assert (lines[0], lines[-1].split(",")[1]) == ("start,clicks,bots,unique_visitors", "2")
+    # And a key of the account that reads stats only sees the totals, but no top link: they name
+    # codes, which it may not read (as GET /stats answers it)
+    stats_only = Browser(handlers)
+    signed_in(stats_only, scoped_key("stats:read", owner=key_id_for(hash_api_key(key))))
+    page = stats_only.get("/console/overview", range="7d")["body"]
+    assert shown_total(page) == 3
+    assert re.findall(r'class="bar-label" href="/console/links/', page) == []
 
 
 def test_a_bad_tag_or_range_is_named_and_a_key_without_stats_read_is_refused(aws, handlers, browser):

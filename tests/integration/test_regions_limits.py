@@ -77,13 +77,14 @@ def test_password_attempts_are_bounded_by_regions_times_the_limit(regions):
     # Then each region allowed the limit, so regions x limit in all
     assert allowed == dict.fromkeys(REGIONS, limit)
     # And once every region's counters are replicated everywhere, none lost another's count:
-    # each region's window is an item of its own
+    # each region's attempt logs (the client's and the link's) are items of its own
     for region in REGIONS:
         regions.replicate(region, (COUNTERS,))
     for region in REGIONS:
-        windows = {item["name"]["S"]: int(item["value"]["N"]) for item in regions.items(region, COUNTERS)}
-        assert sorted(windows.values()) == [limit] * 3
-        assert all(name.endswith(f"#{owner}") for name, owner in zip(sorted(windows), sorted(REGIONS), strict=True))
+        logs = {item["name"]["S"]: len(item["attempts"]["L"]) for item in regions.items(region, COUNTERS)}
+        for owner in REGIONS:
+            own = [count for name, count in logs.items() if name.endswith(f"#log#{owner}")]
+            assert own == [limit, limit]
         regions.enter(region)
         with pytest.raises(RateLimited):
             take_unlock_attempt("secret1", "198.51.100.7", limit, now, services.window_counter())

@@ -16,6 +16,7 @@ from shortlink.access.api_keys import (
     first_scope_not_held,
     generate_api_key,
     hash_api_key,
+    issue_account_key,
     issue_api_key,
     key_id_for,
 )
@@ -131,3 +132,21 @@ def test_a_key_grants_only_scopes_it_holds():
     assert first_scope_not_held(admin_only, frozenset({ADMIN})) is None
     assert first_scope_not_held(admin_only, frozenset({STATS_READ, LINKS_WRITE})) == LINKS_WRITE
     assert first_scope_not_held(ApiKey("k", "all", NOW), ALL_SCOPES) is None
+
+
+def test_a_child_key_never_outlives_its_creator():
+    creator = ApiKey("k", "ci", NOW, scopes=frozenset({ADMIN, LINKS_READ}), expires_at=NOW + timedelta(days=1))
+    registry = Registry()
+    # Left out, the expiry is the creator's; an earlier one is kept
+    inherited, _ = issue_account_key(registry, creator, "a", frozenset({LINKS_READ}), None, NOW)
+    assert inherited.expires_at == creator.expires_at
+    earlier, _ = issue_account_key(registry, creator, "b", frozenset({LINKS_READ}), NOW + timedelta(hours=1), NOW)
+    assert earlier.expires_at == NOW + timedelta(hours=1)
+    # A later one is refused, naming the field and the creator's own expiry
+    with pytest.raises(InvalidApiKeyOption, match=r"^expires_at: must be no later than .*2026") as refused:
+        issue_account_key(registry, creator, "c", frozenset({LINKS_READ}), NOW + timedelta(days=3650), NOW)
+    assert refused.value.field == "expires_at"
+    assert len(registry.added) == 2
+    # A creator that never expires makes keys that may not either
+    forever = ApiKey("k", "root", NOW)
+    assert issue_account_key(registry, forever, "d", frozenset({LINKS_READ}), None, NOW)[0].expires_at is None

@@ -1,12 +1,15 @@
 """Console sessions: signed, expiring cookies and their CSRF tokens (shortlink.console.sessions)."""
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shortlink.access.api_keys import ApiKey
 from shortlink.console.sessions import (
     SESSION_LIFETIME,
     cookie_value,
+    is_current,
     is_same_origin,
     issue_session,
     read_session,
@@ -97,3 +100,28 @@ def test_only_the_consoles_own_origin_may_post(origin, host, same):
 def test_the_session_cookie_is_found_among_the_events_cookies():
     assert cookie_value(["a=1", "console_session=abc.def", "b=2"]) == "abc.def"
     assert cookie_value(["a=1"]) is None
+
+
+def test_a_session_ends_with_its_key_and_at_the_keys_next_sign_out():
+    key = ApiKey("k", "me", NOW, expires_at=NOW + timedelta(hours=1), session_generation=4)
+    session, cookie = issue_session(KEY_HASH, NOW, SECRET, key.session_generation, key.expires_at)
+    assert session.expires_at == int((NOW + timedelta(hours=1)).timestamp())  # not 12 hours
+    assert read_session(cookie, NOW + timedelta(hours=1), SECRET) is None
+    assert is_current(session, key, NOW)
+    assert not is_current(session, replace(key, session_generation=5), NOW)  # signed out since
+    assert not is_current(session, replace(key, revoked=True), NOW)
+
+
+@pytest.mark.parametrize(
+    ("origin", "fetch_site", "same"),
+    [
+        ("https://d111.cloudfront.net", "same-origin", True),
+        ("https://evil.example", "cross-site", False),
+        ("https://evil.example", "same-site", False),
+        ("https://evil.example", None, False),
+        ("http://d111.cloudfront.net", "same-origin", False),
+        (None, "same-origin", False),
+    ],
+)
+def test_where_the_browsers_host_is_unknown_its_fetch_site_decides(origin, fetch_site, same):
+    assert is_same_origin(origin, None, fetch_site) is same

@@ -1,10 +1,20 @@
-"""The per-key create allowance: a fixed one-minute window."""
+"""The per-key create allowance (a fixed one-minute window) and the guessing limits (sliding
+windows per client, an IPv6 client by its /64, and a ceiling per link)."""
 
 from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.access.rate_limits import CreateAllowance, take_create_allowance, take_unlock_attempt
+from shortlink.access.rate_limits import (
+    LINK_ATTEMPTS_PER_WINDOW,
+    LINK_WINDOW_SECONDS,
+    LOG_WRITE_TRIES,
+    CreateAllowance,
+    client_block,
+    take_attempt,
+    take_create_allowance,
+    take_unlock_attempt,
+)
 from shortlink.errors import RateLimited
 
 
@@ -21,6 +31,24 @@ class InMemoryWindows:
 
     def give_back(self, subject: str, window: int) -> None:
         self.counts[(subject, window)] = max(0, self.counts.get((subject, window), 0) - 1)
+
+
+class InMemoryLogs:
+    def __init__(self) -> None:
+        self.logs: dict[str, tuple[list[float], int]] = {}
+        self.lost_races = 0  # this many writes lose to a concurrent one first
+
+    def attempts(self, subject: str) -> tuple[list[float], int]:
+        return self.logs.get(subject, ([], 0))
+
+    def record_attempts(self, subject: str, times: list[float], version: int, expires_at_epoch: int) -> bool:
+        if self.lost_races:
+            self.lost_races -= 1
+            self.logs[subject] = (self.attempts(subject)[0], self.attempts(subject)[1] + 1)
+            return False
+        assert self.attempts(subject)[1] == version
+        self.logs[subject] = (times, version + 1)
+        return True
 
 
 def at(second: int) -> datetime:
@@ -54,7 +82,7 @@ def test_zero_means_no_limit_and_no_count():
 
 
 def test_password_attempts_are_limited_per_link_and_client_for_a_quarter_hour():
-    windows = InMemoryWindows()
+    windows = InMemoryLogs()
     for _ in range(3):
         take_unlock_attempt("abc", "203.0.113.9", 3, at(0), windows)
     with pytest.raises(RateLimited) as refused:
@@ -64,7 +92,7 @@ def test_password_attempts_are_limited_per_link_and_client_for_a_quarter_hour():
     take_unlock_attempt("xyz", "203.0.113.9", 3, at(60), windows)  # another link
     take_unlock_attempt("abc", "203.0.113.9", 3, at(15 * 60), windows)  # the next window
     # The client's address is kept only as a hash.
-    assert not any("203.0.113.9" in subject for subject, _ in windows.counts)
+    assert not any("203.0.113.9" in subject for subject in windows.logs)
 
 
 def test_a_create_allowance_given_back_is_there_to_take_again():
@@ -75,3 +103,49 @@ def test_a_create_allowance_given_back_is_there_to_take_again():
     CreateAllowance("k", 1, at(20), windows).take()
     with pytest.raises(RateLimited):
         CreateAllowance("k", 1, at(30), windows).take()
+
+
+def test_the_window_slides_so_no_more_than_the_limit_fit_across_a_boundary():
+    logs = InMemoryLogs()
+    # Ten attempts in the last minute of a quarter hour, then ten more just after its end
+    for second in range(840, 850):
+        take_unlock_attempt("abc", "203.0.113.9", 10, at(second), logs)
+    with pytest.raises(RateLimited) as refused:
+        take_unlock_attempt("abc", "203.0.113.9", 10, at(15 * 60 + 1), logs)
+    # The client waits until its oldest attempt is a quarter hour old
+    assert refused.value.retry_after == 840 + 15 * 60 - (15 * 60 + 1)
+    take_unlock_attempt("abc", "203.0.113.9", 10, at(840 + 15 * 60 + 1), logs)
+
+
+def test_an_ipv6_client_is_its_64_and_an_ipv4_mapped_one_its_ipv4_address():
+    assert client_block("2001:db8:1:2:aaaa::1") == client_block("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert client_block("2001:db8:1:3::1") != client_block("2001:db8:1:2::1")
+    assert client_block("::ffff:203.0.113.9") == client_block("203.0.113.9") == "203.0.113.9"
+    logs = InMemoryLogs()
+    # Three addresses of one /64 share ten guesses
+    for n in range(10):
+        take_unlock_attempt("abc", f"2001:db8:1:2::{n % 3 + 1}", 10, at(n), logs)
+    with pytest.raises(RateLimited):
+        take_unlock_attempt("abc", "2001:db8:1:2::4", 10, at(11), logs)
+
+
+def test_a_links_ceiling_over_all_clients_holds_for_a_minute_at_most():
+    logs = InMemoryLogs()
+    for n in range(LINK_ATTEMPTS_PER_WINDOW):
+        take_unlock_attempt("abc", f"198.51.100.{n}", 10, at(n), logs)
+    # A new client is refused while the link's minute is full, for the rest of that minute only
+    with pytest.raises(RateLimited) as refused:
+        take_unlock_attempt("abc", "203.0.113.77", 10, at(LINK_ATTEMPTS_PER_WINDOW), logs)
+    assert refused.value.retry_after <= LINK_WINDOW_SECONDS
+    take_unlock_attempt("abc", "203.0.113.77", 10, at(LINK_WINDOW_SECONDS + 1), logs)
+    take_unlock_attempt("other", "203.0.113.77", 10, at(LINK_ATTEMPTS_PER_WINDOW), logs)  # another link's own
+
+
+def test_an_attempt_that_loses_a_race_reads_the_log_again():
+    logs = InMemoryLogs()
+    logs.lost_races = 2
+    take_attempt("s", 60, 1, at(0), logs)
+    assert logs.attempts("s")[0] == [at(0).timestamp()]
+    logs.lost_races = LOG_WRITE_TRIES
+    with pytest.raises(RateLimited):
+        take_attempt("t", 60, 5, at(0), logs)

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.clicks.day_counts import DayCounts
-from shortlink.clicks.stats import dimension_csv, link_report, series_csv, stats_range
+from shortlink.clicks.stats import dimension_csv, link_report, series_csv, spreadsheet_cell, stats_range
 from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.errors import InvalidLinkOption
 
@@ -104,3 +104,9 @@ def test_a_dimension_csv_quotes_what_visitors_typed():
     report = {"top": {"campaign": [{"value": 'a,"b"', "clicks": 2}, {"value": "=1+1", "clicks": 1}]}}
     # Quoted as RFC 4180 says; a value a spreadsheet would run as a formula is defused.
     assert dimension_csv(report, "campaign").splitlines() == ["campaign,clicks", '"a,""b""",2', "'=1+1,1"]
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "\t", "\r"])
+def test_a_csv_cell_that_would_start_a_formula_gets_a_leading_quote(start):
+    assert spreadsheet_cell(f"{start}1+1") == f"'{start}1+1"
+    assert spreadsheet_cell(f"a{start}") == f"a{start}"

@@ -1,10 +1,13 @@
 """Webhook endpoints, fan-out and the retry schedule (pure), and the sender's address check,
 which refuses before it connects (sockets are off here: a connection attempt would fail the test)."""
 
+import ipaddress
 import json
 from datetime import UTC, datetime
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from standardwebhooks import Webhook
 
 from shortlink.adapters.http.webhooks import HttpWebhookSender
@@ -20,6 +23,7 @@ from shortlink.webhooks.model import (
     click_events,
     delivery_id,
     disables_endpoint,
+    is_public_address,
     link_deliveries,
     new_secret,
     parse_message,
@@ -153,3 +157,68 @@ def test_loopback_is_reachable_only_when_allowed_and_plain_http_only_then():
     assert not sender.send("http://127.0.0.1:9/x", {}, "{}").ok
     public = HttpWebhookSender(resolver=lambda host, port: ["93.184.215.14"])
     assert public.send("http://hooks.example.com/x", {}, "{}").reason == "webhooks are sent over https only"
+
+
+# IPv6 spellings that carry an inside IPv4 address: NAT64, IPv4-compatible, SIIT, 6to4, Teredo
+# (server and client, the client's bits inverted).
+EMBEDDED_INSIDE = [
+    "64:ff9b::a9fe:a9fe",
+    "64:ff9b::7f00:1",
+    "::127.0.0.1",
+    "::a9fe:a9fe",
+    "::ffff:0:a9fe:a9fe",
+    "::ffff:0:10.0.0.1",
+    "2002:a9fe:a9fe::1",
+    "2002:0a00:0001::",
+    "2001:0:a9fe:a9fe::1",
+    "2001:0:808:808:0:0:5601:5601",  # Teredo client 169.254.169.254 (inverted) behind a public server
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDED_INSIDE)
+def test_an_ipv6_address_that_embeds_an_inside_ipv4_one_is_refused_at_registration_and_at_send(address):
+    with pytest.raises(InvalidUrl, match="not a public address"):
+        validate_endpoint_url(f"https://[{address}]/hook", DestinationPolicy())
+    sender = HttpWebhookSender(resolver=lambda host, port: [address])
+    assert sender.send("https://hooks.example.com/x", {}, "{}").reason == (
+        "host resolves to an address webhooks may not reach"
+    )
+
+
+def test_an_ipv6_address_that_embeds_a_public_ipv4_one_is_judged_by_both():
+    assert is_public_address(ipaddress.ip_address("64:ff9b::808:808"))  # NAT64 to 8.8.8.8
+    assert is_public_address(ipaddress.ip_address("2606:4700::1111"))
+    assert not is_public_address(ipaddress.ip_address("::"))
+
+
+def test_an_endpoint_gets_nothing_after_the_key_that_registered_it_expires():
+    from dataclasses import replace
+    from datetime import timedelta
+
+    expiring = replace(endpoint(), expires_at=AT + timedelta(hours=1))
+    before = EventMessage("evt_1", "link.created", AT, "k1", (), {"code": "a"})
+    after = EventMessage("evt_2", "link.created", AT + timedelta(hours=1), "k1", (), {"code": "a"})
+    assert len(link_deliveries(before, [expiring])) == 1
+    assert link_deliveries(after, [expiring]) == []
+    clicks = EventMessage("evt_3", "link.clicked", AT + timedelta(hours=2), clicks={"a": 3})
+    owners = {"a": LinkOwnership("k1", ())}
+    assert click_deliveries(clicks, owners, {"k1": [expiring]}, ShortDomains()) == []
+
+
+INSIDE_IPV4 = ("10.0.0.0/8", "127.0.0.0/8", "169.254.0.0/16", "172.16.0.0/12", "192.168.0.0/16", "100.64.0.0/10")
+
+
+@given(st.one_of(*(st.ip_addresses(network=network) for network in INSIDE_IPV4)))
+def test_every_ipv6_embedding_of_an_inside_ipv4_address_is_refused(inner):
+    value = int(inner)
+    embeddings = {
+        "IPv4-mapped": (0xFFFF << 32) | value,
+        "NAT64": (0x0064_FF9B << 96) | value,
+        "SIIT": (0xFFFF << 48) | value,
+        "IPv4-compatible": value,
+        "6to4": (0x2002 << 112) | (value << 80) | 1,
+        "Teredo server": (0x2001 << 112) | (value << 64) | 1,
+        "Teredo client": (0x2001 << 112) | (0x0808_0808 << 64) | (value ^ 0xFFFFFFFF),  # a public server
+    }
+    public = [kind for kind, embedding in embeddings.items() if is_public_address(ipaddress.IPv6Address(embedding))]
+    assert public == [], (inner, public)

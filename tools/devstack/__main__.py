@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, given_endpoint
+from tools.devstack.edge import as_the_edge
 from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.devstack.regions import RegionsSetting
 from tools.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
@@ -64,27 +65,6 @@ def request_log_handler() -> type:
             super().handle_one_request()
 
     return RequestLogHandler
-
-
-def as_the_edge(app: Any, secret: str, names_the_host: bool) -> Any:
-    """What CloudFront does to a request on its way to the API, as far as the functions can
-    tell: it adds the edge secret and, where it serves several domains (`names_the_host`: the
-    template deploys the viewer-request function for that alone), the viewer's host, replacing
-    those the client sent. The viewer headers stay as the client sent them, so that rules can be
-    tried with curl -H."""
-    from shortlink.redirect.edge import EDGE_SECRET_HEADER
-    from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
-
-    environ_key = "HTTP_" + EDGE_SECRET_HEADER.upper().replace("-", "_")
-    host_key = "HTTP_" + EDGE_HOST_HEADER.upper().replace("-", "_")
-
-    def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
-        environ[environ_key] = secret
-        if names_the_host:
-            environ[host_key] = environ.get("HTTP_HOST", "")
-        return app(environ, start_response)
-
-    return through_the_edge
 
 
 def ensure_api_key(table: str, plaintext: str | None) -> str:

@@ -43,6 +43,7 @@ class ApiKey:
     expires_at: datetime | None = None
     last_used_on: date | None = None  # UTC day, written at most once a day
     owner: str = ""  # the account whose links it works on; empty: its own (key_id)
+    session_generation: int = 0  # moved on by each console Sign out, which ends the key's sessions
 
     def __post_init__(self) -> None:
         if not self.owner:
@@ -65,6 +66,11 @@ class ApiKeyStore(Protocol):
 
     def mark_used(self, key_hash: str, day: date) -> None:
         """Record `day` as the key's last use, unless a day as late is recorded already."""
+
+
+class SessionGenerations(Protocol):
+    def end_sessions(self, key_hash: str) -> None:
+        """Move the key's session generation on: every console session of the key ends."""
 
 
 class ApiKeyRegistry(Protocol):
@@ -156,6 +162,21 @@ def first_scope_not_held(creator: ApiKey, scopes: frozenset[str]) -> str | None:
     return next(iter(sorted(scopes - creator.scopes)), None)
 
 
+def child_expiry(creator: ApiKey, expires_at: datetime | None) -> datetime | None:
+    """When a key `creator` makes ends: no later than the creator itself. Left out, it ends with
+    the creator; a later moment is refused (InvalidApiKeyOption), never silently shortened."""
+    if creator.expires_at is None:
+        return expires_at
+    if expires_at is None:
+        return creator.expires_at
+    if expires_at > creator.expires_at:
+        raise InvalidApiKeyOption(
+            "expires_at",
+            f"expires_at: must be no later than this key's own expiry ({creator.expires_at.isoformat()})",
+        )
+    return expires_at
+
+
 def issue_account_key(
     registry: ApiKeyRegistry,
     creator: ApiKey,
@@ -165,7 +186,8 @@ def issue_account_key(
     now: datetime,
 ) -> tuple[ApiKey, str]:
     """A new key of `creator`'s account (`POST /keys`, the console's Keys page) and its clear
-    text; ScopeNotGrantable if it would hold a scope the creator lacks."""
+    text, never more powerful than its creator: ScopeNotGrantable if it would hold a scope the
+    creator lacks, InvalidApiKeyOption if it would outlive it."""
     if (scope := first_scope_not_held(creator, scopes)) is not None:
         raise ScopeNotGrantable(scope)
-    return issue_api_key(registry, name, scopes, expires_at, now, creator.owner)
+    return issue_api_key(registry, name, scopes, child_expiry(creator, expires_at), now, creator.owner)

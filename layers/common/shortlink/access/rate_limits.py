@@ -1,10 +1,18 @@
-"""Fixed-window allowances kept in the store (one conditional increment per use), so every
-execution environment sees the same budget: link creates per API key and minute, and password
-attempts per link and client address. A refused use waits for the next window.
+"""Allowances kept in the store, so every execution environment sees the same budget.
+
+- Link creates per API key and minute: a fixed window (one conditional increment per use); a
+  refused create waits for the next minute.
+- Guesses, password attempts and console sign-ins: a sliding window (a log of the attempts'
+  times, read and written back conditionally), so no more than the limit fit in any window's
+  length, across a boundary too. A client is its address, an IPv6 one its /64 (what one line
+  gets). A link also has a ceiling over all clients, in a short window: it bounds what many
+  addresses guess together, and locks the owner's visitors out for at most that minute.
 """
 
 import contextlib
 import hashlib
+import ipaddress
+import math
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Protocol
@@ -14,6 +22,12 @@ from shortlink.errors import RateLimited, StorageUnavailable
 CREATE_WINDOW_SECONDS = 60
 UNLOCK_WINDOW_SECONDS = 15 * 60
 SIGN_IN_WINDOW_SECONDS = 15 * 60
+# Password attempts on one link from all clients together per LINK_WINDOW_SECONDS.
+LINK_ATTEMPTS_PER_WINDOW = 30
+LINK_WINDOW_SECONDS = 60
+IPV6_CLIENT_PREFIX = 64
+# Conditional writes that lose to a concurrent attempt are read and tried again this often.
+LOG_WRITE_TRIES = 3
 
 
 class WindowCounter(Protocol):
@@ -60,18 +74,56 @@ class CreateAllowance:
                 self.counter.give_back(f"create-rate#{self.key_id}", window)
 
 
+class AttemptLog(Protocol):
+    def attempts(self, subject: str) -> tuple[list[float], int]:
+        """The times (Unix seconds) of `subject`'s logged attempts and the log's version (0: none)."""
+
+    def record_attempts(self, subject: str, times: list[float], version: int, expires_at_epoch: int) -> bool:
+        """Replace the log with `times` if it is still at `version`; False if another write came first."""
+
+
+def client_block(client: str) -> str:
+    """Who a client is for a limit: its IPv4 address, or its IPv6 address's /64 (one line's
+    worth: a guesser holds them all); an IPv4-mapped IPv6 address is its IPv4 address."""
+    try:
+        address = ipaddress.ip_address(client)
+    except ValueError:
+        return client
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, IPV6_CLIENT_PREFIX), strict=False))
+    return str(address)
+
+
+def take_attempt(subject: str, window_seconds: int, limit: int, now: datetime, log: AttemptLog) -> None:
+    """Log one attempt of `subject` unless `limit` were logged in the last `window_seconds`
+    (then RateLimited, until the oldest of them leaves the window)."""
+    moment = now.timestamp()
+    for _ in range(LOG_WRITE_TRIES):
+        logged, version = log.attempts(subject)
+        recent = sorted(time for time in logged if moment - window_seconds < time <= moment)
+        if len(recent) >= limit:
+            raise RateLimited(retry_after=max(1, math.ceil(recent[-limit] + window_seconds - moment)))
+        if log.record_attempts(subject, [*recent, moment], version, math.ceil(moment) + window_seconds):
+            return
+    raise RateLimited(retry_after=1)  # as many attempts at once as tries: the next second decides
+
+
 def _client_hash(client: str) -> str:
-    return hashlib.sha256(client.encode()).hexdigest()[:16]
+    return hashlib.sha256(client_block(client).encode()).hexdigest()[:16]
 
 
-def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, counter: WindowCounter) -> None:
-    """Count one password attempt on `code` from `client` (an address, kept only as a hash);
-    raise RateLimited past `limit` attempts in the window. Counted before the password is
-    checked, so a guesser also cannot make us spend the hash's CPU time."""
-    _take(f"unlock#{code}#{_client_hash(client)}", UNLOCK_WINDOW_SECONDS, limit, now, counter)
+def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, log: AttemptLog) -> None:
+    """Count one password attempt on `code` from `client` (an address, kept only as a hash):
+    RateLimited past `limit` attempts of the client in UNLOCK_WINDOW_SECONDS, or past the link's
+    ceiling over all clients. Counted before the password is checked, so a guesser also cannot
+    make us spend the hash's CPU time."""
+    take_attempt(f"unlock#{code}#{_client_hash(client)}", UNLOCK_WINDOW_SECONDS, limit, now, log)
+    take_attempt(f"unlock#{code}", LINK_WINDOW_SECONDS, LINK_ATTEMPTS_PER_WINDOW, now, log)
 
 
-def take_sign_in_attempt(client: str, limit: int, now: datetime, counter: WindowCounter) -> None:
+def take_sign_in_attempt(client: str, limit: int, now: datetime, log: AttemptLog) -> None:
     """Count one console sign-in from `client` (an address, kept only as a hash), as password
     attempts are counted: before the key is looked up; raise RateLimited past `limit`."""
-    _take(f"console-sign-in#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, limit, now, counter)
+    take_attempt(f"console-sign-in#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, limit, now, log)

@@ -2,9 +2,9 @@
 
 One place maps domain errors and validation failures to JSON answers, and one pre-check runs
 before anything else looks at a request, in this order: body size (413), API key (401), the
-route's scope (403), media type (415); then the body is read as strict JSON (422) and validated.
-Each route declares its scope as its OpenAPI security requirement (`security=needs(scope)`), so
-the document says what the pre-check enforces.
+route's scopes (403), media type (415); then the body is read as strict JSON (422) and validated.
+Each route declares its scopes as its OpenAPI security requirement (`security=needs(*scopes)`,
+all needed), so the document says what the pre-check enforces.
 """
 
 import base64
@@ -77,9 +77,10 @@ def error_response(
     )
 
 
-def needs(scope: str) -> list[dict[str, list[str]]]:
-    """A route's security requirement: an API key holding `scope` (the pre-check enforces it)."""
-    return [{API_KEY_SCHEME: [scope]}]
+def needs(*scopes: str) -> list[dict[str, list[str]]]:
+    """A route's security requirement: an API key holding every one of `scopes` (the pre-check
+    enforces it)."""
+    return [{API_KEY_SCHEME: list(scopes)}]
 
 
 # The rule of the route Powertools makes up for a path that matches none (its not-found chain).
@@ -90,17 +91,19 @@ def missing_scope(action: str, scope: str) -> Response[Any]:
     return error_response(403, "missing_scope", f"{action} needs the scope {scope}", details={"scope": scope})
 
 
-def _route_scope(app: APIGatewayHttpResolver) -> tuple[str, str] | None:
-    """The route being called (`POST /links`) and the scope it needs; None for a path no route
+def _route_scopes(app: APIGatewayHttpResolver) -> tuple[str, list[str]] | None:
+    """The route being called (`POST /links`) and the scopes it needs; None for a path no route
     matches (a path parameter outside its pattern): its answer is a 404, which needs no scope."""
     route = app.context["_route"]  # set by Powertools before any middleware runs
     if not route.security and route.rule.pattern == NOT_FOUND_RULE:
         return None
-    scopes = [scope for requirement in route.security or () for scope in requirement.get(API_KEY_SCHEME, ())]
+    requirements = route.security or []
     action = f"{route.method} {route.openapi_path}"
-    if len(scopes) != 1:  # fail closed: a route without its scope would be open to every key
+    # Fail closed: a route without its scope would be open to every key, and alternatives
+    # (several requirements) are not what the pre-check enforces.
+    if len(requirements) != 1 or not requirements[0].get(API_KEY_SCHEME):
         raise ConfigurationError(f"{action} declares no scope (security=needs(...))")
-    return action, scopes[0]
+    return action, list(requirements[0][API_KEY_SCHEME])
 
 
 def _body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
@@ -145,9 +148,11 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
             headers={"WWW-Authenticate": "Bearer"},
         )
     # Before the body is read: a key that may not call the route learns nothing about its body.
-    route_scope = _route_scope(app)
-    if route_scope is not None and not key.allows(route_scope[1]):
-        return missing_scope(*route_scope)
+    route_scopes = _route_scopes(app)
+    if route_scopes is not None:
+        action, scopes = route_scopes
+        if (lacking := next((scope for scope in scopes if not key.allows(scope)), None)) is not None:
+            return missing_scope(action, lacking)
     if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"

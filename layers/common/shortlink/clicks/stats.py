@@ -151,6 +151,12 @@ def series_csv(report: dict[str, Any]) -> str:
     return "\r\n".join(lines) + "\r\n"
 
 
+def spreadsheet_cell(value: str) -> str:
+    """`value` as a CSV cell a spreadsheet shows as text: one that would start a formula gets a
+    leading quote. Every CSV the project writes passes its text cells through here."""
+    return f"'{value}" if value.startswith(FORMULA_STARTS) else value
+
+
 def dimension_csv(report: dict[str, Any], dimension: str) -> str:
     """The top values of one dimension of a report (e.g. campaign), a row each with its clicks."""
     out = io.StringIO()
@@ -158,5 +164,5 @@ def dimension_csv(report: dict[str, Any], dimension: str) -> str:
     writer.writerow((dimension, "clicks"))
     for top in report["top"][dimension]:
         value = top["value"]
-        writer.writerow((f"'{value}" if value.startswith(FORMULA_STARTS) else value, top["clicks"]))
+        writer.writerow((spreadsheet_cell(value), top["clicks"]))
     return out.getvalue()

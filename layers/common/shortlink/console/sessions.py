@@ -2,9 +2,11 @@
 that goes with it. Pure code: the secret and the clock are given.
 
 The cookie holds the key's hash (the store's lookup key, not the key: a hash of 190 random bits
-gives nothing back), when it was issued and when it ends, signed with HMAC-SHA256. The key
-itself is never kept, so the console asks the store on each request and a revoked key ends
-its sessions at once.
+gives nothing back), when it was issued and when it ends, and the key's session generation,
+signed with HMAC-SHA256. The key itself is never kept, so the console asks the store on each
+request: a revoked or expired key ends its sessions at once, and so does Sign out, which moves
+the key's generation on (every session of the key ends, in every browser). A session never
+outlives its key: it ends by the key's expiry.
 """
 
 import base64
@@ -13,6 +15,8 @@ import hmac
 import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+
+from shortlink.access.api_keys import ApiKey
 
 SESSION_COOKIE = "console_session"
 SESSION_LIFETIME = timedelta(hours=12)
@@ -26,6 +30,7 @@ class Session:
     key_hash: str
     issued_at: int  # Unix seconds
     expires_at: int
+    generation: int = 0  # the key's session generation when signed in (ApiKey.session_generation)
 
     def csrf_token(self, secret: bytes) -> str:
         """The token each form of this session carries: bound to the session, so a token from
@@ -49,11 +54,17 @@ def _signature(payload: str, secret: bytes) -> str:
     return _b64(hmac.new(secret, f"session|{payload}".encode(), hashlib.sha256).digest())
 
 
-def issue_session(key_hash: str, now: datetime, secret: bytes) -> tuple[Session, str]:
-    """A new session for the key with this hash and its cookie value."""
+def issue_session(
+    key_hash: str, now: datetime, secret: bytes, generation: int = 0, key_expires_at: datetime | None = None
+) -> tuple[Session, str]:
+    """A new session for the key with this hash (of its session `generation`) and its cookie
+    value: it ends SESSION_LIFETIME from now, or with the key if that comes first."""
     issued = int(now.timestamp())
-    session = Session(key_hash, issued, issued + int(SESSION_LIFETIME.total_seconds()))
-    payload = _b64(json.dumps([session.key_hash, session.issued_at, session.expires_at]).encode())
+    ends = issued + int(SESSION_LIFETIME.total_seconds())
+    if key_expires_at is not None:
+        ends = min(ends, int(key_expires_at.timestamp()))
+    session = Session(key_hash, issued, ends, generation)
+    payload = _b64(json.dumps([session.key_hash, session.issued_at, session.expires_at, generation]).encode())
     return session, f"{payload}.{_signature(payload, secret)}"
 
 
@@ -65,8 +76,8 @@ def read_session(cookie: str | None, now: datetime, secret: bytes) -> Session | 
     if not hmac.compare_digest(signature, _signature(payload, secret)):
         return None
     try:
-        key_hash, issued_at, expires_at = json.loads(_unb64(payload))
-        session = Session(str(key_hash), int(issued_at), int(expires_at))
+        key_hash, issued_at, expires_at, generation = json.loads(_unb64(payload))
+        session = Session(str(key_hash), int(issued_at), int(expires_at), int(generation))
     except (ValueError, TypeError):  # signed by us, so only a changed secret's format gets here
         return None
     if not session.issued_at <= now.timestamp() < session.expires_at:
@@ -74,12 +85,21 @@ def read_session(cookie: str | None, now: datetime, secret: bytes) -> Session | 
     return session
 
 
-def is_same_origin(origin: str | None, host: str | None) -> bool:
+def is_current(session: Session, key: ApiKey, now: datetime) -> bool:
+    """Whether `session` still stands: its key is active and has not signed out since."""
+    return key.state(now) == "active" and key.session_generation == session.generation
+
+
+def is_same_origin(origin: str | None, host: str | None, fetch_site: str | None = None) -> bool:
     """Whether a state-changing request's Origin is the console's own: https on the host it was
     sent to (http only on a loopback host, for `make dev`). Browsers send Origin with every
-    POST; a request without one is refused."""
-    if not origin or not host:
+    POST; a request without one is refused. `host` None: the browser's host is not known (an
+    edge of one domain passes no viewer Host on), so the browser's own word decides:
+    `Sec-Fetch-Site: same-origin`, which no page of another site can make it send, over https."""
+    if not origin:
         return False
+    if host is None:
+        return fetch_site == "same-origin" and origin.startswith("https://")
     scheme, _, origin_host = origin.partition("://")
     if origin_host != host:
         return False

@@ -1,5 +1,6 @@
-"""Exports: all of a key's links, every field, as JSON (which imports back unchanged: the password
-as its hash) or CSV (the password only as has_password), and their daily clicks as CSV. Each link
+"""Exports: all of a key's links, every field, as JSON (which imports back unchanged when it
+carries the passwords as their hashes, which only an admin key may ask for) or CSV (the password
+only as has_password), and their daily clicks as CSV. Each link
 is shown as the API shows it (`view_of`: its domain's short URL, its domain), so an export of a
 link on another short domain than the default imports back to that domain."""
 
@@ -11,7 +12,7 @@ from typing import Any
 
 from shortlink.api.link_views import LinkView
 from shortlink.clicks.day_counts import DayCounts
-from shortlink.clicks.stats import StatsRange, link_report, span_days
+from shortlink.clicks.stats import StatsRange, link_report, span_days, spreadsheet_cell
 from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link, LinkRepository
 
@@ -58,16 +59,26 @@ def owned_links(links: LinkRepository, owner: str, limit: int) -> list[Link]:
             return found
 
 
-def exported(link: Link, view_of: ViewOf) -> dict[str, Any]:
-    """A link as the JSON export writes it: its view, the password as its hash."""
+def exported(link: Link, view_of: ViewOf, with_hashes: bool) -> dict[str, Any]:
+    """A link as the JSON export writes it: its view, and the password as its hash only when
+    asked for (`with_hashes`: an offline guess at a hash bypasses the unlock limit)."""
     view = view_of(link).model_dump(mode="json")
-    del view["has_password"]
-    view["password_hash"] = link.password_hash
+    if with_hashes:
+        del view["has_password"]
+        view["password_hash"] = link.password_hash
     return view
 
 
-def links_json(links: list[Link], view_of: ViewOf) -> str:
-    return json.dumps({"links": [exported(link, view_of) for link in links]}, ensure_ascii=False)
+def links_json(links: list[Link], view_of: ViewOf, with_hashes: bool = False) -> str:
+    return json.dumps({"links": [exported(link, view_of, with_hashes) for link in links]}, ensure_ascii=False)
+
+
+def csv_cell(value: Any) -> Any:
+    """A cell of the links CSV: empty for none, text made safe to open in a spreadsheet (titles
+    and tags are anyone's words, also an import's)."""
+    if value is None:
+        return ""
+    return spreadsheet_cell(value) if isinstance(value, str) else value
 
 
 def links_csv(links: list[Link], view_of: ViewOf) -> str:
@@ -80,7 +91,7 @@ def links_csv(links: list[Link], view_of: ViewOf) -> str:
         row["rules"] = json.dumps(row["rules"], sort_keys=True) if row["rules"] is not None else ""
         row["private"] = str(row["private"]).lower()
         row["has_password"] = str(row["has_password"]).lower()
-        writer.writerow({column: "" if row[column] is None else row[column] for column in CSV_COLUMNS})
+        writer.writerow({column: csv_cell(row[column]) for column in CSV_COLUMNS})
     return out.getvalue()
 
 

@@ -27,7 +27,7 @@ EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)
 CLICK_EVENT: EventType = "link.clicked"
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes, base64
-MAX_ENDPOINTS_PER_KEY = 10
+MAX_ENDPOINTS_PER_ACCOUNT = 10  # every key of an account shares them
 # Seconds before each retry of a failed delivery (Svix's schedule, capped so that the last
 # attempt, the 8th, comes about a day after the first); the queue dead-letters it after that.
 RETRY_DELAYS_SECONDS = (5, 5 * 60, 30 * 60, 2 * 3600, 5 * 3600, 8 * 3600, 8 * 3600)
@@ -43,7 +43,7 @@ class EndpointNotFound(ShortlinkError):
 
 
 class TooManyEndpoints(ShortlinkError):
-    """The key has MAX_ENDPOINTS_PER_KEY endpoints already."""
+    """The account has MAX_ENDPOINTS_PER_ACCOUNT endpoints already."""
 
 
 @dataclass(frozen=True)
@@ -57,10 +57,14 @@ class Endpoint:
     created_at: datetime
     disabled_at: datetime | None = None
     consecutive_failures: int = 0
+    # The expiry of the key that registered it: it reads nothing after its key could not.
+    expires_at: datetime | None = None
 
-    def wants(self, event_type: str, link_tags: Iterable[str]) -> bool:
-        """Whether an event of this type about a link with these tags goes to this endpoint."""
+    def wants(self, event_type: str, link_tags: Iterable[str], at: datetime) -> bool:
+        """Whether an event of this type about a link with these tags, at `at`, goes to this endpoint."""
         if self.disabled_at is not None or event_type not in self.events:
+            return False
+        if self.expires_at is not None and at >= self.expires_at:
             return False
         return not self.tags or not set(self.tags).isdisjoint(link_tags)
 
@@ -114,11 +118,29 @@ def _loopback_receiver(url: str) -> str | None:
     return parsed.href if loopback else None
 
 
+# IPv6 prefixes whose last 32 bits are an IPv4 address a translator or the host itself reaches:
+# NAT64 (RFC 6052), SIIT (RFC 7915's ::ffff:0:0:0/96) and IPv4-compatible addresses (::/96).
+IPV4_TAIL_PREFIXES = tuple(ipaddress.ip_network(prefix) for prefix in ("64:ff9b::/96", "::ffff:0:0:0/96", "::/96"))
+
+
+def embedded_ipv4(address: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries (mapped, NAT64, SIIT, IPv4-compatible, 6to4,
+    Teredo's server and client): each is where a packet may end up, so each is judged."""
+    found = [address.ipv4_mapped, address.sixtofour, *(address.teredo or ())]
+    if any(address in prefix for prefix in IPV4_TAIL_PREFIXES):
+        found.append(ipaddress.IPv4Address(int(address) & 0xFFFFFFFF))
+    return [embedded for embedded in found if embedded is not None]
+
+
 def is_public_address(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     """A globally routable unicast address: not private, loopback, link-local (where the cloud
-    metadata service lives: 169.254.169.254, fd00:ec2::254 is private), shared or reserved."""
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        address = address.ipv4_mapped
+    metadata service lives: 169.254.169.254, fd00:ec2::254 is private), shared or reserved, in
+    any spelling: an IPv6 address that embeds an IPv4 one is public only if that one is too."""
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # the IPv4 address itself, as a dual-stack socket names it
+            return is_public_address(address.ipv4_mapped)
+        if not all(is_public_address(embedded) for embedded in embedded_ipv4(address)):
+            return False
     return address.is_global and not address.is_multicast
 
 
@@ -210,7 +232,7 @@ def link_deliveries(event: EventMessage, endpoints: Iterable[Endpoint]) -> list[
     return [
         Delivery(delivery_id(event.event_id, endpoint.endpoint_id), endpoint.owner, endpoint.endpoint_id, body)
         for endpoint in endpoints
-        if endpoint.wants(event.event_type, event.tags)
+        if endpoint.wants(event.event_type, event.tags, event.at)
     ]
 
 
@@ -229,7 +251,9 @@ def click_deliveries(
             counts = {
                 code: count
                 for code, count in sorted(event.clicks.items())
-                if code in links and links[code].owner == owner and endpoint.wants(CLICK_EVENT, links[code].tags)
+                if code in links
+                and links[code].owner == owner
+                and endpoint.wants(CLICK_EVENT, links[code].tags, event.at)
             }
             if not counts:
                 continue

@@ -149,6 +149,7 @@ class ApiKeyItem(Model):
     expires_at = UTCDateTimeAttribute(null=True)
     last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
     owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
+    session_generation = NumberAttribute(null=True)  # absent: 0, no Sign out yet
 
 
 class CounterItem(Model):
@@ -158,6 +159,8 @@ class CounterItem(Model):
     name = UnicodeAttribute(hash_key=True)
     value = NumberAttribute(default=0)
     expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute (rate windows)
+    attempts = ListAttribute[NumberAttribute](of=NumberAttribute, null=True)  # an attempt log's times
+    version = NumberAttribute(null=True)  # an attempt log's, one more on each write
 
 
 def bound_model(model: type[ModelT], table_name: str, region: str | None = None) -> type[ModelT]:
@@ -379,9 +382,11 @@ class DynamoCounterStore:
 
 
 class DynamoWindowCounter:
-    """Rate-limit windows in the counters table: one conditional `ADD` per use. In a deployment
-    of several regions each region counts in items of its own (`region`: a last suffix of the
-    key), never one another's: a limit then holds per region, so at most regions x limit in all."""
+    """Rate limits in the counters table: fixed windows (one conditional `ADD` per use) and
+    attempt logs (one item per subject: a GetItem, then an UpdateItem conditional on its version).
+    In a deployment of several regions each region counts in items of its own (`region`: a last
+    suffix of the key), never one another's: a limit then holds per region, so at most regions x
+    limit in all."""
 
     def __init__(self, table_name: str, region: str | None = None) -> None:
         self._model = bound_model(CounterItem, table_name)
@@ -397,6 +402,33 @@ class DynamoWindowCounter:
                 actions=[self._model.value.add(1), self._model.expires_at_epoch.set(expires_at_epoch)],
                 condition=self._model.value.does_not_exist() | (self._model.value < limit),
             )
+        except PynamoDBException as error:
+            if _error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise _unavailable(error) from error
+        return True
+
+    def attempts(self, subject: str) -> tuple[list[float], int]:
+        """An attempt log (shortlink.access.rate_limits.AttemptLog): one consistent GetItem."""
+        try:
+            item = self._model.get(f"{subject}#log{self._suffix}", consistent_read=True)
+        except DoesNotExist:
+            return [], 0
+        except PynamoDBException as error:
+            raise _unavailable(error) from error
+        return [float(time) for time in cast(list[float], item.attempts or [])], int(item.version or 0)
+
+    def record_attempts(self, subject: str, times: list[float], version: int, expires_at_epoch: int) -> bool:
+        """One UpdateItem on the condition that the log is still at `version`."""
+        model = self._model
+        actions: list[Any] = [
+            model.attempts.set(cast(Any, times)),  # pynamodb's stubs type a list of numbers as attributes
+            model.version.set(version + 1),
+            model.expires_at_epoch.set(expires_at_epoch),
+        ]
+        condition = model.name.does_not_exist() if version == 0 else model.version == version
+        try:
+            model(name=f"{subject}#log{self._suffix}").update(actions=actions, condition=condition)
         except PynamoDBException as error:
             if _error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -432,6 +464,7 @@ class DynamoApiKeyStore:
             expires_at=item.expires_at,
             last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
             owner=item.owner or "",
+            session_generation=int(item.session_generation or 0),
         )
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
@@ -480,6 +513,17 @@ class DynamoApiKeyStore:
             )
         except PynamoDBException as error:
             if _error_code(error) != "ConditionalCheckFailedException":  # another request recorded it
+                raise _unavailable(error) from error
+
+    def end_sessions(self, key_hash: str) -> None:
+        """One `ADD` to the key's session generation (shortlink.console.sessions)."""
+        model = self._model
+        try:
+            model(key_hash=key_hash).update(
+                actions=[model.session_generation.add(1)], condition=model.key_hash.exists()
+            )
+        except PynamoDBException as error:
+            if _error_code(error) != "ConditionalCheckFailedException":  # no such key: nothing to end
                 raise _unavailable(error) from error
 
     def list_keys(self, owner: str | None = None) -> list[ApiKey]:

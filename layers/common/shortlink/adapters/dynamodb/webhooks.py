@@ -30,6 +30,7 @@ class EndpointItem(Model):
     created_at = UTCDateTimeAttribute()
     disabled_at = UTCDateTimeAttribute(null=True)
     consecutive_failures = NumberAttribute(null=True)
+    expires_at = UTCDateTimeAttribute(null=True)  # the registering key's; absent: never
 
 
 def _to_endpoint(item: EndpointItem) -> Endpoint:
@@ -43,6 +44,7 @@ def _to_endpoint(item: EndpointItem) -> Endpoint:
         created_at=item.created_at,
         disabled_at=item.disabled_at,
         consecutive_failures=int(item.consecutive_failures or 0),
+        expires_at=item.expires_at,
     )
 
 
@@ -53,7 +55,7 @@ class DynamoEndpointStore:
     def add(self, endpoint: Endpoint, limit: int) -> None:
         try:
             if self._model.count(endpoint.owner) >= limit:
-                raise TooManyEndpoints(f"at most {limit} webhook endpoints per API key")
+                raise TooManyEndpoints(f"at most {limit} webhook endpoints per account")
             self._model(
                 owner=endpoint.owner,
                 endpoint_id=endpoint.endpoint_id,
@@ -62,6 +64,7 @@ class DynamoEndpointStore:
                 tags=list(endpoint.tags) or None,
                 secret=endpoint.secret,
                 created_at=endpoint.created_at,
+                expires_at=endpoint.expires_at,
             ).save(condition=self._model.endpoint_id.does_not_exist())
         except PynamoDBException as error:
             raise _unavailable(error) from error

@@ -1,0 +1,258 @@
+"""Scopes and time: every API route of template.yaml, called by a key of each combination of
+scopes, answers nothing those scopes do not grant (PATCH and restore bodies, exports, account
+stats, webhook registration included), and refuses (403 naming a scope it lacks) exactly when
+the route's OpenAPI security requirement names a scope the key does not hold. No key a key makes
+outlives it or holds more scopes; no console session outlives its key or a Sign out."""
+
+import itertools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from shortlink import wiring as services
+from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, STATS_READ, hash_api_key, issue_api_key
+from shortlink.console.sessions import read_session
+from shortlink.webhooks.model import Endpoint, new_endpoint_id, new_secret
+from tests.events import bearer, http_event
+from tests.integration.test_console import Browser, signed_in
+
+pytestmark = pytest.mark.one_account_per_module
+OPENAPI = Path(__file__).resolve().parents[2] / "functions/docs/openapi.json"
+
+# What the account holds, each a string that shows up in an answer only if it was read.
+DESTINATION = "https://example.com/matrix-destination-7f3a"
+TITLE = "matrix-title-9c1e"
+KEY_NAME = "matrix-key-name-51d0"
+ENDPOINT_URL = "https://hooks.example.com/matrix-endpoint-2b8e"
+HASH_MARK = "pbkdf2_sha256"
+STATS_MARK = "unique_visitors"  # in every stats answer, JSON or CSV
+# Which scopes may read what: a mark in an answer to a key without them is a leak.
+READ_BY = {DESTINATION: {LINKS_READ}, TITLE: {LINKS_READ}, STATS_MARK: {STATS_READ}, KEY_NAME: {ADMIN}}
+READ_BY[ENDPOINT_URL] = {ADMIN}
+SCOPE_SETS = [frozenset(chosen) for n in range(1, 5) for chosen in itertools.combinations(sorted(ALL_SCOPES), n)]
+
+
+def openapi_scopes() -> dict[tuple[str, str], frozenset[str]]:
+    """Each route's scopes, from the OpenAPI document's security requirements (a drift test
+    keeps the document the functions' own)."""
+    document = json.loads(OPENAPI.read_text())
+    found = {}
+    for path, operations in document["paths"].items():
+        for method, operation in operations.items():
+            requirements = operation.get("security", [])
+            found[(method.upper(), path)] = frozenset(scope for each in requirements for scope in each["apiKey"])
+    return found
+
+
+@dataclass
+class World:
+    """The account's things and the keys calling with each scope set."""
+
+    aws: Any
+    handlers: dict[str, Callable[..., Any]]
+    admin: str = ""
+    code: str = ""  # the private link's: a capability
+    owner: str = ""
+    keys: dict[frozenset[str], str] = field(default_factory=dict)
+
+    def call(self, function: str, method: str, path: str, route: str, key: str, **request: Any) -> dict[str, Any]:
+        names = [part.strip("{}") for part in route.split("/") if part.startswith("{")]
+        values = [value for part, value in zip(route.split("/"), path.split("/"), strict=True) if part.startswith("{")]
+        event = http_event(
+            method, path, route=route, path_parameters=dict(zip(names, values, strict=True)),
+            headers={**bearer(key), **request.pop("headers", {})}, **request,
+        )  # fmt: skip
+        answer: dict[str, Any] = self.handlers[function](event)
+        return answer
+
+    def throwaway_key(self) -> str:
+        """A key of the account, for DELETE /keys/{key_id} to revoke."""
+        store = services.api_key_store()
+        made, _ = issue_api_key(store, "throwaway", frozenset({LINKS_READ}), None, datetime.now(UTC), self.owner)
+        return made.key_id
+
+    def throwaway_endpoint(self) -> str:
+        endpoint = Endpoint(
+            self.owner, new_endpoint_id(), ENDPOINT_URL, ("link.created",), (), new_secret(), datetime.now(UTC)
+        )
+        services.webhook_endpoints().add(endpoint, 1000)
+        return endpoint.endpoint_id
+
+
+def request_of(world: World, method: str, route: str) -> dict[str, Any]:
+    """A request of each route that succeeds for a key holding its scopes."""
+    code = world.code
+    match (method, route):
+        case ("POST", "/links"):
+            return {"path": route, "body": {"url": "https://example.com/new"}}
+        case ("POST", "/links/bulk"):
+            return {"path": route, "body": {"links": [{"url": "https://example.com/bulk"}]}}
+        case ("POST", "/links/import"):
+            body = "url,title\r\nhttps://example.com/imported,imported\r\n"
+            return {"path": route, "body": body, "headers": {"content-type": "text/csv"}}
+        case ("GET", "/links/export"):
+            return {"path": route, "query": {"format": "json", "include": "password_hash"}}
+        case ("POST", "/keys"):
+            return {"path": route, "body": {"name": "child", "scopes": [ADMIN]}}  # what every caller holds
+        case ("DELETE", "/keys/{key_id}"):
+            return {"path": f"/keys/{world.throwaway_key()}"}
+        case ("POST", "/webhooks"):
+            return {"path": route, "body": {"url": "https://hooks.example.com/other", "events": ["link.clicked"]}}
+        case ("DELETE", "/webhooks/{endpoint_id}"):
+            return {"path": f"/webhooks/{world.throwaway_endpoint()}"}
+        case ("PATCH", "/links/{code}"):
+            return {"path": f"/links/{code}", "body": {}}
+        case (_, _) if "{code}" in route:
+            return {"path": route.replace("{code}", code)}
+    return {"path": route}
+
+
+def leaks(body: str, scopes: frozenset[str]) -> list[str]:
+    """The marks in `body` that `scopes` may not read."""
+    found = [mark for mark, readers in READ_BY.items() if mark in body and not readers & scopes]
+    if HASH_MARK in body and ADMIN not in scopes:
+        found.append(HASH_MARK)
+    return found
+
+
+@pytest.fixture
+def browser_of(handlers) -> Callable[[str], Browser]:
+    """A browser signed in to the console with a key."""
+    return lambda key: signed_in(Browser(handlers), key)
+
+
+@pytest.fixture
+def world(aws, handlers, template) -> World:
+    world = World(aws, handlers, admin=aws.new_api_key(KEY_NAME))
+    answer = world.call(
+        "CreateFunction", "POST", "/links", "/links", world.admin,
+        body={"url": DESTINATION, "title": TITLE, "private": True, "password": "correct horse"},
+    )  # fmt: skip
+    assert answer["statusCode"] == 201, answer["body"]
+    world.code = json.loads(answer["body"])["code"]
+    world.owner = services.api_key_store().find_by_hash(hash_api_key(world.admin)).owner  # type: ignore[union-attr]
+    world.throwaway_endpoint()  # an endpoint to list
+    store = services.api_key_store()
+    for scopes in SCOPE_SETS:
+        world.keys[scopes] = issue_api_key(store, "scoped", scopes, None, datetime.now(UTC), world.owner)[1]
+    return world
+
+
+def test_every_route_answers_a_key_only_what_its_scopes_grant(world, template):
+    needs = openapi_scopes()
+    routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
+    keyed = {route: scopes for route, scopes in needs.items() if scopes}
+    # Every route of the template is in the document; those of a key declare its scopes there
+    assert set(keyed) <= set(routes)
+    assert {route for route in routes if not route[1].startswith("/console") and route[0] != "HEAD"} <= set(needs)
+    assert keyed[("POST", "/webhooks")] == {ADMIN, LINKS_READ, STATS_READ}  # deliveries carry links and clicks
+    checked = 0
+    for scopes, (route, needed) in itertools.product(SCOPE_SETS, sorted(keyed.items())):
+        method, path = route
+        request = request_of(world, method, path)
+        answer = world.call(routes[route], method, request.pop("path"), path, world.keys[scopes], **request)
+        body = answer["body"] or ""
+        if needed <= scopes:
+            assert answer["statusCode"] < 400 or (route, answer["statusCode"]) == (("GET", "/links/export"), 403), (
+                scopes, route, body,
+            )  # fmt: skip
+        else:
+            assert (answer["statusCode"], json.loads(body)["scope"] in needed - scopes) == (403, True), (scopes, route)
+        assert leaks(body, scopes) == [], (scopes, route, body)
+        if world.code in body and "{code}" not in path:  # the private code: only to a key that reads links
+            assert LINKS_READ in scopes, (scopes, route, body)
+        checked += 1
+    assert checked == len(SCOPE_SETS) * len(keyed)
+
+
+def test_a_write_only_key_learns_nothing_from_patch_restore_or_the_console_edit_page(world, browser_of):
+    writer = world.keys[frozenset({"links:write"})]
+    requests: list[tuple[str, str, str, dict[str, Any]]] = [
+        ("PATCH", f"/links/{world.code}", "/links/{code}", {"body": {}}),
+        ("PATCH", f"/links/{world.code}", "/links/{code}", {"body": {"tags": ["seen"]}}),
+        ("POST", f"/links/{world.code}/restore", "/links/{code}/restore", {}),
+    ]
+    for method, path, route, request in requests:
+        answer = world.call("ManageFunction", method, path, route, writer, **request)
+        assert (answer["statusCode"], answer.get("body") or "") == (204, ""), (method, path, answer)
+    console = browser_of(writer)
+    page = console.get(f"/console/links/{world.code}/edit")
+    assert page["statusCode"] == 403
+    assert DESTINATION not in page["body"]
+    assert TITLE not in page["body"]
+
+
+def test_no_key_outlives_or_outranks_the_key_that_made_it(world):
+    ends = datetime.now(UTC) + timedelta(hours=2)
+    store = services.api_key_store()
+    parent = issue_api_key(store, "expiring", frozenset({ADMIN, LINKS_READ}), ends, datetime.now(UTC), world.owner)[1]
+
+    def create(body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        answer = world.call("KeysFunction", "POST", "/keys", "/keys", parent, body=body)
+        return answer["statusCode"], json.loads(answer["body"])
+
+    status, child = create({"name": "forever", "scopes": ["links:read"]})
+    assert status == 201, child
+    assert abs(datetime.fromisoformat(child["expires_at"]) - ends) < timedelta(seconds=1)
+    status, refused = create({"name": "ten-years", "scopes": ["links:read"], "expires_at": "2036-01-01T00:00:00Z"})
+    assert (status, refused["message"].split(":")[0]) == (422, "expires_at")
+    status, refused = create({"name": "more", "scopes": ["links:write"]})
+    assert (status, refused["scope"]) == (403, "links:write")
+    listed = json.loads(world.call("KeysFunction", "GET", "/keys", "/keys", parent)["body"])["keys"]
+    assert "ten-years" not in [key["name"] for key in listed]  # nothing half-written
+
+
+def test_the_console_keys_page_makes_no_key_that_outlives_its_maker(world, browser_of):
+    ends = datetime.now(UTC) + timedelta(hours=2)
+    store = services.api_key_store()
+    parent = issue_api_key(store, "expiring", frozenset({ADMIN, LINKS_READ}), ends, datetime.now(UTC), world.owner)[1]
+    console = browser_of(parent)
+    form = {"csrf": console.csrf(), "name": "ten-years", "scopes": "links:read", "expires_at": "2036-01-01T00:00:00Z"}
+    refused = console.post("/console/keys", form)
+    assert refused["statusCode"] == 422
+    assert "expires_at: must be no later than this key&#39;s own expiry" in refused["body"]
+    made = console.post("/console/keys", {**form, "name": "inherits", "expires_at": ""})
+    assert made["statusCode"] == 201
+    [child] = [key for key in store.list_keys(world.owner) if key.name == "inherits"]
+    assert child.expires_at is not None
+    assert abs(child.expires_at - ends) < timedelta(seconds=1)
+    assert "ten-years" not in [key.name for key in store.list_keys(world.owner)]
+
+
+def test_no_console_session_outlives_its_key_or_a_sign_out(world, browser_of):
+    ends = datetime.now(UTC) + timedelta(hours=1)
+    store = services.api_key_store()
+    expiring = issue_api_key(store, "short", frozenset({LINKS_READ}), ends, datetime.now(UTC), world.owner)[1]
+    console = browser_of(expiring)
+    session = read_session(console.cookie, datetime.now(UTC), services.console_session_secret())
+    assert session is not None
+    assert session.expires_at <= int(ends.timestamp())
+    # Sign out ends the session on the server: the cookie, kept, no longer signs anybody in
+    kept = console.cookie
+    assert console.post("/console/sign-out", {"csrf": console.csrf()})["statusCode"] == 303
+    console.cookie = kept
+    assert console.get("/console")["headers"]["Location"] == "/console/sign-in"
+    # A new sign-in works, and ends only its own key's sessions
+    other = browser_of(world.admin)
+    again = browser_of(expiring)
+    assert again.get("/console")["statusCode"] == 200
+    assert other.get("/console")["statusCode"] == 200
+
+
+def test_no_webhook_endpoint_outlives_the_key_that_registered_it(world):
+    ends = datetime.now(UTC) + timedelta(hours=3)
+    store = services.api_key_store()
+    registrar = issue_api_key(store, "hooks", ALL_SCOPES, ends, datetime.now(UTC), world.owner)[1]
+    body = {"url": "https://hooks.example.com/expiring", "events": ["link.created"]}
+    answer = world.call("WebhookEndpointsFunction", "POST", "/webhooks", "/webhooks", registrar, body=body)
+    assert answer["statusCode"] == 201, answer["body"]
+    created = json.loads(answer["body"])
+    assert abs(datetime.fromisoformat(created["expires_at"]) - ends) < timedelta(seconds=1)
+    [stored] = [each for each in services.webhook_endpoints().list_for_owner(world.owner) if each.url == body["url"]]
+    assert stored.expires_at is not None
+    assert not stored.wants("link.created", (), ends)

@@ -1,0 +1,75 @@
+"""What bounds guessing a link's password, against moto through the redirect: an IPv6 client is
+its /64, a link has a ceiling over all clients, and the window slides (attempt logs written
+conditionally in the counters table)."""
+
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlencode
+
+import boto3
+import pytest
+
+from shortlink import wiring as services
+from shortlink.access.rate_limits import (
+    LINK_ATTEMPTS_PER_WINDOW,
+    UNLOCK_WINDOW_SECONDS,
+    take_unlock_attempt,
+)
+from shortlink.config import settings
+from shortlink.errors import RateLimited
+from tests.events import http_event
+from tests.integration.test_edge_trust import EDGE_SECRET, create, edge_on
+
+__all__ = ["edge_on"]  # a fixture used by name
+
+
+def guess(handlers, code: str, viewer: str, password: str = "wrong") -> int:  # noqa: S107 - a guess
+    """A password attempt through the edge from `viewer` (CloudFront-Viewer-Address's form)."""
+    event = http_event(
+        "POST",
+        f"/{code}",
+        route="/{code}",
+        path_parameters={"code": code},
+        headers={"x-shortlink-edge-secret": EDGE_SECRET, "cloudfront-viewer-address": f"{viewer}:50000"},
+        body=urlencode({"password": password}),
+        source_ip="130.176.1.1",  # CloudFront's
+    )
+    event["headers"]["content-type"] = "application/x-www-form-urlencoded"
+    return int(handlers["RedirectFunction"](event)["statusCode"])
+
+
+def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, edge_on):
+    code = create(aws, handlers, password="the-right-one")
+    # Three addresses of one /64 get 10 wrong guesses between them, not 10 each
+    statuses = [guess(handlers, code, f"2001:db8:aa:bb::{n % 3 + 1}") for n in range(10)]
+    assert statuses == [403] * 10
+    assert guess(handlers, code, "2001:db8:aa:bb:ffff::4", "the-right-one") == 429
+    # Another /64 (another line) has its own
+    assert guess(handlers, code, "2001:db8:aa:bc::1", "the-right-one") == 303
+
+
+def test_a_links_ceiling_holds_over_many_addresses(aws, handlers, edge_on, monkeypatch):
+    monkeypatch.setenv("UNLOCK_ATTEMPTS_PER_WINDOW", "1000")  # only the ceiling limits here
+    services.reset()
+    code = create(aws, handlers, password="the-right-one")
+    other = create(aws, handlers, password="the-right-one")
+    statuses = [guess(handlers, code, f"198.51.100.{n}") for n in range(LINK_ATTEMPTS_PER_WINDOW)]
+    assert statuses == [403] * LINK_ATTEMPTS_PER_WINDOW
+    assert guess(handlers, code, "203.0.113.200", "the-right-one") == 429
+    assert guess(handlers, other, "203.0.113.200", "the-right-one") == 303  # another link's own
+
+
+@pytest.mark.usefixtures("aws")
+def test_the_window_slides_in_the_counters_table():
+    log = services.window_counter()
+    start = datetime(2026, 12, 1, 9, 14, tzinfo=UTC)  # a minute before a quarter hour ends
+    for second in range(10):
+        take_unlock_attempt("slide", "203.0.113.9", 10, start + timedelta(seconds=second), log)
+    after_boundary = start + timedelta(minutes=2)
+    with pytest.raises(RateLimited) as refused:
+        take_unlock_attempt("slide", "203.0.113.9", 10, after_boundary, log)
+    assert refused.value.retry_after == UNLOCK_WINDOW_SECONDS - 120
+    take_unlock_attempt("slide", "203.0.113.9", 10, start + timedelta(seconds=UNLOCK_WINDOW_SECONDS + 1), log)
+    # The address is kept only as a hash
+    items = boto3.client("dynamodb").scan(TableName=settings().counters_table)["Items"]
+    assert items
+    assert "203.0.113.9" not in str(items)
