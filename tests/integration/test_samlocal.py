@@ -1,6 +1,7 @@
 """make sam-local's logic, without Docker: what it tells SAM, what it hands the functions, and
 what it keeps away from them. The full run (Docker) is `make sam-local` itself."""
 
+import os
 import time
 from pathlib import Path
 
@@ -23,7 +24,7 @@ from tools.samlocal.commands import (
     sam_environment,
 )
 from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
-from tools.samlocal.processes import SamFailed, SamProcess
+from tools.samlocal.processes import SamFailed, SamProcess, run_logged
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = SamLocal(
@@ -201,3 +202,23 @@ def test_a_sam_process_that_stops_is_told_with_its_log_and_one_last_line(tmp_pat
     lines = capsys.readouterr().err.splitlines()
     assert lines[-1] == f"error: sam exited with 1 (log: {log}):"
     assert "Error: template not found" in lines
+
+
+@pytest.mark.slow
+def test_sam_build_runs_with_the_environment_samlocal_gives_it_without_layer_python(tmp_path, monkeypatch):
+    # Given no LAYER_PYTHON (the docs' `python -m tools.samlocal --serve`, not make sam-local),
+    # and python3.13 maybe only a pyenv shim that resolves inside the repository
+    monkeypatch.delenv("LAYER_PYTHON", raising=False)
+    try:
+        python = runtime_python(None, ROOT)
+    except SystemExit as missing:
+        pytest.skip(str(missing.code))
+    local = SamLocal(native_architecture(), tmp_path, "unused", 1, 2)
+    # Then sam build, which runs the functions' makefiles outside the repository, succeeds
+    run_logged(
+        local.build(),
+        tmp_path / "build.log",
+        sam_environment({**os.environ}, local.architecture, "us-east-1", python),
+        ROOT,
+    )
+    assert (tmp_path / "build" / "RedirectFunction" / "app.py").is_file()
