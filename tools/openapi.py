@@ -65,7 +65,7 @@ IMPORT_FILE = {
     "content": {
         "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
         # JSON files are an object (an export, Kutt's) or a list of links.
-        "application/json": {"schema": {"anyOf": [{"type": "object"}, {"type": "array", "items": {"type": "object"}}]}},
+        "application/json": {"schema": {"anyOf": [{"type": "object"}, {"type": "array", "items": {}}]}},
     },
 }
 
