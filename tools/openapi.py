@@ -61,7 +61,7 @@ VISITOR_QUERY = {
 IMPORT_FILE = {
     "required": True,
     "description": "the file as it is: CSV, a YOURLS SQL dump, JSON (an export, Kutt's), sent with any"
-    " Content-Type (text/csv, application/sql, text/plain... are read the same way)",
+    " Content-Type (one that names a kind, text/csv or application/sql too, must match the file's)",
     "content": {
         "application/octet-stream": {"schema": {"type": "string", "format": "binary"}},
         # JSON files are an object (an export, Kutt's) or a list of links.
