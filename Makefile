@@ -15,6 +15,7 @@ export AWS_DEFAULT_REGION ?= us-east-1
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 FUZZ_VENV := .venv-fuzz
+CLIENT_VENV := .venv-client
 
 .PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
@@ -53,7 +54,7 @@ unit: venv
 integration: venv
 	$(PY) -m pytest tests/integration
 
-e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed
+e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed $(CLIENT_VENV)/.installed
 	$(PY) -m pytest tests/e2e
 
 # dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
@@ -66,6 +67,13 @@ node_modules/.installed: package.json package-lock.json
 $(FUZZ_VENV)/.installed: requirements-fuzz.txt constraints-fuzz.txt
 	@test -x $(FUZZ_VENV)/bin/python || $(PYTHON) -m venv $(FUZZ_VENV)
 	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements-fuzz.txt -c constraints-fuzz.txt
+	@touch $@
+
+# openapi-python-client, in its own virtualenv: the e2e test generates a client from the OpenAPI
+# document with it and runs Getting started through that client.
+$(CLIENT_VENV)/.installed: requirements-client.txt constraints-client.txt
+	@test -x $(CLIENT_VENV)/bin/python || $(PYTHON) -m venv $(CLIENT_VENV)
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -r requirements-client.txt -c constraints-client.txt
 	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
@@ -132,4 +140,4 @@ openapi: venv
 	$(PY) -m tools.openapi
 
 clean:
-	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results site
+	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) $(CLIENT_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results site

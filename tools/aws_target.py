@@ -1,7 +1,9 @@
 """Where the command-line tools act: the local stack, a deployed stack, or a named resource."""
 
 import argparse
+import ipaddress
 import os
+from urllib.parse import urlsplit
 
 DEFAULT_MOTO_PORT = "5005"
 
@@ -25,6 +27,46 @@ def given_endpoint(service: str) -> str | None:
     """The endpoint the environment names for `service`, in botocore's order: the service's own
     variable first, then AWS_ENDPOINT_URL; None when neither is set."""
     return os.environ.get(LOCAL_SERVICES[service]) or os.environ.get("AWS_ENDPOINT_URL") or None
+
+
+def on_this_machine(endpoint: str) -> bool:
+    """Whether `endpoint` is a loopback address (127.0.0.0/8, ::1, localhost)."""
+    host = urlsplit(endpoint).hostname or ""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def choose_local_credentials() -> str | None:
+    """Credentials for the local stack's endpoints, or the one line that says what is missing.
+
+    Endpoints on this machine (the embedded moto, a loopback DynamoDB or SQS) get placeholder
+    credentials, never a real profile's. An endpoint elsewhere is used with the credentials the
+    environment gives, and finding none is an error, told before any call is made."""
+    endpoints = (given_endpoint(service) for service in LOCAL_SERVICES)
+    outside = sorted({endpoint for endpoint in endpoints if endpoint is not None and not on_this_machine(endpoint)})
+    if not outside:
+        os.environ["AWS_ACCESS_KEY_ID"] = "local"
+        os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
+        os.environ.pop("AWS_SESSION_TOKEN", None)
+        os.environ.pop("AWS_PROFILE", None)
+        return None
+    import botocore.session
+    from botocore.exceptions import BotoCoreError
+
+    where = " and ".join(outside)
+    try:
+        if botocore.session.get_session().get_credentials() is not None:
+            return None
+    except BotoCoreError as error:  # a profile that is not there, an expired SSO session...
+        return f"the AWS credentials for {where} (not on this machine) could not be read: {error}"
+    return (
+        f"no AWS credentials found for {where} (not on this machine): set"
+        " AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE"
+    )
 
 
 def embedded_moto_url() -> str:

@@ -41,6 +41,7 @@ from shortlink.api.link_views import (
 )
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
+from shortlink.api.stats_views import AccountStats, LinkStats, StatsReport
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
@@ -232,16 +233,16 @@ StatsTo = Annotated[Moment | None, Query(alias="to", description="exclusive; def
 StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
 
 
-def stats_answers(*errors: int) -> dict[int, Any]:
-    media_types = {"application/json": {"type": "object"}, "text/csv": {"type": "string"}}
-    return content_answer("the stats (JSON), their series or one dimension's top values (CSV)", media_types, *errors)
+def stats_answers(report: type[StatsReport], *errors: int) -> dict[int, Any]:
+    description = "the stats (JSON), their series or one dimension's top values (CSV)"
+    return content_answer(description, {"application/json": report, "text/csv": {"type": "string"}}, *errors)
 
 
 @app.get(
     "/links/<code>/stats",
     summary="A link's clicks over time",
     operation_id="linkStats",
-    responses=stats_answers(404),
+    responses=stats_answers(LinkStats, 404),
     security=needs(STATS_READ),
 )
 def link_stats(
@@ -271,7 +272,7 @@ def link_stats(
     "/stats",
     summary="Clicks of all your links, or of one tag's",
     operation_id="accountStats",
-    responses=stats_answers(),
+    responses=stats_answers(AccountStats),
     security=needs(STATS_READ),
 )
 def all_links_stats(

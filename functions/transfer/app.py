@@ -33,7 +33,7 @@ from shortlink.api.resolver import (
     missing_scope,
     needs,
 )
-from shortlink.api.responses import ImportSummary, answers, content_answer
+from shortlink.api.responses import ExportedLinks, ImportSummary, answers, content_answer
 from shortlink.clicks.stats import stats_range
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
@@ -128,7 +128,7 @@ EXPORT_FILES = {
     operation_id="exportLinks",
     responses=content_answer(
         "the links, or a row per link and day with clicks",
-        {"application/json": {"type": "object"}, "text/csv": {"type": "string"}},
+        {"application/json": ExportedLinks, "text/csv": {"type": "string"}},
         413,
     ),
     security=needs(LINKS_READ),

@@ -184,3 +184,76 @@ def wait_for_port(port: int, timeout: float = 30) -> None:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.1)
+
+
+NOWHERE = str(ROOT / "no-such-aws-file")
+
+
+def without_credentials(**env: str) -> dict[str, str]:
+    """The environment of a user with no AWS credentials at all (no keys, profile or files)."""
+    environment = {k: v for k, v in os.environ.items() if not k.startswith(("AWS_ENDPOINT_URL", "AWS_PROFILE"))}
+    for variable in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"):
+        environment.pop(variable, None)
+    return {
+        **environment,
+        "AWS_SHARED_CREDENTIALS_FILE": NOWHERE,
+        "AWS_CONFIG_FILE": NOWHERE,
+        "AWS_EC2_METADATA_DISABLED": "true",
+        **env,
+    }
+
+
+# Hosts that cannot resolve: were the stack to call them, nothing would leave this machine.
+ELSEWHERE = {
+    "AWS_ENDPOINT_URL_DYNAMODB": "http://dynamodb.invalid:8000",
+    "AWS_ENDPOINT_URL_SQS": "http://sqs.invalid:9324",
+}
+
+
+@pytest.mark.parametrize(
+    ("profile", "said"), [({}, "no AWS credentials found"), ({"AWS_PROFILE": "nosuch"}, "profile (nosuch)")]
+)
+def test_endpoints_elsewhere_without_credentials_are_refused_in_one_line(profile, said):
+    # Given endpoints that are not on this machine and no credentials (or a profile that is not there)
+    run = subprocess.run(
+        [sys.executable, "-m", "tools.devstack"],
+        cwd=ROOT,
+        env=without_credentials(PORT=str(free_port()), MOTO_PORT=str(free_port()), **ELSEWHERE, **profile),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    # Then it stops before any call, saying what is missing in one line
+    assert run.returncode == 2, run.stdout + run.stderr
+    assert run.stderr.startswith("error: "), run.stderr
+    assert run.stderr.count("\n") == 1, run.stderr
+    assert said in run.stderr
+    for endpoint in ELSEWHERE.values():
+        assert endpoint in run.stderr
+    assert "Traceback" not in run.stdout + run.stderr
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost"])
+def test_loopback_endpoints_need_no_credentials(external_moto, host):
+    # Given the user's own DynamoDB and SQS on this machine, and no AWS credentials at all
+    endpoint = external_moto.replace("127.0.0.1", host)
+    given = {"AWS_ENDPOINT_URL_DYNAMODB": endpoint, "AWS_ENDPOINT_URL_SQS": endpoint}
+    started = RunningStack.start(
+        endpoints=given,
+        AWS_ACCESS_KEY_ID="",  # botocore reads an empty variable as none
+        AWS_SECRET_ACCESS_KEY="",
+        AWS_SESSION_TOKEN="",
+        AWS_SHARED_CREDENTIALS_FILE=NOWHERE,
+        AWS_CONFIG_FILE=NOWHERE,
+        AWS_EC2_METADATA_DISABLED="true",
+    )
+    try:
+        # Then the stack uses placeholder credentials there, and works
+        assert started.ready, started.output()
+        headers = {"Authorization": f"Bearer {started.api_key}", "Content-Type": "application/json"}
+        assert started.request("POST", "/links", {"url": "https://example.com"}, headers).status == 201
+        dynamodb, _ = clients(external_moto)
+        assert "LinksTable" in dynamodb.list_tables()["TableNames"]
+    finally:
+        assert started.stop() == 0

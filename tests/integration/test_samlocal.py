@@ -1,6 +1,8 @@
 """make sam-local's logic, without Docker: what it tells SAM, what it hands the functions, and
 what it keeps away from them. The full run (Docker) is `make sam-local` itself."""
 
+import os
+import time
 from pathlib import Path
 
 import boto3
@@ -11,9 +13,18 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
 from shortlink.secrets import read_secret
 from tools.devstack.resources import create_queues, create_tables
+from tools.samlocal.__main__ import main as samlocal_main
 from tools.samlocal.__main__ import start_lambda_sources
-from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
+from tools.samlocal.commands import (
+    SamLocal,
+    env_vars,
+    native_architecture,
+    offline_environment,
+    runtime_python,
+    sam_environment,
+)
 from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
+from tools.samlocal.processes import SamFailed, SamProcess, run_logged
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = SamLocal(
@@ -82,8 +93,8 @@ def test_the_host_aws_identity_and_endpoints_never_reach_sam_or_the_functions():
         "AWS_REGION": "us-east-1",
     }
     # The layer is built for the functions' architecture (its Makefile's LAMBDA_PLATFORM).
-    assert sam_environment(host, "x86_64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_x86_64"
-    assert sam_environment(host, "arm64", "us-east-1")["LAMBDA_PLATFORM"] == "manylinux2014_aarch64"
+    assert sam_environment(host, "x86_64", "us-east-1", "/p")["LAMBDA_PLATFORM"] == "manylinux2014_x86_64"
+    assert sam_environment(host, "arm64", "us-east-1", "/p")["LAMBDA_PLATFORM"] == "manylinux2014_aarch64"
 
 
 def test_every_trigger_of_the_template_is_polled_through_start_lambda_the_stats_stream_too(template, monkeypatch):
@@ -127,3 +138,87 @@ def test_the_stand_in_is_rebuilt_when_its_recipe_changes(tmp_path):
     before = recipe_digest((bootstrap,))
     bootstrap.write_text('exec python3.13 -m awslambdaric "$_HANDLER"')
     assert recipe_digest((bootstrap,)) != before
+
+
+def pyenv_like_shim(directory: Path) -> Path:
+    """A `python3.13` that works only where a .python-version is (as a pyenv shim does) and
+    answers the probe with the real interpreter's path."""
+    shim = directory / "bin" / "python3.13"
+    shim.parent.mkdir()
+    shim.write_text(
+        "#!/bin/sh\n"
+        '[ -f .python-version ] || { echo "pyenv: python3.13: command not found" >&2; exit 127; }\n'
+        'echo "True /opt/pyenv/versions/3.13.0/bin/python3.13"\n'
+    )
+    shim.chmod(0o755)
+    return shim.parent
+
+
+def test_sam_build_gets_the_real_python313_found_from_the_repository_as_make_does(tmp_path, monkeypatch):
+    # Given python3.13 only as a shim that resolves inside a directory with .python-version
+    monkeypatch.setenv("PATH", str(pyenv_like_shim(tmp_path)))
+    repository = tmp_path / "repository"
+    repository.mkdir()
+    (repository / ".python-version").write_text("3.13.0\n")
+    # Then the runtime's real path is found from the repository and handed to sam build
+    found = runtime_python(None, repository)
+    assert found == "/opt/pyenv/versions/3.13.0/bin/python3.13"
+    assert sam_environment({}, "x86_64", "us-east-1", found)["LAYER_PYTHON"] == found
+    # And a LAYER_PYTHON given (make sam-local sets it) wins
+    assert runtime_python("/usr/bin/python3.13", repository) == "/usr/bin/python3.13"
+
+
+def test_no_python313_is_one_line_that_says_what_to_do(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(pyenv_like_shim(tmp_path)))
+    with pytest.raises(SystemExit) as refused:
+        runtime_python(None, tmp_path)  # no .python-version here: the shim finds none
+    assert "\n" not in str(refused.value.code)
+    assert "LAYER_PYTHON=/path/to/python3.13" in str(refused.value.code)
+
+
+def check_until_stopped(process: SamProcess, seconds: float = 10) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        process.check_running()
+        time.sleep(0.05)
+
+
+def test_a_sam_process_that_stops_is_told_with_its_log_and_one_last_line(tmp_path, capsys, monkeypatch):
+    # Given a sam process that exits at once (as start-api does when its build is missing)
+    log = tmp_path / "start-api.log"
+    process = SamProcess(["sh", "-c", "echo 'Error: template not found'; exit 1"], 1, log, {}, tmp_path)
+    # Then checking it fails, with its log's end, as soon as it has stopped
+    with pytest.raises(SamFailed, match="Error: template not found"):
+        check_until_stopped(process)
+    # And the command's last line says what failed
+    monkeypatch.setattr("tools.samlocal.__main__.docker_available", lambda: None)
+    monkeypatch.setattr("tools.samlocal.__main__.stop_on_sigterm", lambda: None)
+
+    def fails(serve: bool) -> None:
+        process.check_running()
+
+    monkeypatch.setattr("tools.samlocal.__main__.run", fails)
+    assert samlocal_main(["--serve"]) == 1
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[-1] == f"error: sam exited with 1 (log: {log}):"
+    assert "Error: template not found" in lines
+
+
+@pytest.mark.slow
+def test_sam_build_runs_with_the_environment_samlocal_gives_it_without_layer_python(tmp_path, monkeypatch):
+    # Given no LAYER_PYTHON (the docs' `python -m tools.samlocal --serve`, not make sam-local),
+    # and python3.13 maybe only a pyenv shim that resolves inside the repository
+    monkeypatch.delenv("LAYER_PYTHON", raising=False)
+    try:
+        python = runtime_python(None, ROOT)
+    except SystemExit as missing:
+        pytest.skip(str(missing.code))
+    local = SamLocal(native_architecture(), tmp_path, "unused", 1, 2)
+    # Then sam build, which runs the functions' makefiles outside the repository, succeeds
+    run_logged(
+        local.build(),
+        tmp_path / "build.log",
+        sam_environment({**os.environ}, local.architecture, "us-east-1", python),
+        ROOT,
+    )
+    assert (tmp_path / "build" / "RedirectFunction" / "app.py").is_file()

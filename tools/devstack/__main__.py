@@ -19,7 +19,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
-from tools.aws_target import LOCAL_SERVICES, given_endpoint
+from tools.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
 from tools.devstack.edge import as_the_edge
 from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.devstack.regions import RegionsSetting
@@ -202,11 +202,9 @@ def main() -> None:
         logging.getLogger(noisy).setLevel(logging.WARNING)
     os.environ.setdefault("AWS_DEFAULT_REGION", REGION)
     os.environ.setdefault("AWS_REGION", os.environ["AWS_DEFAULT_REGION"])
-    if any(given_endpoint(service) is None for service in LOCAL_SERVICES):
-        # The embedded endpoint accepts any credentials; never let a real profile be picked up.
-        os.environ["AWS_ACCESS_KEY_ID"] = "local"
-        os.environ["AWS_SECRET_ACCESS_KEY"] = "local"
-        os.environ.pop("AWS_PROFILE", None)
+    if missing := choose_local_credentials():
+        print(f"error: {missing}", file=sys.stderr)
+        sys.exit(2)
     stop_on_signals()
     try:
         with ExitStack() as running:

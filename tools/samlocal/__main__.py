@@ -19,7 +19,7 @@ import logging
 import os
 import signal
 import sys
-import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +31,14 @@ from tools.devstack.sqs_trigger import SqsPoller
 from tools.devstack.stream_trigger import StreamPoller
 from tools.devstack.template import LocalTemplate
 from tools.samlocal import flow
-from tools.samlocal.commands import SamLocal, env_vars, native_architecture, offline_environment, sam_environment
+from tools.samlocal.commands import (
+    SamLocal,
+    env_vars,
+    native_architecture,
+    offline_environment,
+    runtime_python,
+    sam_environment,
+)
 from tools.samlocal.docker_network import docker_available, ensure_network, remove_function_containers
 from tools.samlocal.image import ensure_base_image
 from tools.samlocal.processes import SamProcess, run_logged
@@ -41,6 +48,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 NETWORK = "shortlink-sam-local"
 CACHE_DIR = Path.home() / ".cache" / "shortlink" / "sam-local"
+SERVE_POLL_SECONDS = 1.0
 
 
 def use_local_aws(endpoint: str) -> None:
@@ -87,6 +95,7 @@ def run(serve: bool) -> None:
         lambda_port=int(os.environ.get("SAM_LOCAL_LAMBDA_PORT", "3002")),
     )
     moto_port = int(os.environ.get("SAM_LOCAL_MOTO_PORT", "5006"))
+    layer_python = runtime_python(os.environ.get("LAYER_PYTHON"), ROOT)  # before anything starts
     ensure_free(local.api_port, "stop what runs there or set SAM_LOCAL_API_PORT=<free port>")
     ensure_free(local.lambda_port, "stop what runs there or set SAM_LOCAL_LAMBDA_PORT=<free port>")
     print(f"Architecture {local.architecture} (this host's: no emulation)", flush=True)
@@ -117,7 +126,7 @@ def run(serve: bool) -> None:
         )
         print(f"DynamoDB/SQS endpoint {endpoint} (moto, on docker network {local.network})", flush=True)
 
-        sam_env = sam_environment(os.environ, local.architecture, REGION)
+        sam_env = sam_environment(os.environ, local.architecture, REGION, layer_python)
         print("sam build ...", flush=True)
         run_logged(local.build(), local.build_dir / "build.log", sam_env, ROOT)
         for command, port, name in (
@@ -141,7 +150,10 @@ def run(serve: bool) -> None:
         if serve:
             print("Press Ctrl-C to stop.", flush=True)
             with contextlib.suppress(KeyboardInterrupt):
-                threading.Event().wait()
+                while True:  # until Ctrl-C, or a sam process that stops on its own (said at once)
+                    for process in processes:
+                        process.check_running()
+                    time.sleep(SERVE_POLL_SECONDS)
         else:
             totals = flow.run(local.api_url, api_key)
             print(f"sam local: create → follow → stats works ({totals})", flush=True)
@@ -174,7 +186,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except SystemExit as failure:
         if failure.code not in (None, 0):
-            print(f"error: {failure.code}", file=sys.stderr)
+            # The details (a log's end) first, then one line that says what failed: the last line.
+            summary, _, details = str(failure.code).partition("\n")
+            if details:
+                print(details, file=sys.stderr)
+            print(f"error: {summary}", file=sys.stderr)
             return 1
     return 0
 

@@ -2,6 +2,8 @@
 the README shows is what runs (`python -m tools.samlocal --serve` prints them)."""
 
 import platform
+import shutil
+import subprocess
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -16,6 +18,35 @@ LAYER_PLATFORMS = {"x86_64": "manylinux2014_x86_64", "arm64": "manylinux2014_aar
 # containers, and a profile's endpoint or region could send their calls elsewhere.
 SAM = str(Path(sys.executable).parent / "sam")  # the pinned SAM CLI of this virtualenv
 HOST_AWS_VARIABLES = ("AWS_PROFILE", "AWS_SESSION_TOKEN", "AWS_SECURITY_TOKEN", "AWS_CONFIG_FILE")
+
+
+RUNTIME_PYTHON = "python3.13"  # Lambda's runtime: what builds the layer and compiles the redirect
+
+
+def runtime_python(given: str | None, repository: Path) -> str:
+    """The real path of the runtime's Python for `sam build`: `given` (LAYER_PYTHON), else
+    python3.13 as found from `repository`, where pyenv's .python-version applies (sam build runs
+    the functions' makefiles elsewhere, where a pyenv shim finds none); SystemExit if none."""
+    if given:
+        return given
+    found = shutil.which(RUNTIME_PYTHON)
+    probe = (
+        subprocess.run(
+            [found, "-c", "import sys; print(sys.version_info[:2] == (3, 13), sys.executable)"],
+            capture_output=True,
+            text=True,
+            check=False,
+            cwd=repository,
+        )
+        if found
+        else None
+    )
+    if probe is not None and probe.returncode == 0 and probe.stdout.startswith("True "):
+        return probe.stdout.strip().removeprefix("True ")
+    raise SystemExit(
+        f"sam build needs {RUNTIME_PYTHON} (Lambda's runtime) and none runs from {repository}:"
+        f" install it, or set LAYER_PYTHON=/path/to/{RUNTIME_PYTHON}"
+    )
 
 
 def native_architecture(machine: str | None = None) -> str:
@@ -108,10 +139,12 @@ def offline_environment(host: Mapping[str, str], region: str) -> dict[str, str]:
     return environment
 
 
-def sam_environment(host: Mapping[str, str], architecture: str, region: str) -> dict[str, str]:
-    """The environment of the `sam` processes: offline, and the layer built for `architecture`."""
+def sam_environment(host: Mapping[str, str], architecture: str, region: str, layer_python: str) -> dict[str, str]:
+    """The environment of the `sam` processes: offline, and the layer built for `architecture`
+    by `layer_python` (runtime_python)."""
     return {
         **offline_environment(host, region),
         "SAM_CLI_TELEMETRY": "0",
         "LAMBDA_PLATFORM": LAYER_PLATFORMS[architecture],
+        "LAYER_PYTHON": layer_python,
     }

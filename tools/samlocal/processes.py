@@ -37,10 +37,14 @@ class SamProcess:
                 command, stdout=output, stderr=subprocess.STDOUT, env=environment, cwd=cwd, start_new_session=True
             )
 
+    def check_running(self) -> None:
+        """SamFailed, with the end of its log, once the process has exited."""
+        if self._process.poll() is not None:
+            raise SamFailed(f"sam exited with {self._process.returncode} (log: {self.log}):\n{log_tail(self.log)}")
+
     def wait_until_listening(self, host: str) -> None:
         for _ in range(READY_POLLS):
-            if self._process.poll() is not None:
-                raise SamFailed(f"sam exited with {self._process.returncode} (log: {self.log}):\n{log_tail(self.log)}")
+            self.check_running()
             with socket.socket() as probe:
                 if probe.connect_ex((host, self.port)) == 0:
                     return

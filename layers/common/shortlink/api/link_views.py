@@ -6,7 +6,7 @@ from dataclasses import fields
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
 from shortlink import moments
 from shortlink.access.passwords import MAX_LENGTH as MAX_PASSWORD_LENGTH
@@ -156,6 +156,20 @@ def link_values(request: BaseModel) -> dict[str, Any]:
     return values
 
 
+def _set_fields(document: type) -> WithJsonSchema:
+    """A card's or campaign's fields as a view shows them (`document()`): those that are set, each
+    a string; named from the dataclass, so that a field added there is documented too."""
+    names = [field.name for field in fields(document)]
+    return WithJsonSchema(
+        {
+            "type": "object",
+            "properties": {name: {"type": "string", "minLength": 1} for name in names},
+            "additionalProperties": False,
+            "minProperties": 1,
+        }
+    )
+
+
 class LinkView(BaseModel):
     code: str
     short_url: str
@@ -170,12 +184,12 @@ class LinkView(BaseModel):
     deleted_at: datetime | None
     max_clicks: int | None
     has_password: bool  # the password itself is never shown, nor its hash
-    rules: dict[str, Any] | None
+    rules: Rules | None
     forward_query: bool
     expired_url: str | None
     crawlable: bool
-    preview: dict[str, str] | None
-    utm: dict[str, str] | None
+    preview: Annotated[dict[str, str], _set_fields(LinkPreview)] | None
+    utm: Annotated[dict[str, str], _set_fields(Utm)] | None
     domain: str | None = Field(description="the short domain the link lives on (null on a stack without Domains)")
 
     @classmethod

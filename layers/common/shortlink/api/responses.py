@@ -1,10 +1,11 @@
 """The answers each API route documents, in the shapes it sends them: the OpenAPI document
 (`python -m tools.openapi`) is generated from the routes with these."""
 
-from typing import Any
+from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+from pydantic.json_schema import SkipJsonSchema
 
 from shortlink.api.link_views import LinkView
 
@@ -61,6 +62,18 @@ class ImportSummary(BaseModel):
     results: list[ImportResult]
 
 
+class ExportedLink(LinkView):
+    """A link as the JSON export writes it: its view, with its password as its hash (which an
+    import takes back) instead of has_password."""
+
+    has_password: SkipJsonSchema[bool] = Field(default=False, exclude=True)
+    password_hash: Annotated[str | None, Field(description="PBKDF2, as an import takes it back")]
+
+
+class ExportedLinks(BaseModel):
+    links: list[ExportedLink]
+
+
 ERRORS = {
     401: "no valid API key: unknown, revoked or expired (checked after the body's size, before anything else)",
     403: "the API key lacks the scope this route needs (checked right after the key)",
@@ -110,9 +123,12 @@ def answers(
 
 
 def content_answer(
-    description: str, media_types: dict[str, dict[str, Any]], *errors: int
+    description: str, media_types: dict[str, dict[str, Any] | type[BaseModel]], *errors: int
 ) -> dict[int, OpenAPIResponse]:
-    """A route whose success is not a model: each media type with its schema."""
+    """A route whose success comes in several media types: each with its model or its schema."""
     documented = answers(200, description, None, *errors)
-    documented[200]["content"] = {media_type: {"schema": schema} for media_type, schema in media_types.items()}
+    documented[200]["content"] = {
+        media_type: {"model": shape} if isinstance(shape, type) else {"schema": shape}
+        for media_type, shape in media_types.items()
+    }
     return documented

@@ -1,0 +1,94 @@
+"""How the API shows stats (`GET /links/{code}/stats`, `GET /stats`): the shapes of the reports
+shortlink.clicks builds, for the OpenAPI document and the clients generated from it. Strict: a
+report that leaves this shape fails the tests that read real answers with these models."""
+
+from datetime import datetime
+from typing import Annotated
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from shortlink.clicks.stats import Granularity
+
+# Read from JSON (a datetime from its ISO text), nothing coerced, nothing unknown let through.
+STRICT_ANSWER = ConfigDict(extra="forbid", strict=True)
+Count = Annotated[int, Field(ge=0)]
+
+
+class StatsPoint(BaseModel):
+    """One hour or UTC day of the series."""
+
+    model_config = STRICT_ANSWER
+
+    start: datetime
+    clicks: Count
+    bots: Count
+    unique_visitors: Annotated[int, Field(ge=0, description="estimated per UTC day (or hour)")]
+
+
+class TopValue(BaseModel):
+    model_config = STRICT_ANSWER
+
+    value: str
+    clicks: Count
+
+
+TopValues = Annotated[list[TopValue], Field(description="the most-clicked values, most first (at most 10)")]
+
+
+class TopByDimension(BaseModel):
+    """The top values of each dimension (shortlink.clicks.events.Dimension names them), counted
+    over the whole UTC days the range touches."""
+
+    model_config = STRICT_ANSWER
+
+    country: TopValues
+    device: TopValues
+    browser: TopValues
+    os: TopValues
+    referrer: TopValues
+    language: TopValues
+    campaign: TopValues
+
+
+class StatsReport(BaseModel):
+    """What a link's and an account's stats share: the range, totals, series and top values."""
+
+    model_config = STRICT_ANSWER | ConfigDict(populate_by_name=True)
+
+    start: Annotated[datetime, Field(alias="from", description="inclusive, on an hour")]
+    end: Annotated[datetime, Field(alias="to", description="exclusive, on an hour")]
+    granularity: Granularity
+    clicks: Annotated[int, Field(ge=0, description="every follow in the range, bots included")]
+    bots: Annotated[int, Field(ge=0, description="how many of the clicks were bots")]
+    unique_visitors: Annotated[int, Field(ge=0, description="the sum of each UTC day's estimate")]
+    series: list[StatsPoint]
+    top: TopByDimension
+
+
+class LinkOrphans(BaseModel):
+    """Follows of the link that found it not live, per outcome (shortlink.clicks.orphans.LINK_OUTCOMES)."""
+
+    model_config = STRICT_ANSWER
+
+    not_yet_valid: Count
+    deleted: Count
+    expired: Count
+    used_up: Count
+
+
+class LinkStats(StatsReport):
+    code: str
+    orphans: LinkOrphans
+
+
+class TopLink(BaseModel):
+    model_config = STRICT_ANSWER
+
+    code: str
+    domain: Annotated[str | None, Field(description="its short domain (null on a stack without Domains)")]
+    clicks: Count
+
+
+class AccountStats(StatsReport):
+    tag: Annotated[str | None, Field(description="the tag asked for (null: all the account's links)")]
+    top_links: Annotated[list[TopLink], Field(description="the most-clicked links, most first (at most 10)")]
