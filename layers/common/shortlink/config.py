@@ -91,6 +91,12 @@ class Settings:
     webhook_queue_url: str = ""
     # Local stack only: receivers on 127.0.0.1 (the template never sets it).
     webhooks_allow_loopback: bool = False
+    # A visitor's follows of one link within this many seconds of the last are flagged as
+    # repeats (shortlink.clicks.repeats); 0 flags none.
+    repeat_click_window_seconds: int = 10
+    # An IP → country database (.mmdb) the redirect reads after its response where the edge
+    # gives no country (shortlink.clicks.country_database); empty: none.
+    country_database: str = ""
 
     def resource(self, variable: str) -> str:
         value = self.resources.get(variable, "")
@@ -187,6 +193,8 @@ class Settings:
             webhooks_table=env.get("WEBHOOKS_TABLE", ""),
             webhook_queue_url=env.get("WEBHOOK_QUEUE_URL", ""),
             webhooks_allow_loopback=env.get("SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK", "") == "true",
+            repeat_click_window_seconds=integer("REPEAT_CLICK_WINDOW_SECONDS", 10, 0, 3600),
+            country_database=env.get("COUNTRY_DATABASE", ""),
         )
 
 
