@@ -220,7 +220,11 @@ StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
 
 def stats_answers(*errors: int) -> dict[int, Any]:
     media_types = {"application/json": {"type": "object"}, "text/csv": {"type": "string"}}
-    return content_answer("the stats (JSON), their series or one dimension's top values (CSV)", media_types, *errors)
+    described = (
+        "the stats (JSON: clicks, bots, repeat_clicks and unique_visitors, a series, the top values; a link's"
+        " with the bot classifier's classifier_version), their series or one dimension's top values (CSV)"
+    )
+    return content_answer(described, media_types, *errors)
 
 
 @app.get(
