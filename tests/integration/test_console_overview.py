@@ -47,6 +47,10 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     assert shown_range, "no range on the page"
     report = api_stats(handlers, key, **{"from": shown_range.group(1)})
     assert shown_total(page) == report["clicks"] == 3
+    # spring's second follow came from the same visitor moments after the first: a repeat
+    repeats = re.search(r'id="total-repeats">(\d+)<', page)
+    assert repeats, "no repeats on the page"
+    assert repeats.group(1) == str(report["repeat_clicks"]) == "1"
     series = r'id="chart" class="chart" data-series=\'\[\{"bots": 0, "clicks": 0, "repeat_clicks": 0, "start"'
     assert re.search(series, page)
     top_links = re.findall(r'<a class="bar-label" href="(/console/links/\w+)">(\w+)</a>.*?value="(\d+)"', page)
