@@ -28,7 +28,7 @@ CUBOT = (
 def _settings(monkeypatch):
     monkeypatch.delenv("COUNTRY_DATABASE", raising=False)
     monkeypatch.delenv("REPEAT_CLICK_WINDOW_SECONDS", raising=False)
-    forget = (wiring.reset, click_events.recent_follows.cache_clear, click_events.country_database.cache_clear)
+    forget = (wiring.reset, click_events._recent_follows.cache_clear, click_events._country_database.cache_clear)
     for clear in forget:
         clear()
     yield
@@ -92,7 +92,6 @@ def test_without_the_edge_the_country_comes_from_the_database(monkeypatch, tmp_p
 
 def test_without_a_database_or_with_an_unreadable_one_the_country_is_unknown(monkeypatch, tmp_path, caplog):
     assert click(ip="192.0.2.10").country == "XX"
-    click_events.country_database.cache_clear()
     (tmp_path / "broken.mmdb").write_bytes(b"not a database")
     monkeypatch.setenv("COUNTRY_DATABASE", str(tmp_path / "broken.mmdb"))
     wiring.reset()

@@ -63,17 +63,24 @@ def campaign_of(destination: str) -> str:
     return kept or NO_CAMPAIGN
 
 
-@cache
 def recent_follows() -> RecentFollows:
     """This environment's memory of recent follows, with the configured window."""
-    return RecentFollows(settings().repeat_click_window_seconds)
+    return _recent_follows(settings().repeat_click_window_seconds)
 
 
-@cache
 def country_database() -> CountryDatabase | None:
     """The configured country database, opened on the first click; None without one, or when it
     cannot be read (logged once: countries are then XX, clicks are still counted)."""
-    path = settings().country_database
+    return _country_database(settings().country_database)
+
+
+@cache  # per setting: new settings (tests, the local stack) get their own
+def _recent_follows(window_seconds: int) -> RecentFollows:
+    return RecentFollows(window_seconds)
+
+
+@cache
+def _country_database(path: str) -> CountryDatabase | None:
     if not path:
         return None
     try:
