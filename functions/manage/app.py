@@ -43,6 +43,7 @@ from shortlink.api.resolver import api_resolver, current_api_key, destination_po
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.api.stats_views import AccountStats, LinkStats, StatsReport
 from shortlink.clicks.account_stats import account_stats
+from shortlink.clicks.bots import classifier_version
 from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
@@ -234,7 +235,10 @@ StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
 
 
 def stats_answers(report: type[StatsReport], *errors: int) -> dict[int, Any]:
-    description = "the stats (JSON), their series or one dimension's top values (CSV)"
+    description = (
+        "the stats (JSON: clicks, bots, repeat_clicks and unique_visitors, a series, the top values; a link's"
+        " with the bot classifier's classifier_version), their series or one dimension's top values (CSV)"
+    )
     return content_answer(description, {"application/json": report, "text/csv": {"type": "string"}}, *errors)
 
 
@@ -256,7 +260,8 @@ def link_stats(
         Dimension | None, Query(description="with format=csv: this dimension's top values instead of the series")
     ] = None,
 ) -> Response[Any]:
-    """Totals, a time series and the top values of each dimension; `?format=csv`: the series
+    """Totals (clicks, bots, repeat_clicks, unique_visitors), a time series, the top values of
+    each dimension and the bot classifier's version; `?format=csv`: the series
     (`&dimension=campaign`: the top campaigns)."""
     if dimension is not None and output != "csv":
         raise InvalidLinkOption("dimension", "dimension needs format=csv: the JSON holds every dimension")
@@ -264,7 +269,8 @@ def link_stats(
     link = owned_link(requested_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
     days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
-    report = link_report(link.code, days, span)
+    # Clicks keep the classification they were counted with: the version says today's.
+    report = {**link_report(link.code, days, span), "classifier_version": classifier_version()}
     return stats_response(report, output, f"{link.code}-{dimension or 'stats'}.csv", dimension)
 
 

@@ -32,6 +32,7 @@ from shortlink.redirect.outcomes import (
     NO_SUCH_ADDRESS,
     NOT_FOUND_FILE,
     NOT_YET_VALID,
+    PREFETCH_DECLINED,
     TOO_LARGE,
     TOO_LONG,
     UNAVAILABLE,
@@ -79,6 +80,11 @@ OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED
 def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
     """The answer to a follow of `code` by `method`: its link looked up, the README's rules applied
     in their order (`apply_rules`), and the follow counted unless it was refused or a check."""
+    # A browser's speculative fetch is declined before anything is read, counted or taken.
+    headers = event.get("headers") or {}
+    purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz")
+    if purpose is not None and method == "GET" and ("prefetch" in purpose or "prerender" in purpose):
+        return refused(PREFETCH_DECLINED, event)
     links = cached_links()  # first: made, it has filled host_prefixes from the settings
     # Without Domains a code is its key: nothing more is read (not even the settings).
     if host_prefixes or KEY_SEPARATOR in code:

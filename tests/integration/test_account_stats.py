@@ -66,9 +66,10 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
             visitor=rng.choice(visitors),
             owner=owners[name],
             tags=tuple(tags[name]),
+            repeat=n % 5 == 1,  # flagged as the redirect flags a visitor's quick second follow
         )
         for name, count in clicks_per_link.items()
-        for _ in range(count)
+        for n in range(count)
     ]
     rng.shuffle(clicks)
     packs, taken = [], 0
@@ -94,8 +95,13 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     # Then each account's totals are exactly the sum of its links' stats, and each tag's its links'
     link_clicks = {name: stats(handlers, keys[name], codes[name])[1]["clicks"] for name in tags}
     assert link_clicks == clicks_per_link
+    link_repeats = {name: stats(handlers, keys[name], codes[name])[1]["repeat_clicks"] for name in tags}
+    assert link_repeats == {
+        name: sum(1 for click in clicks if click.code == codes[name] and click.repeat) for name in tags
+    }
     report = account_report(handlers, alice)
     assert report["clicks"] == 347
+    assert report["repeat_clicks"] == sum(1 for click in clicks if click.owner == owners["a1"] and click.repeat)
     assert sum(point["clicks"] for point in report["series"]) == 347
     assert report["top"]["country"] == [
         {"value": c, "clicks": n}
@@ -155,7 +161,7 @@ def test_a_click_counts_for_its_links_owner_and_tags_when_it_was_counted(aws, ha
     # And the CSV form is the series, bad parameters a 422 naming them, and no key a 401
     status, csv = account_stats(handlers, key, tag="summer", format="csv")
     assert (status, csv["headers"]["Content-Disposition"]) == (200, 'attachment; filename="tag-summer-stats.csv"')
-    assert csv["body"].splitlines()[0] == "start,clicks,bots,unique_visitors"
+    assert csv["body"].splitlines()[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
     assert csv["body"].splitlines()[-1].split(",")[1] == "1"
     for query, field in (
         ({"tag": "no spaces"}, "tag"),

@@ -47,7 +47,12 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     assert shown_range, "no range on the page"
     report = api_stats(handlers, key, **{"from": shown_range.group(1)})
     assert shown_total(page) == report["clicks"] == 3
-    assert re.search(r'id="chart" class="chart" data-series=\'\[\{"bots": 0, "clicks": 0, "start"', page)
+    # spring's second follow came from the same visitor moments after the first: a repeat
+    repeats = re.search(r'id="total-repeats">(\d+)<', page)
+    assert repeats, "no repeats on the page"
+    assert repeats.group(1) == str(report["repeat_clicks"]) == "1"
+    series = r'id="chart" class="chart" data-series=\'\[\{"bots": 0, "clicks": 0, "repeat_clicks": 0, "start"'
+    assert re.search(series, page)
     top_links = re.findall(r'<a class="bar-label" href="(/console/links/\w+)">(\w+)</a>.*?value="(\d+)"', page)
     assert top_links == [("/console/links/spring", "spring", "2"), ("/console/links/other", "other", "1")]
     assert re.search(r'id="bars-country".*?<span class="bar-label">XX</span>', page, re.S)
@@ -61,7 +66,7 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     csv = browser.get("/console/overview/stats.csv", tag="promo", range="7d")
     assert csv["headers"]["Content-Disposition"] == 'attachment; filename="tag-promo-stats.csv"'
     lines = csv["body"].splitlines()
-    assert (lines[0], lines[-1].split(",")[1]) == ("start,clicks,bots,unique_visitors", "2")
+    assert (lines[0], lines[-1].split(",")[1]) == ("start,clicks,bots,unique_visitors,repeat_clicks", "2")
     # And a key of the account that reads stats only sees the totals, but no top link: they name
     # codes, which it may not read (as GET /stats answers it)
     stats_only = Browser(handlers)

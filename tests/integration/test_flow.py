@@ -97,7 +97,7 @@ def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers):
     answer = stats_response(handlers, key, body["code"], format="csv", **window)
     assert answer["headers"]["Content-Type"].startswith("text/csv")
     lines = answer["body"].splitlines()
-    assert lines[0] == "start,clicks,bots,unique_visitors"
+    assert lines[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
     assert lines[-1].split(",")[1:3] == ["2", "1"]
     for query, field in (
         (

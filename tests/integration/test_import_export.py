@@ -202,13 +202,14 @@ def test_the_stats_export_has_a_row_per_link_and_day_with_clicks(aws, handlers):
     assert report["created"] == 2
     now = datetime.now(UTC)
     clicks = tuple(ClickEvent(uuid.uuid4().hex, "day-a", now, visitor=uuid.uuid4().hex) for _ in range(3))
-    pack = ClickPack(uuid.uuid4().hex, clicks)
+    again = ClickEvent(uuid.uuid4().hex, "day-a", now, visitor=clicks[0].visitor, repeat=True)
+    pack = ClickPack(uuid.uuid4().hex, (*clicks, again))
     assert handlers["IngestFunction"]({"Records": [record("m-1", pack.to_json())]}, None) == {"batchItemFailures": []}
     body, media_type = export(handlers, key, "stats-csv")
     assert media_type == "text/csv; charset=utf-8"
     assert list(csv.reader(io.StringIO(body))) == [
-        ["code", "day", "clicks", "bots", "unique_visitors", "domain"],
-        ["day-a", now.strftime("%Y-%m-%d"), "3", "0", "3", ""],  # a stack without Domains: none
+        ["code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks"],
+        ["day-a", now.strftime("%Y-%m-%d"), "4", "0", "3", "", "1"],  # a stack without Domains: none
     ]
 
 

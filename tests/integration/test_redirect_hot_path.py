@@ -233,6 +233,11 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
         # The clicks' model and packing: loaded by the first click's work, after the response.
         "shortlink.clicks.events",
         "shortlink.clicks.packing",
+        # The bot lists and the country database: read by the click's work, after the response.
+        "shortlink.clicks.bots",
+        "crawleruseragents",
+        "crawlerdetect",
+        "maxminddb",
         "ada_url",
         "cffi",
     }

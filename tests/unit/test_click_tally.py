@@ -56,6 +56,13 @@ def test_counters_name_the_day_total_the_hour_and_each_dimension():
     assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
 
 
+def test_repeats_are_counted_among_the_clicks_and_on_their_own():
+    counts = counter_increments([click("aaa", visitor="ab" * 16), click("aaa", visitor="ab" * 16, repeat=True)])
+    assert counts["clicks"] == 2
+    assert counts["repeats"] == counts["repeats@23"] == 1
+    assert "repeats" not in counter_increments([click("aaa")])  # no counter until one is counted
+
+
 def test_a_campaign_is_a_dimension_visitors_may_flood_like_referrers():
     counts = counter_increments([click("aaa", campaign="spring"), click("aaa", campaign="spring"), click("aaa")])
     assert (counts["cp#spring"], counts["cp#(none)"]) == (2, 1)

@@ -65,9 +65,9 @@ def test_a_report_sums_series_totals_and_top_values():
     assert report["top"]["referrer"] == []
     assert report["top"]["campaign"] == []  # days counted before campaigns were
     assert series_csv(report).splitlines() == [
-        "start,clicks,bots,unique_visitors",
-        "2026-11-29T00:00:00Z,2,0,2",
-        "2026-11-30T00:00:00Z,4,1,2",
+        "start,clicks,bots,unique_visitors,repeat_clicks",
+        "2026-11-29T00:00:00Z,2,0,2,0",
+        "2026-11-30T00:00:00Z,4,1,2,0",
     ]
 
 
@@ -110,3 +110,16 @@ def test_a_dimension_csv_quotes_what_visitors_typed():
 def test_a_csv_cell_that_would_start_a_formula_gets_a_leading_quote(start):
     assert spreadsheet_cell(f"{start}1+1") == f"'{start}1+1"
     assert spreadsheet_cell(f"a{start}") == f"a{start}"
+
+
+def test_repeat_clicks_are_counted_within_the_clicks_of_the_range_hours():
+    # Given a day whose 09:00 hour holds 2 repeats of its 3 clicks and whose 16:00 one holds 1
+    counts = day("2026-11-30", {"09": (3, 0, "ab"), "16": (1, 0, "a")})
+    counts.add_counters({"repeats": 3, "repeats@09": 2, "repeats@16": 1})
+    # When the range covers 08:00-12:00 only
+    span = stats_range(datetime(2026, 11, 30, 8, tzinfo=UTC), datetime(2026, 11, 30, 12, tzinfo=UTC), "hour", NOW)
+    report = link_report("abc", [counts], span)
+    # Then the repeats of those hours are shown, in the totals, the series and the CSV
+    assert (report["clicks"], report["repeat_clicks"]) == (3, 2)
+    assert [p["repeat_clicks"] for p in report["series"]] == [0, 2, 0, 0]
+    assert series_csv(report).splitlines()[2] == "2026-11-30T09:00:00Z,3,0,2,2"

@@ -100,3 +100,23 @@ def test_link_preview_bots_are_known_and_counted_as_bots(user_agent):
 )
 def test_people_and_search_engines_are_not_link_preview_bots(user_agent):
     assert not is_link_preview(user_agent)
+
+
+@pytest.mark.parametrize(
+    "user_agent",
+    [
+        "Mozilla/5.0 (Linux; Android 4.2.2; CUBOT C9W Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Chrome/32.0.1700.99 Mobile Safari/537.36",
+        "Mozilla/5.0 (Vodafone/1.0/LG-KC910i/V10a Browser/Teleca-Q7.1 MMS/LG-MMS-V1.0/1.2 Java/ASVM/1.1 "
+        "Profile/MIDP-2.1 Configuration/CLDC-1.1)",
+        "Lynx/2.8.9rel.1 libwww-FM/2.14 SSL-MM/1.4.1 OpenSSL/1.1.1d",
+    ],
+)
+def test_phones_and_text_browsers_the_quick_patterns_once_took_for_bots_are_people(user_agent):
+    assert not is_bot(user_agent)
+    assert classify(user_agent, {}).device != "bot"
+
+
+def test_java_http_clients_and_libwww_perl_stay_bots():
+    assert is_bot("Java/17.0.2")
+    assert is_bot("libwww-perl/6.67")

@@ -7,6 +7,8 @@ and nothing asserts a timing. Results go to stdout and bench-results/latest.json
 to docs/performance.md (report.py). `python -m tools.bench clicks` runs the click part alone
 (bench-results/clicks.json), `python -m tools.bench redirects` all but it (latest.json, the page's
 click tables then from clicks.json); `python -m tools.bench report` writes the page again.
+`python -m tools.bench bots` measures the bot classifier alone (bots.py: bench-results/bots.json
+and the table of docs/analytics.md), as every full run does too.
 """
 
 import json
@@ -21,6 +23,7 @@ from typing import Any
 
 import boto3
 
+from tools.bench.bots import bots_table, measure_bots, write_analytics_table
 from tools.bench.click_costs import measure_click_costs
 from tools.bench.cold_starts import measure_cold_starts
 from tools.bench.harness import REGION, Stack, create_links, progress, start_endpoint, start_stack
@@ -75,9 +78,20 @@ def keep_partial(report: dict[str, Any], name: str) -> Callable[[dict[str, Any]]
     return write
 
 
+def bots_part() -> dict[str, Any]:
+    """The bot classifier beside each library alone; its table written into docs/analytics.md."""
+    progress("classifying the User-Agent corpora with our classifier and each library alone")
+    bots = measure_bots()
+    progress(f"wrote {write_analytics_table(bots).relative_to(ROOT)}:\n{bots_table(bots)}")
+    return bots
+
+
 def main() -> None:
     if sys.argv[1:] == ["report"]:  # the page again from bench-results/: `python -m tools.bench report`
         print(f"wrote {write_performance_page().relative_to(ROOT)}")
+        return
+    if sys.argv[1:] == ["bots"]:  # no stack needed: `python -m tools.bench bots`
+        write_report({"bots": bots_part()}, sys.stdout, "bots.json")
         return
     # EMF metrics and logs go to stdout as in Lambda; here to /dev/null for the whole run
     # (Powertools' Logger keeps the stream it saw at import), and the report to the real stdout.
@@ -120,7 +134,8 @@ def main() -> None:
         }
         if sys.argv[1:] != ["redirects"]:
             report["clicks"] = measure_clicks(stack, codes[1], keep_partial(report, "latest.json"))
-        report["targets"] = targets(report)
+            report["bots"] = bots_part()
+        report["targets"] = {**targets(report), **report.get("bots", {}).get("targets", {})}
         stack.runner.stop()
     finally:
         endpoint.terminate()  # also when a measurement fails: no moto server left behind

@@ -126,6 +126,13 @@ class Settings:
         """The region this region's own adapters name (None: single-region, as home_region_name)."""
         return self.region if self.several_regions else None
 
+    # A visitor's follows of one link within this many seconds of the last are flagged as
+    # repeats (shortlink.clicks.repeats); 0 flags none.
+    repeat_click_window_seconds: int = 10
+    # An IP → country database (.mmdb) the redirect reads after its response where the edge
+    # gives no country (shortlink.clicks.country_database); empty: none.
+    country_database: str = ""
+
     def resource(self, variable: str) -> str:
         value = self.resources.get(variable, "")
         if not value:
@@ -230,6 +237,8 @@ class Settings:
             regions=regions,
             region=region,
             home_region=home_region,
+            repeat_click_window_seconds=integer("REPEAT_CLICK_WINDOW_SECONDS", 10, 0, 3600),
+            country_database=env.get("COUNTRY_DATABASE", ""),
         )
 
 

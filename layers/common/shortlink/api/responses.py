@@ -5,7 +5,6 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import BaseModel, Field
-from pydantic.json_schema import SkipJsonSchema
 
 from shortlink.api.link_views import LinkView
 
@@ -63,11 +62,13 @@ class ImportSummary(BaseModel):
 
 
 class ExportedLink(LinkView):
-    """A link as the JSON export writes it: its view, with its password as its hash (which an
-    import takes back) instead of has_password."""
+    """A link as the JSON export writes it: its view; with include=password_hash (an admin key)
+    its password as its hash (which an import takes back) instead of has_password."""
 
-    has_password: SkipJsonSchema[bool] = Field(default=False, exclude=True)
-    password_hash: Annotated[str | None, Field(description="PBKDF2, as an import takes it back")]
+    has_password: Annotated[bool | None, Field(description="without include=password_hash")] = None
+    password_hash: Annotated[
+        str | None, Field(description="only with include=password_hash: PBKDF2, as an import takes it back")
+    ] = None
 
 
 class ExportedLinks(BaseModel):

@@ -23,6 +23,7 @@ class StatsPoint(BaseModel):
     clicks: Count
     bots: Count
     unique_visitors: Annotated[int, Field(ge=0, description="estimated per UTC day (or hour)")]
+    repeat_clicks: Annotated[int, Field(ge=0, description="how many of the clicks were a visitor's repeats")]
 
 
 class TopValue(BaseModel):
@@ -61,6 +62,10 @@ class StatsReport(BaseModel):
     clicks: Annotated[int, Field(ge=0, description="every follow in the range, bots included")]
     bots: Annotated[int, Field(ge=0, description="how many of the clicks were bots")]
     unique_visitors: Annotated[int, Field(ge=0, description="the sum of each UTC day's estimate")]
+    repeat_clicks: Annotated[
+        int,
+        Field(ge=0, description="how many of the clicks followed the same visitor's click of the link within seconds"),
+    ]
     series: list[StatsPoint]
     top: TopByDimension
 
@@ -79,6 +84,9 @@ class LinkOrphans(BaseModel):
 class LinkStats(StatsReport):
     code: str
     orphans: LinkOrphans
+    classifier_version: Annotated[
+        str, Field(description="the bot classifier that counts this link's clicks from now on")
+    ]
 
 
 class TopLink(BaseModel):

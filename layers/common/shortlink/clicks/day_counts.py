@@ -29,6 +29,10 @@ class DayCounts:
         """Clicks and bots of one hour ("14")."""
         return self.counters[f"clicks@{hour}"], self.counters[f"bots@{hour}"]
 
+    def repeats(self, hour: str) -> int:
+        """Repeat clicks of one hour ("14"): counted in its clicks too (shortlink.clicks.repeats)."""
+        return self.counters[f"repeats@{hour}"]
+
     def dimension_values(self) -> dict[str, Counter[str]]:
         """The day's clicks per value of each dimension."""
         found: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}

@@ -50,6 +50,7 @@ class ClickEvent:
     counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above
     owner: str = ""  # the link's owner (its API key's id) at click time; empty when unknown
     tags: tuple[str, ...] = ()  # the link's tags at click time
+    repeat: bool = False  # its visitor followed the link moments before (shortlink.clicks.repeats)
 
     @property
     def link_owner(self) -> "LinkOwner":
@@ -61,6 +62,8 @@ class ClickEvent:
         data = {**asdict(self), "at": self.at.isoformat()}
         if not self.counts:
             del data["counts"]
+        if not self.repeat:
+            del data["repeat"]
         if not self.owner or self.link_owner == shared:
             del data["owner"], data["tags"]
         return json.dumps(data, separators=(",", ":"))
@@ -91,6 +94,7 @@ class ClickEvent:
             code=code,
             at=at,
             bot=data.get("bot") is True,
+            repeat=data.get("repeat") is True,
             visitor=str(data.get("visitor") or "")[:64],
             counts=carried_counts(data.get("counts")),
             owner=owner.owner,

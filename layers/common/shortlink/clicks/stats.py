@@ -105,12 +105,19 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
         hours = [f"{start.hour:02d}"] if span.granularity == "hour" else in_range.get(day.day, [])
         clicks = sum(day.hour(hour)[0] for hour in hours)
         bots = sum(day.hour(hour)[1] for hour in hours)
+        repeats = sum(day.repeats(hour) for hour in hours)
         if span.granularity == "hour":
             visitors = estimate_registers(day.hour_visitors.get(hours[0], bytearray(REGISTERS)))
         else:
             visitors = estimate_registers(day.day_visitors)
         points.append(
-            {"start": start.strftime("%Y-%m-%dT%H:00:00Z"), "clicks": clicks, "bots": bots, "unique_visitors": visitors}
+            {
+                "start": start.strftime("%Y-%m-%dT%H:00:00Z"),
+                "clicks": clicks,
+                "bots": bots,
+                "unique_visitors": visitors,
+                "repeat_clicks": repeats,
+            }
         )
     dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
     unique_visitors = 0
@@ -136,6 +143,7 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
         "clicks": sum(point["clicks"] for point in points),
         "bots": sum(point["bots"] for point in points),
         "unique_visitors": unique_visitors,
+        "repeat_clicks": sum(point["repeat_clicks"] for point in points),
         "series": points,
         "top": {
             dimension: [{"value": value, "clicks": count} for value, count in counts.most_common(TOP_VALUES)]
@@ -146,8 +154,10 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
 
 
 def series_csv(report: dict[str, Any]) -> str:
-    lines = ["start,clicks,bots,unique_visitors"]
-    lines.extend(f"{p['start']},{p['clicks']},{p['bots']},{p['unique_visitors']}" for p in report["series"])
+    lines = ["start,clicks,bots,unique_visitors,repeat_clicks"]
+    lines.extend(
+        f"{p['start']},{p['clicks']},{p['bots']},{p['unique_visitors']},{p['repeat_clicks']}" for p in report["series"]
+    )
     return "\r\n".join(lines) + "\r\n"
 
 

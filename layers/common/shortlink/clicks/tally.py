@@ -3,7 +3,8 @@
 A pack's clicks of one link and one UTC day form a *part*; a part is counted whole or not at
 all, and its ledger entry is the pack's 8-byte digest (a pack of 1,000 clicks is one entry, not
 1,000). A day's counters are named here, as the click-stats items store them: day totals
-(`clicks`, `bots`), the hour-by-hour series (`clicks@14`, `bots@14`: 14:00-14:59 UTC) and one
+(`clicks`, `bots`, `repeats`), the hour-by-hour series (`clicks@14`, `bots@14`, `repeats@14`:
+14:00-14:59 UTC; each only once it counts one) and one
 number per dimension value for the day (`cc#DE` for country DE, `dv#mobile`, ...: see
 `dimension_counter`).
 """
@@ -120,6 +121,9 @@ def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Co
         if click.bot:
             counts["bots"] += 1
             counts[f"bots@{hour}"] += 1
+        if click.repeat:
+            counts["repeats"] += 1
+            counts[f"repeats@{hour}"] += 1
         for dimension in DIMENSIONS:
             value = OTHER if coarse and dimension in OPEN_DIMENSIONS else getattr(click, dimension)
             counts[dimension_counter(dimension, value)] += 1

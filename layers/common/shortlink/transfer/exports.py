@@ -37,7 +37,7 @@ CSV_COLUMNS = (
     "rules",
     "domain",
 )
-STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain")
+STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks")
 # How the API shows a link (shortlink.api.resolver.link_view).
 ViewOf = Callable[[Link], LinkView]
 
@@ -110,5 +110,6 @@ def stats_csv(
         for point in report["series"]:
             if point["clicks"]:
                 day = point["start"][:10]
-                writer.writerow((link.code, day, point["clicks"], point["bots"], point["unique_visitors"], domain))
+                row = (link.code, day, point["clicks"], point["bots"], point["unique_visitors"], domain)
+                writer.writerow((*row, point["repeat_clicks"]))
     return out.getvalue()

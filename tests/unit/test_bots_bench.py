@@ -1,0 +1,45 @@
+"""`python -m tools.bench bots`: its targets, and the table of docs/analytics.md written from its
+JSON (a run's copy: tests/data/bots_report.json), never by hand."""
+
+import copy
+import json
+from pathlib import Path
+
+from tools.bench.bots import (
+    ANALYTICS_PAGE,
+    DETECTORS,
+    TABLE_END,
+    TABLE_START,
+    bots_table,
+    bots_targets,
+    write_analytics_table,
+)
+
+RUN = json.loads((Path(__file__).parents[1] / "data" / "bots_report.json").read_text())
+
+
+def test_the_table_shows_each_classifier_side_by_side_with_the_runs_figures():
+    table = bots_table(RUN).splitlines()
+    ours = RUN["detectors"][DETECTORS[0]]
+    assert [row.split(" | ")[0].removeprefix("| ") for row in table[2:]] == list(DETECTORS)
+    assert table[2].startswith(f"| {DETECTORS[0]} | {ours['flagged_percent']['crawler-user-agents examples']} % |")
+    assert f"| {ours['first_click_ms']:,} |" in table[2]
+
+
+def test_the_targets_hold_for_the_run_and_fail_when_a_library_alone_does_better():
+    assert bots_targets(RUN) == dict.fromkeys(RUN["targets"], True)
+    worse = copy.deepcopy(RUN)
+    worse["detectors"][DETECTORS[0]]["flagged_percent"]["crawlerdetect crawlers"] = 99.9
+    assert not bots_targets(worse)["bots_ge_each_library_on_each_crawler_corpus"]
+
+
+def test_the_analytics_page_holds_a_table_written_by_the_bench(tmp_path):
+    page = ANALYTICS_PAGE.read_text()
+    shown = page.partition(TABLE_START)[2].partition(TABLE_END)[0].strip().splitlines()
+    assert shown[:2] == bots_table(RUN).splitlines()[:2]  # the run's columns
+    assert [row.split(" | ")[0] for row in shown[2:]] == [f"| {name}" for name in DETECTORS]
+    # And a run replaces the table alone
+    copy_of_page = tmp_path / "analytics.md"
+    copy_of_page.write_text(f"before\n{TABLE_START}\nold\n{TABLE_END}\nafter\n")
+    write_analytics_table(RUN, copy_of_page)
+    assert copy_of_page.read_text() == f"before\n{TABLE_START}\n{bots_table(RUN)}\n{TABLE_END}\nafter\n"
