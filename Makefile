@@ -1,4 +1,5 @@
-# The vocabulary of the project: `make dev` runs it locally, `make test` checks everything.
+# The vocabulary of the project: `make dev` runs it locally, `make check` is the loop while you work,
+# `make test` checks everything.
 # Both bootstrap their own virtualenv with pinned dependencies.
 
 SHELL := /bin/bash
@@ -16,7 +17,7 @@ LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 FUZZ_VENV := .venv-fuzz
 
-.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
+.PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -32,6 +33,11 @@ dev: venv
 	$(PY) -m tools.devstack
 
 test: lint unit integration e2e
+
+# What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
+# marked slow (the multi-minute ones; `make test` runs them, and e2e).
+check: lint unit
+	$(PY) -m pytest tests/integration -m "not slow"
 
 $(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
 	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)

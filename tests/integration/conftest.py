@@ -13,6 +13,7 @@ from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
+from tests import botocore_models
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment, own_environment
 from tools.devstack.resources import create_queues, create_tables
@@ -21,6 +22,7 @@ from tools.moto_transactions import install as transactions_per_item
 
 ROOT = Path(__file__).resolve().parents[2]
 transactions_per_item()  # moto copies whole tables per transaction item otherwise
+botocore_models.install()  # each fresh wiring's clients parsed botocore's models anew
 
 
 @pytest.fixture(scope="session")
