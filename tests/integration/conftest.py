@@ -14,6 +14,7 @@ from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
 from tests import botocore_models
+from tests.api_client import ApiClient, through_handlers
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment, own_environment
 from tools.devstack.resources import create_queues, create_tables
@@ -154,3 +155,9 @@ def handlers(template: LocalTemplate) -> Iterator[dict[str, Callable[..., Any]]]
             )
             for name, function in template.functions.items()
         }
+
+
+@pytest.fixture
+def api(aws: Stack, handlers: dict[str, Callable[..., Any]]) -> ApiClient:
+    """The link API through the handlers, as the holder of one new API key."""
+    return ApiClient(through_handlers(handlers), aws.new_api_key)
