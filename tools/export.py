@@ -4,7 +4,7 @@
     python -m tools.export --local --key sl_... --format csv -o links.csv
     python -m tools.export --stack-name shortlink-prod --key sl_... --format stats-csv --from 2026-11-01T00:00:00Z
 
-A JSON export imports back unchanged (python -m tools.import links.json ...): passwords travel
+A JSON export imports back unchanged (python -m tools.import_links links.json ...): passwords travel
 as their hashes. CSV shows only whether a link has a password.
 """
 

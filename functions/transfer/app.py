@@ -91,7 +91,7 @@ def import_links(
     if len(records) > MAX_IMPORT_RECORDS:
         message = (
             f"an import holds at most {MAX_IMPORT_RECORDS} links (this file: {len(records)}) and "
-            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import sends larger files in parts"
+            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import_links sends larger files in parts"
         )
         return error_response(413, "body_too_large", message)
     owner = current_api_key(app).owner  # the account's links

@@ -1,10 +1,7 @@
-"""python -m tools.import: how it splits a file for the API and reports each link."""
-
-import importlib
+"""python -m tools.import_links: how it splits a file for the API and reports each link."""
 
 from shortlink.transfer.formats import Record
-
-command = importlib.import_module("tools.import")
+from tools import import_links as command
 
 
 def test_a_large_file_goes_in_parts_of_at_most_500_links_and_1_mib():
