@@ -24,6 +24,7 @@ from tools.moto_transactions import install as transactions_per_item
 ROOT = Path(__file__).resolve().parents[2]
 transactions_per_item()  # moto copies whole tables per transaction item otherwise
 botocore_models.install()  # each fresh wiring's clients parsed botocore's models anew
+botocore_models.share_sessions()  # and made a botocore session for each client
 
 
 @pytest.fixture(scope="session")
