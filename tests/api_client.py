@@ -12,6 +12,7 @@ from urllib.parse import urlencode
 from tests.events import bearer, http_event
 
 LANDING_PAGE = "https://example.com/landing"
+VISITOR_ADDRESS = "203.0.113.9"
 
 
 @dataclass(frozen=True)
@@ -37,7 +38,7 @@ class Request:
     body: str | None = None
     query: str = ""  # as the visitor wrote it, unparsed
     # What only an event can say (over HTTP the connection says it).
-    source_ip: str = "203.0.113.9"
+    source_ip: str = VISITOR_ADDRESS
     host: str | None = None  # the API's domain name the request came to
     base64_body: bool = False
 
@@ -88,6 +89,8 @@ def over_http(stack: HttpStack) -> Transport:
     """Each request over real HTTP to a running stack (tests/e2e/running_stack.py)."""
 
     def send(request: Request) -> Answer:
+        if request.source_ip != VISITOR_ADDRESS or request.host is not None or request.base64_body:
+            raise ValueError("over HTTP the connection sets the address, host and encoding, not the test")
         path = f"{request.path}?{request.query}" if request.query else request.path
         answer = stack.request(request.method, path, body=request.body, headers=request.headers)
         return Answer(answer.status, dict(answer.headers), answer.body.decode(errors="replace"))
@@ -140,7 +143,7 @@ class ApiClient:
         query: str = "",
         headers: dict[str, str] | None = None,
         form: dict[str, str] | None = None,
-        source_ip: str = "203.0.113.9",
+        source_ip: str = VISITOR_ADDRESS,
         host: str | None = None,
         base64_body: bool = False,
     ) -> Answer:
