@@ -13,6 +13,10 @@ FUNCTIONS := $(wildcard functions/*/app.py)
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
+# Integration tests run on this many pytest-xdist workers (a module's tests stay on one).
+TEST_WORKERS ?= auto
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 FUZZ_VENV := .venv-fuzz
@@ -37,7 +41,7 @@ test: lint unit integration e2e
 # What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
 # marked slow (the multi-minute ones; `make test` runs them, and e2e).
 check: lint unit
-	$(PY) -m pytest tests/integration -m "not slow"
+	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 
 $(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
 	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
@@ -57,7 +61,7 @@ unit: venv
 	$(PY) -m pytest tests/unit
 
 integration: venv
-	$(PY) -m pytest tests/integration
+	$(PY) -m pytest $(PARALLEL) tests/integration
 
 e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed
 	$(PY) -m pytest tests/e2e
