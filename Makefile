@@ -1,4 +1,5 @@
-# The vocabulary of the project: `make dev` runs it locally, `make test` checks everything.
+# The vocabulary of the project: `make dev` runs it locally, `make check` is the loop while you work,
+# `make test` checks everything.
 # Both bootstrap their own virtualenv with pinned dependencies.
 
 SHELL := /bin/bash
@@ -12,12 +13,16 @@ FUNCTIONS := $(wildcard functions/*/app.py)
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
+# Integration tests run on this many pytest-xdist workers (a module's tests stay on one).
+TEST_WORKERS ?= auto
+PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 FUZZ_VENV := .venv-fuzz
 CLIENT_VENV := .venv-client
 
-.PHONY: dev test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
+.PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
 $(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -33,6 +38,11 @@ dev: venv
 	$(PY) -m tools.devstack
 
 test: lint unit integration e2e
+
+# What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
+# marked slow (the multi-minute ones; `make test` runs them, and e2e).
+check: lint unit
+	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 
 $(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
 	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
@@ -52,7 +62,7 @@ unit: venv
 	$(PY) -m pytest tests/unit
 
 integration: venv
-	$(PY) -m pytest tests/integration
+	$(PY) -m pytest $(PARALLEL) tests/integration
 
 e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed $(CLIENT_VENV)/.installed
 	$(PY) -m pytest tests/e2e

@@ -5,7 +5,7 @@
     python -m tools.export --stack-name shortlink-prod --key sl_... --format stats-csv --from 2026-11-01T00:00:00Z
 
 A JSON export with --password-hashes (an admin key's) imports back unchanged (python -m
-tools.import links.json ...): passwords travel as their hashes. Without it, and in CSV, an export
+tools.import_links links.json ...): passwords travel as their hashes. Without it, and in CSV, an export
 shows only whether a link has a password.
 """
 

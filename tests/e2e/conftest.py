@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from tests.api_client import ApiClient, over_http
 from tests.e2e.running_stack import DYNALITE, Dynalite, RunningStack
 
 FIXED_KEY = "sl_e2eTestKeyForTheDevStack00000000"
@@ -68,3 +69,9 @@ def stack(store: dict[str, str]) -> Iterator[RunningStack]:
 @pytest.fixture
 def auth(stack: RunningStack) -> dict[str, str]:
     return {"Authorization": f"Bearer {stack.api_key}", "Content-Type": "application/json"}
+
+
+@pytest.fixture
+def api(stack: RunningStack) -> ApiClient:
+    """The link API over real HTTP, as the holder of the stack's key."""
+    return ApiClient(over_http(stack), lambda: stack.api_key)

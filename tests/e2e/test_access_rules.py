@@ -24,7 +24,7 @@ def test_a_password_link_unlocks_with_its_password_only(stack, auth):
     assert right.headers["location"] == "https://example.com/secret"
 
 
-def test_access_rules_and_routes_by_visitor(stack, auth):
+def test_access_rules_and_routes_by_visitor(stack, auth, api):
     rules = {
         "deny": {"devices": ["bot"]},
         "allow": {"countries": ["DE", "FR", "XX"]},
@@ -34,20 +34,18 @@ def test_access_rules_and_routes_by_visitor(stack, auth):
             {"languages": ["de"], "url": "https://example.com/de"},
         ],
     }
-    created = stack.request("POST", "/links", {"url": "https://example.com/", "rules": rules}, auth)
-    assert created.status == 201, created.body
-    code = created.json()["code"]
+    code = api.new_link(url="https://example.com/", rules=rules)["code"]
     browser = {"User-Agent": "Mozilla/5.0 (Windows NT 10.0; Win64; x64) Firefox/126.0"}
 
-    def follow(**headers):
-        return stack.request("GET", f"/{code}", headers={**browser, **headers})
+    def visit(**headers):
+        return api.follow(code, headers={**browser, **headers}).headers["location"]
 
-    assert follow(**{"CloudFront-Viewer-Country": "FR"}).headers["location"] == "https://example.fr/"
-    assert follow(**{"User-Agent": IPHONE}).headers["location"] == "https://apps.apple.com/app/id1"
-    assert follow(**{"Accept-Language": "en;q=0.3, de-DE"}).headers["location"] == "https://example.com/de"
-    assert follow().headers["location"] == "https://example.com/"  # no country header: XX, allowed here
-    assert follow(**{"CloudFront-Viewer-Country": "US"}).status == 403
-    assert follow(**{"User-Agent": "curl/8.5.0"}).status == 403
+    assert visit(**{"CloudFront-Viewer-Country": "FR"}) == "https://example.fr/"
+    assert visit(**{"User-Agent": IPHONE}) == "https://apps.apple.com/app/id1"
+    assert visit(**{"Accept-Language": "en;q=0.3, de-DE"}) == "https://example.com/de"
+    assert visit() == "https://example.com/"  # no country header: XX, allowed here
+    assert api.follow(code, headers={**browser, "CloudFront-Viewer-Country": "US"}).status == 403
+    assert api.follow(code, headers={**browser, "User-Agent": "curl/8.5.0"}).status == 403
 
     invalid = stack.request("PATCH", f"/links/{code}", {"rules": {"allow": {"ips": ["10.0.0.1/8"]}}}, auth)
     assert invalid.status == 422

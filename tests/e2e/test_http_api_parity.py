@@ -10,12 +10,6 @@ from tests.e2e.running_stack import RunningStack
 NOT_FOUND = {"message": "Not Found"}
 
 
-def create(stack: RunningStack, auth: dict[str, str], **fields: object) -> str:
-    answer = stack.request("POST", "/links", {"url": "https://example.com/", **fields}, auth)
-    assert answer.status == 201, answer.body
-    return str(answer.json()["code"])
-
-
 def clicks_once_settled(stack: RunningStack, auth: dict[str, str], code: str, at_least: int) -> int:
     """The link's click count once ingest has counted at least `at_least` clicks."""
     deadline = time.monotonic() + 30
@@ -26,9 +20,9 @@ def clicks_once_settled(stack: RunningStack, auth: dict[str, str], code: str, at
         time.sleep(0.3)
 
 
-def test_head_of_a_link_answers_as_get_without_a_body_or_a_click(stack, auth):
+def test_head_of_a_link_answers_as_get_without_a_body_or_a_click(stack, auth, api):
     # Given a link whose destination has characters werkzeug would re-encode
-    code = create(stack, auth, url="https://example.com/a[1]?q=x|y&r=%7C")
+    code = api.new_link(url="https://example.com/a[1]?q=x|y&r=%7C")["code"]
     # When it is checked with HEAD (as link checkers and curl -I do), then followed once
     checks = [stack.request("HEAD", f"/{code}") for _ in range(3)]
     follow = stack.request("GET", f"/{code}")
@@ -44,14 +38,14 @@ def test_head_of_a_link_answers_as_get_without_a_body_or_a_click(stack, auth):
     assert clicks_once_settled(stack, auth, code, at_least=1) == 1
 
 
-def test_head_does_not_use_up_a_click_budget_and_shows_the_unlock_form_without_it(stack, auth):
-    budget = create(stack, auth, max_clicks=1)
+def test_head_does_not_use_up_a_click_budget_and_shows_the_unlock_form_without_it(stack, auth, api):
+    budget = api.new_link(max_clicks=1)["code"]
     assert [stack.request("HEAD", f"/{budget}").status for _ in range(3)] == [302, 302, 302]
     assert stack.request("GET", f"/{budget}").status == 302
     assert stack.request("GET", f"/{budget}").status == 410
     assert stack.request("HEAD", f"/{budget}").status == 302  # HEAD never takes from the budget
 
-    locked = create(stack, auth, password="open-sesame-2026")
+    locked = api.new_link(password="open-sesame-2026")["code"]
     form = stack.request("HEAD", f"/{locked}")
     assert (form.status, form.body) == (200, b"")
     assert form.headers["content-type"].startswith("text/html")
@@ -90,8 +84,8 @@ def test_head_of_a_route_without_head_is_not_found_without_a_body(stack, path):
         ("text/plain", b"\xc3\x28", 400),
     ],
 )
-def test_bodies_reach_the_function_as_api_gateway_sends_them(stack, auth, content_type, body, status):
+def test_bodies_reach_the_function_as_api_gateway_sends_them(stack, auth, content_type, body, status, api):
     # API Gateway base64-encodes a body that is not text/* or JSON, or not UTF-8; never a 502.
-    locked = create(stack, auth, password="open-sesame-2026")
+    locked = api.new_link(password="open-sesame-2026")["code"]
     answer = stack.request("POST", f"/{locked}", body, {"Content-Type": content_type})
     assert answer.status == status, answer.body

@@ -62,7 +62,7 @@ def test_a_key_reimporting_its_own_export_creates_nothing(stack, auth, tmp_path)
     # When it is imported back, by the API and by the command: every link is there already
     report = import_body(stack, auth, exported.read_text())
     assert (report["created"], report["skipped"], report["failed"]) == (0, len(links), 0), report
-    result = command("tools.import", str(exported), stack=stack)
+    result = command("tools.import_links", str(exported), stack=stack)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1] == f"created 0, skipped {len(links)}, failed 0"
     assert len(json.loads(export(stack, auth))["links"]) == len(links)

@@ -13,6 +13,8 @@ from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.config import settings
+from tests import botocore_models
+from tests.api_client import ApiClient, through_handlers
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
 from tools.devstack.local_env import function_environment, own_environment
 from tools.devstack.resources import create_queues, create_tables
@@ -21,6 +23,8 @@ from tools.moto_transactions import install as transactions_per_item
 
 ROOT = Path(__file__).resolve().parents[2]
 transactions_per_item()  # moto copies whole tables per transaction item otherwise
+botocore_models.install()  # each fresh wiring's clients parsed botocore's models anew
+botocore_models.share_sessions()  # and made a botocore session for each client
 
 
 @pytest.fixture(scope="session")
@@ -152,3 +156,9 @@ def handlers(template: LocalTemplate) -> Iterator[dict[str, Callable[..., Any]]]
             )
             for name, function in template.functions.items()
         }
+
+
+@pytest.fixture
+def api(aws: Stack, handlers: dict[str, Callable[..., Any]]) -> ApiClient:
+    """The link API through the handlers, as the holder of one new API key."""
+    return ApiClient(through_handlers(handlers), aws.new_api_key)

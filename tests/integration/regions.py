@@ -13,6 +13,7 @@ from moto import mock_aws
 from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from tests.api_client import Answer, ApiClient, through_handlers
 from tests.integration.conftest import use_moto_credentials
 from tools.devstack.local_env import function_environment
 from tools.devstack.resources import create_queues, create_tables
@@ -86,3 +87,8 @@ def deployment(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Iter
     with mock_aws():
         yield Deployment(template, monkeypatch)
         services.reset()
+
+
+def follow(handlers: Any, code: str) -> Answer:
+    """A visitor's GET of `code` in the region entered last."""
+    return ApiClient(through_handlers(handlers), new_key=str).follow(code)

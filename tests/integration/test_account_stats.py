@@ -20,11 +20,8 @@ from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record
-from tests.integration.link_requests import patch
 from tests.integration.stream_delivery import StreamDelivery
-from tests.integration.test_domains import create
-from tests.integration.test_domains import follow as domain_follow
-from tests.integration.test_flow import drain_clicks, follow, stats
+from tests.integration.test_flow import drain_clicks, stats
 
 TODAY = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
 
@@ -142,16 +139,16 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     ] == before
 
 
-def test_a_click_counts_for_its_links_owner_and_tags_when_it_was_counted(aws, handlers, template):
+def test_a_click_counts_for_its_links_owner_and_tags_when_it_was_counted(aws, handlers, template, api):
     key = aws.new_api_key()
     code = tagged_link(handlers, key, ["spring"])
     stream = StreamDelivery(template, aws.dynamodb, handlers)
     # Given a click through the redirect, counted, then the link retagged, then another click
-    assert follow(handlers, code)["statusCode"] == 302
+    assert api.follow(code).status == 302
     assert drain_clicks(aws, handlers) == 1
-    assert patch(handlers, key, code, tags=["summer"])[0] == 200
+    assert api.patch(code, key, tags=["summer"]).status == 200
     services.forget_cached_links()  # the redirect's cached copy has expired
-    assert follow(handlers, code)["statusCode"] == 302
+    assert api.follow(code).status == 302
     assert drain_clicks(aws, handlers) == 1
     stream.drain()
     # Then each click counts for the tags its link had when it was clicked and counted
@@ -242,7 +239,7 @@ def test_a_replayed_stream_batch_and_one_grown_by_later_records_add_each_change_
 
 
 def test_every_key_of_an_account_reads_its_links_on_every_domain_and_their_orphan_visits_stay_theirs(
-    aws, handlers, template, monkeypatch
+    aws, handlers, template, monkeypatch, api
 ):
     monkeypatch.setenv("SHORT_DOMAINS", "sho.rt,go.example")  # as deployed with Domains
     services.reset()
@@ -254,17 +251,17 @@ def test_every_key_of_an_account_reads_its_links_on_every_domain_and_their_orpha
     owner = key_id_for(hash_api_key(creator))
     store = DynamoApiKeyStore(settings().api_keys_table)
     store.add(reader_hash, key_id_for(reader_hash), "board", scopes=frozenset({STATS_READ}), owner=owner)
-    assert create(handlers, creator, slug="promo", tags=["spring"])[0] == 201
-    assert create(handlers, creator, slug="promo", domain="go.example", tags=["spring"])[0] == 201
+    assert api.create(creator, slug="promo", tags=["spring"]).status == 201
+    assert api.create(creator, slug="promo", domain="go.example", tags=["spring"]).status == 201
     # When each is followed on its own host (twice and once), and the default domain's is then
     # deleted and followed again (an orphan visit)
     for host in ("sho.rt", "sho.rt", "go.example"):
-        assert domain_follow(handlers, "promo", host)["statusCode"] == 302
+        assert api.follow("promo", host=host).status == 302
     deleted = http_event("DELETE", "/links/promo", route="/links/{code}", headers=bearer(creator))
     deleted["pathParameters"] = {"code": "promo"}
     assert handlers["ManageFunction"](deleted)["statusCode"] == 204
     services.forget_cached_links()
-    assert domain_follow(handlers, "promo", "sho.rt")["statusCode"] == 410
+    assert api.follow("promo", host="sho.rt").status == 410
     while drain_clicks(aws, handlers):
         pass
     StreamDelivery(template, aws.dynamodb, handlers).drain()

@@ -10,7 +10,6 @@ from shortlink.api.link_views import LinkView
 from shortlink.api.responses import ExportedLink, ExportedLinks
 from shortlink.api.stats_views import AccountStats, LinkStats
 from tests.events import bearer, http_event
-from tests.integration.link_requests import create
 from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_flow import drain_clicks, stats_response
 
@@ -24,12 +23,10 @@ def follow_as_a_person(handlers, code):
 
 
 @pytest.mark.parametrize("granularity", ["day", "hour"])
-def test_stats_and_exports_are_sent_as_their_models_say(aws, handlers, template, granularity):
+def test_stats_and_exports_are_sent_as_their_models_say(aws, handlers, api, template, granularity):
     # Given a link with every optional part, followed by a person and counted
     key = aws.new_api_key()
-    status, link = create(
-        aws,
-        handlers,
+    status, link = api.create(
         key,
         tags=["spring"],
         title="Spring",
@@ -37,7 +34,7 @@ def test_stats_and_exports_are_sent_as_their_models_say(aws, handlers, template,
         utm={"source": "news", "campaign": "spring"},
         rules={"allow": {"countries": ["DE", "XX"]}},
         max_clicks=10,
-    )
+    ).status_and_json()
     assert status == 201, link
     LinkView.model_validate(link)
     follow_as_a_person(handlers, link["code"])

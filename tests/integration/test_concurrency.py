@@ -3,6 +3,8 @@
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
 
+import pytest
+
 from shortlink.adapters.dynamodb.links_table import DynamoCounterStore, DynamoLinkRepository
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
@@ -15,6 +17,7 @@ CREATES_PER_WORKER = 2000
 BLOCK_SIZE = 250  # small blocks, so the workers go back to the shared counter often
 
 
+@pytest.mark.slow
 def test_8_workers_x_2000_creates_get_16000_distinct_codes(aws):
     config = settings()
     links = DynamoLinkRepository(config.links_table)

@@ -12,7 +12,6 @@ from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.links.destinations import Utm
 from shortlink.links.model import owned_link
 from shortlink.links.previews import LinkPreview
-from tests.integration import link_requests
 from tests.integration.test_console import browser, create, link_count, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name
@@ -99,13 +98,13 @@ def listed_codes(page: str) -> list[str]:
     return re.findall(r'<tr data-code="([^"]+)"', page)
 
 
-def test_the_list_shows_one_campaigns_links_in_search_and_on_every_page(aws, handlers, browser):
+def test_the_list_shows_one_campaigns_links_in_search_and_on_every_page(aws, handlers, browser, api):
     # Given 26 links of the campaign spring (more than a page), one of autumn and one of none
     key = aws.new_api_key()
     for index in range(26):
-        link_requests.create(aws, handlers, key, slug=f"spring-{index}", utm={"campaign": "spring"})
-    link_requests.create(aws, handlers, key, slug="autumn", title="sale", utm={"campaign": "autumn"})
-    link_requests.create(aws, handlers, key, slug="plain", title="sale")
+        api.new_link(key, slug=f"spring-{index}", utm={"campaign": "spring"})
+    api.new_link(key, slug="autumn", title="sale", utm={"campaign": "autumn"})
+    api.new_link(key, slug="plain", title="sale")
     signed_in(browser, key)
 
     # When the list is filtered by campaign: its links only, the field labelled and holding it

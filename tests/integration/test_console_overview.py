@@ -9,7 +9,7 @@ from shortlink.access.api_keys import hash_api_key, key_id_for
 from tests.events import bearer, http_event
 from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_console import Browser, browser, create, scoped_key, signed_in
-from tests.integration.test_flow import drain_clicks, follow
+from tests.integration.test_flow import drain_clicks
 
 __all__ = ["browser"]  # a fixture, used by name
 
@@ -26,14 +26,16 @@ def shown_total(page: str) -> int:
     return int(found.group(1))
 
 
-def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_csv(aws, handlers, browser, template):
+def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_csv(
+    aws, handlers, browser, template, api
+):
     # Given an account's two links, one tagged, followed twice and once, counted through the stream
     key = aws.new_api_key()
     signed_in(browser, key)
     assert create(browser, url="https://example.com/spring", slug="spring", tags="promo")["statusCode"] == 303
     assert create(browser, url="https://example.com/other", slug="other")["statusCode"] == 303
     for code in ("spring", "spring", "other"):
-        assert follow(handlers, code)["statusCode"] == 302
+        assert api.follow(code).status == 302
     while drain_clicks(aws, handlers):
         pass
     StreamDelivery(template, aws.dynamodb, handlers).drain()

@@ -13,6 +13,8 @@ from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
+pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
+
 
 def post(handlers, body, headers=None, base64_body=False):
     event = http_event("POST", "/links", headers=headers, body=body, base64_body=base64_body)
@@ -162,7 +164,7 @@ STACK_HOSTS = "abc123.execute-api.us-east-1.amazonaws.com,d111111abcdef8.cloudfr
 def test_the_stacks_execute_api_and_edge_domains_are_own_hosts(aws, handlers, monkeypatch, url):
     # Given the stack wrote its other hosts to SSM (OwnHostsParameter, with a domain or the edge)
     ssm = boto3.client("ssm")
-    ssm.put_parameter(Name="/shortlink-test/own-hosts", Value=STACK_HOSTS, Type="String")
+    ssm.put_parameter(Name="/shortlink-test/own-hosts", Value=STACK_HOSTS, Type="String", Overwrite=True)
     monkeypatch.setenv("OWN_HOSTS_PARAMETER", "/shortlink-test/own-hosts")
     settings.cache_clear()
     stack_own_hosts.cache_clear()

@@ -2,13 +2,12 @@
 only on requests carrying the edge's secret, so a direct caller cannot forge an address (to reset
 the password-attempt limit) or a country (to pass country rules)."""
 
-import json
 from urllib.parse import urlencode
 
 import pytest
 
 from shortlink import wiring as services
-from tests.events import bearer, http_event
+from tests.events import http_event
 
 EDGE_SECRET = "an-edge-secret-of-at-least-32-characters"
 
@@ -19,15 +18,6 @@ def edge_on(aws, monkeypatch):
     monkeypatch.setenv("EDGE_SECRET", EDGE_SECRET)
     monkeypatch.setenv("UNLOCK_ATTEMPTS_PER_WINDOW", "10")
     services.reset()
-
-
-def create(aws, handlers, **fields) -> str:
-    event = http_event(
-        "POST", "/links", headers=bearer(aws.new_api_key()), body={"url": "https://example.com/", **fields}
-    )
-    created = handlers["CreateFunction"](event)
-    assert created["statusCode"] == 201, created["body"]
-    return str(json.loads(created["body"])["code"])
 
 
 def request(handlers, code: str, method: str = "GET", form=None, **headers: str) -> int:
@@ -45,8 +35,8 @@ def request(handlers, code: str, method: str = "GET", form=None, **headers: str)
     return int(handlers["RedirectFunction"](event)["statusCode"])
 
 
-def test_a_forged_viewer_address_does_not_reset_the_password_attempt_limit(aws, handlers, edge_on):
-    code = create(aws, handlers, password="the-right-one")
+def test_a_forged_viewer_address_does_not_reset_the_password_attempt_limit(aws, handlers, edge_on, api):
+    code = api.new_link(password="the-right-one")["code"]
     # Given 10 wrong tries, each with a new forged CloudFront-Viewer-Address and no edge secret
     for attempt in range(10):
         forged = f"203.0.113.{attempt}:443"
@@ -59,20 +49,20 @@ def test_a_forged_viewer_address_does_not_reset_the_password_attempt_limit(aws, 
     assert request(handlers, code, "POST", {"password": "the-right-one"}, **through_edge) == 303
 
 
-def test_a_forged_country_or_address_passes_no_rule_without_the_edge_secret(aws, handlers, edge_on):
-    country_only = create(aws, handlers, rules={"allow": {"countries": ["DE"]}})
+def test_a_forged_country_or_address_passes_no_rule_without_the_edge_secret(aws, handlers, edge_on, api):
+    country_only = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
     assert request(handlers, country_only, cloudfront_viewer_country="DE") == 403
     assert request(handlers, country_only, cloudfront_viewer_country="DE", x_shortlink_edge_secret="x" * 40) == 403
     assert request(handlers, country_only, cloudfront_viewer_country="DE", x_shortlink_edge_secret=EDGE_SECRET) == 302
 
-    address_denied = create(aws, handlers, rules={"deny": {"ips": ["198.51.100.0/24"]}})
+    address_denied = api.new_link(rules={"deny": {"ips": ["198.51.100.0/24"]}})["code"]
     assert request(handlers, address_denied, cloudfront_viewer_address="203.0.113.1:443") == 403
     through_edge = {"x_shortlink_edge_secret": EDGE_SECRET, "cloudfront_viewer_address": "203.0.113.1:443"}
     assert request(handlers, address_denied, **through_edge) == 302
 
 
-def test_without_the_edge_even_the_right_looking_secret_is_not_believed(aws, handlers):
+def test_without_the_edge_even_the_right_looking_secret_is_not_believed(aws, handlers, api):
     # The template's default (EnableEdge=false): no secret configured, nothing believed.
-    code = create(aws, handlers, rules={"allow": {"countries": ["DE"]}})
+    code = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
     assert request(handlers, code, cloudfront_viewer_country="DE", x_shortlink_edge_secret=EDGE_SECRET) == 403
     assert request(handlers, code, cloudfront_viewer_country="DE", x_shortlink_edge_secret="") == 403

@@ -9,16 +9,7 @@ from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tools.devstack.sqs_trigger import sqs_event
 
-
-def create(handlers, key, url="https://example.com/page"):
-    response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body={"url": url}), None)
-    return response, json.loads(response["body"])
-
-
-def follow(handlers, code, method="GET"):
-    return handlers["RedirectFunction"](
-        http_event(method, f"/{code}", route="/{code}", path_parameters={"code": code}), None
-    )
+PAGE = "https://example.com/page"
 
 
 def stats_response(handlers, key, code, **query):
@@ -51,11 +42,10 @@ def drain_clicks(aws, handlers):
     return len(messages)
 
 
-def test_a_link_is_created_followed_and_counted(aws, handlers):
+def test_a_link_is_created_followed_and_counted(aws, handlers, api):
     key = aws.new_api_key()
     # Given a new link
-    response, body = create(handlers, key)
-    assert response["statusCode"] == 201
+    body = api.new_link(key, url=PAGE)
     assert set(body) == {
         *("code", "short_url", "url", "created_at", "valid_from", "expires_at"),
         *("redirect_type", "tags", "title", "private", "deleted_at", "max_clicks", "has_password", "rules"),
@@ -67,9 +57,9 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
     assert body["url"] == "https://example.com/page"
     # When it is followed twice
     for _ in range(2):
-        redirect = follow(handlers, body["code"])
-        assert redirect["statusCode"] == 302
-        assert redirect["headers"]["Location"] == "https://example.com/page"
+        redirect = api.follow(body["code"])
+        assert redirect.status == 302
+        assert redirect.headers["location"] == PAGE
     # Then two clicks were queued, and once ingested the stats show them
     assert drain_clicks(aws, handlers) == 2
     status, report = stats(handlers, key, body["code"])
@@ -80,13 +70,11 @@ def test_a_link_is_created_followed_and_counted(aws, handlers):
     assert report["granularity"] == "day"
 
 
-def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers):
+def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers, api):
     key = aws.new_api_key()
-    _, body = create(handlers, key)
-    bot = http_event("GET", f"/{body['code']}", route="/{code}", path_parameters={"code": body["code"]})
-    bot["headers"]["user-agent"] = "Googlebot/2.1 (+http://www.google.com/bot.html)"
-    handlers["RedirectFunction"](bot, None)
-    follow(handlers, body["code"])
+    body = api.new_link(key, url=PAGE)
+    api.follow(body["code"], headers={"user-agent": "Googlebot/2.1 (+http://www.google.com/bot.html)"})
+    api.follow(body["code"])
     drain_clicks(aws, handlers)
     now = datetime.now(UTC)
     window = {"from": (now - timedelta(hours=5)).strftime("%Y-%m-%dT%H:%M:%SZ"), "granularity": "hour"}
@@ -116,57 +104,57 @@ def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers):
         assert field in refused["message"], refused
 
 
-def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handlers):
+def test_stats_of_another_keys_link_or_an_unknown_code_are_not_found(aws, handlers, api):
     owner, stranger = aws.new_api_key("owner"), aws.new_api_key("stranger")
-    _, body = create(handlers, owner)
+    body = api.new_link(owner, url=PAGE)
     assert stats(handlers, stranger, body["code"])[0] == 404
     assert stats(handlers, owner, "zzzzzzz")[0] == 404
     # A code longer than DynamoDB's key limit is a 404 too, never a storage error
     assert stats(handlers, owner, "x" * 5000)[0] == 404
 
 
-def test_unknown_code_is_a_small_html_404_and_queues_an_orphan_visit_but_no_click(aws, handlers):
-    response = follow(handlers, "nope123")
-    assert response["statusCode"] == 404
-    assert response["headers"]["Content-Type"].startswith("text/html")
-    assert "not found" in response["body"].lower()
+def test_unknown_code_is_a_small_html_404_and_queues_an_orphan_visit_but_no_click(aws, api):
+    response = api.follow("nope123")
+    assert response.status == 404
+    assert response.headers["content-type"].startswith("text/html")
+    assert "not found" in response.text.lower()
     [message] = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"], MaxNumberOfMessages=10)["Messages"]
     pack = ClickPack.from_message(message["Body"], message["MessageId"])
     assert pack.clicks == ()
     assert [(orphan.code, orphan.outcome, orphan.count) for orphan in pack.orphans] == [("nope123", "unknown", 1)]
 
 
-def test_a_head_of_an_unknown_or_deleted_link_queues_no_orphan_visit(aws, handlers):
+def test_a_head_of_an_unknown_or_deleted_link_queues_no_orphan_visit(aws, handlers, api):
     key = aws.new_api_key()
-    _, body = create(handlers, key)
+    body = api.new_link(key, url=PAGE)
     deleted = handlers["ManageFunction"](http_event("DELETE", f"/links/{body['code']}", headers=bearer(key)), None)
     assert deleted["statusCode"] == 204
     # A link checker's HEAD: answered as a GET would be, never counted
-    assert follow(handlers, "nope123", method="HEAD")["statusCode"] == 404
-    assert follow(handlers, body["code"], method="HEAD")["statusCode"] == 410
+    assert api.follow("nope123", method="HEAD").status == 404
+    assert api.follow(body["code"], method="HEAD").status == 410
     assert aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"]).get("Messages", []) == []
 
 
-def test_a_redirect_reads_one_item_at_most_and_sends_one_message(aws, handlers):
+def test_a_redirect_reads_one_item_at_most_and_sends_one_message(api):
     # (Outside Lambda the click is sent inline; test_redirect_hot_path covers the extension.)
-    _, body = create(handlers, aws.new_api_key())
+    body = api.new_link(url=PAGE)
     with recording_aws_calls() as calls:
-        follow(handlers, body["code"])
+        api.follow(body["code"])
     assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 1}
     with recording_aws_calls() as calls:
-        follow(handlers, body["code"])  # cached
-        follow(handlers, "unknown")
-        follow(handlers, "unknown")  # negatively cached
-        follow(handlers, "bad/code!")  # refused without a lookup
+        api.follow(body["code"])  # cached
+        api.follow("unknown")
+        api.follow("unknown")  # negatively cached
+        api.follow("bad/code!")  # refused without a lookup
     # Inline, each follow sends its own pack: a click, or an orphan visit (the extension packs them)
     assert calls.counts() == {("dynamodb", "GetItem"): 1, ("sqs", "SendMessage"): 4}
 
 
-def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_counter_update_per_block(aws, handlers):
+def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_counter_update_per_block(aws, api):
     key = aws.new_api_key()
     with recording_aws_calls() as calls:
         for i in range(3):
-            create(handlers, key, f"https://example.com/{i}")
+            api.create(key, url=f"https://example.com/{i}")
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 3 + 3,  # the API key; a slug's claim on the code's reading (none: no write)
         # one block of 1,000 ids; the key's rate window, each time; the key's first use of the day
@@ -176,13 +164,13 @@ def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_cou
     }
 
 
-def test_without_a_rate_limit_create_skips_the_rate_count(aws, handlers, monkeypatch):
+def test_without_a_rate_limit_create_skips_the_rate_count(aws, api, monkeypatch):
     monkeypatch.setenv("CREATE_RATE_LIMIT_PER_MINUTE", "0")
     services.reset()
     key = aws.new_api_key()
     with recording_aws_calls() as calls:
         for i in range(3):
-            create(handlers, key, f"https://example.com/{i}")
+            api.create(key, url=f"https://example.com/{i}")
     # UpdateItem: one block of ids, and the key's first use of the day
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 6,

@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 from unittest import mock
 
+import pytest
 from botocore.exceptions import ClientError
 
 from shortlink import wiring as services
@@ -121,6 +122,7 @@ def test_ingest_reports_its_lag_and_the_hot_link_days_it_wrote(aws, handlers, ca
     assert 3_600 <= ingest["ClickLagSeconds"][0] < 3_700
 
 
+@pytest.mark.slow
 def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, template):
     """100,000 clicks on 50 links (a few hot ones, as real traffic has) across three hours, one
     click per message as queued before packs, in the template's batch size, through an

@@ -25,12 +25,6 @@ def call(handlers, function, method, path, key, body=None, route=None, params=No
     return response["statusCode"], json.loads(body_text)
 
 
-def create(handlers, key, **fields):
-    status, link = call(handlers, "CreateFunction", "POST", "/links", key, {"url": "https://example.com/x", **fields})
-    assert status == 201, link
-    return link
-
-
 def manage(handlers, method, code, key, body=None, suffix=""):
     return call(
         handlers,
@@ -44,34 +38,29 @@ def manage(handlers, method, code, key, body=None, suffix=""):
     )
 
 
-def follow(handlers, code):
-    event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
-    return handlers["RedirectFunction"](event)["statusCode"]
-
-
 def list_links(handlers, key, **query):
     return call(handlers, "ManageFunction", "GET", "/links", key, query={k: str(v) for k, v in query.items()})
 
 
-def test_a_key_reads_its_link_and_nobody_elses(aws, handlers):
+def test_a_key_reads_its_link_and_nobody_elses(aws, handlers, api):
     mine, other = aws.new_api_key("mine"), aws.new_api_key("other")
-    link = create(handlers, mine, title="Mine", tags=["a"])
+    link = api.new_link(mine, title="Mine", tags=["a"])
     status, read = manage(handlers, "GET", link["code"], mine)
     assert (status, read) == (200, link)
     assert manage(handlers, "GET", link["code"], other)[0] == 404
     assert manage(handlers, "GET", "nope", mine)[0] == 404
 
 
-def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
+def test_delete_answers_410_and_restore_brings_it_back(aws, handlers, api):
     key = aws.new_api_key()
-    link = create(handlers, key)
+    link = api.new_link(key)
     assert manage(handlers, "DELETE", link["code"], aws.new_api_key("other"))[0] == 404
     with recording_aws_calls() as calls:
         assert manage(handlers, "DELETE", "x" * 5000, key)[0] == 404  # never a code: not even a write
     assert ("dynamodb", "UpdateItem") not in calls.counts()
     status, _ = manage(handlers, "DELETE", link["code"], key)
     assert status == 204
-    assert follow(handlers, link["code"]) == 410
+    assert api.follow(link["code"]).status == 410
     status, read = manage(handlers, "GET", link["code"], key)
     assert read["deleted_at"] is not None
     status, restored = manage(handlers, "POST", link["code"], key, suffix="/restore")
@@ -80,13 +69,13 @@ def test_delete_answers_410_and_restore_brings_it_back(aws, handlers):
     from shortlink import wiring as services
 
     services.forget_cached_links()
-    assert follow(handlers, link["code"]) == 302
+    assert api.follow(link["code"]).status == 302
 
 
-def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers):
+def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers, api):
     key = aws.new_api_key()
     expires = (datetime.now(UTC) + timedelta(days=3)).isoformat()
-    link = create(handlers, key, title="Old", tags=["a"], expires_at=expires)
+    link = api.new_link(key, title="Old", tags=["a"], expires_at=expires)
     status, edited = manage(
         handlers, "PATCH", link["code"], key, {"url": "https://example.com/new", "tags": ["b", "c"], "title": None}
     )
@@ -118,21 +107,19 @@ def test_patch_changes_only_what_it_names_and_null_clears(aws, handlers):
         ({"redirect_type": 301.5}, "redirect_type"),
     ],
 )
-def test_a_bad_edit_is_refused_whole(aws, handlers, body, mentions):
+def test_a_bad_edit_is_refused_whole(aws, handlers, body, mentions, api):
     key = aws.new_api_key()
-    link = create(handlers, key, title="Keep")
+    link = api.new_link(key, title="Keep")
     status, refused = manage(handlers, "PATCH", link["code"], key, {"title": "Changed", **body})
     assert status == 422, refused
     assert mentions in refused["message"]
     assert manage(handlers, "GET", link["code"], key)[1] == link
 
 
-def test_list_is_newest_first_paginated_and_filtered_by_tag(aws, handlers):
+def test_list_is_newest_first_paginated_and_filtered_by_tag(aws, handlers, api):
     key, other = aws.new_api_key("lister"), aws.new_api_key("other")
-    made = [
-        create(handlers, key, url=f"https://example.com/{i}", tags=["even" if i % 2 == 0 else "odd"]) for i in range(7)
-    ]
-    create(handlers, other)
+    made = [api.new_link(key, url=f"https://example.com/{i}", tags=["even" if i % 2 == 0 else "odd"]) for i in range(7)]
+    api.new_link(other)
     status, page = list_links(handlers, key, limit=3)
     assert status == 200
     seen = [link["code"] for link in page["links"]]
@@ -145,10 +132,10 @@ def test_list_is_newest_first_paginated_and_filtered_by_tag(aws, handlers):
     assert evens["next_cursor"] is None
 
 
-def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers):
+def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers, api):
     key, other = aws.new_api_key("a"), aws.new_api_key("b")
     for i in range(3):
-        create(handlers, key, url=f"https://example.com/{i}")
+        api.new_link(key, url=f"https://example.com/{i}")
     cursor = list_links(handlers, key, limit=1)[1]["next_cursor"]
     assert list_links(handlers, other, cursor=cursor)[0] == 422
     assert list_links(handlers, key, cursor="not-a-cursor!")[0] == 422
@@ -158,9 +145,9 @@ def test_a_cursor_cannot_be_forged_or_borrowed(aws, handlers):
     assert list_links(handlers, key, limit=101)[0] == 422
 
 
-def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers):
+def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers, api):
     key = aws.new_api_key()
-    link = create(handlers, key)
+    link = api.new_link(key)
     event = http_event(
         "GET",
         f"/links/{link['code']}/qr",
@@ -216,9 +203,9 @@ def edit_raw(handlers, key, code, body, content_type):
         ('{"title": "Changed"}', "APPLICATION/JSON", 200, None),
     ],
 )
-def test_an_edit_body_is_strict_json_sent_as_json(aws, handlers, body, content_type, status, mentions):
+def test_an_edit_body_is_strict_json_sent_as_json(aws, handlers, body, content_type, status, mentions, api):
     key = aws.new_api_key()
-    link = create(handlers, key, title="Keep")
+    link = api.new_link(key, title="Keep")
     code, answer = edit_raw(handlers, key, link["code"], body, content_type)
     assert code == status, answer
     if mentions is not None:
@@ -243,26 +230,26 @@ def link_stats(handlers, key, code, query):
         ({"from": "1969-12-01T00:00:00Z", "to": "1970-01-02T00:00:00Z"}, "from"),
     ],
 )
-def test_stats_moments_at_the_edge_of_the_range_are_422_naming_the_parameter(aws, handlers, query, field):
+def test_stats_moments_at_the_edge_of_the_range_are_422_naming_the_parameter(aws, handlers, query, field, api):
     key = aws.new_api_key()
-    link = create(handlers, key)
+    link = api.new_link(key)
     status, refused = link_stats(handlers, key, link["code"], query)
     assert status == 422, refused
     assert refused["message"].startswith(f"{field}: must be between"), refused
 
 
 @pytest.mark.parametrize("unix_time", ["0.5", "1700000000", "-1e3"])
-def test_stats_moments_are_iso_text_not_unix_times(aws, handlers, unix_time):
+def test_stats_moments_are_iso_text_not_unix_times(aws, handlers, unix_time, api):
     key = aws.new_api_key()
-    link = create(handlers, key)
+    link = api.new_link(key)
     status, refused = link_stats(handlers, key, link["code"], {"to": unix_time})
     assert status == 422, refused
     assert refused["message"] == "to: must be an ISO 8601 date-time string with a time zone"
 
 
-def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers):
+def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers, api):
     key = aws.new_api_key()
-    link = create(handlers, key)
+    link = api.new_link(key)
     status, report = link_stats(
         handlers, key, link["code"], {"from": "1970-01-01T00:00:00Z", "to": "1970-01-02T00:00:00Z"}
     )
@@ -271,10 +258,10 @@ def test_the_earliest_stats_range_prints_four_digit_years(aws, handlers):
 
 
 @pytest.mark.parametrize(("raw", "mentions"), [(b'{"title": "\xff"}', "UTF-8"), (None, "base64")])
-def test_an_edit_body_api_gateway_encoded_must_decode(aws, handlers, raw, mentions):
+def test_an_edit_body_api_gateway_encoded_must_decode(aws, handlers, raw, mentions, api):
     # Item 10: a body API Gateway base64-encoded, that is not UTF-8, or not base64 at all.
     key = aws.new_api_key()
-    link = create(handlers, key, title="Keep")
+    link = api.new_link(key, title="Keep")
     event = http_event(
         "PATCH",
         f"/links/{link['code']}",

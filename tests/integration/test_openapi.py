@@ -6,7 +6,6 @@ import json
 import re
 
 from tests.events import http_event
-from tests.integration.link_requests import create
 from tools.openapi import DOCUMENT, openapi_document
 
 METHODS = {"get", "post", "patch", "delete", "put", "head", "options"}
@@ -68,14 +67,14 @@ def test_errors_are_documented_in_the_shape_they_are_sent():
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]
 
 
-def test_a_links_redirects_send_the_headers_documented_for_them(aws, handlers):
+def test_a_links_redirects_send_the_headers_documented_for_them(aws, handlers, api):
     responses = json.loads(DOCUMENT.read_text())["paths"]["/{code}"]["get"]["responses"]
     key = aws.new_api_key()
     for status in (301, 302, 307, 308):
         documented = responses[str(status)]["headers"]
         assert {"Location", "X-Robots-Tag"} <= set(documented)
         # Given a link that is not crawlable, followed and checked (HEAD answers as GET does)
-        _, link = create(aws, handlers, key, redirect_type=status)
+        link = api.new_link(key, redirect_type=status)
         for method in ("GET", "HEAD"):
             event = http_event(method, f"/{link['code']}", route="/{code}", path_parameters={"code": link["code"]})
             answer = handlers["RedirectFunction"](event)
@@ -84,12 +83,12 @@ def test_a_links_redirects_send_the_headers_documented_for_them(aws, handlers):
             assert answer["headers"]["X-Robots-Tag"] in documented["X-Robots-Tag"]["schema"]["enum"]
 
 
-def test_the_unlock_form_and_a_preview_card_send_the_headers_documented_for_them(aws, handlers):
+def test_the_unlock_form_and_a_preview_card_send_the_headers_documented_for_them(aws, handlers, api):
     documented = json.loads(DOCUMENT.read_text())["paths"]["/{code}"]["get"]["responses"]["200"]["headers"]
     key = aws.new_api_key()
-    _, locked = create(aws, handlers, key, password="correct horse")
-    _, carded = create(aws, handlers, key, preview={"title": "Launch"})
-    _, crawlable = create(aws, handlers, key, preview={"title": "Indexed"}, crawlable=True)
+    locked = api.new_link(key, password="correct horse")
+    carded = api.new_link(key, preview={"title": "Launch"})
+    crawlable = api.new_link(key, preview={"title": "Indexed"}, crawlable=True)
     slack = {"user-agent": "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)"}
     answers = {}
     for name, link, headers in (("form", locked, {}), ("card", carded, slack), ("crawlable", crawlable, slack)):

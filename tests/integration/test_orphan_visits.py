@@ -12,7 +12,7 @@ from shortlink import wiring as services
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.orphans import MAX_ORPHAN_CODES, STACK_ORPHANS
 from tests.integration.ingest_faults import record
-from tests.integration.test_flow import create, stats
+from tests.integration.test_flow import stats
 from tools import admin
 from tools.bench.write_units import item_size, metering_writes
 
@@ -33,10 +33,10 @@ def day_counters(code, day):
     return found
 
 
-def test_a_pack_of_orphan_visits_ingested_twice_counts_once(aws, handlers, capsys):
+def test_a_pack_of_orphan_visits_ingested_twice_counts_once(aws, handlers, capsys, api):
     # Given a link, and packs that bring its clicks and orphan visits, others' and unknown codes'
     key = aws.new_api_key()
-    code = create(handlers, key)[1]["code"]
+    code = api.new_link(key)["code"]
     now = datetime.now(UTC)
     hour, day = hour_of(now), now.strftime("%Y-%m-%d")
     cool = ClickPack(
@@ -108,9 +108,9 @@ def test_a_flood_of_unknown_codes_costs_bounded_writes(aws, handlers):
     assert max(item_size(item) for item in items) <= 8 * 1024
 
 
-def test_a_known_links_orphans_count_in_its_days_only(aws, handlers):
+def test_a_known_links_orphans_count_in_its_days_only(aws, handlers, api):
     key = aws.new_api_key()
-    code = create(handlers, key)[1]["code"]
+    code = api.new_link(key)["code"]
     today = datetime.now(UTC)
     long_ago = today - timedelta(days=40)
     ingest(handlers, [ClickPack("p1", (), (OrphanVisit(code, "deleted", hour_of(long_ago), 7),))])

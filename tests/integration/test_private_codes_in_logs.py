@@ -1,30 +1,17 @@
 """The functions' log lines on their error paths hold no private code (its capability)."""
 
-import json
 import logging
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from shortlink import wiring as services
-from tests.events import bearer, http_event
 from tools.devstack.sqs_trigger import sqs_event
 
 
 @pytest.fixture
-def private_code(aws, handlers) -> str:
-    event = http_event(
-        "POST", "/links", headers=bearer(aws.new_api_key()), body={"url": "https://example.com/p", "private": True}
-    )
-    created = handlers["CreateFunction"](event)
-    assert created["statusCode"] == 201
-    return str(json.loads(created["body"])["code"])
-
-
-def follow(handlers, code: str) -> dict[str, Any]:
-    event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
-    return dict(handlers["RedirectFunction"](event))
+def private_code(api) -> str:
+    return str(api.new_link(url="https://example.com/p", private=True)["code"])
 
 
 class EveryRecord(logging.Handler):
@@ -59,7 +46,7 @@ def assert_not_logged(code: str, logged: list[str]) -> None:
     assert [line for line in logged if code in line] == []  # ...without the code
 
 
-def test_a_malformed_link_item_is_logged_without_its_code(aws, handlers, private_code, logged):
+def test_a_malformed_link_item_is_logged_without_its_code(aws, handlers, private_code, logged, api):
     # Given the link's item lost an attribute every link has
     aws.dynamodb.update_item(
         TableName="LinksTable",
@@ -68,13 +55,13 @@ def test_a_malformed_link_item_is_logged_without_its_code(aws, handlers, private
         ExpressionAttributeNames={"#created": "created_at"},
     )
     services.reset()
-    assert follow(handlers, private_code)["statusCode"] == 503
+    assert api.follow(private_code).status == 503
     assert_not_logged(private_code, logged)
 
 
-def test_clicks_not_counted_are_logged_without_their_code(aws, handlers, private_code, logged):
+def test_clicks_not_counted_are_logged_without_their_code(aws, handlers, private_code, logged, api):
     # Given a click of the private link on the queue
-    assert follow(handlers, private_code)["statusCode"] == 302
+    assert api.follow(private_code).status == 302
     queue = aws.queue_urls["ClicksQueue"]
     messages = aws.sqs.receive_message(QueueUrl=queue, MaxNumberOfMessages=10, AttributeNames=["All"])["Messages"]
     logged.clear()

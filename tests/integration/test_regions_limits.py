@@ -14,8 +14,7 @@ from shortlink import wiring as services
 from shortlink.access.rate_limits import take_unlock_attempt
 from shortlink.errors import RateLimited
 from tests.events import bearer, http_event
-from tests.integration.regions import HOME, REGIONS, Deployment, deployment
-from tests.integration.test_flow import follow
+from tests.integration.regions import HOME, REGIONS, Deployment, deployment, follow
 
 LINKS, COUNTERS = "LinksTable", "CountersTable"
 
@@ -30,7 +29,7 @@ def budgeted_link(regions: Deployment, handlers, max_clicks: int) -> str:
     regions.enter(HOME)
     body = {"url": "https://example.com/offer", "max_clicks": max_clicks}
     response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
-    assert response["statusCode"] == 201, response
+    assert response.status == 201, response
     regions.replicate(HOME, (LINKS,))
     return str(json.loads(response["body"])["code"])
 
@@ -42,7 +41,7 @@ def test_max_clicks_7_followed_30_times_across_three_regions_redirects_exactly_7
     statuses: Counter[int] = Counter()
     for follow_number in range(30):
         regions.enter(REGIONS[follow_number % 3])
-        statuses[follow(handlers, code)["statusCode"]] += 1
+        statuses[follow(handlers, code).status] += 1
     # Then exactly 7 redirects, and 410 for the rest
     assert statuses == {302: 7, 410: 23}
     # And the budget was counted in the home region's item only

@@ -12,8 +12,7 @@ import pytest
 from botocore.client import BaseClient
 
 from tests.events import bearer, http_event
-from tests.integration.regions import AWAY, HOME, Deployment, deployment
-from tests.integration.test_flow import follow
+from tests.integration.regions import AWAY, HOME, Deployment, deployment, follow
 
 _original = BaseClient._make_api_call  # type: ignore[attr-defined]
 
@@ -40,7 +39,7 @@ def dynamodb_calls() -> Iterator[list[tuple[str, str]]]:
 def made_at_home(regions: Deployment, handlers, key: str, body: dict[str, Any]) -> str:
     regions.enter(HOME)
     response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
-    assert response["statusCode"] == 201, response
+    assert response.status == 201, response
     regions.replicate(HOME, ("LinksTable",))
     return str(json.loads(response["body"])["code"])
 
@@ -52,12 +51,12 @@ def test_away_from_home_a_miss_is_one_local_getitem_and_a_hit_none(regions, hand
     region = AWAY[1]
     regions.enter(region)
     with dynamodb_calls() as calls:
-        assert follow(handlers, plain)["statusCode"] == 302
+        assert follow(handlers, plain).status == 302
     assert calls == [("GetItem", region)]
     with dynamodb_calls() as calls:
-        assert follow(handlers, plain)["statusCode"] == 302
+        assert follow(handlers, plain).status == 302
     assert calls == []
     # A link with max_clicks: its follow's one conditional update goes home
     with dynamodb_calls() as calls:
-        assert follow(handlers, budgeted)["statusCode"] == 302
+        assert follow(handlers, budgeted).status == 302
     assert calls == [("GetItem", region), ("UpdateItem", HOME)]

@@ -14,18 +14,18 @@ from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import record
-from tests.integration.test_flow import create, stats_response
+from tests.integration.test_flow import stats_response
 from tools.bench.write_units import item_size
 
 DAYS = 30
 
 
-def hot_month(aws, handlers, seed):
+def hot_month(aws, handlers, api, seed):
     """A link of a new key with a month of clicks ingested: a hot hour (5,000 clicks in packs of
     100) ending an hour before `end` (yesterday noon), three clicks on each other day. Key, code,
     end, hot clicks."""
     key = aws.new_api_key()
-    code = create(handlers, key)[1]["code"]
+    code = api.new_link(key)["code"]
     # Yesterday noon, whatever the hour the test runs at: the hot hour and each day's clicks then
     # fall inside their own days (at 00:30 an hour-aligned `end` put them on the day before).
     end = (datetime.now(UTC) - timedelta(days=1)).replace(hour=12, minute=0, second=0, microsecond=0)
@@ -66,8 +66,8 @@ def read_stats(handlers, key, code, **query):
     return json.loads(response["body"]), calls.counts()[("dynamodb", "Query")], items
 
 
-def test_a_month_of_a_hot_link_reads_day_items_and_day_sketches_only(aws, handlers):
-    key, code, end, hot = hot_month(aws, handlers, seed=30)
+def test_a_month_of_a_hot_link_reads_day_items_and_day_sketches_only(aws, handlers, api):
+    key, code, end, hot = hot_month(aws, handlers, api, seed=30)
     query = {"from": (end - timedelta(days=DAYS - 1)).strftime("%Y-%m-%dT00:00:00Z")}
 
     report, queries, items = read_stats(handlers, key, code, **query)
@@ -82,8 +82,8 @@ def test_a_month_of_a_hot_link_reads_day_items_and_day_sketches_only(aws, handle
     assert abs(report["unique_visitors"] - (len(hot) + 3 * (DAYS - 1))) <= 0.1 * len(hot)
 
 
-def test_an_hourly_series_reads_hour_sketches_instead_of_day_sketches(aws, handlers):
-    key, code, end, hot = hot_month(aws, handlers, seed=31)
+def test_an_hourly_series_reads_hour_sketches_instead_of_day_sketches(aws, handlers, api):
+    key, code, end, hot = hot_month(aws, handlers, api, seed=31)
     query = {"from": (end - timedelta(hours=6)).strftime("%Y-%m-%dT%H:00:00Z"), "granularity": "hour"}
 
     report, queries, items = read_stats(handlers, key, code, **query)
@@ -96,8 +96,8 @@ def test_an_hourly_series_reads_hour_sketches_instead_of_day_sketches(aws, handl
     assert abs(hot_point["unique_visitors"] - len(hot)) <= 0.1 * len(hot)
 
 
-def test_a_links_partition_holds_its_day_items_only(aws, handlers):
-    code = hot_month(aws, handlers, seed=32)[1]
+def test_a_links_partition_holds_its_day_items_only(aws, handlers, api):
+    code = hot_month(aws, handlers, api, seed=32)[1]
 
     def partition(name):
         pages = aws.dynamodb.get_paginator("query").paginate(

@@ -17,7 +17,7 @@ from shortlink.access.rate_limits import (
 from shortlink.config import settings
 from shortlink.errors import RateLimited
 from tests.events import http_event
-from tests.integration.test_edge_trust import EDGE_SECRET, create, edge_on
+from tests.integration.test_edge_trust import EDGE_SECRET, edge_on
 
 __all__ = ["edge_on"]  # a fixture used by name
 
@@ -37,8 +37,8 @@ def guess(handlers, code: str, viewer: str, password: str = "wrong") -> int:  # 
     return int(handlers["RedirectFunction"](event)["statusCode"])
 
 
-def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, edge_on):
-    code = create(aws, handlers, password="the-right-one")
+def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, api, edge_on):
+    code = api.new_link(password="the-right-one")["code"]
     # Three addresses of one /64 get 10 wrong guesses between them, not 10 each
     statuses = [guess(handlers, code, f"2001:db8:aa:bb::{n % 3 + 1}") for n in range(10)]
     assert statuses == [403] * 10
@@ -47,11 +47,11 @@ def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, edge_on):
     assert guess(handlers, code, "2001:db8:aa:bc::1", "the-right-one") == 303
 
 
-def test_a_links_ceiling_holds_over_many_addresses(aws, handlers, edge_on, monkeypatch):
+def test_a_links_ceiling_holds_over_many_addresses(aws, handlers, api, edge_on, monkeypatch):
     monkeypatch.setenv("UNLOCK_ATTEMPTS_PER_WINDOW", "1000")  # only the ceiling limits here
     services.reset()
-    code = create(aws, handlers, password="the-right-one")
-    other = create(aws, handlers, password="the-right-one")
+    code = api.new_link(password="the-right-one")["code"]
+    other = api.new_link(password="the-right-one")["code"]
     statuses = [guess(handlers, code, f"198.51.100.{n}") for n in range(LINK_ATTEMPTS_PER_WINDOW)]
     assert statuses == [403] * LINK_ATTEMPTS_PER_WINDOW
     assert guess(handlers, code, "203.0.113.200", "the-right-one") == 429

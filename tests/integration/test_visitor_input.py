@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 
 from shortlink.access.passwords import hash_password
 from tests.events import bearer, http_event
-from tests.integration.link_requests import create
 
 # The issue's reproducers: each made a link answer 500.
 NOT_UTF8 = ["a=%ff", "%ff=1", "a=%c3", "a=%80", "a=%e2%82", "a=%ed%a0%80", "utm_campaign=%ff"]
@@ -64,21 +63,19 @@ def owner_key(aws) -> str:
 
 
 @pytest.fixture
-def links(aws, handlers, owner_key) -> dict[str, str]:
+def links(aws, handlers, api, owner_key) -> dict[str, str]:
     """A link of each kind the redirect treats differently: plain, forwarding the query with UTM
     fields, with a budget of follows, behind a password (imported with a cheap hash), with rules;
     all `owner_key`'s."""
     key = owner_key
     codes = {
-        "plain": create(aws, handlers, key)[1]["code"],
-        "utm": create(aws, handlers, key, utm={"campaign": "spring", "source": "news"})[1]["code"],
-        "budget": create(aws, handlers, key, max_clicks=BUDGET)[1]["code"],
-        "rules": create(
-            aws,
-            handlers,
+        "plain": api.new_link(key)["code"],
+        "utm": api.new_link(key, utm={"campaign": "spring", "source": "news"})["code"],
+        "budget": api.new_link(key, max_clicks=BUDGET)["code"],
+        "rules": api.new_link(
             key,
             rules={"routes": [{"languages": ["de"], "url": "https://example.de/"}], "deny": {"devices": ["bot"]}},
-        )[1]["code"],
+        )["code"],
     }
     record = {"url": "https://example.com/locked", "password_hash": hash_password(PASSWORD, iterations=1_000)}
     event = http_event("POST", "/links/import", headers=bearer(key), body={"links": [record]})

@@ -1,12 +1,10 @@
-"""python -m tools.import: how it splits a file for the API and reports each link."""
+"""python -m tools.import_links: how it splits a file for the API and reports each link."""
 
-import importlib
 import json
 
 from shortlink.transfer.formats import Record, read
-from tools.api_client import Answer
-
-command = importlib.import_module("tools.import")
+from tools import import_links as command
+from tools.api_client import Answer, Api
 
 
 def test_a_large_file_goes_in_parts_of_at_most_500_links_and_1_mib():
@@ -37,14 +35,14 @@ def test_the_table_has_a_row_per_link_with_its_reason():
     ]
 
 
-class RecordingApi:
+class RecordingApi(Api):
     """The API as the command sees it: every import part answered `created`, each part kept."""
 
     def __init__(self) -> None:
         self.sent: list[list[dict[str, object]]] = []
 
-    def request(self, method: str, path: str, body: bytes, content_type: str) -> Answer:
-        links = json.loads(body)["links"]
+    def request(self, method: str, path: str, body: bytes | None = None, content_type: str | None = None) -> Answer:
+        links = json.loads(body or b"{}")["links"]
         self.sent.append(links)
         results = [{"status": "created", "code": f"c{n}"} for n, _ in enumerate(links)]
         return Answer(200, json.dumps({"results": results}).encode(), {})

@@ -1,4 +1,4 @@
-"""The README's click tables ("What it costs", "What stats read") from a benchmark report:
+"""The click tables of docs/analytics.md ("What it costs", "What stats read") from a benchmark report:
 `python -m tools.bench.click_tables [bench-results/clicks.json]` (default: clicks.json, the
 output of `python -m tools.bench clicks`; latest.json of `make bench` works too)."""
 

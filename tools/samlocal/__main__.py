@@ -23,10 +23,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tools.devstack.__main__ import REGION, ensure_api_key, ensure_free
+from tools.devstack.__main__ import REGION, ensure_api_key
 from tools.devstack.event_sources import EventSources, event_sources
 from tools.devstack.local_env import function_environment
 from tools.devstack.resources import create_queues, create_tables
+from tools.devstack.serving import ensure_free
 from tools.devstack.sqs_trigger import SqsPoller
 from tools.devstack.stream_trigger import StreamPoller
 from tools.devstack.template import LocalTemplate

@@ -73,7 +73,7 @@ def _without_null(schema: dict[str, Any]) -> None:
 DOCUMENTED_WITHOUT_NULL = Field(json_schema_extra=_without_null)
 Rules = Annotated[
     dict[str, Any],
-    Field(description="access lists (allow, deny) and routes; see the README's 'Rules' section"),
+    Field(description="access lists (allow, deny) and routes; see Rules in the documentation's Links and rules page"),
 ]
 
 

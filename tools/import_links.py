@@ -1,8 +1,8 @@
 """Import links from a file into a key's links, through the API (POST /links/import).
 
-    python -m tools.import links.csv --local --key sl_...                 # the `make dev` stack
-    python -m tools.import bitly.csv --format bitly --stack-name shortlink-prod --key sl_...
-    python -m tools.import export.json --url https://sho.rt --key sl_...
+    python -m tools.import_links links.csv --local --key sl_...                 # the `make dev` stack
+    python -m tools.import_links bitly.csv --format bitly --stack-name shortlink-prod --key sl_...
+    python -m tools.import_links export.json --url https://sho.rt --key sl_...
 
 Formats: csv (url, slug, title, tags, expires_at, ...), json (an export), bitly, yourls (SQL dump
 or CSV), shlink, kutt; auto (the default) recognises each. Any size: the file is read here and
@@ -26,7 +26,7 @@ RETRY_AFTER = re.compile(r"retry after (\d+) s")
 
 
 def parse_args(argv: list[str]) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(prog="python -m tools.import", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m tools.import_links", description=__doc__.split("\n\n")[0])
     parser.add_argument("file", type=Path)
     parser.add_argument("--format", default="auto", choices=("auto", *FORMATS))
     parser.add_argument("--no-wait", action="store_true", help="report rate-limited links instead of waiting")
