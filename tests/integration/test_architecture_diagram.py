@@ -17,5 +17,5 @@ def test_the_readme_and_the_architecture_page_draw_the_same_diagram():
 
 def test_the_diagram_names_every_function_table_and_queue_of_the_template(template):
     drawn = set(re.findall(r"\b[A-Z]\w*(?:Function|Table|Queue)\b", mermaid_block("README.md")))
-    kinds = ("AWS::Serverless::Function", "AWS::DynamoDB::Table", "AWS::SQS::Queue")
+    kinds = ("AWS::Serverless::Function", "AWS::DynamoDB::GlobalTable", "AWS::SQS::Queue")
     assert drawn == {name for kind in kinds for name in template.resources(kind)}

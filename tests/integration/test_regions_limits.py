@@ -29,7 +29,7 @@ def budgeted_link(regions: Deployment, handlers, max_clicks: int) -> str:
     regions.enter(HOME)
     body = {"url": "https://example.com/offer", "max_clicks": max_clicks}
     response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
-    assert response.status == 201, response
+    assert response["statusCode"] == 201, response
     regions.replicate(HOME, (LINKS,))
     return str(json.loads(response["body"])["code"])
 

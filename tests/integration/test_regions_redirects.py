@@ -39,7 +39,7 @@ def dynamodb_calls() -> Iterator[list[tuple[str, str]]]:
 def made_at_home(regions: Deployment, handlers, key: str, body: dict[str, Any]) -> str:
     regions.enter(HOME)
     response = handlers["CreateFunction"](http_event("POST", "/links", headers=bearer(key), body=body), None)
-    assert response.status == 201, response
+    assert response["statusCode"] == 201, response
     regions.replicate(HOME, ("LinksTable",))
     return str(json.loads(response["body"])["code"])
 
