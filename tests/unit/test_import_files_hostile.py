@@ -194,3 +194,26 @@ def test_every_format_reads_a_mib_in_linear_time(name):
     # Eight times the size in at most ~eight times the time (a quadratic reader takes 64 times);
     # the floor keeps timer noise on tiny reads from deciding.
     assert large_seconds < 20 * max(small_seconds, 0.01), (name, small_seconds, large_seconds)
+
+
+@pytest.mark.parametrize(
+    ("text", "file_format"),
+    [
+        ('{"links": [{"url": "https://example.com/a", "has_password": true}]}', "json"),
+        ("url,has_password\nhttps://example.com/a,true\n", "csv"),
+    ],
+)
+def test_a_password_the_file_does_not_carry_fails_its_record_instead_of_opening_the_link(text, file_format):
+    # Given an export that says a link has a password but carries no hash (CSV, or JSON without
+    # include=password_hash)
+    (record,) = read(text, file_format)
+    # Then that record fails, naming has_password, and no field of it says "no password"
+    assert len(record.problems) == 1
+    assert record.problems[0].startswith("has_password: ")
+    assert "has_password" not in record.fields
+
+
+def test_a_password_the_file_carries_imports_as_its_hash():
+    text = '{"links": [{"url": "https://example.com/a", "has_password": true, "password_hash": "x"}]}'
+    (record,) = read(text, "json")
+    assert (record.problems, record.fields["password_hash"]) == ((), "x")

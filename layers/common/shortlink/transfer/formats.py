@@ -161,6 +161,19 @@ def _given(fields: dict[str, Any]) -> dict[str, Any]:
     return {name: value for name, value in fields.items() if value not in ("", None, [])}
 
 
+# An export made without include=password_hash says a link has a password without carrying it:
+# imported, that link would open to anyone. Such a record fails instead.
+UNCARRIED_HASH_PROBLEM = (
+    "has_password: the link has a password this file does not carry "
+    "(export as JSON with include=password_hash, an admin key's, to move it)"
+)
+
+
+def _password_not_carried(has_password: object, fields: dict[str, Any]) -> bool:
+    said = has_password is True or (isinstance(has_password, str) and has_password.strip().lower() == "true")
+    return said and not fields.get("password_hash")
+
+
 def _our_csv(text: str) -> Iterator[Record]:
     for line, row in _csv_rows(text):
         if "url" not in row:
@@ -185,6 +198,8 @@ def _our_csv(text: str) -> Iterator[Record]:
         if fields.get("rules"):
             with contextlib.suppress(ValueError):  # else left as text: validation names the field
                 fields["rules"] = json.loads(fields["rules"])
+        if _password_not_carried(row.get("has_password"), fields):
+            problems.append(UNCARRIED_HASH_PROBLEM)
         yield Record(line, _given(fields), tuple(problems))
 
 
@@ -206,9 +221,10 @@ def _our_json(text: str) -> Iterator[Record]:
     for position, fields in enumerate(links, start=1):
         if "code" in fields:
             fields["slug"] = fields.pop("code")
+        problems = (UNCARRIED_HASH_PROBLEM,) if _password_not_carried(fields.get("has_password"), fields) else ()
         for name in EXPORT_ONLY_COLUMNS:
             fields.pop(name, None)
-        yield Record(position, {name: value for name, value in fields.items() if value is not None})
+        yield Record(position, {name: value for name, value in fields.items() if value is not None}, problems)
 
 
 def _path_code(short_url: str) -> str:
