@@ -267,8 +267,24 @@ def openapi_document() -> str:
     merge.add_schema({"paths": PUBLIC_PATHS})
     document = merge.get_openapi_schema()
     document["paths"]["/links/import"]["post"]["requestBody"] = IMPORT_FILE
+    _name_parameter_bounds(document)
     _drop_unused_schemas(document)
     return merge.get_openapi_json_schema() + "\n"
+
+
+# pydantic's names of a bound and JSON Schema's: Powertools writes the former for a query
+# parameter that also has a validator (the ASCII-digit check of `limit` and `scale`).
+BOUND_NAMES = {"ge": "minimum", "le": "maximum", "gt": "exclusiveMinimum", "lt": "exclusiveMaximum"}
+
+
+def _name_parameter_bounds(document: dict[str, Any]) -> None:
+    for operations in document["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                schema = parameter.get("schema", {})
+                for pydantic_name, schema_name in BOUND_NAMES.items():
+                    if pydantic_name in schema:
+                        schema[schema_name] = schema.pop(pydantic_name)
 
 
 def _drop_unused_schemas(document: dict[str, Any]) -> None:

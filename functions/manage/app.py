@@ -15,7 +15,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, BeforeValidator, Field, model_validator
 
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
 from shortlink.api.link_views import (
@@ -49,6 +49,7 @@ from shortlink.clicks.stats import Granularity, dimension_csv, link_report, seri
 from shortlink.config import settings
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link, LinkChanges, delete_link, edit_link, owned_link, restore_link
+from shortlink.numbers import ascii_digits_only
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event
 from shortlink.wiring import api_key_store, click_stats, link_repository, webhook_queue
@@ -136,7 +137,7 @@ def owner() -> str:
     security=needs(LINKS_READ),
 )
 def list_links(
-    limit: Annotated[int, Query(ge=1, le=100)] = 25,
+    limit: Annotated[int, Query(ge=1, le=100), BeforeValidator(ascii_digits_only)] = 25,
     cursor: Annotated[str | None, Query(max_length=4096)] = None,
     tag: Annotated[str | None, Query(pattern=TAG_PATTERN)] = None,
     utm_campaign: Annotated[
@@ -211,7 +212,7 @@ def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
 def qr_code(
     code: str,
     image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
-    scale: Annotated[int, Query(ge=1, le=40, description="pixels per module")] = 8,
+    scale: Annotated[int, Query(ge=1, le=40, description="pixels per module"), BeforeValidator(ascii_digits_only)] = 8,
     domain: DomainQuery = None,
 ) -> Response[Any]:
     """The QR code of the short URL: SVG by default, PNG with ?format=png."""

@@ -44,3 +44,12 @@ def _range(minimum: int | None, maximum: int | None) -> str:
     if minimum is not None:
         return f" of at least {minimum}"
     return f" of at most {maximum}" if maximum is not None else ""
+
+
+def ascii_digits_only(value: object) -> object:
+    """A pydantic before-validator for whole numbers a request's query carries: its text in
+    ASCII digits (pydantic's own int takes "+3", "3_0", "3.0" and other scripts' digits); the
+    field's range is then checked by the field."""
+    if isinstance(value, str) and (not UNSIGNED.fullmatch(value) or len(value) > MAX_DIGITS):
+        raise ValueError("must be a whole number in the digits 0-9")
+    return value
