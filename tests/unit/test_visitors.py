@@ -85,3 +85,12 @@ def test_header_names_are_read_whatever_their_case():
     assert visitor_of(as_sent, False, now) == visitor_of(as_lowered, False, now)
     assert visitor_of(as_sent, False, now).client.browser == "firefox"
     assert visitor_of(as_sent, False, now).languages[0] == "de-at"
+
+
+@pytest.mark.parametrize("quality", ["\u0660.\u0665", "NaN", "1e0", "0.5000", "+0.5", "0x1", "\uff10.5", "inf"])
+def test_a_quality_value_that_is_not_rfc_9110s_leaves_its_language_out(quality):
+    assert preferred_languages(f"fr;q={quality}, en;q=0.1") == ("en",)
+
+
+def test_quality_values_in_ascii_digits_rank_their_languages():
+    assert preferred_languages("fr;q=0.25, de;q=1.000, en;q=0.5") == ("de", "en", "fr")

@@ -8,6 +8,7 @@ event's source IP. `trust_edge_headers` says that the stack has an edge (Setting
 """
 
 import ipaddress
+import re
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -61,6 +62,9 @@ def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | No
     return address
 
 
+QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")
+
+
 def preferred_languages(header: str) -> tuple[str, ...]:
     """Accept-Language tags, most preferred first: by quality value, then by their order.
     Tags with q=0, the wildcard and malformed entries are left out."""
@@ -72,10 +76,8 @@ def preferred_languages(header: str) -> tuple[str, ...]:
         for parameter in parameters.split(";"):
             name, _, value = parameter.partition("=")
             if name.strip().lower() == "q":
-                try:
-                    quality = float(value)
-                except ValueError:
-                    quality = 0.0
+                # RFC 9110's qvalue in ASCII digits (float() also reads "NaN", "1e0" and other scripts' digits)
+                quality = float(value) if QVALUE.fullmatch(value.strip()) else 0.0
         if 0.0 < quality <= 1.0 and LANGUAGE_PATTERN.fullmatch(tag):
             ranked.append((-quality, position, tag))
     return tuple(tag for _, _, tag in sorted(ranked))
