@@ -42,6 +42,9 @@ DEV_DOMAIN_SETTINGS = json.dumps(
 # Which regions the stack runs in and which one takes the writes: tools.devstack.regions starts
 # each region's functions with them, and they win over the template's (absent: one region).
 REGION_VARIABLES = ("SHORTLINK_REGIONS", "SHORTLINK_HOME_REGION")
+# Template parameters of the click counting that `make dev` takes from its own environment too
+# (REPEAT_CLICK_WINDOW_SECONDS=0 make dev; COUNTRY_DATABASE=/path/countries.mmdb make dev).
+CLICK_VARIABLES = ("REPEAT_CLICK_WINDOW_SECONDS", "COUNTRY_DATABASE")
 
 # Variables each function has a value of its own for: set while its module initialises
 # (Powertools reads the service name then), never merged into the shared environment.
@@ -56,7 +59,7 @@ def own_environment(function: Function) -> dict[str, str]:
 
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:
     """The union of the functions' variables but their own (OWN_VARIABLES), queue references
-    turned into queue URLs, REGION_VARIABLES as this process has them, plus the local-only
+    turned into queue URLs, REGION_VARIABLES and CLICK_VARIABLES as this process has them, plus the local-only
     permutation key, visitor salt and console session secret. All functions share one process,
     so they must agree."""
     merged: dict[str, str] = {}
@@ -69,7 +72,7 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
             resolved = queue_urls.get(str(value), str(value))
             if merged.setdefault(name, resolved) != resolved:
                 raise SystemExit(f"functions disagree on {name}; the local stack runs them in one process")
-    merged.update({name: os.environ[name] for name in REGION_VARIABLES if name in os.environ})
+    merged.update({name: os.environ[name] for name in REGION_VARIABLES + CLICK_VARIABLES if name in os.environ})
     merged["PERMUTATION_KEY"] = DEV_PERMUTATION_KEY
     merged["VISITOR_SALT"] = DEV_VISITOR_SALT
     merged["CONSOLE_SESSION_SECRET"] = DEV_CONSOLE_SESSION_SECRET
