@@ -18,8 +18,8 @@ from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted
 from shortlink.errors import InvalidApiKeyOption, ShortlinkError
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource

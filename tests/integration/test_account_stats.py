@@ -12,8 +12,8 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import LINKS_WRITE, STATS_READ, generate_api_key, hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.click_stats import day_key
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
 from shortlink.clicks import account_tally
 from shortlink.clicks.account_tally import OTHER_LINKS, account_subject
 from shortlink.clicks.events import ClickEvent, ClickPack

@@ -17,14 +17,13 @@ from unittest import mock
 import pytest
 from botocore.client import BaseClient
 
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
 from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
-from shortlink.adapters.dynamodb.links_table import (
-    DynamoApiKeyStore,
-    DynamoCounterStore,
-    DynamoLinkRepository,
-    DynamoWindowCounter,
-)
-from shortlink.adapters.dynamodb.redirect import DynamoClickBudget, DynamoLinkReader
+from shortlink.adapters.dynamodb.id_counter import DynamoCounterStore
+from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.clicks.tally import parts_per_link_day
 from shortlink.links.model import Link, LinkChanges
