@@ -23,7 +23,8 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
-    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+    from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
+    from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
@@ -123,10 +124,19 @@ def api_key_store() -> "DynamoApiKeyStore":
 
 
 @cache
-def click_stats() -> "DynamoClickStats":
-    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+def click_counter() -> "DynamoClickCounter":
+    """Ingest's exactly-once writes of click counters."""
+    from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
 
-    return DynamoClickStats(settings().click_stats_table)
+    return DynamoClickCounter(settings().click_stats_table)
+
+
+@cache
+def click_stats() -> "DynamoClickStatsReader":
+    """The stats reads (the API's, the console's, the exports' and the account days')."""
+    from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+
+    return DynamoClickStatsReader(settings().click_stats_table)
 
 
 @cache
@@ -289,6 +299,7 @@ def reset() -> None:
         importing_links,
         click_budget,
         api_key_store,
+        click_counter,
         click_stats,
         account_days,
         click_publisher,
