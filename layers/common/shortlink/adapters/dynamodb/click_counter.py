@@ -15,7 +15,7 @@ depends on how busy the day is:
   LEDGER_DAYS by TTL) and the counters are
   added in the same TransactWriteItems, on condition that neither the counters item's frozen
   ledger nor the window's holds any of the packs; the first hot write marks the item `hot`, so
-  no cool write can follow. Visitors go to registers items (adapters/dynamodb_visitor_sketches).
+  no cool write can follow. Visitors go to registers items (adapters/dynamodb/visitor_sketches.py).
 
 A pack is thus recorded either in the counters item (before it turned hot) or in the window
 that its own clicks name (after), and every write checks both: a redelivery is refused
