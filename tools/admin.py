@@ -18,8 +18,8 @@ from botocore.exceptions import BotoCoreError
 from pynamodb.exceptions import PynamoDBException
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key
-from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
 from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted
 from shortlink.errors import InvalidApiKeyOption, ShortlinkError
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource
@@ -71,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     configure_endpoint(args)
     try:
         if args.resource == "orphans":
-            return print_orphans(DynamoClickStats(table_name(args)), args.day or datetime.now(UTC).date())
+            return print_orphans(DynamoClickStatsReader(table_name(args)), args.day or datetime.now(UTC).date())
         return run(args, DynamoApiKeyStore(table_name(args)))
     except (PynamoDBException, BotoCoreError, ShortlinkError) as error:
         # Nothing answers, or the table is missing: a sentence, not a traceback.
@@ -125,7 +125,7 @@ def described(key: ApiKey, now: datetime) -> str:
     )
 
 
-def print_orphans(store: DynamoClickStats, day: date) -> int:
+def print_orphans(store: DynamoClickStatsReader, day: date) -> int:
     """The day's orphan visits per outcome, then its most-attempted unknown codes."""
     days = store.days(STACK_ORPHANS, day.isoformat(), day.isoformat())
     counters = days[0].counters if days else None

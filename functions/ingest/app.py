@@ -4,7 +4,7 @@ Powertools' BatchProcessor reads the batch (a malformed message fails alone, and
 tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
 (shortlink.clicks.tally), and each group is counted with one write (a cool day) or one
 transaction (a hot one) per 64 packs, counters and ledger together (see
-adapters/dynamodb/click_stats.py): writes per batch follow the link-days, never the clicks. A
+adapters/dynamodb/click_counter.py): writes per batch follow the link-days, never the clicks. A
 group that cannot be written reports its messages as failed; SQS offers them again, and the
 ledger skips every pack that was in fact counted.
 
@@ -28,7 +28,7 @@ from shortlink.errors import StorageUnavailable
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events
-from shortlink.wiring import click_stats, webhook_queue
+from shortlink.wiring import click_counter, webhook_queue
 
 logger = Logger()
 tracer = Tracer()
@@ -53,7 +53,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
     new_per_code: Counter[str] = Counter()  # newly counted only: a redelivered pack adds nothing
-    store = click_stats()
+    store = click_counter()
     for (code, day), parts in sorted(parts_per_link_day(packs).items()):
         try:
             new = store.count(code, day, list(parts.values()))

@@ -2,7 +2,7 @@
 
 A cache hit makes no AWS call before the response, and a cached plain link (Link.is_plain) is
 answered with the response made when it was cached; a miss makes one GetItem (plain botocore:
-pynamodb's import is not paid here, see adapters/dynamodb/redirect.py). The click and the
+pynamodb's import is not paid here, see adapters/dynamodb/link_reader.py). The click and the
 invocation's metrics are handed to the dispatcher, whose internal extension sends and emits
 them after the response (see shortlink.redirect.click_dispatch), as do follows that found no live link
 (orphan visits). Nothing else is imported here: every

@@ -11,7 +11,7 @@ from moto import mock_aws
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from tests import botocore_models
 from tests.api_client import ApiClient, through_handlers

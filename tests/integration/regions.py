@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from tests.api_client import Answer, ApiClient, through_handlers
 from tests.integration.conftest import use_moto_credentials
 from tools.devstack.local_env import function_environment

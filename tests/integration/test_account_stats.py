@@ -12,8 +12,8 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import LINKS_WRITE, STATS_READ, generate_api_key, hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.click_stats import day_key
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.click_stats_table import day_key
 from shortlink.clicks import account_tally
 from shortlink.clicks.account_tally import OTHER_LINKS, account_subject
 from shortlink.clicks.events import ClickEvent, ClickPack
@@ -77,7 +77,8 @@ def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and
     # When they go through a queue that redelivers, a function that crashes between its writes
     # (so between a link's counters and its sketches) and a store that throttles
     faults: Counter[str] = Counter()
-    inject_store_faults(services.click_stats()._dynamodb(), rng, faults, crash=0.06, throttle=0.05)
+    for store in (services.click_counter(), services.click_stats()):  # ingest's writes, the aggregator's
+        inject_store_faults(store._dynamodb(), rng, faults, crash=0.06, throttle=0.05)
     queue = [record(f"m-{pack.pack_id}", pack.to_json()) for pack in packs]
     drain(queue, lambda event: handlers["IngestFunction"](event, None), rng, lambda: rng.randint(1, 8), faults)
     assert faults["crash before write"]

@@ -5,7 +5,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.adapters.dynamodb.links_table import DynamoCounterStore, DynamoLinkRepository
+from shortlink.adapters.dynamodb.id_counter import DynamoCounterStore
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.config import settings

@@ -14,7 +14,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, issue_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from shortlink.console.sessions import issue_session
 from shortlink.wiring import console_session_secret

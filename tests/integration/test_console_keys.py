@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shortlink.access.api_keys import ApiKey, hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.integration.test_console import Browser, browser, scoped_key, signed_in
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
-from shortlink.adapters.dynamodb.redirect import DynamoLinkReader
+from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.config import settings
 from shortlink.errors import StorageUnavailable
 from tests.links import EVERY_OPTION, PLAIN

@@ -10,7 +10,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, LINKS_WRITE, STATS_READ, issue_api_key
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.events import bearer, http_event
 

@@ -14,7 +14,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 from shortlink import wiring as services
-from shortlink.adapters.dynamodb.click_stats import MAX_PACKS_PER_WRITE, DynamoClickStats
+from shortlink.adapters.dynamodb.click_counter import MAX_PACKS_PER_WRITE, DynamoClickCounter
 from shortlink.clicks.events import ClickEvent
 from shortlink.clicks.tally import OTHER, dimension_counter
 from shortlink.errors import StorageUnavailable
@@ -69,7 +69,7 @@ def test_malformed_messages_fail_alone(aws, handlers):
 
 
 def test_a_failed_write_returns_only_that_groups_messages(aws, handlers):
-    real_count = DynamoClickStats.count
+    real_count = DynamoClickCounter.count
 
     def throttled_for_bbb(self, code, day, parts):
         if code == "bbb":
@@ -77,7 +77,7 @@ def test_a_failed_write_returns_only_that_groups_messages(aws, handlers):
         return real_count(self, code, day, parts)
 
     records = [record("a1", click("aaa")), record("b1", click("bbb")), record("b2", click("bbb"))]
-    with mock.patch.object(DynamoClickStats, "count", throttled_for_bbb):
+    with mock.patch.object(DynamoClickCounter, "count", throttled_for_bbb):
         result = handlers["IngestFunction"]({"Records": records}, None)
     assert sorted(item["itemIdentifier"] for item in result["batchItemFailures"]) == ["b1", "b2"]
     assert totals("aaa")["clicks"] == 1
@@ -90,7 +90,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 
 def test_the_redirects_metrics_carried_by_clicks_are_emitted_once_per_batch(aws, handlers, capsys):
     # Given clicks carrying their redirects' counts, one of them in a group that cannot be written
-    real_count = DynamoClickStats.count
+    real_count = DynamoClickCounter.count
 
     def throttled_for_bbb(self, code, day, parts):
         if code == "bbb":
@@ -101,7 +101,7 @@ def test_the_redirects_metrics_carried_by_clicks_are_emitted_once_per_batch(aws,
     records += [record("a3", click("aaa", counts={"CacheMisses": 1})), record("a4", click("aaa"))]
     records.append(record("b1", click("bbb", counts={"CacheHits": 1})))
     capsys.readouterr()
-    with mock.patch.object(DynamoClickStats, "count", throttled_for_bbb):
+    with mock.patch.object(DynamoClickCounter, "count", throttled_for_bbb):
         handlers["IngestFunction"]({"Records": records}, None)
     # Then one record under the redirect's service dimension sums the written groups' counts
     # (bbb's click comes back from SQS with its counts, and is emitted then)
@@ -147,7 +147,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
         )
     queue = [record(f"msg-{index}", event.to_json()) for index, event in enumerate(sent)]
     faults: Counter[str] = Counter()
-    inject_store_faults(services.click_stats()._dynamodb(), rng, faults)
+    inject_store_faults(services.click_counter()._dynamodb(), rng, faults)
     trigger = template.sqs_trigger("IngestFunction")
     drain(queue, handlers["IngestFunction"], rng, lambda: trigger.batch_size, faults)
 
@@ -187,7 +187,7 @@ def test_an_item_filled_by_made_up_referrers_keeps_counting_every_click(aws, han
     """A bot sends clicks with a different Referer each until its item would pass DynamoDB's
     400 KB. DynamoDB refuses such a write whole (moto applies it halfway, so the refusal is
     injected here as DynamoDB sends it): the clicks are then counted under "(other)"."""
-    client = services.click_stats()._dynamodb()
+    client = services.click_counter()._dynamodb()
     writes: Counter[str] = Counter()
 
     def names_of(params):

@@ -65,7 +65,7 @@ def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, t
     packs, clicks = hot_and_cool_packs(rng)
     queue = [record(f"msg-{index}", pack.to_json()) for index, pack in enumerate(packs)]
     faults: Counter[str] = Counter()
-    inject_store_faults(services.click_stats()._dynamodb(), rng, faults, crash=0.001, throttle=0.01)
+    inject_store_faults(services.click_counter()._dynamodb(), rng, faults, crash=0.001, throttle=0.01)
     max_receives = template.resources("AWS::SQS::Queue")["ClicksQueue"]["RedrivePolicy"]["maxReceiveCount"]
     receives = drain(queue, handlers["IngestFunction"], rng, lambda: rng.randint(1, 100), faults)
 

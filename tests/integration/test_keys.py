@@ -4,7 +4,7 @@ import json
 from datetime import UTC, datetime, timedelta
 
 from shortlink.access.api_keys import LINKS_READ, hash_api_key, issue_api_key
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from shortlink import wiring as services
-from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.clicks.events import ClickPack
 from shortlink.config import settings
 from shortlink.links.model import Link

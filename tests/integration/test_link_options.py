@@ -9,8 +9,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink import wiring as services
-from shortlink.adapters.dynamodb.links_table import SLUG_CLAIM_PREFIX, DynamoLinkRepository
-from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
+from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
+from shortlink.adapters.dynamodb.link_store import SLUG_CLAIM_PREFIX, DynamoLinkRepository
 from shortlink.config import settings
 from shortlink.links.model import Link
 from shortlink.links.slugs import RESERVED_SLUGS

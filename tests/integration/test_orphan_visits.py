@@ -90,7 +90,7 @@ def test_a_flood_of_unknown_codes_costs_bounded_writes(aws, handlers):
     ]
     sent = sum(orphan.count for batch in packs for pack in batch for orphan in pack.orphans)
     # When they are ingested, and the first two batches once more
-    with metering_writes(services.click_stats()._dynamodb(), boto3.client("dynamodb")) as meter:
+    with metering_writes(services.click_counter()._dynamodb(), boto3.client("dynamodb")) as meter:
         for batch in packs + packs[:2]:
             ingest(handlers, batch)
 

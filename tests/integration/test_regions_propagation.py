@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 import pytest
 
 from shortlink.access.api_keys import hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.links.model import LinkChanges, delete_link, edit_link
 from tests.events import bearer, http_event
 from tests.integration.regions import AWAY, HOME, Deployment, deployment, follow

@@ -14,7 +14,7 @@ import pytest
 from moto.server import ThreadedMotoServer
 
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from tests.e2e.running_stack import free_port
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials

@@ -12,7 +12,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
-from shortlink.adapters.dynamodb.links_table import SLUG_CLAIM_PREFIX
+from shortlink.adapters.dynamodb.link_store import SLUG_CLAIM_PREFIX
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import LinkChanges, LinkOptions, create_link, edit_link
 from shortlink.links.slugs import slug_key

@@ -13,7 +13,7 @@ from shortlink.access.api_keys import (
     hash_api_key,
     key_id_for,
 )
-from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event

@@ -9,7 +9,7 @@ from collections import Counter
 from datetime import UTC, datetime, timedelta
 
 from shortlink import wiring as services
-from shortlink.adapters.dynamodb.click_stats import hours_partition, ledger_partition
+from shortlink.adapters.dynamodb.click_stats_table import hours_partition, ledger_partition
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls

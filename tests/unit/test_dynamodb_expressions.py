@@ -17,14 +17,14 @@ from unittest import mock
 import pytest
 from botocore.client import BaseClient
 
-from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
-from shortlink.adapters.dynamodb.links_table import (
-    DynamoApiKeyStore,
-    DynamoCounterStore,
-    DynamoLinkRepository,
-    DynamoWindowCounter,
-)
-from shortlink.adapters.dynamodb.redirect import DynamoClickBudget, DynamoLinkReader
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
+from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
+from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+from shortlink.adapters.dynamodb.id_counter import DynamoCounterStore
+from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.clicks.tally import parts_per_link_day
 from shortlink.links.model import Link, LinkChanges
@@ -156,13 +156,13 @@ def _use_every_adapter() -> None:
     keys.revoke("key-1", owner="key-1")
     DynamoLinkReader("Links").get("abc1234")
     DynamoClickBudget("Links").take("abc1234")
-    stats = DynamoClickStats("ClickStats")
+    counter = DynamoClickCounter("ClickStats")
     cool = ClickPack("p-1", (ClickEvent("c-1", "abc1234", NOW, country="DE", visitor="ab" * 16),))
     hot = ClickPack("p-2", tuple(ClickEvent(f"h-{i}", "abc1234", NOW, visitor=f"{i:032x}") for i in range(100)))
     for pack in (cool, hot):  # a cool day's one UpdateItem, then a hot day's transaction and sketches
         for (code, day), parts in parts_per_link_day([pack]).items():
-            stats.count(code, day, list(parts.values()))
-    stats.days("abc1234", "2026-12-01", "2026-12-01", hourly=True)
+            counter.count(code, day, list(parts.values()))
+    DynamoClickStatsReader("ClickStats").days("abc1234", "2026-12-01", "2026-12-01", hourly=True)
 
 
 def _expressions(request: Any) -> Iterator[str]:

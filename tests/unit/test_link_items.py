@@ -6,7 +6,7 @@ from datetime import timedelta
 import pytest
 
 from shortlink.adapters.dynamodb.link_items import ATTRIBUTES, link_from_item, link_item, stored_attributes
-from shortlink.adapters.dynamodb.links_table import LinkItem
+from shortlink.adapters.dynamodb.link_store import LinkItem
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link
 from tests.links import EVERY_OPTION, MOMENT, PLAIN

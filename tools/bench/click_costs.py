@@ -84,7 +84,7 @@ def record(message_id: str, body: str) -> dict[str, Any]:
 
 @contextmanager
 def metered() -> Iterator[WriteMeter]:
-    with metering_writes(services.click_stats()._dynamodb(), boto3.client("dynamodb")) as meter:
+    with metering_writes(services.click_counter()._dynamodb(), boto3.client("dynamodb")) as meter:
         yield meter
 
 

@@ -69,7 +69,7 @@ def request_log_handler() -> type:
 
 def ensure_api_key(table: str, plaintext: str | None) -> str:
     from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
-    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 
     key = plaintext or generate_api_key()
     store = DynamoApiKeyStore(table)

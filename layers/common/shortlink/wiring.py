@@ -20,11 +20,14 @@ from shortlink.errors import StorageUnavailable
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
+    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
-    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+    from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
+    from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
+    from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
-    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore, DynamoLinkRepository, DynamoWindowCounter
-    from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+    from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
@@ -40,7 +43,7 @@ if TYPE_CHECKING:
 def link_repository() -> "DynamoLinkRepository | AwayLinkRepository":
     """The API's links: away from home, the home region's table but for links whose code is
     unique by construction (adapters/dynamodb/away_links.py)."""
-    from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+    from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 
     config = settings()
     home = DynamoLinkRepository(config.links_table, config.home_region_name)
@@ -71,7 +74,7 @@ host_prefixes: dict[str, str] = {}
 def cached_links() -> "CachedLinks[PlainRedirect]":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, which
     keeps each plain link's ready-made redirect."""
-    from shortlink.adapters.dynamodb.redirect import DynamoLinkReader
+    from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import plain_redirect
 
@@ -91,7 +94,7 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
 @cache
 def cached_robots() -> "CachedRobots":
     """The redirect's robots.txt: the crawlable links' codes, read at most once per TTL."""
-    from shortlink.adapters.dynamodb.redirect import DynamoCrawlableCodes
+    from shortlink.adapters.dynamodb.link_reader import DynamoCrawlableCodes
     from shortlink.redirect.robots import CachedRobots
 
     return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
@@ -99,14 +102,14 @@ def cached_robots() -> "CachedRobots":
 
 def load_link_reader() -> None:
     """Import the redirect's link reader (botocore) now: the redirect calls this at init."""
-    import shortlink.adapters.dynamodb.redirect  # noqa: F401
+    import shortlink.adapters.dynamodb.link_reader  # noqa: F401
 
 
 @cache
 def click_budget() -> "DynamoClickBudget":
     """The redirect's exact counter for links with max_clicks, in the home region's table: one
     cross-region UpdateItem per such follow away from home."""
-    from shortlink.adapters.dynamodb.redirect import DynamoClickBudget
+    from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
 
     config = settings()
     return DynamoClickBudget(config.links_table, config.home_region_name)
@@ -114,17 +117,26 @@ def click_budget() -> "DynamoClickBudget":
 
 @cache
 def api_key_store() -> "DynamoApiKeyStore":
-    from shortlink.adapters.dynamodb.links_table import DynamoApiKeyStore
+    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 
     config = settings()
     return DynamoApiKeyStore(config.api_keys_table, config.home_region_name, config.region_name)
 
 
 @cache
-def click_stats() -> "DynamoClickStats":
-    from shortlink.adapters.dynamodb.click_stats import DynamoClickStats
+def click_counter() -> "DynamoClickCounter":
+    """Ingest's exactly-once writes of click counters."""
+    from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
 
-    return DynamoClickStats(settings().click_stats_table)
+    return DynamoClickCounter(settings().click_stats_table)
+
+
+@cache
+def click_stats() -> "DynamoClickStatsReader":
+    """The stats reads (the API's, the console's, the exports' and the account days')."""
+    from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+
+    return DynamoClickStatsReader(settings().click_stats_table)
 
 
 @cache
@@ -152,7 +164,7 @@ def click_publisher() -> "SqsClickPublisher":
 def code_generator() -> "CodeSource":
     # Imported here: only the create function generates codes; the redirect's cold start
     # should not pay for the permutation and the key loader.
-    from shortlink.adapters.dynamodb.links_table import DynamoCounterStore
+    from shortlink.adapters.dynamodb.id_counter import DynamoCounterStore
     from shortlink.codes.generator import CodeGenerator, RandomCodeGenerator
     from shortlink.codes.id_blocks import IdBlockAllocator
     from shortlink.codes.partitions import IdPartition, counter_name
@@ -177,7 +189,7 @@ def visitor_salt_root() -> bytes:
 
 @cache
 def window_counter() -> "DynamoWindowCounter":
-    from shortlink.adapters.dynamodb.links_table import DynamoWindowCounter
+    from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
 
     config = settings()
     # Several regions: windows of this region's own (a global table would lose concurrent ADDs).
@@ -287,6 +299,7 @@ def reset() -> None:
         importing_links,
         click_budget,
         api_key_store,
+        click_counter,
         click_stats,
         account_days,
         click_publisher,

@@ -16,7 +16,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from shortlink.adapters.dynamodb.click_stats import (
+from shortlink.adapters.dynamodb.click_stats_table import (
     COUNTERS,
     DAY_SKETCH,
     HOUR_SKETCH,

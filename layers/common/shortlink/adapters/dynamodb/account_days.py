@@ -18,7 +18,8 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shortlink.adapters.dynamodb.account_changes import AccountChanges, CounterChange
-from shortlink.adapters.dynamodb.click_stats import COUNTERS, MAX_RACES, DynamoClickStats, Expression, day_key
+from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+from shortlink.adapters.dynamodb.click_stats_table import COUNTERS, MAX_RACES, Expression, day_key
 from shortlink.adapters.dynamodb.visitor_sketches import DynamoVisitorSketches
 from shortlink.clicks.account_tally import LinkSlots
 from shortlink.clicks.tally import DIMENSION_KEYS, OPEN_DIMENSIONS, OTHER, link_counter
@@ -45,7 +46,7 @@ def coarsened(counts: Counter[str]) -> Counter[str]:
 
 
 class DynamoAccountDays:
-    def __init__(self, stats: DynamoClickStats) -> None:
+    def __init__(self, stats: DynamoClickStatsReader) -> None:
         self._stats = stats  # the table, its region, its client and its reading of an item's counters
         self._table = stats.table_name
         self._client = stats.client()

@@ -12,7 +12,7 @@ region within the replication lag: until then it reads from here, and an edit of
 
 from datetime import datetime
 
-from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.errors import LinkNotFound, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 

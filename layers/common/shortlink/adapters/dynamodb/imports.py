@@ -8,7 +8,8 @@ from pynamodb.exceptions import DoesNotExist, PynamoDBException, TransactWriteEr
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
-from shortlink.adapters.dynamodb.links_table import DynamoLinkRepository, _Meta, _unavailable, bound_model
+from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, unavailable
+from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.errors import CodeTaken
 from shortlink.links.model import Link
 from shortlink.transfer.imports import AlreadyImported
@@ -20,7 +21,7 @@ IMPORT_CLAIM_PREFIX = "~import~"
 class ImportClaimItem(Model):
     """An imported record's claim: never removed, so a re-run of the import finds it."""
 
-    class Meta(_Meta):
+    class Meta(TableMeta):
         pass
 
     code = UnicodeAttribute(hash_key=True)  # IMPORT_CLAIM_PREFIX + the record's import key
@@ -39,7 +40,7 @@ class DynamoImportingLinks(DynamoLinkRepository):
         except DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
         return str(claim.link_code)
 
     def claiming(self, import_key: str) -> "DynamoImportingLinks":
@@ -65,4 +66,4 @@ class DynamoImportingLinks(DynamoLinkRepository):
                 raise AlreadyImported(self.imported_code(self._import_key) or "") from None
             if link_refused:
                 raise CodeTaken(link.code) from None
-            raise _unavailable(error) from error
+            raise unavailable(error) from error

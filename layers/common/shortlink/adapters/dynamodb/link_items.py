@@ -1,6 +1,6 @@
 """A link as a links-table item in DynamoDB's own format: the one mapping between `Link` and its
-item, for the pynamodb repository (adapters/dynamodb/links_table.py) and the redirect's botocore reader
-(adapters/dynamodb/redirect.py) alike.
+item, for the pynamodb repository (adapters/dynamodb/link_store.py) and the redirect's botocore reader
+(adapters/dynamodb/link_reader.py) alike.
 
 pynamodb's LinkItem stays the schema of record (attribute types, indexes, conditions, queries):
 the repository hands it these items through `from_raw_data` and reads its items back with

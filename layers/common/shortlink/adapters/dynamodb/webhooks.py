@@ -11,14 +11,15 @@ from pynamodb.attributes import ListAttribute, NumberAttribute, UnicodeAttribute
 from pynamodb.exceptions import PynamoDBException
 from pynamodb.models import Model
 
-from shortlink.adapters.dynamodb.links_table import LinkItem, _error_code, _Meta, _unavailable, bound_model
+from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.adapters.dynamodb.link_store import LinkItem
 from shortlink.webhooks.model import Endpoint, EndpointNotFound, LinkOwnership, TooManyEndpoints
 
 BATCH_GET_LIMIT = 100  # DynamoDB's BatchGetItem maximum
 
 
 class EndpointItem(Model):
-    class Meta(_Meta):
+    class Meta(TableMeta):
         pass
 
     owner = UnicodeAttribute(hash_key=True)
@@ -67,13 +68,13 @@ class DynamoEndpointStore:
                 expires_at=endpoint.expires_at,
             ).save(condition=self._model.endpoint_id.does_not_exist())
         except PynamoDBException as error:
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
 
     def list_for_owner(self, owner: str) -> list[Endpoint]:
         try:
             return [_to_endpoint(item) for item in self._model.query(owner)]
         except PynamoDBException as error:
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
 
     def get(self, owner: str, endpoint_id: str) -> Endpoint | None:
         try:
@@ -81,16 +82,16 @@ class DynamoEndpointStore:
         except self._model.DoesNotExist:
             return None
         except PynamoDBException as error:
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
         return _to_endpoint(item)
 
     def delete(self, owner: str, endpoint_id: str) -> bool:
         try:
             self._model(owner=owner, endpoint_id=endpoint_id).delete(condition=self._model.endpoint_id.exists())
         except PynamoDBException as error:
-            if _error_code(error) == "ConditionalCheckFailedException":
+            if error_code(error) == "ConditionalCheckFailedException":
                 return False
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
         return True
 
     def _update(self, owner: str, endpoint_id: str, actions: list[Any]) -> EndpointItem:
@@ -98,9 +99,9 @@ class DynamoEndpointStore:
         try:
             item.update(actions=actions, condition=self._model.endpoint_id.exists())
         except PynamoDBException as error:
-            if _error_code(error) == "ConditionalCheckFailedException":
+            if error_code(error) == "ConditionalCheckFailedException":
                 raise EndpointNotFound(endpoint_id) from None
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
         return item
 
     def record_failure(self, owner: str, endpoint_id: str) -> int:
@@ -130,5 +131,5 @@ class DynamoLinkOwners:
                 for item in self._model.batch_get(chunk, attributes_to_get=["code", "owner", "tags"]):
                     found[item.code] = LinkOwnership(item.owner, tuple(str(tag) for tag in item.tags or ()))
         except PynamoDBException as error:
-            raise _unavailable(error) from error
+            raise unavailable(error) from error
         return found

@@ -1,8 +1,8 @@
-"""The redirect's DynamoDB calls through a plain botocore client: its one read (GetItem), and for
-links with max_clicks, the one conditional update that counts a follow (in the home region's
-table, where a deployment has several: the budget is then exact whichever region answers).
+"""The redirect's reads of the links table through a plain botocore client: its one GetItem per
+link, and robots.txt's query of the crawlable codes. The click budget (click_budget.py) shares the
+table access.
 
-Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
+Everything else goes through the pynamodb models in adapters/dynamodb/link_store.py, which remain the
 schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
 paid on every cold start a visitor waits for; both read and write items through the one codec
 of adapters/dynamodb/link_items.py.
@@ -18,7 +18,7 @@ from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link
 
 
-class _RedirectTable:
+class RedirectTable:
     def __init__(self, table_name: str, region: str | None = None) -> None:
         self._table_name = table_name
         self._region = region  # None: the function's own
@@ -31,30 +31,7 @@ class _RedirectTable:
         return self._client
 
 
-class DynamoClickBudget(_RedirectTable):
-    """ClickBudget: `clicks_used` goes up by one only while it is below `max_clicks`, in one
-    conditional UpdateItem, so concurrent follows can never exceed the budget."""
-
-    def take(self, code: str) -> bool:
-        try:
-            self._dynamodb().update_item(
-                TableName=self._table_name,
-                Key={"code": {"S": code}},
-                UpdateExpression="SET #used = if_not_exists(#used, :zero) + :one",
-                ConditionExpression="attribute_exists(#max) AND (attribute_not_exists(#used) OR #used < #max)",
-                ExpressionAttributeNames={"#used": "clicks_used", "#max": "max_clicks"},
-                ExpressionAttributeValues={":zero": {"N": "0"}, ":one": {"N": "1"}},
-            )
-        except ClientError as error:
-            if error.response.get("Error", {}).get("Code") == "ConditionalCheckFailedException":
-                return False
-            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
-        except BotoCoreError as error:
-            raise StorageUnavailable(f"DynamoDB request failed: {error}") from error
-        return True
-
-
-class DynamoLinkReader(_RedirectTable):
+class DynamoLinkReader(RedirectTable):
     """A LinkSource over the links table."""
 
     def get(self, code: str) -> Link | None:
@@ -71,7 +48,7 @@ class DynamoLinkReader(_RedirectTable):
         return link_from_item(item)
 
 
-class DynamoCrawlableCodes(_RedirectTable):
+class DynamoCrawlableCodes(RedirectTable):
     """The codes of crawlable links, from the table's sparse Crawlable index (keys only)."""
 
     def codes(self, limit: int) -> list[str]:

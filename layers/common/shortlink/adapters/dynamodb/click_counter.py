@@ -1,5 +1,6 @@
-"""Click counters in the click-stats table, each pack part counted exactly once (plain botocore:
-the counters' attribute names are data, which pynamodb's fixed models cannot express).
+"""Ingest's click counter: counters in the click-stats table, each pack part counted exactly once
+(plain botocore: the counters' attribute names are data, which pynamodb's fixed models cannot
+express).
 
 Per link, UTC day and region, one counters item (`c#2026-11-30#us-east-1`) holds the day's
 totals, its hour-by-hour series and its dimension counts (shortlink.clicks.tally). Its ledger
@@ -14,7 +15,7 @@ depends on how busy the day is:
   LEDGER_DAYS by TTL) and the counters are
   added in the same TransactWriteItems, on condition that neither the counters item's frozen
   ledger nor the window's holds any of the packs; the first hot write marks the item `hot`, so
-  no cool write can follow. Visitors go to registers items (adapters/dynamodb_visitor_sketches).
+  no cool write can follow. Visitors go to registers items (adapters/dynamodb/visitor_sketches.py).
 
 A pack is thus recorded either in the counters item (before it turned hot) or in the window
 that its own clicks name (after), and every write checks both: a redelivery is refused
@@ -31,20 +32,25 @@ from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
-from shortlink.adapters.botocore_clients import botocore_client
+from shortlink.adapters.dynamodb.click_stats_table import (
+    COUNTERS,
+    DAY_SKETCH,
+    MAX_RACES,
+    ClickStatsTable,
+    Expression,
+    day_key,
+    hour_sketch_key,
+    hours_partition,
+    ledger_key,
+    ledger_partition,
+)
 from shortlink.adapters.dynamodb.visitor_sketches import DynamoVisitorSketches
-from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.events import ClickEvent
 from shortlink.clicks.orphans import MAX_ORPHAN_CODES, ORPHANS, STACK_ORPHANS, attempted_codes, orphan_increments
 from shortlink.clicks.tally import PackPart, counter_increments, visitor_elements
-from shortlink.clicks.unique_visitors import REGISTERS, merge_registers, registers_of, unpacked_registers
+from shortlink.clicks.unique_visitors import REGISTERS, merge_registers, registers_of
 from shortlink.errors import StorageUnavailable
 
-COUNTERS, DAY_SKETCH, HOUR_SKETCH, LEDGER = "c#", "s#", "t#", "l#"
-# Hour sketches and ledger windows live in partitions of their own, the link's code with a
-# suffix no code can have (codes are [A-Za-z0-9_-]): a link's partition then holds only its day
-# items, and a stats Query never walks past hours or ledgers (moto's walks the whole partition).
-HOURS_PARTITION, LEDGER_PARTITION = "#hours", "#ledger"
 # A day's counters item keeps its own ledger for this many clicks; cool writes carry at most
 # COOL_WRITE_CLICKS, so its inline ledger and sketch stay under ~130 entries (about 1 KB each).
 COOL_CLICKS = 32
@@ -54,60 +60,6 @@ MAX_PACKS_PER_WRITE = 64
 # How long a hot day's ledger remembers a pack after recording it: past the queue's retention
 # (4 days) and the dead-letter queue's (14 days), so that a redrive is still recognised.
 LEDGER_DAYS = 21
-MAX_RACES = 5
-# A year of stats is read in a few large pages: more time per read than a redirect gives.
-STATS_READ_TIMEOUT_SECONDS = 10
-
-
-def day_key(kind: str, day: str, region: str) -> str:
-    return f"{kind}{day}#{region}"
-
-
-def hours_partition(code: str) -> str:
-    return code + HOURS_PARTITION
-
-
-def ledger_partition(code: str) -> str:
-    return code + LEDGER_PARTITION
-
-
-def hour_sketch_key(day: str, hour: str, region: str) -> str:
-    return f"{HOUR_SKETCH}{day}T{hour}#{region}"
-
-
-def ledger_key(day: str, region: str, window: int) -> str:
-    return f"{LEDGER}{day}#{region}#{window}"
-
-
-class Expression:
-    """Placeholders for one expression: every attribute name aliased, equal values shared."""
-
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-        self.values: dict[str, Any] = {}
-        self._aliases: dict[str, str] = {}
-
-    def name(self, attribute: str) -> str:
-        if attribute not in self._aliases:
-            self._aliases[attribute] = f"#a{len(self.names):x}"
-            self.names[self._aliases[attribute]] = attribute
-        return self._aliases[attribute]
-
-    def value(self, key: str, value: Any) -> str:
-        placeholder = f":{key}"
-        self.values[placeholder] = value
-        return placeholder
-
-    def number(self, number: int) -> str:
-        return self.value(f"n{number}", {"N": str(number)})
-
-    def none_recorded(self, packs: str, digests: Iterable[bytes]) -> str:
-        return " AND ".join(
-            f"NOT contains({packs}, {self.value(f'd{index}', {'B': digest})})" for index, digest in enumerate(digests)
-        )
-
-    def request(self) -> dict[str, Any]:
-        return {"ExpressionAttributeNames": self.names, "ExpressionAttributeValues": self.values}
 
 
 def _clicks(parts: Iterable[PackPart]) -> int:
@@ -158,40 +110,19 @@ def _turned_hot(item: Any) -> bool:
     return "hot" in item or any(count >= COOL_CLICKS for count in counts)
 
 
-class DynamoClickStats:
+class DynamoClickCounter(ClickStatsTable):
+    """Ingest's writes: each pack part of a link's day counted exactly once."""
+
     def __init__(self, table_name: str, client: Any = None) -> None:
-        self._table = table_name
-        self._client = client
+        super().__init__(table_name, client)
         self._sketches: DynamoVisitorSketches | None = None
         self._hot: set[tuple[str, str]] = set()  # (code, day) items this environment saw hot
         self._orphan_codes: dict[str, set[str]] = {}  # day -> unknown codes its stack item counts
-
-    def _dynamodb(self) -> Any:
-        if self._client is None:
-            self._client = botocore_client("dynamodb", STATS_READ_TIMEOUT_SECONDS)
-        return self._client
-
-    def _region(self) -> str:
-        return str(self._dynamodb().meta.region_name)
-
-    @property
-    def table_name(self) -> str:
-        return self._table
-
-    def region(self) -> str:
-        """The region this environment counts in (the last part of every day item's key)."""
-        return self._region()
-
-    def client(self) -> Any:
-        """The botocore client, shared with the account days' writer (one connection pool)."""
-        return self._dynamodb()
 
     def _visitor_sketches(self) -> DynamoVisitorSketches:
         if self._sketches is None:
             self._sketches = DynamoVisitorSketches(self._table, self._dynamodb())
         return self._sketches
-
-    # --- counting ---------------------------------------------------------------------------
 
     def is_hot(self, code: str, day: str) -> bool:
         """Whether this environment has counted the link's day on the hot path."""
@@ -414,62 +345,3 @@ class DynamoClickStats:
             sketches.raise_to(hours_partition(code), hour_sketch_key(day, hour, region), registers, labels)
             merge_registers(whole_day, registers)
         sketches.raise_to(code, day_key(DAY_SKETCH, day, region), whole_day, labels)
-
-    def _key(self, code: str, bucket: str) -> dict[str, Any]:
-        return {"code": {"S": code}, "bucket": {"S": bucket}}
-
-    # --- reading ----------------------------------------------------------------------------
-
-    def counter_names(self, code: str, day: str) -> set[str]:
-        """The counters this region's item of the day holds so far (none before its first click)."""
-        key = self._key(code, day_key(COUNTERS, day, self._region()))
-        try:
-            item = self._dynamodb().get_item(TableName=self._table, Key=key).get("Item", {})
-        except (BotoCoreError, ClientError) as error:
-            raise StorageUnavailable(f"click counters not read: {error}") from error
-        return {name for name, value in item.items() if "N" in value}
-
-    def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
-        """A link's counters from `first_day` to `last_day` (inclusive, e.g. 2026-11-30), one
-        entry per day with clicks, oldest first. The visitor registers are per hour with
-        `hourly`, else per day (each kind read only where asked for)."""
-        found: dict[str, DayCounts] = {}
-        for item in self._query(code, COUNTERS, first_day, last_day):
-            day = found.setdefault(item["bucket"]["S"][2:12], DayCounts(item["bucket"]["S"][2:12]))
-            day.add_counters({name: int(value["N"]) for name, value in item.items() if "N" in value})
-            for name, value in item.items():
-                if name.startswith("visitors@"):
-                    registers = registers_of(int(element) for element in value["NS"])
-                    day.add_hour_visitors(name.removeprefix("visitors@"), registers)
-                    day.add_day_visitors(registers)
-        partition, kind = (hours_partition(code), HOUR_SKETCH) if hourly else (code, DAY_SKETCH)
-        for item in self._query(partition, kind, first_day, last_day):
-            bucket = item["bucket"]["S"]
-            day = found.setdefault(bucket[2:12], DayCounts(bucket[2:12]))
-            registers = unpacked_registers(item["registers"]["B"])
-            if hourly:
-                day.add_hour_visitors(bucket[13:15], registers)
-            day.add_day_visitors(registers)
-        return [found[day] for day in sorted(found)]
-
-    def _query(self, code: str, kind: str, first_day: str, last_day: str) -> list[dict[str, Any]]:
-        query: dict[str, Any] = {
-            "TableName": self._table,
-            "KeyConditionExpression": "#code = :code AND #bucket BETWEEN :first AND :last",
-            "ExpressionAttributeNames": {"#code": "code", "#bucket": "bucket"},
-            "ExpressionAttributeValues": {
-                ":code": {"S": code},
-                ":first": {"S": kind + first_day},
-                ":last": {"S": kind + last_day + "~"},  # '~' sorts after every region and hour
-            },
-        }
-        items: list[dict[str, Any]] = []
-        try:
-            while True:
-                page = self._dynamodb().query(**query)
-                items.extend(page.get("Items", []))
-                if "LastEvaluatedKey" not in page:
-                    return items
-                query["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        except (BotoCoreError, ClientError) as error:
-            raise StorageUnavailable(f"click counters not read: {error}") from error

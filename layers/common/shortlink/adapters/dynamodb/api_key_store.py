@@ -1,0 +1,140 @@
+"""API keys (pynamodb), in the API keys table."""
+
+from datetime import UTC, date, datetime
+
+from pynamodb.attributes import (
+    BooleanAttribute,
+    NumberAttribute,
+    UnicodeAttribute,
+    UnicodeSetAttribute,
+    UTCDateTimeAttribute,
+)
+from pynamodb.exceptions import DoesNotExist, PynamoDBException
+from pynamodb.models import Model
+
+from shortlink.access.api_keys import ALL_SCOPES, ApiKey
+from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+
+
+class ApiKeyItem(Model):
+    class Meta(TableMeta):
+        pass
+
+    key_hash = UnicodeAttribute(hash_key=True)
+    key_id = UnicodeAttribute()
+    name = UnicodeAttribute()
+    created_at = UTCDateTimeAttribute()
+    revoked = BooleanAttribute(default=False)
+    scopes = UnicodeSetAttribute(null=True)  # absent on keys made before scopes: full access
+    expires_at = UTCDateTimeAttribute(null=True)
+    last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
+    owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
+    session_generation = NumberAttribute(null=True)  # absent: 0, no Sign out yet
+
+
+class DynamoApiKeyStore:
+    """API keys; in a deployment of several regions every write and listing goes to the home
+    region's table, and away from home a lookup reads this `region`'s replica first, the home's
+    only for a key not (yet) replicated here."""
+
+    def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
+        self._model = bound_model(ApiKeyItem, table_name, home_region)
+        self._replica = bound_model(ApiKeyItem, table_name, region) if region != home_region else self._model
+
+    @staticmethod
+    def _to_domain(item: ApiKeyItem) -> ApiKey:
+        return ApiKey(
+            key_id=item.key_id,
+            name=item.name,
+            created_at=item.created_at,
+            revoked=bool(item.revoked),
+            scopes=frozenset(item.scopes) if item.scopes is not None else ALL_SCOPES,
+            expires_at=item.expires_at,
+            last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
+            owner=item.owner or "",
+            session_generation=int(item.session_generation or 0),
+        )
+
+    def find_by_hash(self, key_hash: str) -> ApiKey | None:
+        for model in dict.fromkeys((self._replica, self._model)):
+            try:
+                return self._to_domain(model.get(key_hash))
+            except DoesNotExist:
+                continue
+            except PynamoDBException as error:
+                raise unavailable(error) from error
+        return None
+
+    def add(
+        self,
+        key_hash: str,
+        key_id: str,
+        name: str,
+        *,
+        scopes: frozenset[str] = ALL_SCOPES,
+        expires_at: datetime | None = None,
+        owner: str = "",
+    ) -> ApiKey:
+        item = self._model(
+            key_hash=key_hash,
+            key_id=key_id,
+            name=name,
+            created_at=datetime.now(UTC),
+            scopes=set(scopes),
+            expires_at=expires_at,
+            owner=owner or None,
+        )
+        try:
+            item.save(condition=self._model.key_hash.does_not_exist())
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return self._to_domain(item)
+
+    def mark_used(self, key_hash: str, day: date) -> None:
+        """One conditional update: only a later day than the one recorded is written."""
+        model = self._model
+        used = model.last_used_on
+        try:
+            model(key_hash=key_hash).update(
+                actions=[used.set(day.isoformat())],
+                condition=model.key_hash.exists() & (used.does_not_exist() | (used < day.isoformat())),
+            )
+        except PynamoDBException as error:
+            if error_code(error) != "ConditionalCheckFailedException":  # another request recorded it
+                raise unavailable(error) from error
+
+    def end_sessions(self, key_hash: str) -> None:
+        """One `ADD` to the key's session generation (shortlink.console.sessions)."""
+        model = self._model
+        try:
+            model(key_hash=key_hash).update(
+                actions=[model.session_generation.add(1)], condition=model.key_hash.exists()
+            )
+        except PynamoDBException as error:
+            if error_code(error) != "ConditionalCheckFailedException":  # no such key: nothing to end
+                raise unavailable(error) from error
+
+    def list_keys(self, owner: str | None = None) -> list[ApiKey]:
+        """Every key, or every key of `owner`'s account (a scan of a small table, for admins)."""
+        model = self._model
+        # A key without an owner is its own account's.
+        of_owner = (model.owner == owner) | (model.owner.does_not_exist() & (model.key_id == owner))
+        try:
+            keys = [self._to_domain(item) for item in model.scan(of_owner if owner is not None else None)]
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return sorted(keys, key=lambda key: key.created_at)
+
+    def revoke(self, key_id: str, owner: str | None = None) -> bool:
+        """Mark the key revoked (only if it is of `owner`'s account, when given); False if no
+        such key."""
+        found = False
+        try:
+            for item in self._model.scan(self._model.key_id == key_id):
+                if owner is not None and self._to_domain(item).owner != owner:
+                    continue
+                item.update(actions=[self._model.revoked.set(True)], condition=self._model.key_hash.exists())
+                found = True
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return found
