@@ -298,10 +298,5 @@ def _decode_cursor(cursor: str) -> dict[str, Any]:
     return dict(key)
 
 
-def _python_value(attribute: Any, value: dict[str, Any]) -> Any:
-    """The codec's stored value as the pynamodb attribute that declares it reads it."""
-    return attribute.deserialize(attribute.get_value(value))
-
-
 def _to_link(item: LinkItem) -> Link:
     return link_from_item(item.serialize())
