@@ -46,7 +46,8 @@ from shortlink.errors import (
     ShortlinkError,
     SlugTaken,
 )
-from shortlink.links.model import Link, create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.links.model import Link
+from shortlink.links.use_cases import create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.redirect.visitors import client_ip

@@ -77,7 +77,7 @@ def _rules(value: "LinkRules | None") -> AttributeValue | None:
 
 def _read_rules(value: AttributeValue) -> "LinkRules":
     # Only links with rules load the rules engine (and ipaddress): plain links' cold start is spared.
-    from shortlink.rules.model import stored_rules
+    from shortlink.rules.parsing import stored_rules
 
     return stored_rules(value["S"])
 
