@@ -2,10 +2,10 @@
 links with max_clicks, the one conditional update that counts a follow (in the home region's
 table, where a deployment has several: the budget is then exact whichever region answers).
 
-Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py, which remain the
-schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
-paid on every cold start a visitor waits for; both read and write items through the one codec
-of adapters/dynamodb/link_items.py.
+Everything else goes through the pynamodb models in adapters/dynamodb/links_table.py. The redirect
+alone skips pynamodb because its import (about 15 ms here) is paid on every cold start a visitor
+waits for; both read and write items through the one codec of adapters/dynamodb/link_items.py,
+from whose table pynamodb's LinkItem is declared.
 """
 
 from typing import Any
