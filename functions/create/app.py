@@ -16,23 +16,13 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import ValidationError
 
 from shortlink.access.api_keys import LINKS_WRITE
 from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.link_requests import MAX_BULK_PASSWORDS, BulkCreateRequest, CreateLinkRequest
 from shortlink.api.link_views import (
-    STRICT_REQUEST,
-    DestinationOptions,
     LinkView,
-    MaxClicks,
-    Moment,
-    Password,
-    RedirectType,
-    Rules,
-    Tags,
-    Title,
-    Url,
-    link_values,
 )
 from shortlink.api.resolver import (
     ErrorAnswer,
@@ -48,7 +38,6 @@ from shortlink.api.resolver import (
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
-from shortlink.links.model import LinkOptions
 from shortlink.links.use_cases import create_link
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import EventMessage, link_event
@@ -72,32 +61,6 @@ IDEMPOTENCY = IdempotencyConfig(
 logger = Logger()
 tracer = Tracer()
 app = api_resolver(api_key_store)
-
-
-class CreateLinkRequest(DestinationOptions):
-    # The example shows in /docs and starts schemathesis's stateful runs with a link that exists.
-    model_config = STRICT_REQUEST | ConfigDict(
-        json_schema_extra={"examples": [{"url": "https://example.com/a/long/page", "tags": ["docs"]}]}
-    )
-
-    url: Url
-    slug: Annotated[str | None, Field(min_length=1, max_length=64, description="custom code")] = None
-    valid_from: Annotated[Moment | None, Field(description="not followable before")] = None
-    expires_at: Annotated[Moment | None, Field(description="410 Gone from then on")] = None
-    redirect_type: RedirectType = 302
-    tags: Tags = []  # noqa: RUF012 - a pydantic model (by DestinationOptions): defaults are copied
-    title: Title | None = None
-    private: bool = False
-    max_clicks: MaxClicks | None = None
-    password: Password | None = None
-    rules: Rules | None = None
-    domain: Annotated[
-        str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
-    ] = None
-
-    def options(self) -> LinkOptions:
-        given = {name: value for name, value in link_values(self).items() if name not in ("url", "domain")}
-        return LinkOptions(**given, domain=settings().short_domains.domain_named(self.domain))
 
 
 def create_and_describe(
@@ -160,18 +123,6 @@ def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
         # Scoped by API key: two callers may pick the same Idempotency-Key.
         created = once(attempt={"owner": owner, "key": idempotency_key, "request": request.model_dump(mode="json")})
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(created))
-
-
-MAX_BULK_LINKS = 100
-# Each password costs ~0.3 s of hashing: more would not fit in API Gateway's 30 s.
-MAX_BULK_PASSWORDS = 5
-
-
-class BulkCreateRequest(BaseModel):
-    model_config = STRICT_REQUEST
-
-    # Validated one by one, so that one bad link gets its own error and the others go on.
-    links: Annotated[list[dict[str, Any]], Field(min_length=1, max_length=MAX_BULK_LINKS)]
 
 
 def create_one_of_many(index: int, item: dict[str, Any], owner: str, events: list[EventMessage]) -> dict[str, Any]:

@@ -15,29 +15,15 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Query
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, BeforeValidator, Field, model_validator
+from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE, STATS_READ
+from shortlink.api.link_requests import EditLinkRequest
 from shortlink.api.link_views import (
-    DOCUMENTED_WITHOUT_NULL,
     MAX_UTM_VALUE_LENGTH,
-    STRICT_REQUEST,
     TAG_PATTERN,
-    Crawlable,
-    ExpiredUrl,
-    ForwardQuery,
     LinkView,
-    MaxClicks,
     Moment,
-    Password,
-    PreviewCard,
-    RedirectType,
-    Rules,
-    Tags,
-    Title,
-    Url,
-    UtmFields,
-    link_values,
 )
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
@@ -48,7 +34,7 @@ from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
 from shortlink.errors import InvalidLinkOption
-from shortlink.links.model import Link, LinkChanges
+from shortlink.links.model import Link
 from shortlink.links.use_cases import delete_link, edit_link, owned_link, restore_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.webhooks import emitting as webhook_events
@@ -63,42 +49,6 @@ DomainQuery = Annotated[
 logger = Logger()
 tracer = Tracer()
 app = api_resolver(api_key_store)
-
-
-class EditLinkRequest(BaseModel):
-    """The fields to change; `null` removes `valid_from`, `expires_at`, `title`, `max_clicks`,
-    `password`, `rules`, `expired_url`, `preview` or `utm`."""
-
-    model_config = STRICT_REQUEST
-
-    # Left out, these keep their value; they cannot be null (the document says so too).
-    url: Annotated[Url | None, DOCUMENTED_WITHOUT_NULL] = None
-    valid_from: Moment | None = None
-    expires_at: Moment | None = None
-    redirect_type: Annotated[RedirectType | None, DOCUMENTED_WITHOUT_NULL] = None
-    tags: Annotated[Tags | None, DOCUMENTED_WITHOUT_NULL] = None
-    title: Title | None = None
-    max_clicks: MaxClicks | None = None
-    password: Password | None = None
-    rules: Rules | None = None
-    forward_query: Annotated[ForwardQuery | None, DOCUMENTED_WITHOUT_NULL] = None
-    expired_url: ExpiredUrl | None = None
-    crawlable: Annotated[Crawlable | None, DOCUMENTED_WITHOUT_NULL] = None
-    preview: Annotated[PreviewCard | None, Field(description="replaces the whole card")] = None
-    utm: Annotated[UtmFields | None, Field(description="replaces all UTM fields")] = None
-
-    @model_validator(mode="after")
-    def only_optional_fields_are_cleared(self) -> "EditLinkRequest":
-        for name in sorted(self.model_fields_set - LinkChanges.CLEARABLE):
-            if getattr(self, name) is None:
-                clearable = ", ".join(sorted(LinkChanges.CLEARABLE))
-                raise ValueError(f"{name} cannot be null (only {clearable} can)")
-        return self
-
-    def changes(self) -> LinkChanges:
-        given = link_values(self)
-        cleared = frozenset(name for name, value in given.items() if value is None)  # only CLEARABLE ones (above)
-        return LinkChanges(**{name: value for name, value in given.items() if value is not None}, cleared=cleared)
 
 
 def view(link: Link) -> dict[str, Any]:

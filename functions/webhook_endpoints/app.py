@@ -9,19 +9,16 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
-from pydantic import BaseModel, ConfigDict, Field
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
-from shortlink.api.link_views import STRICT_REQUEST, Tags, Url
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.api.responses import BODY_ERRORS, answers
+from shortlink.api.webhook_views import CreatedEndpoint, CreateEndpointRequest, EndpointList, EndpointView
 from shortlink.config import settings
 from shortlink.webhooks.model import (
-    EVENT_TYPES,
     MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,
     EndpointNotFound,
-    EventType,
     TooManyEndpoints,
     new_endpoint_id,
     new_secret,
@@ -34,54 +31,6 @@ tracer = Tracer()
 app = api_resolver(api_key_store)
 
 ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
-
-
-class CreateEndpointRequest(BaseModel):
-    # The example shows in /docs and starts schemathesis's stateful runs with an endpoint that exists.
-    model_config = STRICT_REQUEST | ConfigDict(
-        json_schema_extra={"examples": [{"url": "https://hooks.example.com/shortlink", "events": ["link.created"]}]}
-    )
-
-    url: Url
-    events: Annotated[
-        list[EventType],
-        Field(min_length=1, max_length=len(EVENT_TYPES), default_factory=lambda: list(EVENT_TYPES)),
-    ]
-    tags: Annotated[Tags, Field(description="only links carrying one of these tags; none: every link")] = []
-
-
-class EndpointView(BaseModel):
-    id: str
-    url: str
-    events: list[str]
-    tags: list[str]
-    created_at: datetime
-    disabled: bool
-    disabled_at: datetime | None
-    expires_at: Annotated[
-        datetime | None, Field(description="the registering key's expiry: nothing is delivered from then on")
-    ] = None
-
-    @classmethod
-    def of(cls, endpoint: Endpoint) -> "EndpointView":
-        return cls(
-            expires_at=endpoint.expires_at,
-            id=endpoint.endpoint_id,
-            url=endpoint.url,
-            events=list(endpoint.events),
-            tags=list(endpoint.tags),
-            created_at=endpoint.created_at,
-            disabled=endpoint.disabled_at is not None,
-            disabled_at=endpoint.disabled_at,
-        )
-
-
-class CreatedEndpoint(EndpointView):
-    secret: str = Field(description="the signing secret, shown this once")
-
-
-class EndpointList(BaseModel):
-    webhooks: list[EndpointView]
 
 
 def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> dict[int, OpenAPIResponse]:

@@ -179,7 +179,7 @@ ADVERSARIAL: dict[str, Callable[[int], str]] = {
 
 def _seconds(text: str) -> float:
     best = math.inf
-    for _ in range(2):
+    for _ in range(3):  # the best of three: a busy machine only ever adds time
         started = time.perf_counter()
         read_or_refuse(text, "auto")
         best = min(best, time.perf_counter() - started)
@@ -191,9 +191,10 @@ def test_every_format_reads_a_mib_in_linear_time(name):
     small, large = ADVERSARIAL[name](MIB // 8), ADVERSARIAL[name](MIB)
     small_seconds, large_seconds = _seconds(small), _seconds(large)
     assert large_seconds < SECONDS_PER_MIB, (name, large_seconds)
-    # Eight times the size in at most ~eight times the time (a quadratic reader takes 64 times);
-    # the floor keeps timer noise on tiny reads from deciding.
-    assert large_seconds < 20 * max(small_seconds, 0.01), (name, small_seconds, large_seconds)
+    # Eight times the size in about eight times the time: a quadratic reader takes 64 times, so 32
+    # tells them apart with room for a loaded machine; the floor keeps timer noise on tiny reads
+    # from deciding.
+    assert large_seconds < 32 * max(small_seconds, 0.02), (name, small_seconds, large_seconds)
 
 
 @pytest.mark.parametrize(

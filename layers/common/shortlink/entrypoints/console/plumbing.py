@@ -1,0 +1,176 @@
+"""What every console route shares: its session and the key behind it, the form of a
+state-changing request with its CSRF check, the page of a signed-in key, and the error pages."""
+
+from datetime import UTC, datetime
+from typing import Any, cast
+from urllib.parse import parse_qs
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
+
+from shortlink.access.api_keys import ApiKey
+from shortlink.api.resolver import link_view, requested_key
+from shortlink.config import settings
+from shortlink.console import forms
+from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
+from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
+from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
+from shortlink.links.model import Link
+from shortlink.links.use_cases import owned_link
+from shortlink.redirect.edge import came_through_edge, request_headers
+from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
+from shortlink.wiring import api_key_store, console_session_secret, link_repository
+
+MAX_FORM_BYTES = 64 * 1024
+MAX_FORM_FIELDS = 1000
+SIGN_IN = "/console/sign-in"
+
+logger = Logger()
+# The console's error pages; through it, once included, the shared helpers read the request.
+router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+class SignInNeeded(Exception):
+    """No valid session: the browser goes to the sign-in page."""
+
+
+class Refused(Exception):
+    """A request the console answers with an error page (its status and message)."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def resolver() -> APIGatewayHttpResolver:
+    """The console's resolver (an HTTP API's): the one this module's router is included in."""
+    return cast(APIGatewayHttpResolver, router.api_resolver)
+
+
+def current_event() -> APIGatewayProxyEventV2:
+    return router.current_event
+
+
+def session() -> tuple[Session, ApiKey]:
+    """This request's session and its key, which must still be active."""
+    found = read_session(cookie_value(current_event().cookies or []), now(), console_session_secret())
+    key = api_key_store().find_by_hash(found.key_hash) if found else None
+    if found is None or key is None or not is_current(found, key, now()):
+        raise SignInNeeded
+    return found, key
+
+
+def requiring(*scopes: str) -> tuple[Session, ApiKey]:
+    current, key = session()
+    for scope in scopes:
+        if not key.allows(scope):
+            raise Refused(403, f"this API key lacks the {scope} scope")
+    return current, key
+
+
+def browser_host() -> str | None:
+    """The host the browser sent the request to: Host, but behind the edge (which replaces Host
+    with the API's own) the viewer's host it names, or None where it names none (one domain)."""
+    headers = request_headers(current_event().raw_event)
+    if came_through_edge(headers, settings().trust_edge_headers):
+        return headers.get(EDGE_HOST_HEADER) or None
+    return headers.get("host", "")
+
+
+def posted_form() -> forms.Form:
+    """The form of a state-changing request, refused unless it comes from the console's own
+    pages: the browser's Origin (a cross-site form or fetch carries another one)."""
+    event = current_event()
+    if not is_same_origin(event.headers.get("origin"), browser_host(), event.headers.get("sec-fetch-site")):
+        raise Refused(403, "this request did not come from the console's own page")
+    try:
+        body = event.decoded_body or ""
+    except ValueError:  # base64 of bytes that are not UTF-8 (UnicodeDecodeError is a ValueError)
+        raise Refused(400, "the form must be UTF-8 text") from None
+    if len(body) > MAX_FORM_BYTES:
+        raise Refused(413, f"the form must be at most {MAX_FORM_BYTES} bytes")
+    try:
+        return parse_qs(body, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS)
+    except ValueError:  # parse_qs's own limit
+        raise Refused(413, f"the form must have at most {MAX_FORM_FIELDS} fields") from None
+
+
+def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, ApiKey]:
+    """A state-changing request of a signed-in key (with `scopes`), carrying its session's CSRF token."""
+    form = posted_form()
+    current, key = requiring(*scopes)
+    if not current.accepts_csrf(forms.value(form, "csrf"), console_session_secret()):
+        raise Refused(403, "the form's security token is missing or stale: reload the page and retry")
+    return form, current, key
+
+
+def shown(template: str, key: ApiKey, current: Session, status: int = 200, **context: Any) -> Response[Any]:
+    """A page of a signed-in key: it knows the key (for what to offer) and the CSRF token."""
+    token = current.csrf_token(console_session_secret())
+    return page(template, status, key=key, csrf=token, **context)
+
+
+def view(link: Link) -> dict[str, Any]:
+    return link_view(resolver(), link).model_dump(mode="json")
+
+
+def query(name: str) -> str:
+    return ((current_event().query_string_parameters or {}).get(name) or "").strip()
+
+
+def stored_key(code: str) -> str:
+    """The key of `code` on the domain the page's `?domain=` names (default: the first), as the
+    API's routes of one link name it."""
+    return requested_key(code, query("domain") or None)
+
+
+def requested(code: str, key: ApiKey) -> Link:
+    return owned_link(stored_key(code), key.owner, link_repository())
+
+
+def page_of(link: Link, **query: str) -> str:
+    return link_path(link.code, settings().short_domains.public_name(link.domain), **query)
+
+
+@router.exception_handler(SignInNeeded)
+def sign_in_needed(_: SignInNeeded) -> Response[Any]:
+    return see_other(SIGN_IN, [ended_session_cookie()])
+
+
+@router.exception_handler(Refused)
+def refused(error: Refused) -> Response[Any]:
+    return page("error.html", error.status, message=str(error))
+
+
+@router.exception_handler(RateLimited)
+def rate_limited(error: RateLimited) -> Response[Any]:
+    answer = page("error.html", 429, message=f"Too many attempts: wait {error.retry_after} s and try again.")
+    answer.headers["Retry-After"] = str(error.retry_after)
+    return answer
+
+
+@router.exception_handler(InvalidLinkOption)
+def invalid_option(error: InvalidLinkOption) -> Response[Any]:
+    return page("error.html", 400, message=str(error))
+
+
+@router.exception_handler(LinkNotFound)
+def link_not_found(error: LinkNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such link among this key's links.")
+
+
+@router.exception_handler(ApiKeyNotFound)
+def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such key in this account.")
+
+
+@router.exception_handler(ShortlinkError)
+def unavailable(error: ShortlinkError) -> Response[Any]:
+    logger.error("console request failed: %s", error, exc_info=error)
+    return page("error.html", 503, message="The store is busy: retry shortly.")

@@ -1,0 +1,50 @@
+"""Signing in with an API key (a session cookie; the key never reaches the browser) and out."""
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+
+from shortlink.access.api_keys import hash_api_key
+from shortlink.access.rate_limits import take_sign_in_attempt
+from shortlink.config import settings
+from shortlink.console import forms
+from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
+from shortlink.console.sessions import issue_session
+from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
+from shortlink.redirect.visitors import client_ip
+from shortlink.wiring import api_key_store, console_session_secret, window_counter
+
+logger = Logger()
+router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+@router.get("/console/sign-in")
+def sign_in_page() -> Response[Any]:
+    return page("sign_in.html", error=None)
+
+
+@router.post("/console/sign-in")
+def sign_in() -> Response[Any]:
+    form = posted_form()
+    # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
+    client = client_ip(current_event().raw_event, settings().trust_edge_headers)
+    take_sign_in_attempt(str(client or "unknown"), settings().sign_in_attempts_per_window, now(), window_counter())
+    plaintext = forms.value(form, "api_key")
+    key_hash = hash_api_key(plaintext)
+    key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
+    if key is None or key.state(now()) != "active":
+        return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
+    _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
+    logger.info("console sign-in", extra={"key_id": key.key_id})
+    return see_other("/console", [session_cookie(cookie)])
+
+
+@router.post("/console/sign-out")
+def sign_out() -> Response[Any]:
+    """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
+    _, current, key = posted_by_session()
+    api_key_store().end_sessions(current.key_hash)
+    logger.info("console sign-out", extra={"key_id": key.key_id})
+    return see_other(SIGN_IN, [ended_session_cookie()])
