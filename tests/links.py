@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
-from shortlink.rules.model import parse_rules
+from shortlink.rules.parsing import parse_rules
 
 MOMENT = datetime(2026, 3, 4, 5, 6, 7, 891011, UTC)
 PLAIN = Link("Ab3_x-9", "https://example.com/ünïcode?q=1#f", "owner-1", MOMENT)

@@ -38,7 +38,7 @@ from shortlink.api.resolver import (
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.config import settings
 from shortlink.errors import ShortlinkError
-from shortlink.links.model import create_link
+from shortlink.links.use_cases import create_link
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import EventMessage, link_event
 from shortlink.wiring import (

@@ -34,7 +34,8 @@ from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.config import settings
 from shortlink.errors import InvalidLinkOption
-from shortlink.links.model import Link, delete_link, edit_link, owned_link, restore_link
+from shortlink.links.model import Link
+from shortlink.links.use_cases import delete_link, edit_link, owned_link, restore_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event

@@ -10,7 +10,7 @@ from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.config import settings
-from shortlink.links.model import create_link
+from shortlink.links.use_cases import create_link
 from tools.devstack.local_env import DEV_PERMUTATION_KEY
 
 WORKERS = 8

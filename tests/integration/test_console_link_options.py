@@ -10,8 +10,8 @@ from urllib.parse import parse_qsl
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.links.destinations import Utm
-from shortlink.links.model import owned_link
 from shortlink.links.previews import LinkPreview
+from shortlink.links.use_cases import owned_link
 from tests.integration.test_console import browser, create, link_count, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name

@@ -10,7 +10,8 @@ import pytest
 
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
-from shortlink.links.model import LinkChanges, delete_link, edit_link
+from shortlink.links.model import LinkChanges
+from shortlink.links.use_cases import delete_link, edit_link
 from tests.events import bearer, http_event
 from tests.integration.regions import AWAY, HOME, Deployment, deployment, follow
 

@@ -14,8 +14,9 @@ from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
 from shortlink.adapters.dynamodb.link_store import SLUG_CLAIM_PREFIX
 from shortlink.errors import StorageUnavailable
-from shortlink.links.model import LinkChanges, LinkOptions, create_link, edit_link
+from shortlink.links.model import LinkChanges, LinkOptions
 from shortlink.links.slugs import slug_key
+from shortlink.links.use_cases import create_link, edit_link
 from tests.events import bearer, http_event
 from tests.integration.regions import AWAY, HOME, REGIONS, Deployment, deployment
 

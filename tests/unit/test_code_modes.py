@@ -10,7 +10,7 @@ from shortlink.codes import generator as codes
 from shortlink.codes.blocked_words import spells_a_blocked_word
 from shortlink.codes.generator import RandomCodeGenerator
 from shortlink.errors import NoFreeCode
-from shortlink.links.model import MAX_CODE_ATTEMPTS, create_link
+from shortlink.links.use_cases import MAX_CODE_ATTEMPTS, create_link
 from tests.fakes import InMemoryLinks
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

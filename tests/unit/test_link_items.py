@@ -1,4 +1,4 @@
-"""The one codec of links-table items, held to pynamodb's LinkItem (the schema of record)."""
+"""The one codec of links-table items, and pynamodb's LinkItem declared from it."""
 
 from dataclasses import fields, replace
 from datetime import timedelta
@@ -61,3 +61,10 @@ def test_an_edit_sets_the_derived_attributes_with_their_field_and_clears_them_wi
 def test_an_item_without_created_at_is_not_a_link():
     with pytest.raises(StorageUnavailable, match="no created_at"):
         link_from_item({"code": {"S": "abc"}, "url": {"S": "https://a.example"}, "owner": {"S": "o"}})
+
+
+def test_linkitem_declares_each_attribute_of_the_codec_and_only_the_key_and_derived_ones_besides():
+    # A field added to the codec reaches pynamodb's declaration without a second edit
+    declared = set(LinkItem.get_attributes())
+    assert declared - set(ATTRIBUTES) == {"code", "domain", "expires_at_epoch", "clicks_used", "crawlable_key"}
+    assert set(ATTRIBUTES) <= declared

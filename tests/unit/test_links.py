@@ -7,15 +7,9 @@ from shortlink.codes.id_blocks import IdBlockAllocator
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, NoFreeCode, SlugTaken
 from shortlink.links.destinations import Utm
 from shortlink.links.keys import is_possible_code
-from shortlink.links.model import (
-    MAX_CODE_ATTEMPTS,
-    Availability,
-    Link,
-    LinkOptions,
-    create_link,
-    owned_link,
-)
+from shortlink.links.model import Availability, Link, LinkOptions
 from shortlink.links.previews import LinkPreview
+from shortlink.links.use_cases import MAX_CODE_ATTEMPTS, create_link, owned_link
 from tests.fakes import InMemoryCounter, InMemoryLinks
 
 KEY = b"unit-test-permutation-key-0123456789"

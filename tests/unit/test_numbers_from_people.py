@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from shortlink.console.forms import FormErrors, link_changes, link_options
 from shortlink.numbers import NotAWholeNumber, whole_number
-from shortlink.rules.model import parse_rules
+from shortlink.rules.parsing import parse_rules
 from shortlink.transfer.formats import read
 from tools import redrive_clicks
 

@@ -7,7 +7,7 @@ from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
 from shortlink.redirect.responses import cache_control, plain_redirect
-from shortlink.rules.model import parse_rules
+from shortlink.rules.parsing import parse_rules
 
 NOW = datetime(2026, 11, 30, 12, tzinfo=UTC)
 LINK = Link("abc", "https://example.com/a", "owner", NOW)

@@ -7,7 +7,8 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.errors import InvalidLinkOption, InvalidUrl
-from shortlink.rules.model import Visitor, parse_rules, stored_rules
+from shortlink.rules.model import Visitor
+from shortlink.rules.parsing import parse_rules, stored_rules
 from shortlink.rules.user_agents import Client
 
 MONDAY_NOON = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)  # a Monday

@@ -1,6 +1,6 @@
 """Shared code of the shortener's functions, in packages by concern.
 
-The bases: config (the environment, parsed once), errors (domain errors), moments, secrets.
+The bases: config (the environment, parsed once), errors (domain errors), accepted_moments, secrets.
 The domain: codes, links, domains, rules, access, clicks, webhooks; none calls AWS.
 What the functions run: api (the API-key functions' HTTP), redirect, console, transfer.
 adapters talk to AWS and turn its errors into domain errors; wiring, the composition root, is

@@ -8,14 +8,14 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema, model_validator
 
-from shortlink import moments
+from shortlink import accepted_moments
+from shortlink.accepted_moments import in_utc
 from shortlink.access.passwords import MAX_LENGTH as MAX_PASSWORD_LENGTH
 from shortlink.access.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
 from shortlink.links.urls import MAX_URL_LENGTH
-from shortlink.moments import in_utc
 
 TAG_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 UNIX_TIME = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
@@ -48,7 +48,7 @@ def _in_range(moment: datetime) -> datetime:
     if moment.tzinfo is None:
         raise ValueError("must carry a time zone (e.g. 2026-12-01T00:00:00Z)")
     if in_utc(moment) is None:
-        raise ValueError(f"must be {moments.RANGE_TEXT}")
+        raise ValueError(f"must be {accepted_moments.RANGE_TEXT}")
     return moment
 
 

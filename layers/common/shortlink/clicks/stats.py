@@ -9,12 +9,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, Literal
 
+from shortlink.accepted_moments import RANGE_TEXT, in_utc
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.events import DIMENSIONS
 from shortlink.clicks.orphans import link_orphans
 from shortlink.clicks.unique_visitors import REGISTERS, estimate_registers, merge_registers
 from shortlink.errors import InvalidLinkOption
-from shortlink.moments import RANGE_TEXT, in_utc
 
 Granularity = Literal["hour", "day"]
 DEFAULT_RANGE = timedelta(days=30)

@@ -20,10 +20,13 @@ loaded, so it costs a clock read, a dict lookup and a flag.
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from shortlink.links.keys import is_possible_key
-from shortlink.links.model import Link, LinkSource
+from shortlink.links.model import Link
+
+if TYPE_CHECKING:  # a port is only a type here: the redirect's cold start does not import it
+    from shortlink.links.ports import LinkSource
 
 Prepared = TypeVar("Prepared")
 
@@ -55,7 +58,7 @@ class CachedLinks(Generic[Prepared]):
 
     def __init__(
         self,
-        source: LinkSource,
+        source: "LinkSource",
         max_entries: int,
         ttl_seconds: float,
         negative_ttl_seconds: float,

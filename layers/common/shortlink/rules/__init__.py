@@ -1,1 +1,1 @@
-"""A link's rules and their vocabulary (devices, browsers, OS, countries); imports only the bases."""
+"""A link's rules, their parsing and their vocabulary (devices, browsers, OS, countries); imports only the bases."""

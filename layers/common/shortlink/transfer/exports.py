@@ -14,7 +14,8 @@ from shortlink.api.link_views import LinkView
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.stats import StatsRange, link_report, span_days, spreadsheet_cell
 from shortlink.errors import ShortlinkError
-from shortlink.links.model import Link, LinkRepository
+from shortlink.links.model import Link
+from shortlink.links.ports import LinkRepository
 
 # What one response carries (Lambda answers at most 6 MB); the stats read one query per link.
 MAX_EXPORT_LINKS = 5000

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from shortlink import moments
+from shortlink import accepted_moments
 from shortlink.numbers import NotAWholeNumber, whole_number
 
 Format = Literal["csv", "json", "bitly", "yourls", "shlink", "kutt"]
@@ -347,9 +347,9 @@ def _shlink(text: str) -> Iterator[Record]:
         yield Record(line, _given(fields))
 
 
-# Kutt's milliseconds since 1970 that are moments the API takes (moments.RANGE_TEXT).
-KUTT_EARLIEST_MS = int(moments.EARLIEST.timestamp()) * 1000
-KUTT_LATEST_MS = int(moments.LATEST.timestamp()) * 1000
+# Kutt's milliseconds since 1970 that are moments the API takes (accepted_moments.RANGE_TEXT).
+KUTT_EARLIEST_MS = int(accepted_moments.EARLIEST.timestamp()) * 1000
+KUTT_LATEST_MS = int(accepted_moments.LATEST.timestamp()) * 1000
 
 
 def _kutt_expiry(value: Any) -> Any:
@@ -357,7 +357,9 @@ def _kutt_expiry(value: Any) -> Any:
     since 1970; ValueError for a number of milliseconds out of range (or NaN, or infinite)."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         if not KUTT_EARLIEST_MS <= value <= KUTT_LATEST_MS:  # NaN compares false
-            raise ValueError(f"expire_in: {value} is not a time in milliseconds since 1970 {moments.RANGE_TEXT}")
+            raise ValueError(
+                f"expire_in: {value} is not a time in milliseconds since 1970 {accepted_moments.RANGE_TEXT}"
+            )
         return datetime.fromtimestamp(value / 1000, UTC).isoformat()
     return value
 

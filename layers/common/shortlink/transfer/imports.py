@@ -33,15 +33,10 @@ from shortlink.api.link_views import (
 )
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import (
-    PRIVATE_CODE_LENGTH,
-    Allowance,
-    LinkOptions,
-    LinkRepository,
-    create_link,
-    find_link,
-)
+from shortlink.links.model import PRIVATE_CODE_LENGTH, LinkOptions
+from shortlink.links.ports import Allowance, LinkRepository
 from shortlink.links.urls import DestinationPolicy, validate_destination
+from shortlink.links.use_cases import create_link, find_link
 from shortlink.transfer.formats import Record
 
 if TYPE_CHECKING:

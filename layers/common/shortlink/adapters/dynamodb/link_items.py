@@ -2,10 +2,10 @@
 item, for the pynamodb repository (adapters/dynamodb/link_store.py) and the redirect's botocore reader
 (adapters/dynamodb/link_reader.py) alike.
 
-pynamodb's LinkItem stays the schema of record (attribute types, indexes, conditions, queries):
-the repository hands it these items through `from_raw_data` and reads its items back with
-`serialize`, and tests/unit/test_link_items.py holds every attribute written here to LinkItem's
-declaration. Nothing here imports pynamodb: the redirect pays for no more than this module.
+This table is the one schema of a link's attributes: pynamodb's LinkItem declares each of them
+from its `kind` (adding only the key and what is derived: the TTL, the index keys, the click
+count), the repository hands it these items through `from_raw_data` and reads its items back with
+`serialize`. Nothing here imports pynamodb: the redirect pays for no more than this module.
 """
 
 from collections.abc import Callable, Mapping
@@ -37,10 +37,12 @@ EXPIRED_LINK_KEPT = timedelta(days=30)
 @dataclass(frozen=True)
 class Attribute:
     """How one Link field is stored: `encode` gives None for a value that is not stored (the
-    field's default, read back from an absent attribute)."""
+    field's default, read back from an absent attribute); `kind` says what the attribute holds,
+    from which the pynamodb repository declares it (text, moment, number, flag, texts, fields)."""
 
     encode: Callable[[Any], AttributeValue | None]
     decode: Callable[[AttributeValue], Any]
+    kind: str
 
 
 def _text(value: str | None) -> AttributeValue | None:
@@ -77,7 +79,7 @@ def _rules(value: "LinkRules | None") -> AttributeValue | None:
 
 def _read_rules(value: AttributeValue) -> "LinkRules":
     # Only links with rules load the rules engine (and ipaddress): plain links' cold start is spared.
-    from shortlink.rules.model import stored_rules
+    from shortlink.rules.parsing import stored_rules
 
     return stored_rules(value["S"])
 
@@ -106,10 +108,10 @@ def _read_flag(value: AttributeValue) -> bool:
     return bool(value["BOOL"])
 
 
-_TEXT = Attribute(_text, _read_text)
-_MOMENT = Attribute(_moment, _read_moment)
-_NUMBER = Attribute(_number, _read_number)
-_FLAG = Attribute(_true_only, _read_flag)
+_TEXT = Attribute(_text, _read_text, "text")
+_MOMENT = Attribute(_moment, _read_moment, "moment")
+_NUMBER = Attribute(_number, _read_number, "number")
+_FLAG = Attribute(_true_only, _read_flag, "flag")
 # Each Link field but `code` and `domain` (both in the item's key), under its own name.
 ATTRIBUTES: dict[str, Attribute] = {
     "url": _TEXT,
@@ -117,10 +119,11 @@ ATTRIBUTES: dict[str, Attribute] = {
     "created_at": _MOMENT,
     "valid_from": _MOMENT,
     "expires_at": _MOMENT,
-    "redirect_type": Attribute(lambda status: {"N": str(status)}, _read_number),
+    "redirect_type": Attribute(lambda status: {"N": str(status)}, _read_number, "number"),
     "tags": Attribute(
         lambda tags: {"L": [{"S": tag} for tag in tags]} if tags else None,
         lambda value: tuple(tag["S"] for tag in value["L"]),
+        "texts",
     ),
     "title": _TEXT,
     "custom_slug": _FLAG,
@@ -128,12 +131,12 @@ ATTRIBUTES: dict[str, Attribute] = {
     "deleted_at": _MOMENT,
     "max_clicks": _NUMBER,
     "password_hash": _TEXT,
-    "rules": Attribute(_rules, _read_rules),
-    "forward_query": Attribute(lambda forward: None if forward else {"BOOL": False}, _read_flag),  # stored when off
+    "rules": Attribute(_rules, _read_rules, "text"),
+    "forward_query": Attribute(lambda forward: None if forward else {"BOOL": False}, _read_flag, "flag"),  # when off
     "expired_url": _TEXT,
     "crawlable": _FLAG,
-    "preview": Attribute(_fields, _read_preview),
-    "utm": Attribute(_fields, _read_utm),
+    "preview": Attribute(_fields, _read_preview, "fields"),
+    "utm": Attribute(_fields, _read_utm, "fields"),
 }
 DEFAULTS: dict[str, Any] = {
     field.name: field.default for field in fields(Link) if field.name in ATTRIBUTES and field.default is not MISSING

@@ -2,10 +2,10 @@
 link, and robots.txt's query of the crawlable codes. The click budget (click_budget.py) shares the
 table access.
 
-Everything else goes through the pynamodb models in adapters/dynamodb/link_store.py, which remain the
-schema of record. The redirect alone skips pynamodb because its import (about 15 ms here) is
-paid on every cold start a visitor waits for; both read and write items through the one codec
-of adapters/dynamodb/link_items.py.
+Everything else goes through the pynamodb models in adapters/dynamodb/link_store.py. The redirect
+alone skips pynamodb because its import (about 15 ms here) is paid on every cold start a visitor
+waits for; both read and write items through the one codec of adapters/dynamodb/link_items.py,
+from whose table pynamodb's LinkItem is declared.
 """
 
 from typing import Any

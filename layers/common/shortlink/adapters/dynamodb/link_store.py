@@ -3,10 +3,12 @@
 import base64
 import json
 import operator
+from collections.abc import Callable
 from datetime import datetime
 from functools import reduce
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from pynamodb.attributes import Attribute as PynamoAttribute
 from pynamodb.attributes import (
     BooleanAttribute,
     ListAttribute,
@@ -23,6 +25,7 @@ from pynamodb.transactions import TransactWrite
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
 from shortlink.adapters.dynamodb.link_items import (
+    ATTRIBUTES,
     CRAWLABLE,
     CRAWLABLE_INDEX,
     link_from_item,
@@ -59,21 +62,21 @@ class CrawlableIndex(GlobalSecondaryIndex["LinkItem"]):  # type: ignore[no-untyp
     code = UnicodeAttribute(range_key=True)
 
 
-class UtmAttribute(MapAttribute[str, str]):
-    source = UnicodeAttribute(null=True)
-    medium = UnicodeAttribute(null=True)
-    campaign = UnicodeAttribute(null=True)
-    term = UnicodeAttribute(null=True)
-    content = UnicodeAttribute(null=True)
-
-
-class PreviewAttribute(MapAttribute[str, str]):
-    title = UnicodeAttribute(null=True)
-    description = UnicodeAttribute(null=True)
-    image = UnicodeAttribute(null=True)
+# The pynamodb attribute that declares each kind of attribute of the codec (link_items.ATTRIBUTES).
+_DECLARED_AS: dict[str, Callable[[], Any]] = {
+    "text": lambda: UnicodeAttribute(null=True),
+    "moment": lambda: UTCDateTimeAttribute(null=True),
+    "number": lambda: NumberAttribute(null=True),
+    "flag": lambda: BooleanAttribute(null=True),
+    "texts": lambda: ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True),
+    "fields": lambda: MapAttribute[str, str](null=True),  # type: ignore[no-untyped-call]  # untyped constructor
+}
 
 
 class LinkItem(Model):
+    """A link's item: each Link field's attribute declared from the codec's table, the one schema
+    (adapters/dynamodb/link_items.py), beside the key and the attributes derived from them."""
+
     class Meta(TableMeta):
         pass
 
@@ -81,32 +84,17 @@ class LinkItem(Model):
     crawlable_links = CrawlableIndex()
 
     code = UnicodeAttribute(hash_key=True)
-    url = UnicodeAttribute()
-    owner = UnicodeAttribute()
-    created_at = UTCDateTimeAttribute()
-    valid_from = UTCDateTimeAttribute(null=True)
-    expires_at = UTCDateTimeAttribute(null=True)
     expires_at_epoch = NumberAttribute(null=True)  # the table's TTL attribute
-    redirect_type = NumberAttribute(null=True)
-    tags = ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True)
-    title = UnicodeAttribute(null=True)
-    custom_slug = BooleanAttribute(null=True)
-    private = BooleanAttribute(null=True)
-    deleted_at = UTCDateTimeAttribute(null=True)
-    max_clicks = NumberAttribute(null=True)
     clicks_used = NumberAttribute(null=True)  # counted by the redirect (adapters/dynamodb/click_budget.py)
-    password_hash = UnicodeAttribute(null=True)
-    rules = UnicodeAttribute(null=True)  # the rules' JSON document (shortlink.rules)
-    forward_query = BooleanAttribute(null=True)  # stored only when false (the default is true)
-    expired_url = UnicodeAttribute(null=True)
-    crawlable = BooleanAttribute(null=True)
     crawlable_key = UnicodeAttribute(null=True)  # CRAWLABLE while crawlable (a sparse index's key)
-    # pynamodb's MapAttribute constructor is untyped.
-    preview = PreviewAttribute(null=True)  # type: ignore[no-untyped-call]
-    utm = UtmAttribute(null=True)  # type: ignore[no-untyped-call]
     # A link of another domain than the default: its host (also in its key, `<host>/<code>`),
     # for GET /links?domain=; absent on the default domain's, as on every link before domains.
     domain = UnicodeAttribute(null=True)
+    # Class scope: locals() is the namespace pynamodb's metaclass reads the declarations from.
+    locals().update({name: _DECLARED_AS[attribute.kind]() for name, attribute in ATTRIBUTES.items()})
+    if TYPE_CHECKING:  # mypy cannot see generated declarations: an item's attributes read as Any
+
+        def __getattr__(self, name: str) -> Any: ...
 
 
 class SlugClaimItem(Model):
@@ -128,6 +116,10 @@ class DynamoLinkRepository:
     def transaction_connection(self) -> Connection:
         """A connection to the table's region, for transactions."""
         return Connection(region=self._region)
+
+    def _declared(self, name: str) -> PynamoAttribute[Any]:
+        """A Link field's attribute, as declared from the codec (see LinkItem)."""
+        return self._model.get_attributes()[name]
 
     def _item(self, link: Link) -> LinkItem:
         return self._model.from_raw_data(link_item(link))
@@ -182,7 +174,7 @@ class DynamoLinkRepository:
     def _owned_update(self, code: str, owner: str, actions: list[Any]) -> Link:
         item = self._model(code=code)
         try:
-            item.update(actions=actions, condition=self._model.code.exists() & (self._model.owner == owner))
+            item.update(actions=actions, condition=self._model.code.exists() & (self._declared("owner") == owner))
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 raise LinkNotFound(code) from None
@@ -201,7 +193,7 @@ class DynamoLinkRepository:
         if listed == (item.crawlable_key is not None):
             return
         # A flag is stored only while true: its existence is the condition.
-        crawlable, deleted = model.crawlable.exists(), model.deleted_at.exists()
+        crawlable, deleted = self._declared("crawlable").exists(), self._declared("deleted_at").exists()
         if listed:
             action, condition = model.crawlable_key.set(CRAWLABLE), crawlable & ~deleted
         else:
@@ -230,7 +222,7 @@ class DynamoLinkRepository:
         return self._owned_update(code, owner, actions)
 
     def set_deleted(self, code: str, owner: str, deleted_at: datetime | None) -> Link:
-        deleted = self._model.deleted_at
+        deleted = self._declared("deleted_at")
         if deleted_at is None:
             return self._owned_update(code, owner, [deleted.remove()])
         # Out of robots.txt in the same write (a restore puts a crawlable link back)
@@ -250,9 +242,9 @@ class DynamoLinkRepository:
             raise InvalidLinkOption("cursor", "cursor is not one this API gave out")
         filters: list[Any] = []
         if tag:
-            filters.append(self._model.tags.contains(tag))
+            filters.append(self._declared("tags").contains(tag))
         if utm_campaign:
-            filters.append(self._model.utm.campaign == utm_campaign)
+            filters.append(self._declared("utm")["campaign"] == utm_campaign)
         if domain is not None:  # "": the default domain, whose links carry no domain attribute
             filters.append(self._model.domain == domain if domain else self._model.domain.does_not_exist())
         condition = reduce(operator.and_, filters) if filters else None

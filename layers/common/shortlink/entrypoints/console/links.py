@@ -34,7 +34,8 @@ from shortlink.entrypoints.console.plumbing import (
 )
 from shortlink.entrypoints.console.stats import chosen_range, clicks_last_7_days, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import Link, create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.links.model import Link
+from shortlink.links.use_cases import create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.wiring import code_generator, link_repository, window_counter
 
 PAGE_SIZE = 25

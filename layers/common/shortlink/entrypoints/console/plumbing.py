@@ -17,7 +17,8 @@ from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
 from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
-from shortlink.links.model import Link, owned_link
+from shortlink.links.model import Link
+from shortlink.links.use_cases import owned_link
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.wiring import api_key_store, console_session_secret, link_repository
