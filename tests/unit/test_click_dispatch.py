@@ -13,8 +13,7 @@ import pytest
 
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
-from shortlink.config import ConfigurationError
-from shortlink.errors import StorageUnavailable
+from shortlink.errors import ConfigurationError, StorageUnavailable
 from shortlink.redirect import click_dispatch
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost

@@ -6,9 +6,10 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.config import MIN_EDGE_SECRET_LENGTH, ConfigurationError, Settings, settings
+from shortlink import wiring as services
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from shortlink.redirect.visitors import client_ip, preferred_languages, visitor_of
+from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -31,9 +32,9 @@ def edge_secret(monkeypatch) -> Iterator[str]:
     for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
         monkeypatch.setenv(name, "x")
     monkeypatch.setenv("EDGE_SECRET", secret)
-    settings.cache_clear()
+    services.forget_settings()
     yield secret
-    settings.cache_clear()
+    services.forget_settings()
 
 
 def test_cloudfront_headers_count_only_on_requests_through_the_edge(edge_secret):
@@ -55,17 +56,6 @@ def test_cloudfront_headers_count_only_on_requests_through_the_edge(edge_secret)
     secret = {EDGE_SECRET_HEADER: edge_secret}
     assert visitor_of(event(**secret), trust_edge_headers=True, now=NOW).country == "XX"  # absent: unknown
     assert visitor_of(event(**secret, **{"cloudfront-viewer-country": "Q1"}), True, NOW).country == "XX"
-
-
-def test_an_edge_secret_is_long_or_absent():
-    required = {
-        name: "x"
-        for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL")
-    }
-    assert Settings.from_env(required).trust_edge_headers is False
-    assert Settings.from_env({**required, "EDGE_SECRET": "e" * MIN_EDGE_SECRET_LENGTH}).trust_edge_headers is True
-    with pytest.raises(ConfigurationError, match="EDGE_SECRET must be at least"):
-        Settings.from_env({**required, "EDGE_SECRET": "short"})
 
 
 def test_client_addresses_ipv6_and_mapped_ipv4(edge_secret):

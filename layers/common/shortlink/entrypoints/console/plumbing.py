@@ -11,17 +11,26 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.access.api_keys import ApiKey
-from shortlink.api.resolver import link_view, requested_key
-from shortlink.config import settings
+from shortlink.api.link_views import LinkView
+from shortlink.api.resolver import destination_policy, link_view, requested_key
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
 from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
 from shortlink.links.model import Link
+from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
-from shortlink.wiring import api_key_store, console_session_secret, link_repository
+from shortlink.settings.edge import EdgeSettings
+from shortlink.wiring import (
+    addresses,
+    api_key_store,
+    console_session_secret,
+    link_repository,
+    settings_of,
+    short_domains,
+)
 
 MAX_FORM_BYTES = 64 * 1024
 MAX_FORM_FIELDS = 1000
@@ -78,7 +87,7 @@ def browser_host() -> str | None:
     """The host the browser sent the request to: Host, but behind the edge (which replaces Host
     with the API's own) the viewer's host it names, or None where it names none (one domain)."""
     headers = request_headers(current_event().raw_event)
-    if came_through_edge(headers, settings().trust_edge_headers):
+    if came_through_edge(headers, settings_of(EdgeSettings).trust_edge_headers):
         return headers.get(EDGE_HOST_HEADER) or None
     return headers.get("host", "")
 
@@ -116,8 +125,17 @@ def shown(template: str, key: ApiKey, current: Session, status: int = 200, **con
     return page(template, status, key=key, csrf=token, **context)
 
 
+def short_link(link: Link) -> LinkView:
+    return link_view(resolver(), link, addresses(), short_domains())
+
+
 def view(link: Link) -> dict[str, Any]:
-    return link_view(resolver(), link).model_dump(mode="json")
+    return short_link(link).model_dump(mode="json")
+
+
+def destinations() -> DestinationPolicy:
+    """What a link of this request may point to (the API's policy)."""
+    return destination_policy(resolver(), addresses(), short_domains())
 
 
 def query(name: str) -> str:
@@ -127,7 +145,7 @@ def query(name: str) -> str:
 def stored_key(code: str) -> str:
     """The key of `code` on the domain the page's `?domain=` names (default: the first), as the
     API's routes of one link name it."""
-    return requested_key(code, query("domain") or None)
+    return requested_key(code, query("domain") or None, short_domains())
 
 
 def requested(code: str, key: ApiKey) -> Link:
@@ -135,7 +153,7 @@ def requested(code: str, key: ApiKey) -> Link:
 
 
 def page_of(link: Link, **query: str) -> str:
-    return link_path(link.code, settings().short_domains.public_name(link.domain), **query)
+    return link_path(link.code, short_domains().public_name(link.domain), **query)
 
 
 @router.exception_handler(SignInNeeded)
