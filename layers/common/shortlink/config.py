@@ -6,12 +6,14 @@ else imports it; the composition root (shortlink.wiring) reads every other setti
 import os
 from dataclasses import dataclass
 from functools import cache
+from typing import cast
 
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import ConfigurationError
 from shortlink.settings.clicks import ClickSettings
 from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.functions import function_settings
 from shortlink.settings.rate_limits import RateLimitSettings
 
 __all__ = ["ConfigurationError", "RedirectSettings", "settings"]
@@ -59,11 +61,13 @@ class RedirectSettings:
 
 @cache
 def settings() -> RedirectSettings:
-    """The redirect's settings, read from os.environ on first use."""
+    """The redirect's settings, read from os.environ on first use with its function's whole set
+    (shortlink.settings.functions): a variable the function requires that is missing is named."""
     env = os.environ
+    read = function_settings(env)
     return RedirectSettings(
-        EdgeSettings.from_env(env),
-        ClickSettings.from_env(env),
-        ShortDomainSettings.from_env(env),
-        RateLimitSettings.from_env(env),
+        cast(EdgeSettings, read.get(EdgeSettings) or EdgeSettings.from_env(env)),
+        cast(ClickSettings, read.get(ClickSettings) or ClickSettings.from_env(env)),
+        cast(ShortDomainSettings, read.get(ShortDomainSettings) or ShortDomainSettings.from_env(env)),
+        cast(RateLimitSettings, read.get(RateLimitSettings) or RateLimitSettings.from_env(env)),
     )
