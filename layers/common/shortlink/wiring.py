@@ -1,4 +1,5 @@
-"""The adapters each function uses, built from settings on first use and kept per environment.
+"""The composition root: the adapters each function uses, built from its settings on first use
+and kept per environment, and those settings, the only reading of the environment.
 
 Nothing here runs at import but an empty table, and each factory imports its own adapter: a
 function loads only the adapters it uses (the redirect never loads pynamodb). Tests reset
@@ -52,28 +53,29 @@ if TYPE_CHECKING:
     from shortlink.redirect.robots import CachedRobots
 
 
-# This environment's settings by concern: its function's set, read together on first use (a
-# variable it requires that is missing fails then, naming it), and any other concern on its own.
-_settings: dict[type[EnvironmentModel], EnvironmentModel] = {}
 Model = TypeVar("Model", bound=EnvironmentModel)
-_function_read: list[bool] = []
+
+
+@cache
+def function_set() -> dict[type[EnvironmentModel], EnvironmentModel]:
+    """This function's settings by concern, read together from os.environ on first use: a
+    variable the function requires that is missing or wrong fails then, naming it."""
+    return function_settings(os.environ)
 
 
 def settings_of(concern: type[Model]) -> Model:
-    """This environment's settings of `concern`, read from os.environ on first use."""
-    if not _function_read:
-        _settings.update(function_settings(os.environ))
-        _function_read.append(True)
-    model = _settings.get(concern)
+    """This environment's settings of `concern` (one outside its function's set, as in tools,
+    tests and the local stack, read on its own first use)."""
+    read = function_set()
+    model = read.get(concern)
     if model is None:
-        model = _settings[concern] = concern.from_env(os.environ)
+        model = read[concern] = concern.from_env(os.environ)
     return cast(Model, model)
 
 
 def forget_settings() -> None:
     """Read the environment afresh on next use (for tests that change it)."""
-    _settings.clear()
-    _function_read.clear()
+    function_set.cache_clear()
     config.settings.cache_clear()
 
 
