@@ -2,7 +2,8 @@
 its default and bounds, composed per function; a missing or wrong variable is named."""
 
 import os
-from dataclasses import fields
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 
 import pytest
 
@@ -16,7 +17,7 @@ from shortlink.settings.codes import CodeSettings
 from shortlink.settings.console import ConsoleSettings
 from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
-from shortlink.settings.environment import EnvironmentModel, Resource
+from shortlink.settings.environment import Concern, EnvironmentModel, Resource
 from shortlink.settings.functions import FUNCTIONS, function_settings
 from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -246,7 +247,7 @@ def test_a_functions_settings_are_the_concerns_it_reads_each_read_once():
     assert resources_of(ingest).click_stats_table.value == "stats"
 
 
-def resources_of(read: dict[type[EnvironmentModel], EnvironmentModel]) -> Resources:
+def resources_of(read: dict[type[Concern], Concern]) -> Resources:
     model = read[Resources]
     assert isinstance(model, Resources)
     return model
@@ -303,3 +304,19 @@ def test_the_composition_root_names_a_missing_variable_on_first_use(environment)
     assert services.short_domains() == ShortDomains()
     with pytest.raises(ConfigurationError, match=r"^environment variable COUNTERS_TABLE is not set$"):
         _ = services.resources().counters_table.value
+
+
+@dataclass(frozen=True)
+class Greeting:
+    """A concern's model written without the declarative readers, as any module may write one."""
+
+    text: str
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> "Greeting":
+        return cls(env.get("GREETING", "hello"))
+
+
+def test_any_model_with_from_env_is_read_by_the_composition_root(environment):
+    environment.setenv("GREETING", "hi")
+    assert services.settings_of(Greeting).text == "hi"

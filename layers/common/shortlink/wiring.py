@@ -23,7 +23,7 @@ from shortlink.settings.clicks import ClickSettings
 from shortlink.settings.codes import CodeSettings
 from shortlink.settings.console import ConsoleSettings
 from shortlink.settings.domains import ShortDomainSettings
-from shortlink.settings.environment import EnvironmentModel
+from shortlink.settings.environment import Concern
 from shortlink.settings.functions import function_settings
 from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.regions import RegionSettings
@@ -53,11 +53,11 @@ if TYPE_CHECKING:
     from shortlink.redirect.robots import CachedRobots
 
 
-Model = TypeVar("Model", bound=EnvironmentModel)
+Model = TypeVar("Model", bound=Concern)
 
 
 @cache
-def function_set() -> dict[type[EnvironmentModel], EnvironmentModel]:
+def function_set() -> dict[type[Concern], Concern]:
     """This function's settings by concern, read together from os.environ on first use: a
     variable the function requires that is missing or wrong fails then, naming it."""
     return function_settings(os.environ)

@@ -8,7 +8,7 @@ A model is a frozen dataclass subclassing EnvironmentModel; checks that span fie
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any, Self, TypeVar
+from typing import Any, Protocol, Self, TypeVar
 
 from shortlink.errors import ConfigurationError
 
@@ -95,6 +95,13 @@ class Resource:
 
 def resource(name: str) -> Resource:
     return variable(name, Resource(name), lambda raw: Resource(name, raw))
+
+
+class Concern(Protocol):
+    """What the composition root reads a concern's settings with: any model with `from_env`."""
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Self: ...
 
 
 class EnvironmentModel:

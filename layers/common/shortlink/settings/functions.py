@@ -15,7 +15,7 @@ from shortlink.settings.codes import CodeSettings
 from shortlink.settings.console import ConsoleSettings
 from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import EdgeSettings
-from shortlink.settings.environment import EnvironmentModel
+from shortlink.settings.environment import Concern
 from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
@@ -27,14 +27,14 @@ from shortlink.settings.webhooks import WebhookSettings
 class FunctionSettings:
     # The variables of the Resources it uses (its IAM policy's, in template.yaml).
     requires: tuple[str, ...]
-    reads: tuple[type[EnvironmentModel], ...]
+    reads: tuple[type[Concern], ...]
 
-    def read(self, env: Mapping[str, str]) -> dict[type[EnvironmentModel], EnvironmentModel]:
+    def read(self, env: Mapping[str, str]) -> dict[type[Concern], Concern]:
         """Each of its concerns' models: ConfigurationError naming the first variable missing or wrong."""
         for name in self.requires:
             if not env.get(name, ""):
                 raise ConfigurationError(f"environment variable {name} is not set")
-        concerns: tuple[type[EnvironmentModel], ...] = (Resources, *self.reads)
+        concerns: tuple[type[Concern], ...] = (Resources, *self.reads)
         return {concern: concern.from_env(env) for concern in concerns}
 
 
@@ -72,7 +72,7 @@ FUNCTIONS: dict[str, FunctionSettings] = {
 }
 
 
-def function_settings(env: Mapping[str, str]) -> dict[type[EnvironmentModel], EnvironmentModel]:
+def function_settings(env: Mapping[str, str]) -> dict[type[Concern], Concern]:
     """The settings of the function `env` names by its service (none named: none read yet)."""
     service = env.get("POWERTOOLS_SERVICE_NAME", "")
     if not service:
