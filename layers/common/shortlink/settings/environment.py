@@ -12,9 +12,9 @@ from typing import Any, Protocol, Self, TypeVar
 
 from shortlink.errors import ConfigurationError
 
-# The key of a field's metadata holding its reader: env -> the field's value.
+# The keys of a field's metadata: its reader (env -> the field's value) and its variable's name.
 READER = "environment"
-
+VARIABLE = "variable"
 
 T = TypeVar("T")
 
@@ -33,7 +33,7 @@ def variable(name: str, default: T, parse: Callable[[str], T], *, older: str = "
         except ValueError as error:
             raise ConfigurationError(f"{name}: {error}") from None
 
-    value: T = field(default=default, repr=not secret, metadata={READER: read, "variable": name})
+    value: T = field(default=default, repr=not secret, metadata={READER: read, VARIABLE: name})
     return value
 
 
@@ -116,4 +116,4 @@ class EnvironmentModel:
     @classmethod
     def variables(cls) -> tuple[str, ...]:
         """The environment variables the model reads, as its fields declare them."""
-        return tuple(each.metadata["variable"] for each in fields(cls) if "variable" in each.metadata)  # type: ignore[arg-type]
+        return tuple(each.metadata[VARIABLE] for each in fields(cls) if VARIABLE in each.metadata)  # type: ignore[arg-type]
