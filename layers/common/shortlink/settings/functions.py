@@ -67,7 +67,7 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.
     "webhooks": FunctionSettings(
-        ("LINKS_TABLE", "WEBHOOKS_TABLE", "WEBHOOK_QUEUE_URL"), (ShortDomainSettings, WebhookSettings)
+        ("LINKS_TABLE", "WEBHOOKS_TABLE", "WEBHOOK_QUEUE_URL"), (ShortDomainSettings, RegionSettings, WebhookSettings)
     ),
 }
 
