@@ -1099,3 +1099,12 @@ def test_what_stayed_in_the_main_template_deploys_as_before(parameters):
 
 # What a nested stack must never take from the main template: replacing it would lose its data.
 STATEFUL_TYPES = {"AWS::DynamoDB::GlobalTable", "AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::Logs::LogGroup"}
+
+
+def test_every_parameter_is_described_in_full_on_the_deploy_page():
+    # The template says each in one line; the deploy page's table is where they are explained.
+    page = (ROOT / "docs" / "deploy.md").read_text()
+    table = page[page.index("| parameter |") : page.index("### Each function's settings")]
+    named = set(re.findall(r"`([A-Za-z0-9<>]+)`", table))
+    for name in read("template.yaml")["Parameters"]:
+        assert name in named or (name.endswith("TableSuffix") and "<Table>Suffix" in named), name
