@@ -717,6 +717,8 @@ class Rendered:
                 return self.value(chosen if self.condition(condition) else otherwise)
             if function in {"Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or", "Fn::Select", "Fn::Split"}:
                 values = self.value(argument)
+                if function in {"Fn::Select", "Fn::Split"} and not isinstance(values[1], list | str):
+                    return {function: values}  # of a value known only once deployed
                 return {
                     "Fn::Equals": lambda: values[0] == values[1],
                     "Fn::Not": lambda: not values[0],
