@@ -32,11 +32,16 @@ if TYPE_CHECKING:
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+    from shortlink.clicks.packing import PackingRules
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
     from shortlink.redirect.cache import CachedLinks
+    from shortlink.redirect.click_dispatch import ClickDispatcher
+    from shortlink.redirect.click_events import ClickReading
+    from shortlink.redirect.request import RequestReading
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.redirect.services import RedirectServices
 
 
 @cache
@@ -103,6 +108,53 @@ def cached_robots() -> "CachedRobots":
 def load_link_reader() -> None:
     """Import the redirect's link reader (botocore) now: the redirect calls this at init."""
     import shortlink.adapters.dynamodb.link_reader  # noqa: F401
+
+
+@cache
+def request_reading() -> "RequestReading":
+    """How the redirect reads its requests: the edge's secret and the short domains."""
+    from shortlink.redirect.request import RequestReading
+
+    config = settings()
+    return RequestReading(config.edge_secret, config.short_domains)
+
+
+@cache
+def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
+    """What the redirect's walk and pages call (shortlink.redirect.services), with `dispatcher`,
+    which the redirect made at init; its settings read once, its adapters made on first use."""
+    from shortlink.redirect.services import RedirectServices
+
+    return RedirectServices(
+        links=cached_links,
+        dispatcher=dispatcher,
+        reading=request_reading(),
+        unlock_attempts_per_window=settings().unlock_attempts_per_window,
+        click_budget=click_budget,
+        attempt_log=window_counter,
+        domain_settings=domain_settings,
+        robots=cached_robots,
+    )
+
+
+@cache
+def click_reading() -> "ClickReading":
+    """What the redirect's clicks are read with after the response (shortlink.redirect.click_events)."""
+    from shortlink.clicks.repeats import RecentFollows
+    from shortlink.redirect.click_events import ClickReading, open_country_database
+
+    config = settings()
+    follows = RecentFollows(config.repeat_click_window_seconds)
+    return ClickReading(request_reading(), follows, open_country_database(config.country_database))
+
+
+@cache
+def packing_rules() -> "PackingRules":
+    """How long and how many of its clicks the redirect holds before it sends them in one pack."""
+    from shortlink.clicks.packing import PackingRules
+
+    config = settings()
+    return PackingRules(config.click_pack_window_ms / 1000, config.click_pack_max_clicks)
 
 
 @cache
@@ -296,6 +348,10 @@ def reset() -> None:
     for factory in (
         link_repository,
         cached_robots,
+        request_reading,
+        redirect_services,
+        click_reading,
+        packing_rules,
         importing_links,
         click_budget,
         api_key_store,
