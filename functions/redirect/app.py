@@ -1,16 +1,12 @@
-"""GET /{code}: the hot path, and the routes of the redirect function (POST /{code}, the unlock
-form of password-protected links; a short domain's own addresses).
+"""The redirect function's routes: GET, HEAD and POST /{code} (a password link's unlock form is
+posted back), and a short domain's own addresses.
 
-A plain link's GET without a query on a stack without Domains is answered here: a cache hit
-makes no AWS call before the response and hands back the response made when the link was
-cached; a miss makes one GetItem (plain botocore: pynamodb's import is not paid here, see
-adapters/dynamodb/link_reader.py). Everything else reads its request once
-(shortlink.redirect.request) and takes the walk through the link's settings
-(shortlink.redirect.follows). Clicks, orphan visits and the invocation's metrics go to the
-dispatcher, whose internal extension sends them after the response
-(shortlink.redirect.click_dispatch). Nothing else is imported here: every import is paid on each
-cold start a visitor waits for. Logs are the standard library's, which Lambda writes as JSON
-(LoggingConfig in template.yaml).
+The fast path: a plain link's GET without a query, on a stack without Domains, gets the response
+made when the link was cached; a hit makes no AWS call before it, a miss one GetItem (plain
+botocore: adapters/dynamodb/link_reader.py). Everything else reads its request once
+(shortlink.redirect.request) and takes the walk (shortlink.redirect.follows). Clicks and metrics
+go to the dispatcher, which sends them after the response (shortlink.redirect.click_dispatch).
+Nothing else is imported here: every import is paid on each cold start a visitor waits for.
 """
 
 from typing import Any
