@@ -16,16 +16,17 @@ import time
 from functools import cache
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from shortlink import config
 from shortlink.errors import ConfigurationError, StorageUnavailable
 from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.clicks import ClickSettings
 from shortlink.settings.codes import CodeSettings
 from shortlink.settings.console import ConsoleSettings
 from shortlink.settings.domains import ShortDomainSettings
+from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.environment import Concern
 from shortlink.settings.functions import function_settings
 from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
 from shortlink.settings.webhooks import WebhookSettings
@@ -45,12 +46,17 @@ if TYPE_CHECKING:
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+    from shortlink.clicks.packing import PackingRules
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.model import ShortDomains
     from shortlink.domains.settings import DomainSettings
     from shortlink.redirect.cache import CachedLinks
+    from shortlink.redirect.click_dispatch import ClickDispatcher
+    from shortlink.redirect.click_events import ClickReading
+    from shortlink.redirect.request import RequestReading
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.redirect.services import RedirectServices
 
 
 Model = TypeVar("Model", bound=Concern)
@@ -76,7 +82,6 @@ def settings_of(concern: type[Model]) -> Model:
 def forget_settings() -> None:
     """Read the environment afresh on next use (for tests that change it)."""
     function_set.cache_clear()
-    config.settings.cache_clear()
 
 
 def resources() -> Resources:
@@ -159,6 +164,52 @@ def cached_robots() -> "CachedRobots":
 def load_link_reader() -> None:
     """Import the redirect's link reader (botocore) now: the redirect calls this at init."""
     import shortlink.adapters.dynamodb.link_reader  # noqa: F401
+
+
+@cache
+def request_reading() -> "RequestReading":
+    """How the redirect reads its requests: the edge's secret and the short domains."""
+    from shortlink.redirect.request import RequestReading
+
+    return RequestReading(settings_of(EdgeSettings).secret, short_domains())
+
+
+@cache
+def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
+    """What the redirect's walk and pages call (shortlink.redirect.services), with `dispatcher`,
+    which the redirect made at init; its settings read once, its adapters made on first use."""
+    from shortlink.redirect.services import RedirectServices
+
+    return RedirectServices(
+        links=cached_links,
+        dispatcher=dispatcher,
+        reading=request_reading(),
+        unlock_attempts_per_window=settings_of(RateLimitSettings).unlock_attempts_per_window,
+        click_budget=click_budget,
+        attempt_log=window_counter,
+        domain_settings=domain_settings,
+        robots=cached_robots,
+    )
+
+
+@cache
+def click_reading() -> "ClickReading":
+    """What the redirect's clicks are read with after the response (shortlink.redirect.click_events)."""
+    from shortlink.clicks.repeats import RecentFollows
+    from shortlink.redirect.click_events import ClickReading, open_country_database
+
+    clicks = settings_of(ClickSettings)
+    follows = RecentFollows(clicks.repeat_window_seconds)
+    return ClickReading(request_reading(), follows, open_country_database(clicks.country_database))
+
+
+@cache
+def packing_rules() -> "PackingRules":
+    """How long and how many of its clicks the redirect holds before it sends them in one pack."""
+    from shortlink.clicks.packing import PackingRules
+
+    clicks = settings_of(ClickSettings)
+    return PackingRules(clicks.pack_window_ms / 1000, clicks.pack_max_clicks)
 
 
 @cache
@@ -350,6 +401,10 @@ def reset() -> None:
     for factory in (
         link_repository,
         cached_robots,
+        request_reading,
+        redirect_services,
+        click_reading,
+        packing_rules,
         importing_links,
         click_budget,
         api_key_store,

@@ -87,7 +87,7 @@ def browser_host() -> str | None:
     """The host the browser sent the request to: Host, but behind the edge (which replaces Host
     with the API's own) the viewer's host it names, or None where it names none (one domain)."""
     headers = request_headers(current_event().raw_event)
-    if came_through_edge(headers, settings_of(EdgeSettings).trust_edge_headers):
+    if came_through_edge(headers, settings_of(EdgeSettings).secret):
         return headers.get(EDGE_HOST_HEADER) or None
     return headers.get("host", "")
 

@@ -30,7 +30,7 @@ def sign_in_page() -> Response[Any]:
 def sign_in() -> Response[Any]:
     form = posted_form()
     # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
-    client = client_ip(current_event().raw_event, settings_of(EdgeSettings).trust_edge_headers)
+    client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
     take_sign_in_attempt(
         str(client or "unknown"), settings_of(RateLimitSettings).sign_in_attempts_per_window, now(), window_counter()
     )
