@@ -14,8 +14,6 @@ from hypothesis import strategies as st
 from shortlink.transfer.formats import FORMATS, Record, TooManyRecords, UnreadableFile, read
 
 MIB = 1024 * 1024
-# A generous bound for a loaded 2-core machine; the linear readers take a tenth of it.
-SECONDS_PER_MIB = 3.0
 YOURLS_HEAD = "INSERT INTO `yourls_url` (`keyword`, `url`, `title`, `timestamp`, `ip`, `clicks`) VALUES "
 
 
@@ -190,8 +188,8 @@ def _seconds(text: str) -> float:
 def test_every_format_reads_a_mib_in_linear_time(name):
     small, large = ADVERSARIAL[name](MIB // 8), ADVERSARIAL[name](MIB)
     small_seconds, large_seconds = _seconds(small), _seconds(large)
-    assert large_seconds < SECONDS_PER_MIB, (name, large_seconds)
-    # Eight times the size in about eight times the time: a quadratic reader takes 64 times, so 32
+    # Eight times the size in about eight times the time (a ratio, which a loaded machine slows
+    # on both sides, not a number of seconds, which it would fail): a quadratic reader takes 64 times, so 32
     # tells them apart with room for a loaded machine; the floor keeps timer noise on tiny reads
     # from deciding.
     assert large_seconds < 32 * max(small_seconds, 0.02), (name, small_seconds, large_seconds)
