@@ -12,8 +12,9 @@ class PeopleSettings:
     client_id: str
     issuer: str  # the `iss` of the pool's tokens
     jwks_url: str  # where its signing keys are (locally: the embedded endpoint's)
-    invitations_from: str = ""  # the SES address invitations are sent from; empty: printed (`make dev`)
+    invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
+    print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
 
     @property
     def enabled(self) -> bool:
