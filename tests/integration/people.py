@@ -10,6 +10,7 @@ from functools import cache
 from typing import Any
 
 import boto3
+import pyotp
 import pytest
 from moto.cognitoidp.responses import CognitoIdpJsonWebKeyResponse
 
@@ -74,3 +75,10 @@ def user_pool_in(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Po
     services.reset()
     monkeypatch.setattr(services, "pool_keys", cache(MotoPoolKeys))  # reset() clears it as the factory
     return Pool(local, cognito)
+
+
+class Authenticator(pyotp.TOTP):
+    """An authenticator app: moto gives every person one 60-bit secret (Cognito's are 256 bits),
+    shorter than pyotp takes by default."""
+
+    min_secret_length_bits = 0

@@ -31,6 +31,6 @@ class PeopleSettings:
         attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
         if not attempts.isdigit() or int(attempts) < 1:
             raise ValueError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
-        return cls(
-            pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, env.get("PEOPLE_INVITATIONS_FROM", ""), int(attempts)
-        )
+        printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
+        sender = env.get("PEOPLE_INVITATIONS_FROM", "")
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)
