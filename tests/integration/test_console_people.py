@@ -16,6 +16,7 @@ from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
 from shortlink.config import settings
 from shortlink.people.invitations import hash_token
+from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Invitation
 from tests.events import http_event
 from tests.integration.people import Authenticator, Pool, user_pool_in
@@ -227,12 +228,8 @@ def test_no_page_shows_another_workspaces_data_and_switching_needs_a_membership(
     switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
     assert switched["statusCode"] == 403
     # Made a member there too, the switch works and shows that workspace's links only
-    pool_member = services.memberships()
-    from shortlink.people.members import join_on_first_sign_in
-
-    join_on_first_sign_in(pool_member, person, other, "viewer")
-    page = browser.get("/console")
-    assert f'value="{other}"' in page["body"]  # the switcher offers it
+    join_on_first_sign_in(services.memberships(), person, other, "viewer")
+    assert f'value="{other}"' in browser.get("/console")["body"]  # the switcher offers it
     switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
     assert switched["statusCode"] == 303
     assert "other-title-77" in browser.get("/console")["body"]
