@@ -229,7 +229,9 @@ def test_no_page_shows_another_workspaces_data_and_switching_needs_a_membership(
     assert switched["statusCode"] == 403
     # Made a member there too, the switch works and shows that workspace's links only
     join_on_first_sign_in(services.memberships(), person, other, "viewer")
-    assert f'value="{other}"' in browser.get("/console")["body"]  # the switcher offers it
+    listed = browser.get("/console/workspaces")["body"]
+    assert f'value="{other}"' in listed  # offered to switch to
+    assert f"<code>{workspace}</code>" in listed
     switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
     assert switched["statusCode"] == 303
     assert "other-title-77" in browser.get("/console")["body"]

@@ -15,7 +15,15 @@ from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, ope
 from shortlink.console.pages import page, see_other, session_cookie
 from shortlink.console.sessions import cookie_value, issue_person_session
 from shortlink.entrypoints.console.people_sessions import start_person_session
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now, posted_by_session, posted_form
+from shortlink.entrypoints.console.plumbing import (
+    Refused,
+    current_event,
+    now,
+    posted_by_session,
+    posted_form,
+    requiring,
+    shown,
+)
 from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
@@ -141,6 +149,15 @@ def accept_invitation() -> Response[Any]:
         return page("invitation.html", 401, invitation=found, token=token, error=REFUSED)
     except InvitationNotValid as error:
         raise Refused(404, str(error)) from error
+
+
+@router.get("/console/workspaces")
+def workspaces() -> Response[Any]:
+    """A person's workspaces, with their role in each, to switch between."""
+    current, actor = requiring()
+    if not current.is_person:
+        raise Refused(400, "an API key works in its own workspace only")
+    return shown("workspaces.html", actor, current, workspaces=memberships().of_person(current.subject))
 
 
 @router.post("/console/workspace")
