@@ -257,3 +257,17 @@ def test_sign_in_attempts_are_counted_per_account_across_addresses_and_per_addre
     assert statuses == [401] * per_address + [429]
     # Another /64 is another client
     assert PersonBrowser(handlers, "2001:db8:1:3::1").sign_in("fresh@example.com", "x-Pass-1")["statusCode"] == 401
+
+
+def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch):
+    for name in ("PEOPLE_USER_POOL_ID", "PEOPLE_CLIENT_ID"):
+        monkeypatch.delenv(name, raising=False)
+    services.reset()
+    browser = PersonBrowser(handlers)
+    page = browser.get("/console/sign-in")["body"]
+    assert 'id="api_key"' in page
+    assert 'id="email"' not in page
+    assert browser.sign_in("ann@example.com", "Some-password-1")["statusCode"] == 404
+    # An access token is then no way in: the API answers it as an unknown key
+    event = http_event("GET", "/links", route="/links", headers={"authorization": "Bearer eyJhbGciOiJSUzI1NiJ9.e30.x"})
+    assert handlers["ManageFunction"](event)["statusCode"] == 401

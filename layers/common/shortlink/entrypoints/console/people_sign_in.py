@@ -28,7 +28,7 @@ from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, Sig
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
 from shortlink.people.model import Person
-from shortlink.people.ports import Challenge
+from shortlink.people.ports import Challenge, UserPool
 from shortlink.redirect.visitors import client_ip
 from shortlink.wiring import (
     console_session_secret,
@@ -44,6 +44,13 @@ REFUSED = "This email and password do not match an account (or the code is wrong
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+def pool() -> UserPool:
+    """The user pool, or a 404 where the stack has none (a key-only console)."""
+    if not people_settings().enabled:
+        raise Refused(404, "This console signs in with API keys only.")
+    return user_pool()
 
 
 def counted(email: str) -> None:
@@ -90,7 +97,7 @@ def sign_in_person() -> Response[Any]:
     try:
         email, password = credentials(form)
         counted(email)
-        return next_step(user_pool().sign_in(email, password), "")
+        return next_step(pool().sign_in(email, password), "")
     except (InvalidMemberOption, SignInRefused):
         return refused_page("sign_in.html", 401, REFUSED, people=True)
 
@@ -109,7 +116,7 @@ def answer_challenge() -> Response[Any]:
         return refused_page("sign_in_challenge.html", 422, "Enter the answer asked for.", kind=challenge.kind)
     counted(challenge.email)
     try:
-        return next_step(user_pool().answer(challenge, answer), invitation_token)
+        return next_step(pool().answer(challenge, answer), invitation_token)
     except SignInRefused:
         # The pool spends its session on a wrong code: the person starts again from the password.
         answer_page = refused_page("sign_in.html", 401, REFUSED, people=True)
@@ -141,8 +148,8 @@ def accept_invitation() -> Response[Any]:
         if forms.value(form, "mode") == "sign-up":
             if email != found.email:
                 raise InvalidMemberOption("email", f"email: sign up with the invited address, {found.email}")
-            return signed_in(user_pool().sign_up(email, password), token)
-        return next_step(user_pool().sign_in(email, password), token)
+            return signed_in(pool().sign_up(email, password), token)
+        return next_step(pool().sign_in(email, password), token)
     except (InvalidMemberOption, WeakPassword) as error:
         return page("invitation.html", 422, invitation=found, token=token, error=str(error))
     except SignInRefused:
