@@ -27,7 +27,7 @@ from shortlink.entrypoints.console.plumbing import (
 from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
-from shortlink.people.model import Person
+from shortlink.people.model import Person, plausible_id
 from shortlink.people.ports import Challenge, UserPool
 from shortlink.redirect.visitors import client_ip
 from shortlink.wiring import (
@@ -174,7 +174,7 @@ def switch_workspace() -> Response[Any]:
     if not current.is_person:
         raise Refused(400, "an API key works in its own workspace only")
     workspace_id = forms.value(form, "workspace_id")
-    if memberships().role_in(workspace_id, current.subject) is None:
+    if not plausible_id(workspace_id) or memberships().role_in(workspace_id, current.subject) is None:
         raise Refused(403, "you are not a member of that workspace")
     _, cookie = issue_person_session(current.subject, workspace_id, now(), console_session_secret(), current.generation)
     logger.info("workspace switched", extra={"subject": actor.id, "workspace_id": workspace_id})
