@@ -271,3 +271,41 @@ def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch
     # An access token is then no way in: the API answers it as an unknown key
     event = http_event("GET", "/links", route="/links", headers={"authorization": "Bearer eyJhbGciOiJSUzI1NiJ9.e30.x"})
     assert handlers["ManageFunction"](event)["statusCode"] == 401
+
+
+def test_sign_out_ends_every_session_of_the_person_on_the_server(handlers, pool, workspace):
+    person, password = pool.member("ann@example.com", workspace, "editor")
+    first = signed_in(PersonBrowser(handlers), person.email, password)
+    second = signed_in(PersonBrowser(handlers), person.email, password)
+    kept = dict(first.cookies)
+    assert first.post("/console/sign-out", {"csrf": first.csrf()})["headers"]["Location"] == "/console/sign-in"
+    first.cookies = kept  # a copy of the cookie, kept
+    assert first.get("/console")["headers"].get("Location") == "/console/sign-in"
+    assert second.get("/console")["headers"].get("Location") == "/console/sign-in"  # another browser too
+    assert signed_in(PersonBrowser(handlers), person.email, password).get("/console")["statusCode"] == 200
+
+
+def test_a_role_changed_takes_effect_at_the_members_next_request(handlers, pool, workspace):
+    owner, owner_password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    editor, editor_password = pool.member("editor@example.com", workspace, "editor")
+    editing = signed_in(PersonBrowser(handlers), editor.email, editor_password)
+    assert editing.get("/console/links/new")["statusCode"] == 200
+    managing = signed_in(PersonBrowser(handlers), owner.email, owner_password)
+    csrf = managing.csrf("/console/members")
+    assert (
+        managing.post(f"/console/members/{editor.subject}/role", {"csrf": csrf, "role": "viewer"})["statusCode"] == 303
+    )
+    assert editing.get("/console/links/new")["statusCode"] == 403
+    assert "(viewer)" in editing.get("/console")["body"]
+    # An admin manages no owner: neither demotes nor removes one, and cannot make one
+    administering = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    csrf = administering.csrf("/console/members")
+    for path, form in [
+        (f"/console/members/{owner.subject}/role", {"role": "viewer"}),
+        (f"/console/members/{owner.subject}/remove", {}),
+        (f"/console/members/{editor.subject}/role", {"role": "owner"}),
+    ]:
+        assert administering.post(path, {"csrf": csrf, **form})["statusCode"] == 403, path
+    assert services.memberships().role_in(workspace, owner.subject) == "owner"
+    assert services.memberships().role_in(workspace, editor.subject) == "viewer"
