@@ -120,7 +120,9 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     csrf = browser.csrf("/console/security")
     refused = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": "000000"})
     assert refused["statusCode"] == 401
-    confirmed = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.now()})
+    confirmed = browser.post(
+        "/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.fresh()}
+    )
     assert 'id="totp-on"' in confirmed["body"], confirmed["body"]
     # From now on a password alone is not enough: the pool asks the code
     again = PersonBrowser(handlers)
@@ -128,11 +130,11 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     assert challenge["statusCode"] == 200
     assert 'autocomplete="one-time-code"' in challenge["body"]
     assert "console_session" not in again.cookies
-    wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.now() != "123456" else "654321"})
+    wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.fresh() != "123456" else "654321"})
     assert wrong["statusCode"] == 401
     assert "console_session" not in again.cookies
     again.sign_in(person.email, password)
-    done = again.post("/console/sign-in/challenge", {"answer": totp.now()})
+    done = again.post("/console/sign-in/challenge", {"answer": totp.fresh()})
     assert (done["statusCode"], done["headers"].get("Location")) == (303, "/console"), done["body"]
     assert "console_challenge" not in again.cookies
     assert again.get("/console")["statusCode"] == 200
