@@ -35,8 +35,8 @@ from shortlink.api.resolver import (
 )
 from shortlink.api.responses import ExportedLinks, ImportSummary, answers, content_answer
 from shortlink.clicks.stats import stats_range
-from shortlink.config import settings
 from shortlink.errors import ShortlinkError
+from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.transfer.exports import (
     MAX_EXPORT_LINKS,
     MAX_STATS_EXPORT_LINKS,
@@ -48,7 +48,17 @@ from shortlink.transfer.exports import (
 )
 from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
-from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, person_access, window_counter
+from shortlink.wiring import (
+    addresses,
+    api_key_store,
+    click_stats,
+    code_generator,
+    importing_links,
+    person_access,
+    settings_of,
+    short_domains,
+    window_counter,
+)
 
 logger = Logger()
 tracer = Tracer()
@@ -102,11 +112,11 @@ def import_links(
         codes=code_generator(),
         links=importing_links(),
         now=now,
-        policy=destination_policy(app),
-        allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
+        policy=destination_policy(app, addresses(), short_domains()),
+        allowance=CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now, window_counter()),
         failure_answer=failure_answer,
         invalid_answer=invalid_answer,
-        domains=settings().short_domains,
+        domains=short_domains(),
     )
     report = importer.run(records).as_json()
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
@@ -146,7 +156,7 @@ def export_links(
 ) -> Response[Any]:
     key = current_api_key(app)
     owner = key.owner  # the account's links
-    view_of = partial(link_view, app)
+    view_of = partial(link_view, app, addresses=addresses(), domains=short_domains())
     stats = export_format == "stats-csv"
     # What an export carries beyond links:read needs its own scope (docs/api.md, Scopes).
     if stats and not key.allows(STATS_READ):

@@ -8,7 +8,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
-from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import LOOPBACK_HOSTS, Session
@@ -19,7 +18,7 @@ from shortlink.people.invitations import invite
 from shortlink.people.members import change_role, checked_role, remove_member
 from shortlink.people.model import ROLES
 from shortlink.people.roles import ROLE_MEANINGS, may_manage
-from shortlink.wiring import invitation_messages, invitations, memberships
+from shortlink.wiring import addresses, invitation_messages, invitations, memberships
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -41,9 +40,8 @@ def console_url(path: str) -> str:
     the stack's public base URL (behind an edge of one domain, which names no host)."""
     host = browser_host()
     if not host:
-        return (
-            f"{settings().public_base_url or 'https://' + resolver().current_event.request_context.domain_name}{path}"
-        )
+        base = addresses().public_base_url or f"https://{resolver().current_event.request_context.domain_name}"
+        return f"{base}{path}"
     scheme = "http" if host.split(":")[0] in LOOPBACK_HOSTS else "https"
     return f"{scheme}://{host}{path}"
 
