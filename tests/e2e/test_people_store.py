@@ -77,7 +77,7 @@ def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(ta
     assert memberships.role_in("ws2", ANN.subject) == "viewer"  # another workspace's stays
 
 
-def test_an_invitation_is_taken_by_one_of_two_and_never_after_its_end(table):
+def test_an_invitation_is_taken_once_and_never_after_its_end(table):
     invitations, memberships = DynamoInvitations(table), DynamoMemberships(table)
     invitation, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
     assert [each.invitation_id for each in invitations.pending_for("ws1")] == [invitation.invitation_id]
