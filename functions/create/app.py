@@ -47,6 +47,7 @@ from shortlink.wiring import (
     code_generator,
     idempotency_store,
     link_repository,
+    person_access,
     settings_of,
     short_domains,
     webhook_queue,
@@ -63,7 +64,7 @@ IDEMPOTENCY = IdempotencyConfig(
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 def create_and_describe(

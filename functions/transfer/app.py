@@ -54,6 +54,7 @@ from shortlink.wiring import (
     click_stats,
     code_generator,
     importing_links,
+    person_access,
     settings_of,
     short_domains,
     window_counter,
@@ -61,7 +62,7 @@ from shortlink.wiring import (
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 def failure_answer(error: ShortlinkError) -> tuple[str, str]:

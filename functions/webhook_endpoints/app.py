@@ -24,11 +24,11 @@ from shortlink.webhooks.model import (
     new_secret,
     validate_endpoint_url,
 )
-from shortlink.wiring import addresses, api_key_store, settings_of, short_domains, webhook_endpoints
+from shortlink.wiring import addresses, api_key_store, person_access, settings_of, short_domains, webhook_endpoints
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
 

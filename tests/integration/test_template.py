@@ -146,7 +146,13 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "dynamodb:Scan",  # the Keys page lists the account's keys
+                "dynamodb:DeleteItem",  # the Members page removes a membership
                 "ssm:GetParameter",
+                # Invitations accepted by signing up make the person's account; SES sends invitations.
+                "cognito-idp:AdminCreateUser",
+                "cognito-idp:AdminSetUserPassword",
+                "cognito-idp:AdminDeleteUser",
+                "ses:SendEmail",
             },
         ),
     ],
@@ -216,6 +222,7 @@ def test_routes_and_trigger(template):
         ("POST", "/keys"): "KeysFunction",
         ("GET", "/keys"): "KeysFunction",
         ("DELETE", "/keys/{key_id}"): "KeysFunction",
+        ("GET", "/people/me"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
@@ -935,7 +942,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 29
+    assert len(integrations) == 30
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -960,6 +967,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/stats",
         "/webhooks",
         "/webhooks/*",
+        "/people/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
@@ -1113,3 +1121,28 @@ def test_every_parameter_whose_description_was_shortened_is_explained_on_the_dep
     named = set(re.findall(r"`([A-Za-z0-9<>]+)`", table))
     for name in before:
         assert name in named or (name.endswith("TableSuffix") and "<Table>Suffix" in named), name
+
+
+def test_api_gateways_jwt_authorizer_guards_the_route_only_people_call_and_no_keyed_one():
+    body = deployed_template()["Resources"]["ShortlinkApi"]["Properties"]["Body"]
+    guarded = {
+        (method.upper(), path) for path, operations in body["paths"].items() for method, operation in operations.items()
+        if operation.get("security")
+    }  # fmt: skip
+    # Keys reach every other route as before: an authorizer there would refuse them at the gateway
+    assert guarded == {("GET", "/people/me")}
+    authorizer = body["components"]["securitySchemes"]["PeopleJwt"]["x-amazon-apigateway-authorizer"]
+    assert authorizer["type"] == "jwt"
+    assert authorizer["identitySource"] == "$request.header.Authorization"
+    audience = authorizer["jwtConfiguration"]["audience"]
+    assert audience == [
+        {
+            "Fn::If": [
+                "OwnsUserPool",
+                {"Fn::GetAtt": ["People", "Outputs.ConsoleClientId"]},
+                {"Ref": "ExistingUserPoolClientId"},
+            ]
+        }
+    ]
+    issuer = authorizer["jwtConfiguration"]["issuer"]
+    assert "cognito-idp.${AWS::Region}.amazonaws.com/${People.Outputs.UserPoolId}" in json.dumps(issuer)

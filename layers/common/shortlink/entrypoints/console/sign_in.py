@@ -15,7 +15,14 @@ from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, 
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
-from shortlink.wiring import api_key_store, console_session_secret, settings_of, window_counter
+from shortlink.wiring import (
+    api_key_store,
+    console_session_secret,
+    people_settings,
+    person_sessions,
+    settings_of,
+    window_counter,
+)
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -23,7 +30,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
-    return page("sign_in.html", error=None)
+    return page("sign_in.html", error=None, people=people_settings().enabled)
 
 
 @router.post("/console/sign-in")
@@ -38,7 +45,9 @@ def sign_in() -> Response[Any]:
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
-        return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
+        return page(
+            "sign_in.html", 401, error="This API key is not valid (or was revoked).", people=people_settings().enabled
+        )
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
@@ -47,7 +56,10 @@ def sign_in() -> Response[Any]:
 @router.post("/console/sign-out")
 def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
-    _, current, key = posted_by_session()
-    api_key_store().end_sessions(current.key_hash)
-    logger.info("console sign-out", extra={"key_id": key.key_id})
+    _, current, actor = posted_by_session()
+    if current.is_person:
+        person_sessions().end_sessions(current.subject)
+    else:
+        api_key_store().end_sessions(current.key_hash)
+    logger.info("console sign-out", extra={"actor": actor.id})
     return see_other(SIGN_IN, [ended_session_cookie()])
