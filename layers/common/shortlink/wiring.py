@@ -10,6 +10,7 @@ max_clicks) are built for the home region's tables; the redirect's reads, the cl
 counter and the rate-limit windows stay in this region.
 """
 
+import os
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http.managed_login import HttpManagedLogin
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
@@ -37,6 +39,8 @@ if TYPE_CHECKING:
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.settings.sso import SsoSettings
+    from shortlink.sso.signing_keys import SigningKeys
 
 
 @cache
@@ -284,6 +288,31 @@ def webhook_sender() -> "HttpWebhookSender":
     return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
 
 
+@cache
+def sso_settings() -> "SsoSettings":
+    """Single sign-on's settings (off unless SSO_PROVIDER_NAME names an identity provider)."""
+    from shortlink.settings.sso import SsoSettings
+
+    return SsoSettings.from_env(os.environ)
+
+
+@cache
+def managed_login() -> "HttpManagedLogin":
+    """The user pool's managed login: the SSO callback's token endpoint and signing keys."""
+    from shortlink.adapters.http.managed_login import HttpManagedLogin
+
+    config = sso_settings()
+    return HttpManagedLogin(config.login_url, config.client_id, config.callback_url, config.jwks_url)
+
+
+@cache
+def sso_signing_keys() -> "SigningKeys":
+    """The pool's signing keys, kept per environment (shortlink.sso.signing_keys)."""
+    from shortlink.sso.signing_keys import SigningKeys
+
+    return SigningKeys(managed_login().signing_keys, time.monotonic)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -313,6 +342,9 @@ def reset() -> None:
         webhook_queue,
         link_owners,
         webhook_sender,
+        sso_settings,
+        managed_login,
+        sso_signing_keys,
         settings,
     ):
         factory.cache_clear()
