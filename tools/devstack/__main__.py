@@ -6,6 +6,9 @@ only for a service none of them covers), SHORTLINK_API_KEY (the key to create; e
 SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
 SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
 SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0).
+SSO=1 (a stand-in for the user pool's managed login on SSO_PORT, 5006, for the console's single
+sign-on: tools.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_LABEL, SSO_DEFAULT_ROLE,
+SSO_WORKSPACE, SSO_POOL_ID).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
 """
@@ -135,6 +138,11 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     if "SHORTLINK_LINK_CACHE_TTL" in os.environ:  # e.g. 1 to see an edit reach every region sooner
         os.environ["LINK_CACHE_TTL_SECONDS"] = os.environ["SHORTLINK_LINK_CACHE_TTL"]
+    if os.environ.get("SSO") == "1":
+        from tools.devstack.managed_login import start_managed_login
+
+        sso_port = int(os.environ.get("SSO_PORT", "5006"))
+        os.environ.update(start_managed_login(sso_port, region, os.environ["PUBLIC_BASE_URL"], running))
     runner.load_all()
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
