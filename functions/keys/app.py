@@ -43,7 +43,7 @@ def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
         key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
     except ScopeNotGrantable as error:
         return missing_scope(f"granting {error.scope}", error.scope)
-    logger.info("API key created", extra={"key_id": key.key_id, "by": caller.key_id, "scopes": sorted(scopes)})
+    logger.info("API key created", extra={"key_id": key.key_id, "by": caller.id, "scopes": sorted(scopes)})
     body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(body))
 
@@ -74,7 +74,7 @@ def revoke_key(
     caller = current_api_key(app)
     if not api_key_store().revoke(key_id, owner=caller.owner):
         raise ApiKeyNotFound(key_id)
-    logger.info("API key revoked", extra={"key_id": key_id, "by": caller.key_id})
+    logger.info("API key revoked", extra={"key_id": key_id, "by": caller.id})
     return Response(status_code=204)  # no body, so no Content-Type either
 
 

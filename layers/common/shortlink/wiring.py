@@ -28,8 +28,10 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+    from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.adapters.http.managed_login import HttpManagedLogin
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
@@ -39,6 +41,7 @@ if TYPE_CHECKING:
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.settings.people import PeopleSettings
     from shortlink.settings.sso import SsoSettings
     from shortlink.sso.signing_keys import SigningKeys
 
@@ -125,6 +128,47 @@ def api_key_store() -> "DynamoApiKeyStore":
 
     config = settings()
     return DynamoApiKeyStore(config.api_keys_table, config.home_region_name, config.region_name)
+
+
+@cache
+def memberships() -> "DynamoMemberships":
+    """Workspaces' members, beside the keys in the API keys table (adapters/dynamodb/memberships.py)."""
+    from shortlink.adapters.dynamodb.memberships import DynamoMemberships
+
+    config = settings()
+    return DynamoMemberships(config.api_keys_table, config.home_region_name, config.region_name)
+
+
+@cache
+def person_sessions() -> "DynamoPersonSessions":
+    from shortlink.adapters.dynamodb.memberships import DynamoPersonSessions
+
+    config = settings()
+    return DynamoPersonSessions(config.api_keys_table, config.home_region_name)
+
+
+@cache
+def invitations() -> "DynamoInvitations":
+    from shortlink.adapters.dynamodb.memberships import DynamoInvitations
+
+    config = settings()
+    return DynamoInvitations(config.api_keys_table, config.home_region_name)
+
+
+@cache
+def people_settings() -> "PeopleSettings":
+    from shortlink.settings.people import PeopleSettings
+
+    return PeopleSettings.from_env(os.environ)
+
+
+@cache
+def pool_keys() -> "CachedJwks":
+    """The user pool's signing keys, read on the first access token and kept (read again for a
+    key not seen yet)."""
+    from shortlink.adapters.http.jwks import CachedJwks
+
+    return CachedJwks(people_settings().jwks_url)
 
 
 @cache
@@ -328,6 +372,11 @@ def reset() -> None:
         importing_links,
         click_budget,
         api_key_store,
+        memberships,
+        person_sessions,
+        invitations,
+        people_settings,
+        pool_keys,
         click_counter,
         click_stats,
         account_days,

@@ -26,7 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKey, ApiKeyStore, authenticate
+from shortlink.access.api_keys import ApiKeyStore, authenticate
 from shortlink.api.link_views import LinkView
 from shortlink.config import ConfigurationError, comma_list, settings
 from shortlink.domains.model import link_key
@@ -44,6 +44,7 @@ from shortlink.errors import (
 )
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
+from shortlink.people.actors import Actor
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -52,7 +53,7 @@ MAX_BULK_BODY_BYTES = 256 * 1024
 # POST /links/import takes a file as it is (CSV, SQL, JSON: any media type), up to 1 MiB.
 IMPORT_PATH_SUFFIX = "/links/import"
 MAX_IMPORT_BODY_BYTES = 1024 * 1024
-API_KEY_CONTEXT = "api_key"
+ACTOR_CONTEXT = "actor"
 JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
 MAX_INTEGER_DIGITS = 20
@@ -139,14 +140,15 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(event.headers.get("authorization"), api_keys, datetime.now(UTC))
-    if key is None:
+    found = authenticate(event.headers.get("authorization"), api_keys, datetime.now(UTC))
+    if found is None:
         return error_response(
             401,
             "unauthorized",
             "a valid API key is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
+    key = Actor.of_key(found)
     # Before the body is read: a key that may not call the route learns nothing about its body.
     route_scopes = _route_scopes(app)
     if route_scopes is not None:
@@ -157,7 +159,7 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
-    app.context[API_KEY_CONTEXT] = key
+    app.context[ACTOR_CONTEXT] = key
     return None
 
 
@@ -276,9 +278,14 @@ def stack_own_hosts(parameter: str) -> frozenset[str]:
     return comma_list(hosts)
 
 
-def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
-    key: ApiKey = app.context[API_KEY_CONTEXT]
-    return key
+def current_actor(app: APIGatewayHttpResolver) -> Actor:
+    """Who made this request (a key, or a person with an access token), in its workspace."""
+    actor: Actor = app.context[ACTOR_CONTEXT]
+    return actor
+
+
+# The routes' older name for it: what they read (owner, allows, expires_at) an actor has too.
+current_api_key = current_actor
 
 
 # Pydantic's ways of saying a value is no object: a nested model's (utm, preview) or a free-form one's (rules).

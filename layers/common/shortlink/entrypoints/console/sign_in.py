@@ -14,7 +14,7 @@ from shortlink.console.pages import ended_session_cookie, page, see_other, sessi
 from shortlink.console.sessions import issue_session
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.redirect.visitors import client_ip
-from shortlink.wiring import api_key_store, console_session_secret, window_counter
+from shortlink.wiring import api_key_store, console_session_secret, person_sessions, window_counter
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -44,7 +44,10 @@ def sign_in() -> Response[Any]:
 @router.post("/console/sign-out")
 def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
-    _, current, key = posted_by_session()
-    api_key_store().end_sessions(current.key_hash)
-    logger.info("console sign-out", extra={"key_id": key.key_id})
+    _, current, actor = posted_by_session()
+    if current.is_person:
+        person_sessions().end_sessions(current.subject)
+    else:
+        api_key_store().end_sessions(current.key_hash)
+    logger.info("console sign-out", extra={"actor": actor.id})
     return see_other(SIGN_IN, [ended_session_cookie()])

@@ -1,0 +1,28 @@
+"""Where people sign in: the Cognito user pool and its console app client (none: the console
+takes API keys only, and the API no access tokens)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Self
+
+
+@dataclass(frozen=True)
+class PeopleSettings:
+    user_pool_id: str
+    client_id: str
+    issuer: str  # the `iss` of the pool's tokens
+    jwks_url: str  # where its signing keys are (locally: the embedded endpoint's)
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.user_pool_id and self.client_id)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Self:
+        pool = env.get("PEOPLE_USER_POOL_ID", "")
+        region = pool.partition("_")[0] or env.get("AWS_REGION", "")
+        issuer = env.get("PEOPLE_TOKEN_ISSUER") or (
+            f"https://cognito-idp.{region}.amazonaws.com/{pool}" if pool else ""
+        )
+        jwks = env.get("PEOPLE_JWKS_URL") or (f"{issuer}/.well-known/jwks.json" if issuer else "")
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks)
