@@ -1,7 +1,7 @@
 """The managed login's HTTP adapter (shortlink.adapters.http.managed_login) against the local
 stand-in of Cognito's managed login (tools.devstack.managed_login), served over real HTTP in this
-process: a code redeemed once with its PKCE verifier for an ID token the pool's served keys
-verify; every other redemption refused."""
+process: a code redeemed once with its PKCE verifier for an ID token the served keys (read by
+shortlink.adapters.http.jwks) verify; every other redemption refused."""
 
 import threading
 import time
@@ -14,6 +14,7 @@ import pytest
 import urllib3
 from werkzeug.serving import make_server
 
+from shortlink.adapters.http.jwks import CachedJwks
 from shortlink.adapters.http.managed_login import HttpManagedLogin
 from shortlink.settings.sso import SsoSettings
 from shortlink.sso.authorize import authorize_url
@@ -56,7 +57,7 @@ def settings(fake_login: tuple[FakeManagedLogin, str]) -> SsoSettings:
 
 
 def adapter(settings: SsoSettings) -> HttpManagedLogin:
-    return HttpManagedLogin(settings.login_url, settings.client_id, settings.callback_url, settings.jwks_url)
+    return HttpManagedLogin(settings.login_url, settings.client_id, settings.callback_url)
 
 
 def signed_in_at_the_provider(settings: SsoSettings, login: LoginState, email: str) -> dict[str, str]:
@@ -86,12 +87,12 @@ def test_a_code_is_redeemed_once_for_an_id_token_the_pools_keys_verify(settings)
     query = signed_in_at_the_provider(settings, login, "Grace@Example.com")
     assert query["state"] == login.state
     token = adapter(settings).id_token(query["code"], login.verifier)
-    keys = SigningKeys(adapter(settings).signing_keys, time.monotonic)
+    keys = SigningKeys(lambda: CachedJwks(settings.jwks_url).keys(refresh=True), time.monotonic)
     identity = verified_identity(
         token, keys, ExpectedToken(settings.issuer, settings.client_id, login.nonce, "Okta"), time.time()
     )
     assert identity.email == "grace@example.com"
-    assert identity.username == "Okta_Grace@Example.com"
+    assert identity.username == "Okta_grace@example.com"
     assert settings.issuer == "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Test"
     with pytest.raises(SsoRefused, match="refused the sign-in code") as again:
         adapter(settings).id_token(query["code"], login.verifier)
@@ -114,17 +115,13 @@ def test_an_authorize_request_for_another_callback_is_refused_as_cognito_does(se
 
 
 def test_a_login_service_that_does_not_answer_is_unavailable_not_a_refusal():
-    unreachable = HttpManagedLogin(
-        f"http://127.0.0.1:{free_port()}", "c", CALLBACK, f"http://127.0.0.1:{free_port()}/k"
-    )
+    unreachable = HttpManagedLogin(f"http://127.0.0.1:{free_port()}", "c", CALLBACK)
     with pytest.raises(LoginServiceUnavailable):
         unreachable.id_token("code", "verifier")
-    with pytest.raises(LoginServiceUnavailable):
-        unreachable.signing_keys()
 
 
 def test_the_served_keys_are_public_only(settings):
-    document: dict[str, Any] = adapter(settings).signing_keys()
+    document: Any = CachedJwks(settings.jwks_url).keys()
     [key] = document["keys"]
     assert key["kty"] == "RSA"
     assert key["alg"] == "RS256"

@@ -76,7 +76,7 @@ class FakeManagedLogin:
         return None
 
     def id_token(self, issued: IssuedCode, now: float) -> str:
-        user_id = issued.email
+        user_id = issued.email.lower()  # an IdP names a person the same way each time
         claims = {
             "sub": str(hashlib.sha256(f"{self.issuer}|{user_id}".encode()).hexdigest()[:32]),
             "email_verified": False,  # federated emails are the identity provider's word

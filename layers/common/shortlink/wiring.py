@@ -346,15 +346,18 @@ def managed_login() -> "HttpManagedLogin":
     from shortlink.adapters.http.managed_login import HttpManagedLogin
 
     config = sso_settings()
-    return HttpManagedLogin(config.login_url, config.client_id, config.callback_url, config.jwks_url)
+    return HttpManagedLogin(config.login_url, config.client_id, config.callback_url)
 
 
 @cache
 def sso_signing_keys() -> "SigningKeys":
-    """The pool's signing keys, kept per environment (shortlink.sso.signing_keys)."""
+    """The keys that sign the pool's ID tokens, kept per environment (shortlink.sso.signing_keys);
+    read from SSO_JWKS_URL, the pool's own key set unless the local stand-in's."""
+    from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.sso.signing_keys import SigningKeys
 
-    return SigningKeys(managed_login().signing_keys, time.monotonic)
+    key_set = CachedJwks(sso_settings().jwks_url)
+    return SigningKeys(lambda: key_set.keys(refresh=True), time.monotonic)
 
 
 def forget_cached_links() -> None:

@@ -1,5 +1,5 @@
-"""HTTP adapter: the user pool's managed login as the console's SSO callback calls it, its token
-endpoint (the code and PKCE verifier for an ID token) and its signing keys (the JWKS document).
+"""HTTP adapter: the user pool's managed login as the console's SSO callback calls it: its token
+endpoint, which gives an ID token for a code and its PKCE verifier.
 
 The URLs come from the stack's settings, never from a request. Short timeouts, no redirect
 followed, no retry (the person starts again), a bounded read; an answer that is not what
@@ -20,17 +20,18 @@ USER_AGENT = "Shortlink-Console/1"
 
 
 class HttpManagedLogin:
-    def __init__(self, login_url: str, client_id: str, callback_url: str, jwks_url: str) -> None:
+    def __init__(self, login_url: str, client_id: str, callback_url: str) -> None:
         self._token_url = f"{login_url}/oauth2/token"
         self._client_id = client_id
         self._callback_url = callback_url
-        self._jwks_url = jwks_url
         timeout = urllib3.Timeout(connect=CONNECT_TIMEOUT_SECONDS, read=READ_TIMEOUT_SECONDS)
         self._http = urllib3.PoolManager(timeout=timeout, retries=False, headers={"user-agent": USER_AGENT})
 
-    def _json(self, method: str, url: str, **request: Any) -> tuple[int, Any]:
+    def _json(self, url: str, fields: dict[str, str]) -> tuple[int, Any]:
         try:
-            response = self._http.request(method, url, redirect=False, preload_content=False, **request)
+            response = self._http.request(
+                "POST", url, fields=fields, encode_multipart=False, redirect=False, preload_content=False
+            )
             body = response.read(MAX_RESPONSE_BYTES + 1)
             response.release_conn()
         except (urllib3.exceptions.HTTPError, OSError) as error:
@@ -50,7 +51,7 @@ class HttpManagedLogin:
             "redirect_uri": self._callback_url,
             "code_verifier": verifier,
         }
-        status, answer = self._json("POST", self._token_url, fields=fields, encode_multipart=False)
+        status, answer = self._json(self._token_url, fields)
         if status == 400 and isinstance(answer, dict) and answer.get("error") in {"invalid_grant", "invalid_request"}:
             raise SsoRefused(
                 400, "The login service refused the sign-in code (used, expired or not this client's): start again."
@@ -58,9 +59,3 @@ class HttpManagedLogin:
         if status != 200 or not isinstance(answer, dict) or not isinstance(answer.get("id_token"), str):
             raise LoginServiceUnavailable(f"the token endpoint answered {status} without an ID token")
         return str(answer["id_token"])
-
-    def signing_keys(self) -> dict[str, Any]:
-        status, answer = self._json("GET", self._jwks_url)
-        if status != 200 or not isinstance(answer, dict):
-            raise LoginServiceUnavailable(f"the user pool's keys answered {status}")
-        return answer
