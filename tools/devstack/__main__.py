@@ -152,6 +152,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
         http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
+    sso_line = ""
+    if os.environ.get("SSO") == "1":
+        from tools.devstack.managed_login import workspace_of_key
+
+        os.environ["SSO_WORKSPACE"] = os.environ.get("SSO_WORKSPACE") or workspace_of_key(api_key)
+        sso_line = f"  SSO:       {os.environ['SSO_LOGIN_URL']} (the managed login's stand-in)\n"
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
     sources = event_sources(
@@ -178,6 +184,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
         f"{endpoint_lines(endpoints, embedded)}"
+        f"{sso_line}"
         f"{ttl_line}"
         f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"

@@ -184,7 +184,6 @@ LOCAL_SSO_DEFAULTS = {
     "SSO_PROVIDER_NAME": "TestIdP",
     "SSO_BUTTON_LABEL": "Example Corp",
     "SSO_DEFAULT_ROLE": "viewer",
-    "SSO_WORKSPACE": "",
 }
 LOCAL_POOL_ID = "us-east-1_LocalSso"
 LOCAL_CLIENT_ID = "local-console-sso"
@@ -192,7 +191,7 @@ LOCAL_CLIENT_ID = "local-console-sso"
 
 def start_managed_login(port: int, region: str, console_base: str, running: Any) -> dict[str, str]:
     """Serve the fake managed login on `port` (stopped with `running`, an ExitStack) and return the
-    console's SSO_* variables that point at it."""
+    console's SSO_* variables that point at it (SSO_WORKSPACE: see workspace_of_key)."""
     import os
 
     from werkzeug.serving import make_server
@@ -218,3 +217,11 @@ def start_managed_login(port: int, region: str, console_base: str, running: Any)
         "SSO_JWKS_URL": f"{base}/.well-known/jwks.json",
         "SSO_CALLBACK_URL": callback,
     }
+
+
+def workspace_of_key(api_key: str) -> str:
+    """The workspace of the local stack's API key (its own account): where people who sign in
+    with the stand-in land unless SSO_WORKSPACE names another."""
+    from shortlink.access.api_keys import hash_api_key, key_id_for
+
+    return key_id_for(hash_api_key(api_key))
