@@ -21,7 +21,7 @@ ENTRA = {
     **COMMON,
     "ProviderType": "SAML",
     "ProviderName": "Entra",
-    "MetadataUrl": "https://login.microsoftonline.com/tenant/federationmetadata/2007-06/federationmetadata.xml?appid=1",
+    "Metadata": "https://login.microsoftonline.com/tenant/federationmetadata/2007-06/federationmetadata.xml?appid=1",
 }
 OKTA_OIDC = {
     **COMMON,
@@ -55,16 +55,18 @@ def test_a_saml_provider_comes_from_its_metadata_url_and_maps_the_email_claim():
     provider = rendered(ENTRA)["IdentityProvider"]["Properties"]
     assert provider["UserPoolId"] == POOL
     assert provider["ProviderType"] == "SAML"
-    assert provider["ProviderDetails"] == {"MetadataURL": ENTRA["MetadataUrl"], "IDPSignout": "false"}
+    assert provider["ProviderDetails"] == {"MetadataURL": ENTRA["Metadata"], "IDPSignout": "false"}
     assert provider["AttributeMapping"] == {
         "email": "http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress"
     }
 
 
 def test_a_saml_provider_that_offers_only_a_download_takes_the_document_and_its_attribute_name():
-    google = {**COMMON, "ProviderType": "SAML", "ProviderName": "Google", "MetadataFile": "<EntityDescriptor/>"}
+    # The document names https:// URLs itself: only a value that starts with one is a URL.
+    document = '<md:EntityDescriptor entityID="https://accounts.google.com/o/saml2?idpid=C0"/>'
+    google = {**COMMON, "ProviderType": "SAML", "ProviderName": "Google", "Metadata": document}
     provider = rendered({**google, "EmailAttribute": "email"})["IdentityProvider"]["Properties"]
-    assert provider["ProviderDetails"] == {"MetadataFile": "<EntityDescriptor/>", "IDPSignout": "false"}
+    assert provider["ProviderDetails"] == {"MetadataFile": document, "IDPSignout": "false"}
     assert provider["AttributeMapping"] == {"email": "email"}
 
 
@@ -115,7 +117,7 @@ def test_the_values_an_identity_provider_needs_are_outputs():
     [
         (ENTRA, set()),
         (OKTA_OIDC, set()),
-        ({**ENTRA, "MetadataUrl": ""}, {"SamlNeedsMetadata"}),
+        ({**ENTRA, "Metadata": ""}, {"SamlNeedsMetadata"}),
         ({**OKTA_OIDC, "OidcClientSecretName": ""}, {"OidcNeedsClient"}),
     ],
 )
