@@ -77,8 +77,8 @@ class Browser:
         self.cookies: dict[str, str] = {}
         self.set_cookies: list[str] = []
 
-    def get(self, path: str, query: dict[str, str] | None = None) -> dict[str, Any]:
-        event = http_event("GET", path, route="/console/{proxy+}", query=query)
+    def get(self, path: str, query: dict[str, str] | None = None, host: str = "sho.rt") -> dict[str, Any]:
+        event = http_event("GET", path, route="/console/{proxy+}", query=query, headers={"host": host})
         event["cookies"] = [f"{name}={value}" for name, value in self.cookies.items()]
         response: dict[str, Any] = self.handlers["ConsoleFunction"](event)
         self.set_cookies = response.get("cookies", [])
@@ -141,6 +141,13 @@ def test_the_browser_goes_to_the_managed_login_with_a_short_lived_httponly_state
     assert {"httponly", "secure", "samesite=lax", "path=/console/sso", "max-age=600"} <= flags
     # No token or code in the page or its headers: the state only.
     assert "id_token" not in str(browser.set_cookies)
+
+
+def test_a_sign_in_started_on_another_host_of_the_stack_moves_to_the_callbacks_host_first(sso, handlers):
+    browser = Browser(handlers)
+    answer = browser.get("/console/sso", host="abc123.execute-api.us-east-1.amazonaws.com")
+    assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://sho.rt/console/sso")
+    assert browser.cookies == {}  # no state on a host the callback never reaches
 
 
 def test_a_first_sign_in_joins_the_workspace_as_viewer_and_a_later_one_keeps_the_role_an_owner_set(sso, handlers):

@@ -5,6 +5,7 @@ No token of the pool is kept or reaches the page: the console's own session cook
 
 import hashlib
 from typing import Any
+from urllib.parse import urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
@@ -14,7 +15,7 @@ from aws_lambda_powertools.shared.cookies import Cookie, SameSite
 from shortlink.console.pages import HTML, PAGE_HEADERS, page
 from shortlink.console.sessions import cookie_value
 from shortlink.entrypoints.console.people_sessions import start_person_session
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now
+from shortlink.entrypoints.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.errors import StorageUnavailable
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person, role_named
@@ -73,12 +74,20 @@ def configured() -> None:
         raise Refused(404, "Single sign-on is not set up for this console.")
 
 
+def redirect(location: str, cookies: list[Cookie] | None = None) -> Response[Any]:
+    return Response(302, HTML, "", headers={**PAGE_HEADERS, "Location": location}, cookies=cookies)
+
+
 @router.get(SSO_PATH)
 def start_sign_in() -> Response[Any]:
     configured()
+    # The sign-in's cookie must be set on the host the managed login sends the browser back to.
+    callback = urlsplit(sso_settings().callback_url)
+    host = browser_host()
+    if host is not None and host != callback.netloc:
+        return redirect(f"{callback.scheme}://{callback.netloc}{SSO_PATH}")
     login, cookie = start_login(now(), console_session_secret())
-    headers = {**PAGE_HEADERS, "Location": authorize_url(sso_settings(), login)}
-    return Response(302, HTML, "", headers=headers, cookies=[login_state_cookie(cookie)])
+    return redirect(authorize_url(sso_settings(), login), [login_state_cookie(cookie)])
 
 
 @router.get(f"{SSO_PATH}/callback")
