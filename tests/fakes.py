@@ -157,6 +157,10 @@ class InMemoryInvitations:
         self.items[token_hash] = (found[0], True)
         return found[0]
 
+    def find(self, token_hash: str, now: datetime) -> Invitation | None:
+        found = self.items.get(token_hash)
+        return found[0] if found and not found[1] and found[0].expires_at > now else None
+
     def pending_for(self, workspace_id: str) -> list[Invitation]:
         now = datetime.now(UTC)
         return [

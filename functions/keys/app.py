@@ -19,13 +19,13 @@ from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyVi
 from shortlink.api.resolver import api_resolver, current_api_key, missing_scope, needs
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
-from shortlink.wiring import api_key_store
+from shortlink.wiring import api_key_store, person_access
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 @app.post(

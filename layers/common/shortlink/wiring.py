@@ -19,6 +19,8 @@ from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
 
 if TYPE_CHECKING:
+    from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
+    from shortlink.adapters.cognito.user_pool import CognitoUserPool
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
+    from shortlink.people.access_tokens import PersonAccess
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
@@ -160,6 +163,34 @@ def people_settings() -> "PeopleSettings":
     from shortlink.settings.people import PeopleSettings
 
     return PeopleSettings.from_env(os.environ)
+
+
+@cache
+def user_pool() -> "CognitoUserPool":
+    from shortlink.adapters.cognito.user_pool import CognitoUserPool
+
+    config = people_settings()
+    if not config.enabled:
+        raise ConfigurationError("PEOPLE_USER_POOL_ID and PEOPLE_CLIENT_ID are not set")
+    return CognitoUserPool(config.user_pool_id, config.client_id)
+
+
+@cache
+def invitation_messages() -> "SesInvitationMessages | PrintedInvitationMessages":
+    from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
+
+    sender = people_settings().invitations_from
+    return SesInvitationMessages(sender) if sender else PrintedInvitationMessages()
+
+
+def person_access() -> "PersonAccess | None":
+    """What the API takes people's access tokens with; None where no user pool is configured."""
+    from shortlink.people.access_tokens import PersonAccess, TokenIssuer
+
+    config = people_settings()
+    if not config.enabled:
+        return None
+    return PersonAccess(TokenIssuer(config.issuer, config.client_id), pool_keys(), memberships())
 
 
 @cache
@@ -379,6 +410,8 @@ def reset() -> None:
         person_sessions,
         invitations,
         people_settings,
+        user_pool,
+        invitation_messages,
         pool_keys,
         click_counter,
         click_stats,

@@ -26,7 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKeyStore, authenticate
+from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
 from shortlink.api.link_views import LinkView
 from shortlink.config import ConfigurationError, comma_list, settings
 from shortlink.domains.model import link_key
@@ -44,6 +44,13 @@ from shortlink.errors import (
 )
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
+from shortlink.people.access_tokens import (
+    AccessTokenNotValid,
+    NoWorkspaceChosen,
+    PersonAccess,
+    actor_of_token,
+    looks_like_jwt,
+)
 from shortlink.people.actors import Actor
 
 MAX_BODY_BYTES = 16 * 1024
@@ -59,6 +66,8 @@ JSON_MEDIA_TYPE = "application/json"
 MAX_INTEGER_DIGITS = 20
 
 API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+# Which of their workspaces a person's access token acts in (needed when they have several).
+WORKSPACE_HEADER = "x-shortlink-workspace"
 
 logger = logging.getLogger("shortlink.api.resolver")
 
@@ -129,7 +138,21 @@ def is_json_media_type(content_type: str | None) -> bool:
     return media_type.strip().lower() == JSON_MEDIA_TYPE
 
 
-def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[Any] | None:
+def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: PersonAccess | None) -> Actor | None:
+    """Who the Authorization header names: a key of the store, or (a JWT, where a user pool is
+    configured) a person of the pool in one of their workspaces; None if neither."""
+    authorization = event.headers.get("authorization")
+    token = bearer_token(authorization)
+    if people is not None and token is not None and looks_like_jwt(token):
+        try:
+            return actor_of_token(token, event.headers.get(WORKSPACE_HEADER), people, datetime.now(UTC))
+        except AccessTokenNotValid:
+            return None
+    key = authenticate(authorization, api_keys, datetime.now(UTC))
+    return Actor.of_key(key) if key is not None else None
+
+
+def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonAccess | None) -> Response[Any] | None:
     """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
     bodies; None lets the request on."""
     event = app.current_event
@@ -140,15 +163,21 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    found = authenticate(event.headers.get("authorization"), api_keys, datetime.now(UTC))
-    if found is None:
+    try:
+        key = _caller(event, api_keys, people)
+    except NoWorkspaceChosen:
+        return error_response(
+            403,
+            "no_workspace",
+            f"name one of your workspaces in the {WORKSPACE_HEADER} header (a member of several, or of none)",
+        )
+    if key is None:
         return error_response(
             401,
             "unauthorized",
-            "a valid API key is required: Authorization: Bearer <key>",
+            "a valid API key (or a user pool access token) is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
-    key = Actor.of_key(found)
     # Before the body is read: a key that may not call the route learns nothing about its body.
     route_scopes = _route_scopes(app)
     if route_scopes is not None:
@@ -207,23 +236,31 @@ class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
     Powertools runs request validation before any other middleware, so the pre-check lives here
     to come first."""
 
-    def __init__(self, api_keys: Callable[[], ApiKeyStore]) -> None:
+    def __init__(self, api_keys: Callable[[], ApiKeyStore], people: Callable[[], PersonAccess | None]) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.api_keys = api_keys
+        self.people = people
 
     def handler(self, app: EventHandlerInstance, next_middleware: NextMiddleware) -> Response[Any]:
-        checked = _precheck(cast(APIGatewayHttpResolver, app), self.api_keys())
+        checked = _precheck(cast(APIGatewayHttpResolver, app), self.api_keys(), self.people())
         return checked or super().handler(app, next_middleware)
 
     def _get_body(self, app: EventHandlerInstance) -> dict[str, Any]:
         return json_object_body(cast(APIGatewayHttpResolver, app).current_event)
 
 
-def api_resolver(api_keys: Callable[[], ApiKeyStore]) -> APIGatewayHttpResolver:
+def _no_people() -> None:
+    return None
+
+
+def api_resolver(
+    api_keys: Callable[[], ApiKeyStore], people: Callable[[], PersonAccess | None] = _no_people
+) -> APIGatewayHttpResolver:
     """The resolver of an API-key function: validation on, the pre-check first (keys looked up in
-    the store `api_keys` gives, built by the composition root on first use), errors as JSON."""
+    the store `api_keys` gives, people's access tokens checked with what `people` gives, both
+    built by the composition root on first use), errors as JSON."""
     app = APIGatewayHttpResolver(enable_validation=True)
-    app._request_validation_middleware = _CheckedRequestValidation(api_keys)
+    app._request_validation_middleware = _CheckedRequestValidation(api_keys, people)
     register_error_handlers(app)
     return app
 

@@ -13,6 +13,8 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 
 from shortlink.errors import ShortlinkError
+from shortlink.people.actors import Actor
+from shortlink.people.ports import Memberships
 
 ALGORITHMS = ["RS256"]  # what Cognito signs with
 MAX_TOKEN_CHARS = 8192
@@ -76,3 +78,32 @@ def _header(token: str) -> dict[str, Any]:
     if not isinstance(header, dict):
         raise ValueError("the token's header is no object")
     return header
+
+
+class NoWorkspaceChosen(ShortlinkError):
+    """A person of several workspaces (or of none) called the API without naming one they belong to."""
+
+
+@dataclass(frozen=True)
+class PersonAccess:
+    """What the API needs to take a person's access token: whose tokens, the pool's keys, and
+    the memberships that give the person their role."""
+
+    issuer: TokenIssuer
+    key_set: KeySet
+    memberships: Memberships
+
+
+def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, now: datetime) -> Actor:
+    """The person an access token names, acting in `workspace_id` (None: their only workspace)
+    with their role's scopes. AccessTokenNotValid for a bad token; NoWorkspaceChosen if the
+    workspace is not one of theirs, or they have several and named none."""
+    subject = access_token_subject(token, access.key_set, access.issuer, now)
+    if workspace_id:
+        membership = access.memberships.membership_in(workspace_id, subject)
+    else:
+        joined = access.memberships.of_person(subject)
+        membership = joined[0] if len(joined) == 1 else None
+    if membership is None:
+        raise NoWorkspaceChosen(subject)
+    return Actor.of_member(membership)

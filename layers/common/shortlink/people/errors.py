@@ -29,3 +29,11 @@ class LastOwner(ShortlinkError):
 
 class InvitationNotValid(ShortlinkError):
     """The invitation link is unknown, used already, or expired."""
+
+
+class SignInRefused(ShortlinkError):
+    """The pool refused the email, password or code (one message for all: nothing to enumerate)."""
+
+
+class WeakPassword(ShortlinkError):
+    """The pool's password policy refused the new password (its message says why)."""

@@ -12,6 +12,8 @@ class PeopleSettings:
     client_id: str
     issuer: str  # the `iss` of the pool's tokens
     jwks_url: str  # where its signing keys are (locally: the embedded endpoint's)
+    invitations_from: str = ""  # the SES address invitations are sent from; empty: printed (`make dev`)
+    sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
 
     @property
     def enabled(self) -> bool:
@@ -25,4 +27,9 @@ class PeopleSettings:
             f"https://cognito-idp.{region}.amazonaws.com/{pool}" if pool else ""
         )
         jwks = env.get("PEOPLE_JWKS_URL") or (f"{issuer}/.well-known/jwks.json" if issuer else "")
-        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks)
+        attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
+        if not attempts.isdigit() or int(attempts) < 1:
+            raise ValueError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
+        return cls(
+            pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, env.get("PEOPLE_INVITATIONS_FROM", ""), int(attempts)
+        )

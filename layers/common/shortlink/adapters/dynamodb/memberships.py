@@ -232,6 +232,15 @@ class DynamoInvitations:
             raise unavailable(error) from error
         return _invitation(item)
 
+    def find(self, token_hash: str, now: datetime) -> Invitation | None:
+        try:
+            item = self._model.get(f"invitation#{token_hash}", consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return None if item.taken or item.expires_at <= now else _invitation(item)
+
     def pending_for(self, workspace_id: str) -> list[Invitation]:
         model = self._model
         now = datetime.now(UTC)

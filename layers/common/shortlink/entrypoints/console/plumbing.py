@@ -20,6 +20,7 @@ from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, Ra
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
+from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.wiring import api_key_store, console_session_secret, link_repository, memberships, person_sessions
@@ -127,7 +128,9 @@ def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, Actor]:
 def shown(template: str, key: Actor, current: Session, status: int = 200, **context: Any) -> Response[Any]:
     """A page of a signed-in key: it knows the key (for what to offer) and the CSRF token."""
     token = current.csrf_token(console_session_secret())
-    return page(template, status, key=key, csrf=token, **context)
+    # A person of several workspaces switches between them from every page.
+    workspaces = memberships().of_person(key.id) if key.kind == "person" else []
+    return page(template, status, key=key, csrf=token, workspaces=workspaces, **context)
 
 
 def view(link: Link) -> dict[str, Any]:
@@ -182,6 +185,26 @@ def link_not_found(error: LinkNotFound) -> Response[Any]:
 @router.exception_handler(ApiKeyNotFound)
 def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
     return page("error.html", 404, message="No such key in this account.")
+
+
+@router.exception_handler(InvalidMemberOption)
+def invalid_member_option(error: InvalidMemberOption) -> Response[Any]:
+    return page("error.html", 422, message=str(error))
+
+
+@router.exception_handler(RoleNotGrantable)
+def role_not_grantable(error: RoleNotGrantable) -> Response[Any]:
+    return page("error.html", 403, message=f"Your role cannot manage a member of role {error.role}.")
+
+
+@router.exception_handler(MemberNotFound)
+def member_not_found(_: MemberNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such member in this workspace.")
+
+
+@router.exception_handler(LastOwner)
+def last_owner(_: LastOwner) -> Response[Any]:
+    return page("error.html", 409, message="A workspace keeps at least one owner: make someone else owner first.")
 
 
 @router.exception_handler(ShortlinkError)

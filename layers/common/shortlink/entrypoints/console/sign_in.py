@@ -15,7 +15,7 @@ from shortlink.console.sessions import issue_session
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.entrypoints.console.sso import button_label
 from shortlink.redirect.visitors import client_ip
-from shortlink.wiring import api_key_store, console_session_secret, person_sessions, window_counter
+from shortlink.wiring import api_key_store, console_session_secret, people_settings, person_sessions, window_counter
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -23,7 +23,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
-    return page("sign_in.html", error=None, sso_label=button_label())
+    return page("sign_in.html", error=None, people=people_settings().enabled, sso_label=button_label())
 
 
 @router.post("/console/sign-in")
@@ -36,7 +36,13 @@ def sign_in() -> Response[Any]:
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
-        return page("sign_in.html", 401, error="This API key is not valid (or was revoked).", sso_label=button_label())
+        return page(
+            "sign_in.html",
+            401,
+            error="This API key is not valid (or was revoked).",
+            people=people_settings().enabled,
+            sso_label=button_label(),
+        )
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
