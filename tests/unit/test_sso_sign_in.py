@@ -176,6 +176,7 @@ def test_a_token_for_another_sign_in_is_refused_after_the_exchange():
     [
         ({"SSO_CLIENT_ID": ""}, "needs SSO_CLIENT_ID"),
         ({"SSO_DEFAULT_ROLE": "admin"}, "SSO_DEFAULT_ROLE must be one of viewer, editor"),
+        ({"SSO_CALLBACK_URL": ""}, "needs PUBLIC_BASE_URL"),
     ],
 )
 def test_settings_refuse_an_incomplete_or_overreaching_configuration(changes, problem):
@@ -191,6 +192,18 @@ def test_settings_refuse_an_incomplete_or_overreaching_configuration(changes, pr
     }
     with pytest.raises(ConfigurationError, match=problem):
         SsoSettings.from_env({**env, **changes})
+
+
+def test_the_callback_is_under_the_public_base_url_unless_named():
+    env = {
+        "SSO_PROVIDER_NAME": "Okta",
+        "SSO_LOGIN_URL": "https://x.auth.eu-west-1.amazoncognito.com",
+        "SSO_CLIENT_ID": "c",
+        "SSO_ISSUER": "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_E",
+        "SSO_WORKSPACE": "acme",
+        "PUBLIC_BASE_URL": "https://sho.rt",
+    }
+    assert SsoSettings.from_env(env).callback_url == "https://sho.rt/console/sso/callback"
 
 
 def test_settings_are_off_without_a_provider_and_default_to_viewer_and_the_pools_keys():

@@ -9,7 +9,8 @@ from shortlink.config import ConfigurationError
 
 # The roles a person who signs in for the first time may get: never admin or owner by default.
 DEFAULT_ROLES = ("viewer", "editor")
-REQUIRED = ("SSO_LOGIN_URL", "SSO_CLIENT_ID", "SSO_ISSUER", "SSO_CALLBACK_URL", "SSO_WORKSPACE")
+REQUIRED = ("SSO_LOGIN_URL", "SSO_CLIENT_ID", "SSO_ISSUER", "SSO_WORKSPACE")
+CALLBACK_PATH = "/console/sso/callback"
 
 
 @dataclass(frozen=True)
@@ -20,7 +21,7 @@ class SsoSettings:
     client_id: str = ""  # the console's app client
     issuer: str = ""  # the ID tokens' iss: https://cognito-idp.<region>.amazonaws.com/<pool id>
     jwks_url: str = ""  # the pool's signing keys (<issuer>/.well-known/jwks.json unless set)
-    callback_url: str = ""  # https://<console host>/console/sso/callback, as the app client lists it
+    callback_url: str = ""  # <PUBLIC_BASE_URL>/console/sso/callback unless set, as the app client lists it
     default_role: str = "viewer"  # a person's role in `workspace` on their first sign-in
     workspace: str = ""  # the workspace people who sign in this way join
 
@@ -39,6 +40,10 @@ class SsoSettings:
         if role not in DEFAULT_ROLES:
             raise ConfigurationError(f"SSO_DEFAULT_ROLE must be one of {', '.join(DEFAULT_ROLES)}, not {role!r}")
         issuer = env["SSO_ISSUER"].strip().rstrip("/")
+        base = env.get("PUBLIC_BASE_URL", "").strip().rstrip("/")
+        callback = env.get("SSO_CALLBACK_URL", "").strip() or (f"{base}{CALLBACK_PATH}" if base else "")
+        if not callback:
+            raise ConfigurationError("single sign-on needs PUBLIC_BASE_URL (the console's callback is under it)")
         return cls(
             provider_name=provider,
             button_label=env.get("SSO_BUTTON_LABEL", "").strip() or provider,
@@ -46,7 +51,7 @@ class SsoSettings:
             client_id=env["SSO_CLIENT_ID"].strip(),
             issuer=issuer,
             jwks_url=env.get("SSO_JWKS_URL", "").strip() or f"{issuer}/.well-known/jwks.json",
-            callback_url=env["SSO_CALLBACK_URL"].strip(),
+            callback_url=callback,
             default_role=role,
             workspace=env["SSO_WORKSPACE"].strip(),
         )
