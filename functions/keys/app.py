@@ -1,4 +1,5 @@
-"""An account's API keys, managed by a key with the `admin` scope: create, list, revoke.
+"""An account's API keys, managed by a key with the `admin` scope: create, list, revoke; and
+`GET /people/me`, a person's workspaces (their access token; API Gateway's JWT authorizer).
 
 Keys created here join the caller's account (they work on its links); the admin command is the
 root of trust, so revoking the last admin key locks nobody out for good.
@@ -16,10 +17,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
-from shortlink.api.resolver import api_resolver, current_api_key, missing_scope, needs
+from shortlink.api.people_views import PersonView, WorkspaceView
+from shortlink.api.resolver import api_resolver, current_api_key, current_person, for_people, missing_scope, needs
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
-from shortlink.wiring import api_key_store, person_access
+from shortlink.wiring import api_key_store, memberships, person_access
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
@@ -76,6 +78,19 @@ def revoke_key(
         raise ApiKeyNotFound(key_id)
     logger.info("API key revoked", extra={"key_id": key_id, "by": caller.id})
     return Response(status_code=204)  # no body, so no Content-Type either
+
+
+@app.get(
+    "/people/me",
+    summary="The workspaces of the person whose access token this is, with their role in each",
+    operation_id="getMe",
+    responses=answers(200, "the person and their workspaces", PersonView),
+    security=for_people(),
+)
+def me() -> dict[str, Any]:
+    subject = current_person(app)
+    workspaces = [WorkspaceView.of(each) for each in memberships().of_person(subject)]
+    return PersonView(subject=subject, workspaces=workspaces).model_dump(mode="json")
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.

@@ -10,15 +10,15 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.memberships import DynamoMemberships
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import RunningStack, free_port
 from tests.e2e.test_console_browser import AXE, accessible
 from tests.e2e.test_password_page_browser import CHROMEDRIVER, CHROMIUM, browser
-from tools.devstack.managed_login import workspace_of_key
 
 __all__ = ["browser"]  # a fixture used by name
-WORKSPACE = workspace_of_key(FIXED_KEY)
+WORKSPACE = key_id_for(hash_api_key(FIXED_KEY))  # the stack key's own workspace, SSO=1's default
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None or CHROMEDRIVER is None,
     reason="Debian's chromium and chromium-driver are not installed; `make e2e` installs them with apt-get "

@@ -185,13 +185,12 @@ LOCAL_SSO_DEFAULTS = {
     "SSO_BUTTON_LABEL": "Example Corp",
     "SSO_DEFAULT_ROLE": "viewer",
 }
-LOCAL_POOL_ID = "us-east-1_LocalSso"
 LOCAL_CLIENT_ID = "local-console-sso"
 
 
-def start_managed_login(port: int, region: str, console_base: str, running: Any) -> dict[str, str]:
-    """Serve the fake managed login on `port` (stopped with `running`, an ExitStack) and return the
-    console's SSO_* variables that point at it (SSO_WORKSPACE: see workspace_of_key)."""
+def start_managed_login(port: int, region: str, pool_id: str, console_base: str, running: Any) -> dict[str, str]:
+    """Serve the fake managed login of the pool `pool_id` on `port` (stopped with `running`, an
+    ExitStack) and return the console's SSO_* variables that point at it."""
     import os
 
     from werkzeug.serving import make_server
@@ -199,7 +198,6 @@ def start_managed_login(port: int, region: str, console_base: str, running: Any)
     from tools.devstack.serving import HOST, ensure_free
 
     chosen = {name: os.environ.get(name) or default for name, default in LOCAL_SSO_DEFAULTS.items()}
-    pool_id = os.environ.get("SSO_POOL_ID") or LOCAL_POOL_ID
     callback = f"{console_base}/console/sso/callback"
     login = FakeManagedLogin(region, pool_id, LOCAL_CLIENT_ID, callback, chosen["SSO_PROVIDER_NAME"])
     ensure_free(port, "the local managed login (SSO=1) needs it: set SSO_PORT=<free port>")
@@ -217,11 +215,3 @@ def start_managed_login(port: int, region: str, console_base: str, running: Any)
         "SSO_JWKS_URL": f"{base}/.well-known/jwks.json",
         "SSO_CALLBACK_URL": callback,
     }
-
-
-def workspace_of_key(api_key: str) -> str:
-    """The workspace of the local stack's API key (its own account): where people who sign in
-    with the stand-in land unless SSO_WORKSPACE names another."""
-    from shortlink.access.api_keys import hash_api_key, key_id_for
-
-    return key_id_for(hash_api_key(api_key))

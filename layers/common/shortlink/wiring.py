@@ -176,11 +176,15 @@ def user_pool() -> "CognitoUserPool":
 
 
 @cache
-def invitation_messages() -> "SesInvitationMessages | PrintedInvitationMessages":
+def invitation_messages() -> "SesInvitationMessages | PrintedInvitationMessages | None":
+    """How invitations are sent: SES from the configured address, printed (`make dev`), or None:
+    the inviter is shown the link to pass on."""
     from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
 
-    sender = people_settings().invitations_from
-    return SesInvitationMessages(sender) if sender else PrintedInvitationMessages()
+    config = people_settings()
+    if config.invitations_from:
+        return SesInvitationMessages(config.invitations_from)
+    return PrintedInvitationMessages() if config.print_invitations else None
 
 
 def person_access() -> "PersonAccess | None":

@@ -48,6 +48,7 @@ from shortlink.people.access_tokens import (
     AccessTokenNotValid,
     NoWorkspaceChosen,
     PersonAccess,
+    access_token_subject,
     actor_of_token,
     looks_like_jwt,
 )
@@ -66,6 +67,9 @@ JSON_MEDIA_TYPE = "application/json"
 MAX_INTEGER_DIGITS = 20
 
 API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+# The scheme of the routes only people call (API Gateway's JWT authorizer guards them deployed).
+PERSON_SCHEME = "personAccessToken"
+PERSON_CONTEXT = "person_subject"
 # Which of their workspaces a person's access token acts in (needed when they have several).
 WORKSPACE_HEADER = "x-shortlink-workspace"
 
@@ -91,6 +95,12 @@ def needs(*scopes: str) -> list[dict[str, list[str]]]:
     """A route's security requirement: an API key holding every one of `scopes` (the pre-check
     enforces it)."""
     return [{API_KEY_SCHEME: list(scopes)}]
+
+
+def for_people() -> list[dict[str, list[str]]]:
+    """The security requirement of a route only people call: the user pool's access token, with
+    no workspace named (the route answers about the person, not a workspace)."""
+    return [{PERSON_SCHEME: []}]
 
 
 # The rule of the route Powertools makes up for a path that matches none (its not-found chain).
@@ -163,13 +173,15 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: Person
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
+    if app.context["_route"].security == for_people():
+        return _person_precheck(app, people)
     try:
         key = _caller(event, api_keys, people)
     except NoWorkspaceChosen:
         return error_response(
             403,
             "no_workspace",
-            f"name one of your workspaces in the {WORKSPACE_HEADER} header (a member of several, or of none)",
+            f"name one of your workspaces in the {WORKSPACE_HEADER} header (GET /people/me lists them)",
         )
     if key is None:
         return error_response(
@@ -190,6 +202,28 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: Person
         )
     app.context[ACTOR_CONTEXT] = key
     return None
+
+
+def _person_precheck(app: APIGatewayHttpResolver, people: PersonAccess | None) -> Response[Any] | None:
+    """A route only people call: the token must be an access token of the pool (no key)."""
+    token = bearer_token(app.current_event.headers.get("authorization"))
+    try:
+        if people is None or token is None:
+            raise AccessTokenNotValid("no token")
+        app.context[PERSON_CONTEXT] = access_token_subject(token, people.key_set, people.issuer, datetime.now(UTC))
+    except AccessTokenNotValid:
+        return error_response(
+            401,
+            "unauthorized",
+            "an access token of the user pool is required: Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return None
+
+
+def current_person(app: APIGatewayHttpResolver) -> str:
+    """The subject of the person who called a route of theirs (security=for_people())."""
+    return str(app.context[PERSON_CONTEXT])
 
 
 def _refuse_body(message: str) -> NoReturn:

@@ -81,7 +81,7 @@ def _header(token: str) -> dict[str, Any]:
 
 
 class NoWorkspaceChosen(ShortlinkError):
-    """A person of several workspaces (or of none) called the API without naming one they belong to."""
+    """A person called the API without naming a workspace they belong to."""
 
 
 @dataclass(frozen=True)
@@ -95,15 +95,11 @@ class PersonAccess:
 
 
 def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, now: datetime) -> Actor:
-    """The person an access token names, acting in `workspace_id` (None: their only workspace)
-    with their role's scopes. AccessTokenNotValid for a bad token; NoWorkspaceChosen if the
-    workspace is not one of theirs, or they have several and named none."""
+    """The person an access token names, acting in `workspace_id` with their role's scopes (one
+    GetItem: a request names its workspace, never makes us look for it). AccessTokenNotValid for
+    a bad token; NoWorkspaceChosen if no workspace is named or it is not one of theirs."""
     subject = access_token_subject(token, access.key_set, access.issuer, now)
-    if workspace_id:
-        membership = access.memberships.membership_in(workspace_id, subject)
-    else:
-        joined = access.memberships.of_person(subject)
-        membership = joined[0] if len(joined) == 1 else None
+    membership = access.memberships.membership_in(workspace_id, subject) if workspace_id else None
     if membership is None:
         raise NoWorkspaceChosen(subject)
     return Actor.of_member(membership)

@@ -12,8 +12,9 @@ class PeopleSettings:
     client_id: str
     issuer: str  # the `iss` of the pool's tokens
     jwks_url: str  # where its signing keys are (locally: the embedded endpoint's)
-    invitations_from: str = ""  # the SES address invitations are sent from; empty: printed (`make dev`)
+    invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
+    print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
 
     @property
     def enabled(self) -> bool:
@@ -30,6 +31,6 @@ class PeopleSettings:
         attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
         if not attempts.isdigit() or int(attempts) < 1:
             raise ValueError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
-        return cls(
-            pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, env.get("PEOPLE_INVITATIONS_FROM", ""), int(attempts)
-        )
+        printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
+        sender = env.get("PEOPLE_INVITATIONS_FROM", "")
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)
