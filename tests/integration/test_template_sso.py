@@ -123,3 +123,79 @@ def test_the_values_an_identity_provider_needs_are_outputs():
 )
 def test_a_provider_without_what_its_protocol_needs_is_refused_before_the_deploy_starts(parameters, broken):
     assert broken_rules(parameters) == broken
+
+
+SSO_PARAMETERS = {
+    "DomainName": "sho.rt",
+    "CertificateArn": "arn:aws:acm:us-east-1:123456789012:certificate/1",
+    "SsoProviderType": "SAML",
+    "SsoProviderName": "Entra",
+    "SsoButtonLabel": "Example Corp",
+    "SsoDomainPrefix": "acme-links",
+    "SsoMetadata": ENTRA["Metadata"],
+    "SsoWorkspace": "acme",
+}
+
+
+def console_variables(resources: dict[str, Any]) -> dict[str, Any]:
+    variables: dict[str, Any] = resources["ConsoleFunction"]["Properties"]["Environment"]["Variables"]
+    return {name: value for name, value in variables.items() if name.startswith("SSO_")}
+
+
+def test_without_a_provider_type_the_stack_has_no_sso_and_the_console_no_button():
+    resources = Rendered({}).resources()
+    assert "Sso" not in resources
+    assert console_variables(resources)["SSO_PROVIDER_NAME"] == ""
+
+
+def test_with_a_provider_the_nested_stack_gets_the_pool_and_the_console_its_outputs():
+    resources = Rendered(SSO_PARAMETERS).resources()
+    nested = resources["Sso"]["Properties"]
+    assert nested["Location"] == "sso.yaml"
+    parameters = nested["Parameters"]
+    assert parameters["UserPoolId"] == {"Fn::GetAtt": ["People", "Outputs.UserPoolId"]}
+    assert parameters["CallbackUrl"] == "https://sho.rt/console/sso/callback"
+    assert (parameters["ProviderType"], parameters["ProviderName"], parameters["Metadata"]) == (
+        "SAML",
+        "Entra",
+        ENTRA["Metadata"],
+    )
+    assert console_variables(resources) == {
+        "SSO_PROVIDER_NAME": "Entra",
+        "SSO_BUTTON_LABEL": "Example Corp",
+        "SSO_LOGIN_URL": {"Fn::GetAtt": ["Sso", "Outputs.LoginUrl"]},
+        "SSO_CLIENT_ID": {"Fn::GetAtt": ["Sso", "Outputs.ClientId"]},
+        "SSO_ISSUER": {"Fn::GetAtt": ["Sso", "Outputs.Issuer"]},
+        "SSO_WORKSPACE": "acme",
+        "SSO_DEFAULT_ROLE": "viewer",
+    }
+    # A pool of the customer's own is federated instead of the People stack's; a base URL of
+    # the customer's proxy holds the callback when the stack has no domain.
+    own = Rendered(
+        {**SSO_PARAMETERS, "ExistingUserPoolId": POOL, "DomainName": "", "PublicBaseUrl": "https://l.example"}
+    )
+    parameters = own.resources()["Sso"]["Properties"]["Parameters"]
+    assert (parameters["UserPoolId"], parameters["CallbackUrl"]) == (POOL, "https://l.example/console/sso/callback")
+
+
+@pytest.mark.parametrize(
+    ("parameters", "broken"),
+    [
+        ({}, set()),
+        (SSO_PARAMETERS, set()),
+        ({**SSO_PARAMETERS, "SsoWorkspace": ""}, {"SsoNeedsItsNames"}),
+        ({**SSO_PARAMETERS, "SsoDomainPrefix": ""}, {"SsoNeedsItsNames"}),
+        ({**SSO_PARAMETERS, "DomainName": ""}, {"SsoNeedsItsNames"}),
+        ({**SSO_PARAMETERS, "DomainName": "", "PublicBaseUrl": "https://links.example"}, set()),
+    ],
+)
+def test_sso_without_its_names_is_refused_before_the_deploy_starts(parameters, broken):
+    template = Rendered(parameters)
+    failing = {
+        name
+        for name, rule in template.template["Rules"].items()
+        if name.startswith("Sso")
+        and template.value(rule["RuleCondition"])
+        and not all(template.value(assertion["Assert"]) for assertion in rule["Assertions"])
+    }
+    assert failing == broken
