@@ -226,3 +226,16 @@ def test_a_token_signed_by_another_key_is_refused(aws, handlers, monkeypatch, ma
     assert "signed by a key the user pool does not have" in answer["body"]
     assert "console_session" not in browser.cookies
     assert members() == {}
+
+
+def test_a_login_service_that_does_not_answer_gets_a_502_page_and_no_session(aws, handlers, monkeypatch, managed_login):
+    login, base = managed_login
+    sso_environment(monkeypatch, login, base, base)
+    browser = Browser(handlers)
+    query = at_the_provider(started(browser), "ada@example.com")
+    sso_environment(monkeypatch, login, f"http://127.0.0.1:{free_port()}", base)  # the token endpoint is down
+    answer = browser.get("/console/sso/callback", query)
+    assert answer["statusCode"] == 502
+    assert "The login service did not answer as it should" in answer["body"]
+    assert "console_session" not in browser.cookies
+    assert members() == {}

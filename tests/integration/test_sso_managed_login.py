@@ -114,10 +114,14 @@ def test_an_authorize_request_for_another_callback_is_refused_as_cognito_does(se
     assert b"redirect_uri" in answer.data
 
 
-def test_a_login_service_that_does_not_answer_is_unavailable_not_a_refusal():
+def test_a_login_service_that_does_not_answer_or_answers_no_token_is_unavailable_not_a_refusal(settings):
     unreachable = HttpManagedLogin(f"http://127.0.0.1:{free_port()}", "c", CALLBACK)
-    with pytest.raises(LoginServiceUnavailable):
+    with pytest.raises(LoginServiceUnavailable, match="did not answer"):
         unreachable.id_token("code", "verifier")
+    # A server that answers, but not as a token endpoint (an HTML 404).
+    elsewhere = HttpManagedLogin(f"{settings.login_url}/not-cognito", settings.client_id, CALLBACK)
+    with pytest.raises(LoginServiceUnavailable, match="answered 404 without JSON"):
+        elsewhere.id_token("code", "verifier")
 
 
 def test_the_served_keys_are_public_only(settings):
