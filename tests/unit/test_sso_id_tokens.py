@@ -120,6 +120,7 @@ def test_a_token_issued_in_the_future_is_refused(pool_key, keys):
         ({"identities": None}, "did not sign in through Entra"),
         ({"identities": [{"providerName": "Okta", "userId": "x"}]}, "did not sign in through Entra"),
         ({"email": None}, "sent no email address"),
+        ({"sub": None}, "has no sub"),
     ],
 )
 def test_each_wrong_claim_is_refused_by_name(pool_key, keys, changes, reason):

@@ -104,12 +104,15 @@ def verified_identity(token: str, keys: SigningKeys, expected: ExpectedToken, no
     provider = next((i for i in through if i.get("providerName") == expected.provider_name), None)
     if provider is None:
         raise _refused(f"the person did not sign in through {expected.provider_name}")
+    subject = claims.get("sub")
+    if not isinstance(subject, str) or not subject:
+        raise _refused("the ID token has no sub")
     email = claims.get("email")
     if not isinstance(email, str) or "@" not in email or len(email) > 254:
         raise _refused(f"{expected.provider_name} sent no email address for this person")
     return SsoIdentity(
         email=email.strip().lower(),
         username=str(claims.get("cognito:username", "")),
-        subject=str(claims.get("sub", "")),
+        subject=subject,
         provider_user_id=str(provider.get("userId", "")),
     )
