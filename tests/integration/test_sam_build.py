@@ -83,6 +83,9 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     built = yaml_parse((build / "template.yaml").read_text())
     monitoring = build / built["Resources"]["Monitoring"]["Properties"]["Location"]
     assert "OperationsDashboard" in yaml_parse(monitoring.read_text())["Resources"]
+    # So is single sign-on's (sso.yaml), created only when configured.
+    sso = build / built["Resources"]["Sso"]["Properties"]["Location"]
+    assert "IdentityProvider" in yaml_parse(sso.read_text())["Resources"]
     layer = build / "CommonLayer" / "python"
     # The console's script and chart ship with it, its page templates with the shortlink package.
     assert {"console.js", "uPlot.iife.min.js"} <= {path.name for path in (build / "ConsoleFunction/static").iterdir()}
