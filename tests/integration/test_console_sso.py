@@ -239,3 +239,24 @@ def test_a_login_service_that_does_not_answer_gets_a_502_page_and_no_session(aws
     assert "The login service did not answer as it should" in answer["body"]
     assert "console_session" not in browser.cookies
     assert members() == {}
+
+
+def test_the_console_starts_without_the_jwt_library_or_the_login_adapter():
+    # Loaded on the first SSO callback: no other console request pays for them.
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    probe = (
+        "import importlib.util, json, sys\n"
+        "spec = importlib.util.spec_from_file_location('console_app', 'functions/console/app.py')\n"
+        "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
+        "print(json.dumps(sorted(n for n in ('joserfc', 'cryptography', 'urllib3',"
+        " 'shortlink.adapters.http.managed_login') if n in sys.modules)))\n"
+    )
+    environment = {"PYTHONPATH": f"{root / 'layers/common'}:{root}", "POWERTOOLS_SERVICE_NAME": "console"}
+    loaded = subprocess.run(
+        [sys.executable, "-c", probe], cwd=root, env=environment, capture_output=True, text=True, check=True
+    )
+    assert loaded.stdout.strip() == "[]"
