@@ -65,6 +65,7 @@ def id_token(nonce: str, **changes: Any) -> str:
         "iss": SETTINGS.issuer,
         "aud": SETTINGS.client_id,
         "token_use": "id",
+        "sub": "5e7a-grace",
         "email": "grace@example.com",
         "nonce": nonce,
         "iat": int(NOW.timestamp()),
