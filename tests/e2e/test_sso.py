@@ -2,7 +2,8 @@
 tools.devstack.managed_login), on each DynamoDB of the `store` fixture. In Debian's Chromium a
 person clicks "Sign in with Example Corp", signs in at the stand-in and lands in the console as
 a viewer of the stack's workspace (axe-core on the sign-in page with its button); their second
-sign-in keeps the role an owner gave them since; forged callbacks over HTTP start no session."""
+sign-in keeps the role the owner gave them since on the Members page; forged callbacks over HTTP
+start no session."""
 
 from collections.abc import Iterator
 from typing import Any
@@ -16,6 +17,7 @@ from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import RunningStack, free_port
 from tests.e2e.test_console_browser import AXE, accessible
 from tests.e2e.test_password_page_browser import CHROMEDRIVER, CHROMIUM, browser
+from tests.e2e.test_people import owner_credentials
 
 __all__ = ["browser"]  # a fixture used by name
 WORKSPACE = key_id_for(hash_api_key(FIXED_KEY))  # the stack key's own workspace, SSO=1's default
@@ -37,8 +39,7 @@ def sso_stack(store: dict[str, str]) -> Iterator[RunningStack]:
 
 @pytest.fixture
 def memberships(sso_stack: RunningStack, store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> DynamoMemberships:
-    """The stack's memberships, read and changed as an owner's page would (the members page is
-    the people branch's)."""
+    """The stack's memberships as stored, to check what the console's pages did."""
     endpoint = store.get("AWS_ENDPOINT_URL_DYNAMODB") or f"http://127.0.0.1:{sso_stack.moto_port}"
     monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
     for name, value in (
@@ -63,7 +64,7 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
 ):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
-    from selenium.webdriver.support.ui import WebDriverWait
+    from selenium.webdriver.support.ui import Select, WebDriverWait
 
     def shown(element_id: str) -> Any:
         return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
@@ -73,8 +74,9 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
         button = shown("sso-sign-in")
         assert button.text == "Sign in with Example Corp"
         button.click()
-        shown("email").send_keys(email)  # the stand-in's form, at "the identity provider"
-        browser.find_element(By.ID, "idp-sign-in").click()
+        submit = shown("idp-sign-in")  # the stand-in's form, at "the identity provider"
+        browser.find_element(By.ID, "email").send_keys(email)
+        submit.click()
         WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console")
 
     browser.get(f"{sso_stack.base_url}/console/sign-in")
@@ -88,9 +90,20 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
     assert "eyJ" not in browser.page_source  # no JWT anywhere on the page
     assert roles(memberships) == {"ada@example.com": "viewer"}
 
-    # An owner makes Ada an editor; she signs out (the cookie goes), and in again with SSO.
+    # The owner (make dev's) makes Ada an editor on the Members page...
     [ada] = [member for member in memberships.members_of(WORKSPACE) if member.email == "ada@example.com"]
-    assert memberships.set_role(WORKSPACE, ada.subject, "editor")
+    browser.delete_all_cookies()
+    owner_email, owner_password = owner_credentials(sso_stack)
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sign-in-person")
+    browser.find_element(By.ID, "email").send_keys(owner_email)
+    browser.find_element(By.ID, "password").send_keys(owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    shown("members-page").click()
+    Select(shown(f"role-{ada.subject}")).select_by_value("editor")
+    browser.find_element(By.CSS_SELECTOR, f'[aria-label="Change the role of {ada.email}"]').click()
+    WebDriverWait(browser, 30).until(lambda _: roles(memberships)["ada@example.com"] == "editor")
+    # ...and Ada, signed out, signs in again with SSO: the role stays the owner's choice.
     browser.delete_all_cookies()
     sign_in_with_sso("ada@example.com")
     assert "(editor)" in browser.find_element(By.CLASS_NAME, "who").text
