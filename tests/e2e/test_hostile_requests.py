@@ -181,3 +181,26 @@ def test_a_hostile_sign_in_form_is_a_4xx_naming_nothing(stack, form):
 def test_an_invitation_link_that_is_none_is_a_404(stack, token):
     status, answer, _ = exchange(stack, request_bytes("GET", b"/console/invitations/" + token))
     assert status == 404, answer[:500]
+
+
+def test_a_signed_in_person_naming_huge_or_foreign_ids_gets_a_4xx(stack):
+    from tests.e2e.test_people import Visitor, access_token, owner_credentials
+
+    email, password = owner_credentials(stack)
+    token = access_token(stack, email, password)
+    for workspace in (b"w" * 5000, b"another-workspace", b"\xff\xfe"):
+        headers = [(b"Authorization", b"Bearer " + token.encode()), (b"X-Shortlink-Workspace", workspace)]
+        status, answer, _ = exchange(stack, request_bytes("GET", b"/links", headers))
+        assert status == 403, answer[:500]
+    owner = Visitor(stack)
+    assert owner.post("/console/sign-in/person", {"email": email, "password": password}).status == 303
+    csrf = owner.csrf("/console/members")
+    assert owner.post(f"/console/members/{'s' * 3000}/remove", {"csrf": csrf}).status == 404
+    assert owner.post(f"/console/members/{'s' * 3000}/role", {"csrf": csrf, "role": "viewer"}).status == 404
+    assert owner.post("/console/members/x/role", {"csrf": csrf, "role": "emperor"}).status == 422
+    assert owner.post("/console/workspace", {"csrf": csrf, "workspace_id": "w" * 5000}).status == 403
+    invited = owner.post(
+        "/console/members/invite", {"csrf": csrf, "email": "x" * 300 + "@example.com", "role": "viewer"}
+    )
+    assert invited.status == 422
+    assert b"email:" in invited.body

@@ -68,6 +68,9 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     assert slug in browser.page_source
     assert browser.execute_script("return document.cookie") == ""  # HttpOnly: no script sees it
     assert not re.search(r"eyJ[\w-]+\.[\w-]+\.", browser.page_source)  # no token of the pool in the page
+    browser.find_element(By.ID, "workspaces-page").click()
+    assert "(this one)" in shown("workspaces").text
+    accessible(browser, "workspaces")
 
     # ... and invites an editor and a viewer
     run = secrets.token_hex(3)

@@ -100,6 +100,6 @@ def test_a_token_acts_in_the_workspace_it_names_with_its_role_there_only():
     access = PersonAccess(ISSUER, PoolKeys(), memberships)
     actor = actor_of_token(token(), "ws1", access, NOW)
     assert (actor.kind, actor.id, actor.workspace_id, actor.role) == ("person", "sub-ann", "ws1", "editor")
-    for workspace in (None, "", "ws2"):
+    for workspace in (None, "", "ws2", "w" * 5000, "ws1\n"):
         with pytest.raises(NoWorkspaceChosen):
             actor_of_token(token(), workspace, access, NOW)
