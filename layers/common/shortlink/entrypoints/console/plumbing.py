@@ -1,6 +1,6 @@
 """What every console route shares: its session and who is behind it (a key or a person: an
-Actor, whose scopes every page checks), the form of a
-state-changing request with its CSRF check, the page of a signed-in key, and the error pages."""
+Actor, whose scopes every page checks), the form of a state-changing request with its CSRF
+check, the page of a signed-in actor, and the error pages."""
 
 from datetime import UTC, datetime
 from typing import Any, cast
