@@ -87,7 +87,7 @@ def test_a_code_is_redeemed_once_for_an_id_token_the_pools_keys_verify(settings)
     query = signed_in_at_the_provider(settings, login, "Grace@Example.com")
     assert query["state"] == login.state
     token = adapter(settings).id_token(query["code"], login.verifier)
-    keys = SigningKeys(lambda: CachedJwks(settings.jwks_url).keys(refresh=True), time.monotonic)
+    keys = SigningKeys(CachedJwks(settings.jwks_url).keys)
     identity = verified_identity(
         token, keys, ExpectedToken(settings.issuer, settings.client_id, login.nonce, "Okta"), time.time()
     )

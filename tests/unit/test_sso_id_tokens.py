@@ -5,7 +5,6 @@ import base64
 import hashlib
 import hmac
 import json
-import time
 from typing import Any
 
 import pytest
@@ -32,7 +31,7 @@ def pool_key() -> RSAKey:
 @pytest.fixture
 def keys(pool_key: RSAKey) -> SigningKeys:
     document = {"keys": [pool_key.as_dict(private=False)]}
-    return SigningKeys(lambda: document, time.monotonic)
+    return SigningKeys(lambda refresh: document)
 
 
 def claims(**changes: Any) -> dict[str, Any]:
@@ -132,20 +131,19 @@ def test_what_is_not_a_jwt_is_refused(keys, token):
     assert "could not be verified" in refusal(token, keys)
 
 
-def test_keys_are_fetched_once_and_again_for_an_unknown_key_id_at_most_once_a_minute(pool_key):
-    fetches = []
-    now = [0.0]
+def test_a_key_id_not_in_the_kept_set_asks_for_a_fresh_read_once(pool_key):
+    reads: list[bool] = []
+    rotated = RSAKey.generate_key(2048, parameters={"kid": "pool-key-2"})
 
-    def fetch() -> dict[str, Any]:
-        fetches.append(now[0])
-        return {"keys": [pool_key.as_dict(private=False)]}
+    def key_set(refresh: bool) -> dict[str, Any]:
+        reads.append(refresh)
+        keys = [pool_key, rotated] if refresh else [pool_key]  # the pool rotated since the first read
+        return {"keys": [key.as_dict(private=False) for key in keys]}
 
-    keys = SigningKeys(fetch, lambda: now[0])
+    keys = SigningKeys(key_set)
     assert keys.key("pool-key-1") is not None
-    assert keys.key("pool-key-1") is not None
-    assert keys.key("unknown") is None  # fetched less than a minute ago: not again
-    now[0] = 61.0
-    assert keys.key("unknown") is None  # a rotation may have added it: fetched again
-    now[0] = 3700.0
-    assert keys.key("pool-key-1") is not None  # an hour on: fetched again
-    assert fetches == [0.0, 61.0, 3700.0]
+    assert reads == [False]  # the kept set holds it
+    assert keys.key("pool-key-2") is not None
+    assert reads == [False, False, True]  # not in the kept set: read afresh, once
+    assert keys.key("made-up") is None
+    assert reads == [False, False, True, False, True]  # the source limits how often that reads

@@ -3,7 +3,6 @@
 
 import base64
 import hashlib
-import time
 from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -77,7 +76,7 @@ def id_token(nonce: str, **changes: Any) -> str:
 
 
 def keys() -> SigningKeys:
-    return SigningKeys(lambda: {"keys": [KEY.as_dict(private=False)]}, time.monotonic)
+    return SigningKeys(lambda refresh: {"keys": [KEY.as_dict(private=False)]})
 
 
 def test_the_login_state_cookie_reads_back_until_it_expires_and_never_forged():

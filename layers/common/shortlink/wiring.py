@@ -391,8 +391,7 @@ def sso_signing_keys() -> "SigningKeys":
     from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.sso.signing_keys import SigningKeys
 
-    key_set = CachedJwks(sso_settings().jwks_url)
-    return SigningKeys(lambda: key_set.keys(refresh=True), time.monotonic)
+    return SigningKeys(CachedJwks(sso_settings().jwks_url).keys)
 
 
 def forget_cached_links() -> None:
