@@ -84,7 +84,7 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     # The nested stacks (the edge, the dashboard and alarms...) are built along, to be packaged.
     built = yaml_parse((build / "template.yaml").read_text())
     nested = nested_templates(ROOT / "template.yaml")
-    assert {"Edge", "Monitoring"} <= set(nested)
+    assert {"Edge", "Monitoring", "People", "Sso"} <= set(nested)
     for name, source in ((name, path) for name, path in nested.items() if "/" not in name):
         copy = build / built["Resources"][name]["Properties"]["Location"]
         assert yaml_parse(copy.read_text())["Resources"] == yaml_parse(source.read_text())["Resources"], name

@@ -7,7 +7,10 @@ SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
 SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
 SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0),
 SHORTLINK_OWNER_EMAIL (the first owner's email; default owner@example.com),
-AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER (the user pool's endpoint; default: the embedded moto).
+AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER (the user pool's endpoint; default: the embedded moto),
+SSO=1 (a stand-in for the user pool's managed login on SSO_PORT, 5006, for the console's single
+sign-on: tools.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_LABEL, SSO_DEFAULT_ROLE,
+SSO_WORKSPACE: default, the key's workspace).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
 """
@@ -168,6 +171,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         os.environ["CREATE_RATE_LIMIT_PER_MINUTE"] = os.environ["SHORTLINK_CREATE_RATE_LIMIT"]
     if "SHORTLINK_LINK_CACHE_TTL" in os.environ:  # e.g. 1 to see an edit reach every region sooner
         os.environ["LINK_CACHE_TTL_SECONDS"] = os.environ["SHORTLINK_LINK_CACHE_TTL"]
+    if os.environ.get("SSO") == "1":
+        from tools.devstack.managed_login import start_managed_login
+
+        sso_port = int(os.environ.get("SSO_PORT", "5006"))
+        base_url = os.environ["PUBLIC_BASE_URL"]
+        os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
@@ -180,6 +189,10 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
     owner_password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
+    sso_line = ""
+    if os.environ.get("SSO") == "1":
+        os.environ["SSO_WORKSPACE"] = os.environ.get("SSO_WORKSPACE") or workspace_id
+        sso_line = f"  SSO:       {os.environ['SSO_LOGIN_URL']} (the managed login's stand-in)\n"
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
     sources = event_sources(
@@ -208,6 +221,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"
+        f"{sso_line}"
         f"{ttl_line}"
         f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"

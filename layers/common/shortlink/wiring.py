@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
     from shortlink.adapters.http.jwks import CachedJwks
+    from shortlink.adapters.http.managed_login import HttpManagedLogin
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
@@ -63,6 +64,8 @@ if TYPE_CHECKING:
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
     from shortlink.redirect.services import RedirectServices
+    from shortlink.settings.sso import SsoSettings
+    from shortlink.sso.signing_keys import SigningKeys
 
 
 Model = TypeVar("Model", bound=Concern)
@@ -463,6 +466,33 @@ def webhook_sender() -> "HttpWebhookSender":
     return HttpWebhookSender(allow_loopback=settings_of(WebhookSettings).allow_loopback)
 
 
+@cache
+def sso_settings() -> "SsoSettings":
+    """Single sign-on's settings (off unless SSO_PROVIDER_NAME names an identity provider)."""
+    from shortlink.settings.sso import SsoSettings
+
+    return SsoSettings.from_env(os.environ)
+
+
+@cache
+def managed_login() -> "HttpManagedLogin":
+    """The user pool's managed login: the SSO callback's token endpoint and signing keys."""
+    from shortlink.adapters.http.managed_login import HttpManagedLogin
+
+    config = sso_settings()
+    return HttpManagedLogin(config.login_url, config.client_id, config.callback_url)
+
+
+@cache
+def sso_signing_keys() -> "SigningKeys":
+    """The keys that sign the pool's ID tokens, kept per environment (shortlink.sso.signing_keys);
+    read from SSO_JWKS_URL, the pool's own key set unless the local stand-in's."""
+    from shortlink.adapters.http.jwks import CachedJwks
+    from shortlink.sso.signing_keys import SigningKeys
+
+    return SigningKeys(CachedJwks(sso_settings().jwks_url).keys)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -502,6 +532,9 @@ def reset() -> None:
         webhook_queue,
         link_owners,
         webhook_sender,
+        sso_settings,
+        managed_login,
+        sso_signing_keys,
     ):
         factory.cache_clear()
     forget_settings()

@@ -1,1 +1,1 @@
-"""HTTP adapters: webhook deliveries to their endpoints."""
+"""HTTP adapters: webhook deliveries to their endpoints, the managed login of single sign-on."""

@@ -12,6 +12,7 @@ from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import issue_session
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
+from shortlink.entrypoints.console.sso import button_label
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -30,7 +31,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
-    return page("sign_in.html", error=None, people=people_settings().enabled)
+    return page("sign_in.html", error=None, people=people_settings().enabled, sso_label=button_label())
 
 
 @router.post("/console/sign-in")
@@ -46,7 +47,11 @@ def sign_in() -> Response[Any]:
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
         return page(
-            "sign_in.html", 401, error="This API key is not valid (or was revoked).", people=people_settings().enabled
+            "sign_in.html",
+            401,
+            error="This API key is not valid (or was revoked).",
+            people=people_settings().enabled,
+            sso_label=button_label(),
         )
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
     logger.info("console sign-in", extra={"key_id": key.key_id})

@@ -1,0 +1,118 @@
+"""Single sign-on: GET /console/sso sends the browser to the user pool's managed login (which
+goes straight to the identity provider); GET /console/sso/callback checks its answer, makes the
+person a member of the configured workspace on their first sign-in and starts their session.
+No token of the pool is kept or reaches the page: the console's own session cookie is all."""
+
+import hashlib
+from typing import Any
+from urllib.parse import urlsplit
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+from aws_lambda_powertools.shared.cookies import Cookie, SameSite
+
+from shortlink.console.pages import HTML, PAGE_HEADERS, page
+from shortlink.console.sessions import cookie_value
+from shortlink.entrypoints.console.people_sessions import start_person_session
+from shortlink.entrypoints.console.plumbing import Refused, browser_host, current_event, now
+from shortlink.errors import StorageUnavailable
+from shortlink.people.members import join_on_first_sign_in
+from shortlink.people.model import Person, role_named
+from shortlink.sso.authorize import authorize_url
+from shortlink.sso.callback import completed_sign_in
+from shortlink.sso.login_state import LOGIN_STATE_COOKIE, LOGIN_STATE_LIFETIME, read_login_state, start_login
+from shortlink.sso.refusals import LoginServiceUnavailable, SsoRefused
+from shortlink.wiring import (
+    console_session_secret,
+    managed_login,
+    memberships,
+    sso_settings,
+    sso_signing_keys,
+    window_counter,
+)
+
+SSO_PATH = "/console/sso"
+
+logger = Logger()
+router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+def login_state_cookie(value: str, max_age: int = int(LOGIN_STATE_LIFETIME.total_seconds())) -> Cookie:
+    """Readable by no script, sent only to the SSO routes over HTTPS, and with the managed login's
+    redirect back (a top-level GET from another site: SameSite=Lax, not Strict)."""
+    return Cookie(
+        name=LOGIN_STATE_COOKIE,
+        value=value,
+        path=SSO_PATH,
+        secure=True,
+        http_only=True,
+        same_site=SameSite.LAX_MODE,
+        max_age=max_age,
+    )
+
+
+def claim_state(state: str, expires_at: int) -> bool:
+    """A sign-in's state is used once: a window of one use in the counters table, kept until
+    the state would expire anyway (the table's TTL then removes it)."""
+    subject = f"sso-state#{hashlib.sha256(state.encode()).hexdigest()}"
+    return window_counter().take(subject, 0, 1, expires_at)
+
+
+def refused_page(status: int, message: str) -> Response[Any]:
+    """A sign-in that did not complete: its page, and the browser's sign-in forgotten."""
+    return page("error.html", status, cookies=[login_state_cookie("", max_age=0)], message=message)
+
+
+def button_label() -> str | None:
+    """What the sign-in page's SSO button says after "Sign in with", or None without SSO."""
+    return sso_settings().button_label if sso_settings().enabled else None
+
+
+def configured() -> None:
+    if not sso_settings().enabled:
+        raise Refused(404, "Single sign-on is not set up for this console.")
+
+
+def redirect(location: str, cookies: list[Cookie] | None = None) -> Response[Any]:
+    return Response(302, HTML, "", headers={**PAGE_HEADERS, "Location": location}, cookies=cookies)
+
+
+@router.get(SSO_PATH)
+def start_sign_in() -> Response[Any]:
+    configured()
+    # The sign-in's cookie must be set on the host the managed login sends the browser back to.
+    callback = urlsplit(sso_settings().callback_url)
+    host = browser_host()
+    if host is not None and host != callback.netloc:
+        return redirect(f"{callback.scheme}://{callback.netloc}{SSO_PATH}")
+    login, cookie = start_login(now(), console_session_secret())
+    return redirect(authorize_url(sso_settings(), login), [login_state_cookie(cookie)])
+
+
+@router.get(f"{SSO_PATH}/callback")
+def callback() -> Response[Any]:
+    configured()
+    config = sso_settings()
+    event = current_event()
+    login = read_login_state(cookie_value(event.cookies or [], LOGIN_STATE_COOKIE), now(), console_session_secret())
+    query = dict(event.query_string_parameters or {})
+    try:
+        identity = completed_sign_in(
+            query, login, config, managed_login(), sso_signing_keys(), claim_state, now().timestamp()
+        )
+    except SsoRefused as refusal:
+        logger.info("single sign-on refused", extra={"reason": str(refusal)})
+        return refused_page(refusal.status, str(refusal))
+    except (LoginServiceUnavailable, StorageUnavailable) as error:
+        logger.error("single sign-on: the login service failed: %s", error)
+        return refused_page(502, "The login service did not answer as it should: try again shortly.")
+    person = Person(identity.subject, identity.email)
+    role = role_named(config.default_role) or "viewer"
+    added_by = f"single sign-on ({config.provider_name})"
+    joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
+    if joined is not None:
+        logger.info("single sign-on: a new member", extra={"workspace_id": config.workspace, "role": role})
+    answer = start_person_session(person, config.workspace)
+    answer.cookies.append(login_state_cookie("", max_age=0))
+    return answer

@@ -1,0 +1,68 @@
+"""A sign-in in progress: its state, nonce and PKCE verifier, kept in the browser in a short-lived
+cookie signed with the console's secret (HMAC-SHA256), and the PKCE challenge sent with it.
+
+The state ties the callback to the browser that started the sign-in (and is used once: the
+console records it when the callback arrives), the nonce ties the ID token to it, and the
+verifier proves to the token endpoint that the code is redeemed by whoever asked for it.
+"""
+
+import base64
+import hashlib
+import hmac
+import json
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+LOGIN_STATE_COOKIE = "console_sso"
+LOGIN_STATE_LIFETIME = timedelta(minutes=10)
+MAX_COOKIE_CHARS = 512
+
+
+@dataclass(frozen=True)
+class LoginState:
+    state: str
+    nonce: str
+    verifier: str  # PKCE: 43 characters of base64url (RFC 7636 asks 43 to 128)
+    expires_at: int  # Unix seconds
+
+    @property
+    def challenge(self) -> str:
+        """The PKCE S256 challenge of the verifier."""
+        return _b64(hashlib.sha256(self.verifier.encode()).digest())
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _signature(payload: str, secret: bytes) -> str:
+    # Its own prefix: a session cookie's signature is never a valid login state's, or back.
+    return _b64(hmac.new(secret, f"sso-login|{payload}".encode(), hashlib.sha256).digest())
+
+
+def start_login(now: datetime, secret: bytes) -> tuple[LoginState, str]:
+    """A new sign-in's state, nonce and verifier (each 256 random bits) and its cookie value."""
+    login = LoginState(
+        secrets.token_urlsafe(32),
+        secrets.token_urlsafe(32),
+        secrets.token_urlsafe(32),
+        int((now + LOGIN_STATE_LIFETIME).timestamp()),
+    )
+    payload = _b64(json.dumps([login.state, login.nonce, login.verifier, login.expires_at]).encode())
+    return login, f"{payload}.{_signature(payload, secret)}"
+
+
+def read_login_state(cookie: str | None, now: datetime, secret: bytes) -> LoginState | None:
+    """The sign-in a cookie value carries, or None if it is missing, forged, malformed or expired."""
+    if not cookie or len(cookie) > MAX_COOKIE_CHARS or cookie.count(".") != 1:
+        return None
+    payload, signature = cookie.split(".")
+    if not hmac.compare_digest(signature, _signature(payload, secret)):
+        return None
+    try:
+        state, nonce, verifier, expires_at = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+        login = LoginState(str(state), str(nonce), str(verifier), int(expires_at))
+    except (ValueError, TypeError):  # signed by us, so only a changed format gets here
+        return None
+    return login if now.timestamp() < login.expires_at else None

@@ -1,0 +1,141 @@
+"""Single sign-on end to end: the local stack with SSO on (`SSO=1`: the managed login's stand-in,
+tools.devstack.managed_login), on each DynamoDB of the `store` fixture. In Debian's Chromium a
+person clicks "Sign in with Example Corp", signs in at the stand-in and lands in the console as
+a viewer of the stack's workspace (axe-core on the sign-in page with its button); their second
+sign-in keeps the role the owner gave them since on the Members page; forged callbacks over HTTP
+start no session."""
+
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import pytest
+
+from shortlink.access.api_keys import hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.memberships import DynamoMemberships
+from tests.e2e.conftest import FIXED_KEY
+from tests.e2e.running_stack import RunningStack, free_port
+from tests.e2e.test_console_browser import AXE, accessible
+from tests.e2e.test_password_page_browser import CHROMEDRIVER, CHROMIUM, browser
+from tests.e2e.test_people import owner_credentials
+
+__all__ = ["browser"]  # a fixture used by name
+WORKSPACE = key_id_for(hash_api_key(FIXED_KEY))  # the stack key's own workspace, SSO=1's default
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None or CHROMEDRIVER is None,
+    reason="Debian's chromium and chromium-driver are not installed; `make e2e` installs them with apt-get "
+    "when it runs as root, and could not here",
+)
+needs_axe = pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make e2e does)")
+
+
+@pytest.fixture(scope="module")
+def sso_stack(store: dict[str, str]) -> Iterator[RunningStack]:
+    started = RunningStack.start(endpoints=store, SSO="1", SSO_PORT=str(free_port()), SHORTLINK_API_KEY=FIXED_KEY)
+    assert started.ready, f"local stack did not start:\n{started.output()}"
+    yield started
+    assert started.stop() == 0, started.output()
+
+
+@pytest.fixture
+def memberships(sso_stack: RunningStack, store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> DynamoMemberships:
+    """The stack's memberships as stored, to check what the console's pages did."""
+    endpoint = store.get("AWS_ENDPOINT_URL_DYNAMODB") or f"http://127.0.0.1:{sso_stack.moto_port}"
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
+    for name, value in (
+        ("AWS_ACCESS_KEY_ID", "x"),
+        ("AWS_SECRET_ACCESS_KEY", "x"),
+        ("AWS_DEFAULT_REGION", "us-east-1"),
+    ):
+        monkeypatch.setenv(name, value)
+    return DynamoMemberships("ApiKeysTable")
+
+
+def roles(memberships: DynamoMemberships) -> dict[str, str]:
+    """The workspace's members but its first owner (`make dev`'s, tools.devstack.people)."""
+    members = memberships.members_of(WORKSPACE)
+    return {member.email: member.role for member in members if member.email != "owner@example.com"}
+
+
+@needs_chromium
+@needs_axe
+def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_an_owner_gives(
+    sso_stack, browser, memberships
+):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    def shown(element_id: str) -> Any:
+        return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
+
+    def sign_in_with_sso(email: str) -> None:
+        browser.get(f"{sso_stack.base_url}/console/sign-in")
+        button = shown("sso-sign-in")
+        assert button.text == "Sign in with Example Corp"
+        button.click()
+        submit = shown("idp-sign-in")  # the stand-in's form, at "the identity provider"
+        browser.find_element(By.ID, "email").send_keys(email)
+        submit.click()
+        WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console")
+
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sso-sign-in")
+    accessible(browser, "sso-sign-in")
+
+    sign_in_with_sso("ada@example.com")
+    assert "Signed in as ada@example.com (viewer)" in " ".join(browser.find_element(By.CLASS_NAME, "who").text.split())
+    assert browser.find_elements(By.ID, "new-link") == []  # a viewer creates no link
+    assert browser.execute_script("return document.cookie") == ""  # HttpOnly: no script sees a session
+    assert "eyJ" not in browser.page_source  # no JWT anywhere on the page
+    assert roles(memberships) == {"ada@example.com": "viewer"}
+
+    # The owner (make dev's) makes Ada an editor on the Members page...
+    [ada] = [member for member in memberships.members_of(WORKSPACE) if member.email == "ada@example.com"]
+    browser.delete_all_cookies()
+    owner_email, owner_password = owner_credentials(sso_stack)
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sign-in-person")
+    browser.find_element(By.ID, "email").send_keys(owner_email)
+    browser.find_element(By.ID, "password").send_keys(owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    shown("members-page").click()
+    Select(shown(f"role-{ada.subject}")).select_by_value("editor")
+    browser.find_element(By.CSS_SELECTOR, f'[aria-label="Change the role of {ada.email}"]').click()
+    WebDriverWait(browser, 30).until(lambda _: roles(memberships)["ada@example.com"] == "editor")
+    # ...and Ada, signed out, signs in again with SSO: the role stays the owner's choice.
+    browser.delete_all_cookies()
+    sign_in_with_sso("ada@example.com")
+    assert "(editor)" in browser.find_element(By.CLASS_NAME, "who").text
+    assert roles(memberships) == {"ada@example.com": "editor"}
+
+
+@pytest.mark.parametrize(
+    ("query", "problem"),
+    [
+        ({"code": "made-up", "state": "made-up"}, "No sign-in was started in this browser"),
+        ({"error": "access_denied", "error_description": "not assigned"}, "did not sign you in: access_denied"),
+    ],
+)
+def test_a_forged_callback_over_http_is_refused_with_a_page_naming_it_and_no_session(
+    sso_stack, memberships, query, problem
+):
+    before = roles(memberships)
+    answer = sso_stack.request("GET", f"/console/sso/callback?{urlencode(query)}")
+    assert answer.status == 400
+    assert problem in answer.body.decode()
+    assert "console_session=" not in str(answer.headers.get("set-cookie", ""))
+    assert roles(memberships) == before
+
+
+def test_a_callback_with_another_browsers_state_is_refused(sso_stack, memberships):
+    before = roles(memberships)
+    started = sso_stack.request("GET", "/console/sso")
+    assert started.status == 302
+    cookie = started.headers["set-cookie"].split(";")[0]
+    query = {"code": "whatever", "state": "the-state-of-another-browser"}
+    assert parse_qs(urlsplit(started.headers["location"]).query)["state"] != [query["state"]]
+    answer = sso_stack.request("GET", f"/console/sso/callback?{urlencode(query)}", headers={"Cookie": cookie})
+    assert answer.status == 400
+    assert "its state differs" in answer.body.decode()
+    assert roles(memberships) == before
