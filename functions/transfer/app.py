@@ -34,8 +34,10 @@ from shortlink.api.resolver import (
     needs,
 )
 from shortlink.api.responses import ExportedLinks, ImportSummary, answers, content_answer
+from shortlink.audit.recording import link_target
 from shortlink.clicks.stats import stats_range
 from shortlink.config import settings
+from shortlink.entrypoints import audit
 from shortlink.errors import ShortlinkError
 from shortlink.transfer.exports import (
     MAX_EXPORT_LINKS,
@@ -108,7 +110,10 @@ def import_links(
         invalid_answer=invalid_answer,
         domains=settings().short_domains,
     )
-    report = importer.run(records).as_json()
+    imported = importer.run(records)
+    # One entry per link, not one per file: each link's page then shows where it came from.
+    audit.record_each(app, "link.imported", [link_target(link) for link in imported.created_links()])
+    report = imported.as_json()
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 

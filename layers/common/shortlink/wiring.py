@@ -10,6 +10,7 @@ max_clicks) are built for the home region's tables; the redirect's reads, the cl
 counter and the rate-limit windows stay in this region.
 """
 
+import os
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+    from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+    from shortlink.audit.recording import AuditRecorder
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
     from shortlink.redirect.cache import CachedLinks
@@ -284,6 +287,25 @@ def webhook_sender() -> "HttpWebhookSender":
     return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
 
 
+@cache
+def audit_trail() -> "DynamoAuditTrail":
+    """The audit log, in the home region's table: written beside the changes it records, which
+    are made at home (a link of a generated code away from home is the exception)."""
+    from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
+    from shortlink.settings.audit import AuditSettings
+
+    audit = AuditSettings.from_env(os.environ)
+    return DynamoAuditTrail(audit.required_table(), audit.retention_days, settings().home_region_name)
+
+
+@cache
+def audit_recorder() -> "AuditRecorder":
+    """Writes a request's audit entries, then queues their audit.recorded events."""
+    from shortlink.audit.recording import AuditRecorder
+
+    return AuditRecorder(audit_trail(), webhook_queue())
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -313,6 +335,8 @@ def reset() -> None:
         webhook_queue,
         link_owners,
         webhook_sender,
+        audit_trail,
+        audit_recorder,
         settings,
     ):
         factory.cache_clear()

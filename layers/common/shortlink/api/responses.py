@@ -77,6 +77,7 @@ class ExportedLinks(BaseModel):
 
 
 ERRORS = {
+    400: "a query parameter is invalid (the audit log's): the message and `parameter` name it",
     401: "no valid API key: unknown, revoked or expired (checked after the body's size, before anything else)",
     403: "the API key lacks the scope this route needs (checked right after the key)",
     404: "no such link, or not one of this key's",

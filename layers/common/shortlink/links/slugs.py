@@ -20,6 +20,7 @@ RESERVED_SLUGS = frozenset(
         "stats",
         "keys",
         "webhooks",
+        "audit",
         "api",
         "admin",
         "login",

@@ -1,0 +1,45 @@
+"""What the API functions share to record their changes in the audit log: the request's origin
+(the calling key, its workspace, the client's hashed address, API Gateway's request id) and one
+call per change, made after the change is written (a failure to record answers 503)."""
+
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+from shortlink.api.resolver import current_api_key
+from shortlink.audit.model import Action
+from shortlink.audit.recording import RequestOrigin, client_hash, key_actor
+from shortlink.config import settings
+from shortlink.redirect.visitors import client_ip
+from shortlink.webhooks.model import EventMessage
+from shortlink.wiring import audit_recorder, visitor_salt_root
+
+
+def request_origin(app: APIGatewayHttpResolver, at: datetime) -> RequestOrigin:
+    key = current_api_key(app)
+    address = client_ip(app.current_event.raw_event, settings().trust_edge_headers)
+    request_id = app.current_event.request_context.request_id or ""
+    return RequestOrigin(
+        key.owner, key_actor(key), client_hash(visitor_salt_root(), str(address or ""), at), request_id
+    )
+
+
+def record(
+    app: APIGatewayHttpResolver,
+    action: Action,
+    target_id: str,
+    changed: Iterable[str] = (),
+    along: list[EventMessage] | None = None,
+) -> None:
+    """One entry of `action` on `target_id` by this request; its audit.recorded event is queued
+    now, or added to `along`, the webhook events the caller queues (one queue call for all)."""
+    now = datetime.now(UTC)
+    audit_recorder().record([request_origin(app, now).entry(action, target_id, now, changed)], along)
+
+
+def record_each(app: APIGatewayHttpResolver, action: Action, target_ids: Iterable[str]) -> None:
+    """One entry of `action` per target (a bulk create's links), written together."""
+    now = datetime.now(UTC)
+    origin = request_origin(app, now)
+    audit_recorder().record([origin.entry(action, target_id, now) for target_id in target_ids])
