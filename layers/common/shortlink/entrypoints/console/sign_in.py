@@ -12,6 +12,7 @@ from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import issue_session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.redirect.visitors import client_ip
 from shortlink.wiring import api_key_store, console_session_secret, window_counter
@@ -35,8 +36,11 @@ def sign_in() -> Response[Any]:
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
+        if key is not None:  # a known key, revoked or expired: its workspace learns of the attempt
+            audit.record(key, "session.sign_in_failed", key.key_id)
         return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
+    audit.record(key, "session.signed_in", key.key_id)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
 
@@ -46,5 +50,6 @@ def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
     _, current, key = posted_by_session()
     api_key_store().end_sessions(current.key_hash)
+    audit.record(key, "session.signed_out", key.key_id)
     logger.info("console sign-out", extra={"key_id": key.key_id})
     return see_other(SIGN_IN, [ended_session_cookie()])
