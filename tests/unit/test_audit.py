@@ -4,6 +4,7 @@ retention setting and webhook event."""
 import csv
 import io
 import json
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -12,7 +13,15 @@ from shortlink.access.api_keys import ApiKey
 from shortlink.audit.export import CSV_COLUMNS, entries_csv, entries_json
 from shortlink.audit.model import ACTIONS, TARGET_KINDS, Actor, AuditEntry, new_entry, target_kind_of
 from shortlink.audit.queries import MAX_LIMIT, InvalidAuditQuery, audit_query, export_format
-from shortlink.audit.recording import AuditRecorder, audit_event, client_hash, edited_fields, key_actor, link_target
+from shortlink.audit.recording import (
+    AuditRecorder,
+    audit_event,
+    changed_fields,
+    client_hash,
+    edited_fields,
+    key_actor,
+    link_target,
+)
 from shortlink.audit.trail import AuditPage
 from shortlink.config import ConfigurationError
 from shortlink.links.model import Link, LinkChanges
@@ -64,6 +73,13 @@ def test_an_edit_names_the_fields_it_changed_and_never_a_secret_or_its_value():
     text = json.dumps(made.view())
     assert "hunter2" not in text
     assert "example.com/new" not in text
+
+
+def test_a_forms_edit_names_only_the_fields_whose_values_changed():
+    before = Link(code="abc1234", url="https://example.com/", owner="ws1", created_at=AT, title="Old")
+    after = replace(before, title="New", password_hash="pbkdf2$...")
+    assert entry(changed=changed_fields(before, after)).changed == ("password", "title")
+    assert changed_fields(before, before) == ()
 
 
 def test_a_key_acts_under_its_public_id_and_name_never_its_hash():

@@ -4,7 +4,7 @@ entry per change, written with the change and announced to webhooks as `audit.re
 import hashlib
 import hmac
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime
 
 from shortlink.access.api_keys import ApiKey
@@ -53,6 +53,11 @@ def link_target(link: Link) -> str:
 def edited_fields(changes: LinkChanges) -> tuple[str, ...]:
     """The fields a link's edit changes, by name: a new password as `password`, never a value."""
     return (*changes.stored_values(), *(("password",) if changes.password is not None else ()))
+
+
+def changed_fields(before: Link, after: Link) -> tuple[str, ...]:
+    """The fields whose values an edit changed (a form sends every field, changed or not)."""
+    return tuple(field.name for field in fields(Link) if getattr(before, field.name) != getattr(after, field.name))
 
 
 def audit_event(entry: AuditEntry) -> EventMessage:

@@ -15,7 +15,7 @@ from shortlink.access.api_keys import ApiKey
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
 from shortlink.api.resolver import destination_policy, link_view
-from shortlink.audit.recording import edited_fields, link_target
+from shortlink.audit.recording import changed_fields, link_target
 from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import see_other
@@ -255,7 +255,7 @@ def edit(code: str) -> Response[Any]:
         if isinstance(error, LinkNotFound):
             raise
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
-    audit.record(key, "link.edited", link_target(edited), edited_fields(changes))
+    audit.record(key, "link.edited", link_target(edited), changed_fields(stored, edited))
     return see_other(page_of(stored))
 
 
