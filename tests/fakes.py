@@ -2,11 +2,12 @@
 
 import threading
 from dataclasses import replace
-from datetime import date, datetime
+from datetime import UTC, date, datetime
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
+from shortlink.people.model import Invitation, Membership, Role
 
 
 class InMemoryCounter:
@@ -105,3 +106,63 @@ class InMemoryApiKeys:
         if key.last_used_on is None or key.last_used_on < day:  # the adapter's condition
             self.writes += 1
             self.keys[key_hash] = replace(key, last_used_on=day)
+
+
+class InMemoryMemberships:
+    """shortlink.people.ports.Memberships in a dict."""
+
+    def __init__(self) -> None:
+        self.items: dict[tuple[str, str], Membership] = {}
+
+    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+        return self.items.get((workspace_id, subject))
+
+    def role_in(self, workspace_id: str, subject: str) -> Role | None:
+        found = self.items.get((workspace_id, subject))
+        return found.role if found else None
+
+    def of_person(self, subject: str) -> list[Membership]:
+        return sorted((m for m in self.items.values() if m.subject == subject), key=lambda m: m.workspace_id)
+
+    def members_of(self, workspace_id: str) -> list[Membership]:
+        return sorted((m for m in self.items.values() if m.workspace_id == workspace_id), key=lambda m: m.email)
+
+    def add(self, membership: Membership) -> bool:
+        return self.items.setdefault((membership.workspace_id, membership.subject), membership) is membership
+
+    def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
+        found = self.items.get((workspace_id, subject))
+        if found is None:
+            return False
+        self.items[(workspace_id, subject)] = replace(found, role=role)
+        return True
+
+    def remove(self, workspace_id: str, subject: str) -> bool:
+        return self.items.pop((workspace_id, subject), None) is not None
+
+
+class InMemoryInvitations:
+    """shortlink.people.ports.Invitations in a dict."""
+
+    def __init__(self) -> None:
+        self.items: dict[str, tuple[Invitation, bool]] = {}
+
+    def add(self, token_hash: str, invitation: Invitation) -> None:
+        self.items[token_hash] = (invitation, False)
+
+    def take(self, token_hash: str, now: datetime) -> Invitation | None:
+        found = self.items.get(token_hash)
+        if found is None or found[1] or found[0].expires_at <= now:
+            return None
+        self.items[token_hash] = (found[0], True)
+        return found[0]
+
+    def find(self, token_hash: str, now: datetime) -> Invitation | None:
+        found = self.items.get(token_hash)
+        return found[0] if found and not found[1] and found[0].expires_at > now else None
+
+    def pending_for(self, workspace_id: str) -> list[Invitation]:
+        now = datetime.now(UTC)
+        return [
+            i for i, taken in self.items.values() if i.workspace_id == workspace_id and not taken and i.expires_at > now
+        ]

@@ -16,7 +16,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
-from shortlink.api.resolver import API_KEY_SCHEME  # each route's scope is its security requirement
+from shortlink.api.resolver import API_KEY_SCHEME, PERSON_SCHEME  # each route's scope is its security requirement
 from shortlink.redirect.responses import NOINDEX, PERMANENT_REDIRECT_MAX_AGE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +33,11 @@ DESCRIPTION = (
 )
 
 SECURITY_SCHEMES: dict[str, Any] = {
-    API_KEY_SCHEME: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME, or POST /keys")
+    API_KEY_SCHEME: HTTPBearer(description="an API key: python -m tools.admin keys create --name NAME, or POST /keys"),
+    PERSON_SCHEME: HTTPBearer(
+        bearerFormat="JWT",
+        description="an access token of the stack's user pool (a person; with X-Shortlink-Workspace on key routes too)",
+    ),
 }
 HTML = {"text/html": {"schema": {"type": "string"}}}
 CODE = {

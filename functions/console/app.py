@@ -12,7 +12,17 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console.pages import page
-from shortlink.entrypoints.console import audit, keys, links, plumbing, sign_in, stats
+from shortlink.entrypoints.console import (
+    audit,
+    keys,
+    links,
+    members,
+    people_sign_in,
+    plumbing,
+    security,
+    sign_in,
+    stats,
+)
 from shortlink.entrypoints.console.plumbing import Refused
 
 STATIC = Path(__file__).with_name("static")
@@ -20,7 +30,7 @@ STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 
 logger = Logger()
 app = APIGatewayHttpResolver()
-for area in (plumbing, sign_in, links, stats, keys, audit):
+for area in (plumbing, sign_in, people_sign_in, links, stats, keys, members, security, audit):
     app.include_router(area.router)
 
 

@@ -48,6 +48,7 @@ from shortlink.wiring import (
     code_generator,
     idempotency_store,
     link_repository,
+    person_access,
     webhook_queue,
     window_counter,
 )
@@ -62,7 +63,7 @@ IDEMPOTENCY = IdempotencyConfig(
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 def create_and_describe(

@@ -1,5 +1,6 @@
 """An account's API keys, managed by a key with the `admin` scope: create, list, revoke; and
-its audit log (who changed what), read by the same keys.
+its audit log (who changed what), read by the same keys; and `GET /people/me`, a person's
+workspaces (their access token; API Gateway's JWT authorizer).
 
 Keys created here join the caller's account (they work on its links); the admin command is the
 root of trust, so revoking the last admin key locks nobody out for good.
@@ -18,18 +19,27 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api.audit_views import AuditEntries, audit_answer
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
-from shortlink.api.resolver import api_resolver, current_api_key, error_response, missing_scope, needs
+from shortlink.api.people_views import PersonView, WorkspaceView
+from shortlink.api.resolver import (
+    api_resolver,
+    current_api_key,
+    current_person,
+    error_response,
+    for_people,
+    missing_scope,
+    needs,
+)
 from shortlink.api.responses import BODY_ERRORS, answers, content_answer
 from shortlink.audit.queries import InvalidAuditQuery, audit_query, export_format
 from shortlink.entrypoints import audit
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
-from shortlink.wiring import api_key_store, audit_trail
+from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 @app.post(
@@ -48,7 +58,7 @@ def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
     except ScopeNotGrantable as error:
         return missing_scope(f"granting {error.scope}", error.scope)
     audit.record(app, "key.created", key.key_id)
-    logger.info("API key created", extra={"key_id": key.key_id, "by": caller.key_id, "scopes": sorted(scopes)})
+    logger.info("API key created", extra={"key_id": key.key_id, "by": caller.id, "scopes": sorted(scopes)})
     body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(body))
 
@@ -80,7 +90,7 @@ def revoke_key(
     if not api_key_store().revoke(key_id, owner=caller.owner):
         raise ApiKeyNotFound(key_id)
     audit.record(app, "key.revoked", key_id)
-    logger.info("API key revoked", extra={"key_id": key_id, "by": caller.key_id})
+    logger.info("API key revoked", extra={"key_id": key_id, "by": caller.id})
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -117,6 +127,19 @@ def audit_log(
 @app.exception_handler(InvalidAuditQuery)
 def invalid_audit_query(error: InvalidAuditQuery) -> Response[Any]:
     return error_response(400, "invalid_query", str(error), details={"parameter": error.parameter})
+
+
+@app.get(
+    "/people/me",
+    summary="The workspaces of the person whose access token this is, with their role in each",
+    operation_id="getMe",
+    responses=answers(200, "the person and their workspaces", PersonView),
+    security=for_people(),
+)
+def me() -> dict[str, Any]:
+    subject = current_person(app)
+    workspaces = [WorkspaceView.of(each) for each in memberships().of_person(subject)]
+    return PersonView(subject=subject, workspaces=workspaces).model_dump(mode="json")
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.

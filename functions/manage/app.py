@@ -42,7 +42,7 @@ from shortlink.links.use_cases import delete_link, edit_link, owned_link, restor
 from shortlink.numbers import ascii_digits_only
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event
-from shortlink.wiring import api_key_store, click_stats, link_repository, webhook_queue
+from shortlink.wiring import api_key_store, click_stats, link_repository, person_access, webhook_queue
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[
@@ -51,7 +51,7 @@ DomainQuery = Annotated[
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 def view(link: Link) -> dict[str, Any]:

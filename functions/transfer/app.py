@@ -50,11 +50,11 @@ from shortlink.transfer.exports import (
 )
 from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
-from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, window_counter
+from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, person_access, window_counter
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 
 def failure_answer(error: ShortlinkError) -> tuple[str, str]:

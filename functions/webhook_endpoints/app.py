@@ -25,11 +25,11 @@ from shortlink.webhooks.model import (
     new_secret,
     validate_endpoint_url,
 )
-from shortlink.wiring import api_key_store, webhook_endpoints
+from shortlink.wiring import api_key_store, person_access, webhook_endpoints
 
 logger = Logger()
 tracer = Tracer()
-app = api_resolver(api_key_store)
+app = api_resolver(api_key_store, person_access)
 
 ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
 

@@ -10,7 +10,7 @@ import boto3
 import pytest
 
 from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
-from shortlink.audit.model import Actor, new_entry
+from shortlink.audit.model import RecordedActor, new_entry
 from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.errors import StorageUnavailable
 from tests.e2e.running_stack import DYNALITE, Dynalite
@@ -19,7 +19,7 @@ from tools.devstack.resources import create_tables
 
 TABLE = "AuditLogTable"
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
-ACTOR = Actor("key", "0123456789ab", "ci")
+ACTOR = RecordedActor("key", "0123456789ab", "ci")
 
 
 @pytest.fixture(scope="module")

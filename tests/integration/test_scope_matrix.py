@@ -2,7 +2,9 @@
 scopes, answers nothing those scopes do not grant (PATCH and restore bodies, exports, account
 stats, webhook registration included), and refuses (403 naming a scope it lacks) exactly when
 the route's OpenAPI security requirement names a scope the key does not hold. No key a key makes
-outlives it or holds more scopes; no console session outlives its key or a Sign out."""
+outlives it or holds more scopes; no console session outlives its key or a Sign out. People's
+access tokens get what their role's scopes grant, in the workspace they name and no other; a
+route only people call takes no key."""
 
 import itertools
 import json
@@ -17,8 +19,11 @@ import pytest
 from shortlink import wiring as services
 from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, STATS_READ, hash_api_key, issue_api_key
 from shortlink.console.sessions import read_session
+from shortlink.people.model import ROLES
+from shortlink.people.roles import scopes_of
 from shortlink.webhooks.model import Endpoint, new_endpoint_id, new_secret
 from tests.events import bearer, http_event
+from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console import Browser, signed_in
 
 pytestmark = pytest.mark.one_account_per_module
@@ -45,7 +50,9 @@ def openapi_scopes() -> dict[tuple[str, str], frozenset[str]]:
     for path, operations in document["paths"].items():
         for method, operation in operations.items():
             requirements = operation.get("security", [])
-            found[(method.upper(), path)] = frozenset(scope for each in requirements for scope in each["apiKey"])
+            found[(method.upper(), path)] = frozenset(
+                scope for each in requirements for scope in each.get("apiKey", [])
+            )
     return found
 
 
@@ -256,3 +263,77 @@ def test_no_webhook_endpoint_outlives_the_key_that_registered_it(world):
     [stored] = [each for each in services.webhook_endpoints().list_for_owner(world.owner) if each.url == body["url"]]
     assert stored.expires_at is not None
     assert not stored.wants("link.created", (), ends)
+
+
+PERSON_ROUTES = {("GET", "/people/me")}
+
+
+@pytest.fixture
+def pool(world, template, monkeypatch) -> Pool:
+    return user_pool_in(template, monkeypatch)
+
+
+def test_every_route_answers_a_member_only_what_their_role_grants(world, template, pool):
+    needs = openapi_scopes()
+    routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
+    keyed = {route: scopes for route, scopes in needs.items() if scopes}
+    checked = 0
+    for role in ROLES:
+        person, password = pool.member(f"{role}@example.com", world.owner, role)
+        token = pool.access_token(person.email, password)
+        held = scopes_of(role)
+        for route, needed in sorted(keyed.items()):
+            method, path = route
+            request = request_of(world, method, path)
+            headers = {"x-shortlink-workspace": world.owner, **request.pop("headers", {})}
+            answer = world.call(routes[route], method, request.pop("path"), path, token, headers=headers, **request)
+            body = answer["body"] or ""
+            if needed <= held:  # an export of passwords' hashes needs admin beyond the route's scope
+                assert answer["statusCode"] < 400 or (route, answer["statusCode"]) == (("GET", "/links/export"), 403), (
+                    role, route, body,
+                )  # fmt: skip
+            else:
+                assert (answer["statusCode"], json.loads(body)["scope"] in needed - held) == (403, True), (role, route)
+            assert leaks(body, held) == [], (role, route, body)
+            checked += 1
+    assert checked == len(ROLES) * len(keyed)
+
+
+def test_a_token_acts_only_in_a_workspace_it_names_and_belongs_to(world, pool):
+    person, password = pool.member("editor@example.com", world.owner, "editor")
+    token = pool.access_token(person.email, password)
+    other_key = world.call("KeysFunction", "GET", "/keys", "/keys", world.admin)  # the admin's own answer
+    assert other_key["statusCode"] == 200
+    outsider, outsider_password = pool.member("outsider@example.com", "another-workspace", "owner")
+    outsider_token = pool.access_token(outsider.email, outsider_password)
+    for caller, headers, status in [
+        (token, {}, 403),  # no workspace named
+        (token, {"x-shortlink-workspace": "another-workspace"}, 403),  # not one of theirs
+        (outsider_token, {"x-shortlink-workspace": world.owner}, 403),  # a member elsewhere only
+        (token[:-4] + "AAAA", {"x-shortlink-workspace": world.owner}, 401),  # its signature broken
+    ]:
+        answer = world.call("ManageFunction", "GET", "/links", "/links", caller, headers=headers)
+        assert answer["statusCode"] == status, (headers, answer["body"])
+        assert DESTINATION not in answer["body"]
+        assert TITLE not in answer["body"]
+    allowed = world.call(
+        "ManageFunction", "GET", "/links", "/links", token, headers={"x-shortlink-workspace": world.owner}
+    )
+    assert allowed["statusCode"] == 200
+    assert TITLE in allowed["body"]
+
+
+def test_a_route_only_people_call_takes_no_key_and_tells_a_person_their_workspaces(world, pool):
+    for key in [world.admin, *world.keys.values()]:
+        answer = world.call("KeysFunction", "GET", "/people/me", "/people/me", key)
+        assert answer["statusCode"] == 401, answer["body"]
+    person, password = pool.member("viewer@example.com", world.owner, "viewer")
+    pool.member("viewer@example.com-elsewhere".replace("-elsewhere", ".org"), "ws-other", "owner")
+    token = pool.access_token(person.email, password)
+    answer = world.call("KeysFunction", "GET", "/people/me", "/people/me", token)
+    assert answer["statusCode"] == 200, answer["body"]
+    me = json.loads(answer["body"])
+    assert me == {
+        "subject": person.subject,
+        "workspaces": [{"workspace_id": world.owner, "role": "viewer", "scopes": ["links:read", "stats:read"]}],
+    }

@@ -36,6 +36,7 @@ PUBLIC_ROUTES = {
     ("GET", "/"),  # a short domain's root and app-link files
     ("GET", "/.well-known/{file}"),
     ("GET", "/robots.txt"),
+    ("GET", "/people/me"),  # a person's own route: the user pool's access token, no key
 }
 PATH_VALUES = {"{code}": "abc1234", "{key_id}": "0123456789ab", "{endpoint_id}": "ep_" + "0" * 32}
 

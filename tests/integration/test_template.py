@@ -143,6 +143,11 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:Scan",  # the Keys page lists the account's keys
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
+                # Invitations accepted by signing up make the person's account; SES sends invitations.
+                "cognito-idp:AdminCreateUser",
+                "cognito-idp:AdminSetUserPassword",
+                "cognito-idp:AdminDeleteUser",
+                "ses:SendEmail",
             },
         ),
     ],
@@ -241,6 +246,7 @@ def test_routes_and_trigger(template):
         ("POST", "/keys"): "KeysFunction",
         ("GET", "/keys"): "KeysFunction",
         ("DELETE", "/keys/{key_id}"): "KeysFunction",
+        ("GET", "/people/me"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
@@ -922,7 +928,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 30
+    assert len(integrations) == 31
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -946,6 +952,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/webhooks",
         "/webhooks/*",
         "/audit",
+        "/people/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {

@@ -11,7 +11,7 @@ import pytest
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.audit.export import CSV_COLUMNS, entries_csv, entries_json
-from shortlink.audit.model import ACTIONS, TARGET_KINDS, Actor, AuditEntry, new_entry, target_kind_of
+from shortlink.audit.model import ACTIONS, TARGET_KINDS, AuditEntry, RecordedActor, new_entry, target_kind_of
 from shortlink.audit.queries import MAX_LIMIT, InvalidAuditQuery, audit_query, export_format
 from shortlink.audit.recording import (
     AuditRecorder,
@@ -19,17 +19,19 @@ from shortlink.audit.recording import (
     changed_fields,
     client_hash,
     edited_fields,
-    key_actor,
     link_target,
+    recorded,
 )
 from shortlink.audit.trail import AuditPage
 from shortlink.config import ConfigurationError
 from shortlink.links.model import Link, LinkChanges
+from shortlink.people.actors import Actor
+from shortlink.people.model import Membership
 from shortlink.settings.audit import AuditSettings
 from shortlink.webhooks.model import DEFAULT_EVENT_TYPES, EVENT_TYPES, EventMessage, parse_message
 
 AT = datetime(2026, 12, 3, 9, 30, 15, 123456, tzinfo=UTC)
-KEY_ACTOR = Actor("key", "0123456789ab", "deploy bot")
+KEY_ACTOR = RecordedActor("key", "0123456789ab", "deploy bot")
 
 
 def entry(action="link.edited", target="abc1234", **fields):
@@ -82,9 +84,11 @@ def test_a_forms_edit_names_only_the_fields_whose_values_changed():
     assert changed_fields(before, before) == ()
 
 
-def test_a_key_acts_under_its_public_id_and_name_never_its_hash():
+def test_a_key_acts_under_its_public_id_and_name_never_its_hash_and_a_person_under_their_subject():
     key = ApiKey(key_id="0123456789ab", name="ci", created_at=AT, owner="ws1")
-    assert key_actor(key) == Actor("key", "0123456789ab", "ci")
+    assert recorded(Actor.of_key(key)) == RecordedActor("key", "0123456789ab", "ci")
+    member = Membership("ws1", "sub-123", "ana@example.com", "editor", AT)
+    assert recorded(Actor.of_member(member)) == RecordedActor("person", "sub-123", "ana@example.com")
 
 
 def test_a_clients_address_is_hashed_with_the_days_salt():
@@ -148,7 +152,7 @@ def test_a_query_takes_iso_moments_or_epoch_milliseconds_a_kind_a_target_and_a_p
 
 def test_the_csv_export_is_safe_to_open_in_a_spreadsheet():
     # Given entries whose key name and target a hostile admin chose to look like formulas
-    hostile = entry(actor=Actor("key", "0123456789ab", '=HYPERLINK("https://evil.example","x")'), target="+cmd")
+    hostile = entry(actor=RecordedActor("key", "0123456789ab", '=HYPERLINK("https://evil.example","x")'), target="+cmd")
     plain = entry(action="key.revoked", target="ba9876543210")
     rows = list(csv.reader(io.StringIO(entries_csv([hostile, plain]))))
     # Then each row holds the entry, and no cell starts a formula

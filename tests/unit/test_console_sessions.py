@@ -125,3 +125,23 @@ def test_a_session_ends_with_its_key_and_at_the_keys_next_sign_out():
 )
 def test_where_the_browsers_host_is_unknown_its_fetch_site_decides(origin, fetch_site, same):
     assert is_same_origin(origin, None, fetch_site) is same
+
+
+def test_a_persons_session_reads_back_with_its_subject_and_workspace_and_its_own_csrf():
+    from shortlink.console.sessions import issue_person_session
+
+    session, cookie = issue_person_session("sub-ann", "ws1", NOW, SECRET, generation=3)
+    read = read_session(cookie, NOW, SECRET)
+    assert read == session
+    assert read is not None
+    assert (read.is_person, read.subject, read.workspace_id, read.generation, read.key_hash) == (
+        True,
+        "sub-ann",
+        "ws1",
+        3,
+        "",
+    )
+    # Another workspace's session of the same person does not take this one's CSRF token
+    other, _ = issue_person_session("sub-ann", "ws2", NOW, SECRET, generation=3)
+    assert not other.accepts_csrf(session.csrf_token(SECRET), SECRET)
+    assert session.accepts_csrf(session.csrf_token(SECRET), SECRET)

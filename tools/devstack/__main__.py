@@ -5,7 +5,8 @@ AWS_ENDPOINT_URL_SQS (use those endpoints instead of the embedded moto server, w
 only for a service none of them covers), SHORTLINK_API_KEY (the key to create; else one is generated),
 SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
 SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
-SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0).
+SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0),
+SHORTLINK_OWNER_EMAIL (the first owner's email; default owner@example.com).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
 """
@@ -22,6 +23,7 @@ from typing import Any
 from tools.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
 from tools.devstack.edge import as_the_edge
 from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
+from tools.devstack.people import DEV_OWNER_EMAIL, check_totp_codes, create_user_pool, ensure_first_owner
 from tools.devstack.regions import RegionsSetting
 from tools.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
 from tools.devstack.sqs_trigger import redelivery_chance
@@ -79,6 +81,16 @@ def ensure_api_key(table: str, plaintext: str | None) -> str:
     return key
 
 
+def workspace_of(table: str, plaintext: str) -> str:
+    """The workspace (account) of a stored key."""
+    from shortlink.access.api_keys import hash_api_key
+    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+
+    key = DynamoApiKeyStore(table).find_by_hash(hash_api_key(plaintext))
+    assert key is not None, "the dev key was just stored"
+    return key.owner
+
+
 def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
     """The banner's say on where DynamoDB and SQS are, and which of them the embedded moto serves."""
 
@@ -113,11 +125,13 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # An endpoint the environment names for a service replaces the embedded moto for it; moto
     # starts only if a service is left to it.
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
-    if embedded:
-        start_embedded_moto(moto_port, running)
-    endpoints = {service: given_endpoint(service) or f"http://{HOST}:{moto_port}" for service in LOCAL_SERVICES}
+    # The user pool is always the embedded moto's (no other local Cognito is supported).
+    check_totp_codes()
+    moto_url = start_embedded_moto(moto_port, running)
+    endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
+    os.environ["AWS_ENDPOINT_URL_COGNITO_IDP"] = moto_url
 
     dynamodb: Any = boto3.client("dynamodb")
     sqs: Any = boto3.client("sqs")
@@ -125,6 +139,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     queue_urls = create_queues(template, sqs)
 
     os.environ.update(function_environment(template, queue_urls))
+    cognito: Any = boto3.client("cognito-idp", endpoint_url=moto_url)
+    pool = create_user_pool(template, cognito, moto_url)
+    os.environ.update(pool.environment())
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     # Two short domains: 127.0.0.1 (the default) and go.localhost (curl resolves *.localhost to
@@ -144,6 +161,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
         http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
+    owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
+    workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
+    owner_password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
     sources = event_sources(
@@ -169,6 +189,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
+        f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{ttl_line}"
         f"{streams_line}"

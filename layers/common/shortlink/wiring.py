@@ -19,6 +19,8 @@ from shortlink.config import ConfigurationError, settings
 from shortlink.errors import StorageUnavailable
 
 if TYPE_CHECKING:
+    from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
+    from shortlink.adapters.cognito.user_pool import CognitoUserPool
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
@@ -29,17 +31,21 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+    from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
     from shortlink.audit.recording import AuditRecorder
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.settings import DomainSettings
+    from shortlink.people.access_tokens import PersonAccess
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.settings.people import PeopleSettings
 
 
 @cache
@@ -124,6 +130,79 @@ def api_key_store() -> "DynamoApiKeyStore":
 
     config = settings()
     return DynamoApiKeyStore(config.api_keys_table, config.home_region_name, config.region_name)
+
+
+@cache
+def memberships() -> "DynamoMemberships":
+    """Workspaces' members, beside the keys in the API keys table (adapters/dynamodb/memberships.py)."""
+    from shortlink.adapters.dynamodb.memberships import DynamoMemberships
+
+    config = settings()
+    return DynamoMemberships(config.api_keys_table, config.home_region_name, config.region_name)
+
+
+@cache
+def person_sessions() -> "DynamoPersonSessions":
+    from shortlink.adapters.dynamodb.memberships import DynamoPersonSessions
+
+    config = settings()
+    return DynamoPersonSessions(config.api_keys_table, config.home_region_name)
+
+
+@cache
+def invitations() -> "DynamoInvitations":
+    from shortlink.adapters.dynamodb.memberships import DynamoInvitations
+
+    config = settings()
+    return DynamoInvitations(config.api_keys_table, config.home_region_name)
+
+
+@cache
+def people_settings() -> "PeopleSettings":
+    from shortlink.settings.people import PeopleSettings
+
+    return PeopleSettings.from_env(os.environ)
+
+
+@cache
+def user_pool() -> "CognitoUserPool":
+    from shortlink.adapters.cognito.user_pool import CognitoUserPool
+
+    config = people_settings()
+    if not config.enabled:
+        raise ConfigurationError("PEOPLE_USER_POOL_ID and PEOPLE_CLIENT_ID are not set")
+    return CognitoUserPool(config.user_pool_id, config.client_id)
+
+
+@cache
+def invitation_messages() -> "SesInvitationMessages | PrintedInvitationMessages | None":
+    """How invitations are sent: SES from the configured address, printed (`make dev`), or None:
+    the inviter is shown the link to pass on."""
+    from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
+
+    config = people_settings()
+    if config.invitations_from:
+        return SesInvitationMessages(config.invitations_from)
+    return PrintedInvitationMessages() if config.print_invitations else None
+
+
+def person_access() -> "PersonAccess | None":
+    """What the API takes people's access tokens with; None where no user pool is configured."""
+    from shortlink.people.access_tokens import PersonAccess, TokenIssuer
+
+    config = people_settings()
+    if not config.enabled:
+        return None
+    return PersonAccess(TokenIssuer(config.issuer, config.client_id), pool_keys(), memberships())
+
+
+@cache
+def pool_keys() -> "CachedJwks":
+    """The user pool's signing keys, read on the first access token and kept (read again for a
+    key not seen yet)."""
+    from shortlink.adapters.http.jwks import CachedJwks
+
+    return CachedJwks(people_settings().jwks_url)
 
 
 @cache
@@ -321,6 +400,13 @@ def reset() -> None:
         importing_links,
         click_budget,
         api_key_store,
+        memberships,
+        person_sessions,
+        invitations,
+        people_settings,
+        user_pool,
+        invitation_messages,
+        pool_keys,
         click_counter,
         click_stats,
         account_days,

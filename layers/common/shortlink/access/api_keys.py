@@ -73,6 +73,17 @@ class SessionGenerations(Protocol):
         """Move the key's session generation on: every console session of the key ends."""
 
 
+class KeyMaker(Protocol):
+    """Who makes a key of their account: a key with the admin scope, or a person (shortlink.people)."""
+
+    @property
+    def scopes(self) -> frozenset[str]: ...
+    @property
+    def expires_at(self) -> datetime | None: ...
+    @property
+    def owner(self) -> str: ...
+
+
 class ApiKeyRegistry(Protocol):
     def add(
         self,
@@ -157,12 +168,12 @@ def _check_key_options(name: str, scopes: frozenset[str], expires_at: datetime |
         raise InvalidApiKeyOption("expires_at", "expires_at: must be in the future")
 
 
-def first_scope_not_held(creator: ApiKey, scopes: frozenset[str]) -> str | None:
+def first_scope_not_held(creator: KeyMaker, scopes: frozenset[str]) -> str | None:
     """A key grants only scopes it holds itself: no key can make one more powerful than it."""
     return next(iter(sorted(scopes - creator.scopes)), None)
 
 
-def child_expiry(creator: ApiKey, expires_at: datetime | None) -> datetime | None:
+def child_expiry(creator: KeyMaker, expires_at: datetime | None) -> datetime | None:
     """When a key `creator` makes ends: no later than the creator itself. Left out, it ends with
     the creator; a later moment is refused (InvalidApiKeyOption), never silently shortened."""
     if creator.expires_at is None:
@@ -179,7 +190,7 @@ def child_expiry(creator: ApiKey, expires_at: datetime | None) -> datetime | Non
 
 def issue_account_key(
     registry: ApiKeyRegistry,
-    creator: ApiKey,
+    creator: KeyMaker,
     name: str,
     scopes: frozenset[str],
     expires_at: datetime | None,

@@ -127,3 +127,11 @@ def take_sign_in_attempt(client: str, limit: int, now: datetime, log: AttemptLog
     """Count one console sign-in from `client` (an address, kept only as a hash), as password
     attempts are counted: before the key is looked up; raise RateLimited past `limit`."""
     take_attempt(f"console-sign-in#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, limit, now, log)
+
+
+def take_account_sign_in_attempt(email: str, limit: int, now: datetime, log: AttemptLog) -> None:
+    """Count one sign-in or sign-up attempt on the account `email` (kept only as a hash), from
+    any address: RateLimited past `limit` in SIGN_IN_WINDOW_SECONDS. Beside the per-address
+    limit, it bounds a guesser spread over many addresses to one account's password."""
+    account = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]
+    take_attempt(f"console-account#{account}", SIGN_IN_WINDOW_SECONDS, limit, now, log)

@@ -26,7 +26,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKey, ApiKeyStore, authenticate
+from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
 from shortlink.api.link_views import LinkView
 from shortlink.config import ConfigurationError, comma_list, settings
 from shortlink.domains.model import link_key
@@ -44,6 +44,15 @@ from shortlink.errors import (
 )
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
+from shortlink.people.access_tokens import (
+    AccessTokenNotValid,
+    NoWorkspaceChosen,
+    PersonAccess,
+    access_token_subject,
+    actor_of_token,
+    looks_like_jwt,
+)
+from shortlink.people.actors import Actor
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -52,12 +61,17 @@ MAX_BULK_BODY_BYTES = 256 * 1024
 # POST /links/import takes a file as it is (CSV, SQL, JSON: any media type), up to 1 MiB.
 IMPORT_PATH_SUFFIX = "/links/import"
 MAX_IMPORT_BODY_BYTES = 1024 * 1024
-API_KEY_CONTEXT = "api_key"
+ACTOR_CONTEXT = "actor"
 JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
 MAX_INTEGER_DIGITS = 20
 
 API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
+# The scheme of the routes only people call (API Gateway's JWT authorizer guards them deployed).
+PERSON_SCHEME = "personAccessToken"
+PERSON_CONTEXT = "person_subject"
+# Which of their workspaces a person's access token acts in (needed when they have several).
+WORKSPACE_HEADER = "x-shortlink-workspace"
 
 logger = logging.getLogger("shortlink.api.resolver")
 
@@ -81,6 +95,12 @@ def needs(*scopes: str) -> list[dict[str, list[str]]]:
     """A route's security requirement: an API key holding every one of `scopes` (the pre-check
     enforces it)."""
     return [{API_KEY_SCHEME: list(scopes)}]
+
+
+def for_people() -> list[dict[str, list[str]]]:
+    """The security requirement of a route only people call: the user pool's access token, with
+    no workspace named (the route answers about the person, not a workspace)."""
+    return [{PERSON_SCHEME: []}]
 
 
 # The rule of the route Powertools makes up for a path that matches none (its not-found chain).
@@ -128,7 +148,21 @@ def is_json_media_type(content_type: str | None) -> bool:
     return media_type.strip().lower() == JSON_MEDIA_TYPE
 
 
-def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[Any] | None:
+def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: PersonAccess | None) -> Actor | None:
+    """Who the Authorization header names: a key of the store, or (a JWT, where a user pool is
+    configured) a person of the pool in one of their workspaces; None if neither."""
+    authorization = event.headers.get("authorization")
+    token = bearer_token(authorization)
+    if people is not None and token is not None and looks_like_jwt(token):
+        try:
+            return actor_of_token(token, event.headers.get(WORKSPACE_HEADER), people, datetime.now(UTC))
+        except AccessTokenNotValid:
+            return None
+    key = authenticate(authorization, api_keys, datetime.now(UTC))
+    return Actor.of_key(key) if key is not None else None
+
+
+def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonAccess | None) -> Response[Any] | None:
     """Refuse oversized bodies, requests without a valid key or the route's scope, then non-JSON
     bodies; None lets the request on."""
     event = app.current_event
@@ -139,12 +173,21 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
     limit = MAX_IMPORT_BODY_BYTES if takes_file else limit
     if size > limit:
         return error_response(413, "body_too_large", f"request body must be at most {limit} bytes")
-    key = authenticate(event.headers.get("authorization"), api_keys, datetime.now(UTC))
+    if app.context["_route"].security == for_people():
+        return _person_precheck(app, people)
+    try:
+        key = _caller(event, api_keys, people)
+    except NoWorkspaceChosen:
+        return error_response(
+            403,
+            "no_workspace",
+            f"name one of your workspaces in the {WORKSPACE_HEADER} header (GET /people/me lists them)",
+        )
     if key is None:
         return error_response(
             401,
             "unauthorized",
-            "a valid API key is required: Authorization: Bearer <key>",
+            "a valid API key (or a user pool access token) is required: Authorization: Bearer <key>",
             headers={"WWW-Authenticate": "Bearer"},
         )
     # Before the body is read: a key that may not call the route learns nothing about its body.
@@ -157,8 +200,30 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore) -> Response[An
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
-    app.context[API_KEY_CONTEXT] = key
+    app.context[ACTOR_CONTEXT] = key
     return None
+
+
+def _person_precheck(app: APIGatewayHttpResolver, people: PersonAccess | None) -> Response[Any] | None:
+    """A route only people call: the token must be an access token of the pool (no key)."""
+    token = bearer_token(app.current_event.headers.get("authorization"))
+    try:
+        if people is None or token is None:
+            raise AccessTokenNotValid("no token")
+        app.context[PERSON_CONTEXT] = access_token_subject(token, people.key_set, people.issuer, datetime.now(UTC))
+    except AccessTokenNotValid:
+        return error_response(
+            401,
+            "unauthorized",
+            "an access token of the user pool is required: Authorization: Bearer <token>",
+            headers={"WWW-Authenticate": "Bearer"},
+        )
+    return None
+
+
+def current_person(app: APIGatewayHttpResolver) -> str:
+    """The subject of the person who called a route of theirs (security=for_people())."""
+    return str(app.context[PERSON_CONTEXT])
 
 
 def _refuse_body(message: str) -> NoReturn:
@@ -205,23 +270,31 @@ class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
     Powertools runs request validation before any other middleware, so the pre-check lives here
     to come first."""
 
-    def __init__(self, api_keys: Callable[[], ApiKeyStore]) -> None:
+    def __init__(self, api_keys: Callable[[], ApiKeyStore], people: Callable[[], PersonAccess | None]) -> None:
         super().__init__()  # type: ignore[no-untyped-call]
         self.api_keys = api_keys
+        self.people = people
 
     def handler(self, app: EventHandlerInstance, next_middleware: NextMiddleware) -> Response[Any]:
-        checked = _precheck(cast(APIGatewayHttpResolver, app), self.api_keys())
+        checked = _precheck(cast(APIGatewayHttpResolver, app), self.api_keys(), self.people())
         return checked or super().handler(app, next_middleware)
 
     def _get_body(self, app: EventHandlerInstance) -> dict[str, Any]:
         return json_object_body(cast(APIGatewayHttpResolver, app).current_event)
 
 
-def api_resolver(api_keys: Callable[[], ApiKeyStore]) -> APIGatewayHttpResolver:
+def _no_people() -> None:
+    return None
+
+
+def api_resolver(
+    api_keys: Callable[[], ApiKeyStore], people: Callable[[], PersonAccess | None] = _no_people
+) -> APIGatewayHttpResolver:
     """The resolver of an API-key function: validation on, the pre-check first (keys looked up in
-    the store `api_keys` gives, built by the composition root on first use), errors as JSON."""
+    the store `api_keys` gives, people's access tokens checked with what `people` gives, both
+    built by the composition root on first use), errors as JSON."""
     app = APIGatewayHttpResolver(enable_validation=True)
-    app._request_validation_middleware = _CheckedRequestValidation(api_keys)
+    app._request_validation_middleware = _CheckedRequestValidation(api_keys, people)
     register_error_handlers(app)
     return app
 
@@ -276,9 +349,14 @@ def stack_own_hosts(parameter: str) -> frozenset[str]:
     return comma_list(hosts)
 
 
-def current_api_key(app: APIGatewayHttpResolver) -> ApiKey:
-    key: ApiKey = app.context[API_KEY_CONTEXT]
-    return key
+def current_actor(app: APIGatewayHttpResolver) -> Actor:
+    """Who made this request (a key, or a person with an access token), in its workspace."""
+    actor: Actor = app.context[ACTOR_CONTEXT]
+    return actor
+
+
+# The routes' older name for it: what they read (owner, allows, expires_at) an actor has too.
+current_api_key = current_actor
 
 
 # Pydantic's ways of saying a value is no object: a nested model's (utm, preview) or a free-form one's (rules).

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any, Literal, get_args
 
-ActorKind = Literal["key", "person"]
+from shortlink.people.actors import ActorKind
+
 TargetKind = Literal["link", "key", "webhook", "member", "setting", "session"]
 Action = Literal[
     "link.created",
@@ -44,9 +45,10 @@ def target_kind_of(action: Action) -> TargetKind:
 
 
 @dataclass(frozen=True)
-class Actor:
-    """Who acted: an API key (its public key_id, never its hash; its name) or a person (their
-    subject; their email)."""
+class RecordedActor:
+    """What an entry keeps of who acted (shortlink.people.actors.Actor, a key or a person): a
+    key's public key_id (never its hash) and name, or a person's subject and email; not the
+    scopes or role they held."""
 
     kind: ActorKind
     id: str
@@ -72,7 +74,7 @@ def milliseconds(at: datetime) -> int:
 class AuditEntry:
     workspace: str
     at: datetime  # UTC, to the millisecond
-    actor: Actor
+    actor: RecordedActor
     action: Action
     target: Target
     client: str  # the hash of the client's address under the day's salt; "" when unknown
@@ -99,7 +101,7 @@ class AuditEntry:
 def new_entry(
     workspace: str,
     at: datetime,
-    actor: Actor,
+    actor: RecordedActor,
     action: Action,
     target_id: str,
     client: str,

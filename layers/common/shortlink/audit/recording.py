@@ -7,11 +7,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 
-from shortlink.access.api_keys import ApiKey
-from shortlink.audit.model import Action, Actor, AuditEntry, new_entry
+from shortlink.audit.model import Action, AuditEntry, RecordedActor, new_entry
 from shortlink.audit.trail import AuditTrail
 from shortlink.clicks.visitor_hashes import daily_salt
 from shortlink.links.model import Link, LinkChanges
+from shortlink.people.actors import Actor
 from shortlink.webhooks import emitting
 from shortlink.webhooks.model import AUDIT_EVENT, EventMessage, link_event
 
@@ -24,9 +24,10 @@ def client_hash(salt_root: bytes, address: str | None, at: datetime) -> str:
     return hmac.new(daily_salt(salt_root, at.date()), f"client:{address}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def key_actor(key: ApiKey) -> Actor:
-    """An API key as an actor: its public id and its name, never its hash."""
-    return Actor("key", key.key_id, key.name)
+def recorded(actor: Actor) -> RecordedActor:
+    """Who acted, as an entry keeps it: a key's public id and name (never its hash), a person's
+    subject and email."""
+    return RecordedActor(actor.kind, actor.id, actor.label)
 
 
 @dataclass(frozen=True)
@@ -34,7 +35,7 @@ class RequestOrigin:
     """Who made a request, in which workspace, from which (hashed) address, under which id."""
 
     workspace: str
-    actor: Actor
+    actor: RecordedActor
     client: str
     request_id: str
 

@@ -7,6 +7,10 @@ signed with HMAC-SHA256. The key itself is never kept, so the console asks the s
 request: a revoked or expired key ends its sessions at once, and so does Sign out, which moves
 the key's generation on (every session of the key ends, in every browser). A session never
 outlives its key: it ends by the key's expiry.
+
+A person's session (shortlink.people) holds their subject and the workspace they work in
+instead, and their session generation (moved on by Sign out); each request asks for their
+membership, so a member removed is out at their next request.
 """
 
 import base64
@@ -27,15 +31,22 @@ LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost"})
 
 @dataclass(frozen=True)
 class Session:
-    key_hash: str
+    key_hash: str  # empty in a person's session
     issued_at: int  # Unix seconds
     expires_at: int
-    generation: int = 0  # the key's session generation when signed in (ApiKey.session_generation)
+    generation: int = 0  # the key's (or person's) session generation when signed in
+    subject: str = ""  # a person's session: who (the pool's sub)
+    workspace_id: str = ""  # a person's session: the workspace they work in
+
+    @property
+    def is_person(self) -> bool:
+        return bool(self.subject)
 
     def csrf_token(self, secret: bytes) -> str:
         """The token each form of this session carries: bound to the session, so a token from
         another session (or none) is refused."""
-        message = f"csrf|{self.key_hash}|{self.issued_at}".encode()
+        holder = f"person:{self.subject}:{self.workspace_id}" if self.is_person else self.key_hash
+        message = f"csrf|{holder}|{self.issued_at}".encode()
         return hmac.new(secret, message, hashlib.sha256).hexdigest()
 
     def accepts_csrf(self, token: str | None, secret: bytes) -> bool:
@@ -63,8 +74,23 @@ def issue_session(
     ends = issued + int(SESSION_LIFETIME.total_seconds())
     if key_expires_at is not None:
         ends = min(ends, int(key_expires_at.timestamp()))
-    session = Session(key_hash, issued, ends, generation)
-    payload = _b64(json.dumps([session.key_hash, session.issued_at, session.expires_at, generation]).encode())
+    return _signed(Session(key_hash, issued, ends, generation), secret)
+
+
+def issue_person_session(
+    subject: str, workspace_id: str, now: datetime, secret: bytes, generation: int = 0
+) -> tuple[Session, str]:
+    """A new session of the person `subject` in `workspace_id` and its cookie value."""
+    issued = int(now.timestamp())
+    session = Session("", issued, issued + int(SESSION_LIFETIME.total_seconds()), generation, subject, workspace_id)
+    return _signed(session, secret)
+
+
+def _signed(session: Session, secret: bytes) -> tuple[Session, str]:
+    fields: list[str | int] = [session.key_hash, session.issued_at, session.expires_at, session.generation]
+    if session.is_person:
+        fields += [session.subject, session.workspace_id]
+    payload = _b64(json.dumps(fields).encode())
     return session, f"{payload}.{_signature(payload, secret)}"
 
 
@@ -76,8 +102,11 @@ def read_session(cookie: str | None, now: datetime, secret: bytes) -> Session | 
     if not hmac.compare_digest(signature, _signature(payload, secret)):
         return None
     try:
-        key_hash, issued_at, expires_at, generation = json.loads(_unb64(payload))
-        session = Session(str(key_hash), int(issued_at), int(expires_at), int(generation))
+        key_hash, issued_at, expires_at, generation, *person = json.loads(_unb64(payload))
+        subject, workspace_id = person or ["", ""]
+        session = Session(
+            str(key_hash), int(issued_at), int(expires_at), int(generation), str(subject), str(workspace_id)
+        )
     except (ValueError, TypeError):  # signed by us, so only a changed secret's format gets here
         return None
     if not session.issued_at <= now.timestamp() < session.expires_at:

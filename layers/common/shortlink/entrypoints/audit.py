@@ -1,5 +1,5 @@
 """What the API functions share to record their changes in the audit log: the request's origin
-(the calling key, its workspace, the client's hashed address, API Gateway's request id) and one
+(the calling key or person, its workspace, the client's hashed address, API Gateway's request id) and one
 call per change, made after the change is written (a failure to record answers 503)."""
 
 from collections.abc import Iterable
@@ -7,9 +7,9 @@ from datetime import UTC, datetime
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 
-from shortlink.api.resolver import current_api_key
+from shortlink.api.resolver import current_actor
 from shortlink.audit.model import Action
-from shortlink.audit.recording import RequestOrigin, client_hash, key_actor
+from shortlink.audit.recording import RequestOrigin, client_hash, recorded
 from shortlink.config import settings
 from shortlink.redirect.visitors import client_ip
 from shortlink.webhooks.model import EventMessage
@@ -17,12 +17,11 @@ from shortlink.wiring import audit_recorder, visitor_salt_root
 
 
 def request_origin(app: APIGatewayHttpResolver, at: datetime) -> RequestOrigin:
-    key = current_api_key(app)
+    actor = current_actor(app)  # a key, or a person with the pool's access token
     address = client_ip(app.current_event.raw_event, settings().trust_edge_headers)
     request_id = app.current_event.request_context.request_id or ""
-    return RequestOrigin(
-        key.owner, key_actor(key), client_hash(visitor_salt_root(), str(address or ""), at), request_id
-    )
+    hashed = client_hash(visitor_salt_root(), str(address or ""), at)
+    return RequestOrigin(actor.owner, recorded(actor), hashed, request_id)
 
 
 def record(

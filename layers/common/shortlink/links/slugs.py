@@ -21,6 +21,7 @@ RESERVED_SLUGS = frozenset(
         "keys",
         "webhooks",
         "audit",
+        "people",  # the API's routes of people (/people/me)
         "api",
         "admin",
         "login",

@@ -119,8 +119,10 @@ class DynamoApiKeyStore:
         model = self._model
         # A key without an owner is its own account's.
         of_owner = (model.owner == owner) | (model.owner.does_not_exist() & (model.key_id == owner))
+        # Memberships and invitations share the table (adapters/dynamodb/memberships.py): no key_id.
+        is_key = model.key_id.exists()
         try:
-            keys = [self._to_domain(item) for item in model.scan(of_owner if owner is not None else None)]
+            keys = [self._to_domain(item) for item in model.scan(is_key & of_owner if owner is not None else is_key)]
         except PynamoDBException as error:
             raise unavailable(error) from error
         return sorted(keys, key=lambda key: key.created_at)

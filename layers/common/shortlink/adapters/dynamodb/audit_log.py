@@ -16,7 +16,7 @@ from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, unavailable
-from shortlink.audit.model import Actor, AuditEntry, Target, milliseconds
+from shortlink.audit.model import AuditEntry, RecordedActor, Target, milliseconds
 from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.audit.trail import AuditPage
 
@@ -63,7 +63,7 @@ def _to_entry(item: AuditItem) -> AuditEntry:
     return AuditEntry(
         workspace=item.workspace,
         at=item.at,
-        actor=Actor(item.actor_kind, item.actor_id, item.actor_label or ""),  # type: ignore[arg-type]  # stored from the vocabulary
+        actor=RecordedActor(item.actor_kind, item.actor_id, item.actor_label or ""),  # type: ignore[arg-type]  # stored from the vocabulary
         action=item.action,  # type: ignore[arg-type]  # stored from the vocabulary
         target=Target(item.target_kind, item.target_id),  # type: ignore[arg-type]  # stored from the vocabulary
         client=item.client or "",

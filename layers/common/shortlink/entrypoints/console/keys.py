@@ -6,7 +6,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.access.api_keys import ADMIN, ApiKey, issue_account_key
+from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api.key_views import CreatedKey, KeyView
 from shortlink.console import forms
 from shortlink.console.key_form import key_request
@@ -15,6 +15,7 @@ from shortlink.console.sessions import Session
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.errors import ApiKeyNotFound, InvalidApiKeyOption, ScopeNotGrantable
+from shortlink.people.actors import Actor
 from shortlink.wiring import api_key_store
 
 SCOPE_MEANINGS = (
@@ -29,7 +30,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 
 def keys_page(
-    key: ApiKey, current: Session, state: forms.FormState, status: int = 200, created: CreatedKey | None = None
+    key: Actor, current: Session, state: forms.FormState, status: int = 200, created: CreatedKey | None = None
 ) -> Response[Any]:
     listed = [KeyView.of(each, now()).model_dump(mode="json") for each in api_key_store().list_keys(owner=key.owner)]
     chosen = state.values.get("scopes", []) if state.values else ["links:read"]
@@ -61,7 +62,7 @@ def create_key() -> Response[Any]:
         message = f"scopes: this key cannot grant {error.scope}, which it lacks"
         return keys_page(key, current, forms.FormState(form, {"scopes": message}), 422)
     audit.record(key, "key.created", made.key_id)
-    logger.info("API key created", extra={"key_id": made.key_id, "by": key.key_id, "scopes": sorted(scopes)})
+    logger.info("API key created", extra={"key_id": made.key_id, "by": key.id, "scopes": sorted(scopes)})
     created = CreatedKey(**KeyView.of(made, now()).model_dump(), key=plaintext)
     return keys_page(key, current, forms.FormState(), 201, created)
 
@@ -72,5 +73,5 @@ def revoke_key(key_id: str) -> Response[Any]:
     if not api_key_store().revoke(key_id, owner=key.owner):
         raise ApiKeyNotFound(key_id)
     audit.record(key, "key.revoked", key_id)
-    logger.info("API key revoked", extra={"key_id": key_id, "by": key.key_id})
+    logger.info("API key revoked", extra={"key_id": key_id, "by": key.id})
     return see_other("/console/keys")

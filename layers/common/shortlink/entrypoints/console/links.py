@@ -11,7 +11,6 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.access.api_keys import ApiKey
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
 from shortlink.api.resolver import destination_policy, link_view
@@ -38,6 +37,7 @@ from shortlink.entrypoints.console.stats import chosen_range, clicks_last_7_days
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
 from shortlink.links.use_cases import create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.people.actors import Actor
 from shortlink.wiring import code_generator, link_repository, window_counter
 
 PAGE_SIZE = 25
@@ -108,9 +108,7 @@ def links_page() -> Response[Any]:
     )
 
 
-def link_form(
-    key: ApiKey, current: Session, state: forms.FormState, status: int = 200, **context: Any
-) -> Response[Any]:
+def link_form(key: Actor, current: Session, state: forms.FormState, status: int = 200, **context: Any) -> Response[Any]:
     routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
     variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
     domains = settings().short_domains.names

@@ -1,4 +1,5 @@
-"""What every console route shares: its session and the key behind it, the form of a
+"""What every console route shares: its session and who is behind it (a key or a person: an
+Actor, whose scopes every page checks), the form of a
 state-changing request with its CSRF check, the page of a signed-in key, and the error pages."""
 
 from datetime import UTC, datetime
@@ -10,7 +11,6 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKey
 from shortlink.api.resolver import link_view, requested_key
 from shortlink.config import settings
 from shortlink.console import forms
@@ -19,9 +19,11 @@ from shortlink.console.sessions import Session, cookie_value, is_current, is_sam
 from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
+from shortlink.people.actors import Actor
+from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
-from shortlink.wiring import api_key_store, console_session_secret, link_repository
+from shortlink.wiring import api_key_store, console_session_secret, link_repository, memberships, person_sessions
 
 MAX_FORM_BYTES = 64 * 1024
 MAX_FORM_FIELDS = 1000
@@ -57,21 +59,34 @@ def current_event() -> APIGatewayProxyEventV2:
     return router.current_event
 
 
-def session() -> tuple[Session, ApiKey]:
-    """This request's session and its key, which must still be active."""
+def session() -> tuple[Session, Actor]:
+    """This request's session and who is behind it: a key that is still active, or a person
+    still a member of the session's workspace (asked on every request: removed, they are out)."""
     found = read_session(cookie_value(current_event().cookies or []), now(), console_session_secret())
+    if found is not None and found.is_person:
+        return found, _member_of(found)
     key = api_key_store().find_by_hash(found.key_hash) if found else None
     if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
-    return found, key
+    return found, Actor.of_key(key)
 
 
-def requiring(*scopes: str) -> tuple[Session, ApiKey]:
-    current, key = session()
+def _member_of(found: Session) -> Actor:
+    membership = memberships().membership_in(found.workspace_id, found.subject)
+    if membership is None or person_sessions().session_generation(found.subject) != found.generation:
+        raise SignInNeeded
+    return Actor.of_member(membership)
+
+
+def requiring(*scopes: str) -> tuple[Session, Actor]:
+    """This request's session and actor, who must hold every one of `scopes` (the one check of
+    every console page: a person's role gives its scopes, shortlink.people.roles)."""
+    current, actor = session()
     for scope in scopes:
-        if not key.allows(scope):
-            raise Refused(403, f"this API key lacks the {scope} scope")
-    return current, key
+        if not actor.allows(scope):
+            who = "your role" if actor.kind == "person" else "this API key"
+            raise Refused(403, f"{who} lacks the {scope} scope")
+    return current, actor
 
 
 def browser_host() -> str | None:
@@ -101,7 +116,7 @@ def posted_form() -> forms.Form:
         raise Refused(413, f"the form must have at most {MAX_FORM_FIELDS} fields") from None
 
 
-def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, ApiKey]:
+def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, Actor]:
     """A state-changing request of a signed-in key (with `scopes`), carrying its session's CSRF token."""
     form = posted_form()
     current, key = requiring(*scopes)
@@ -110,10 +125,12 @@ def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, ApiKey]:
     return form, current, key
 
 
-def shown(template: str, key: ApiKey, current: Session, status: int = 200, **context: Any) -> Response[Any]:
+def shown(template: str, key: Actor, current: Session, status: int = 200, **context: Any) -> Response[Any]:
     """A page of a signed-in key: it knows the key (for what to offer) and the CSRF token."""
     token = current.csrf_token(console_session_secret())
-    return page(template, status, key=key, csrf=token, **context)
+    # A person of several workspaces switches between them from every page.
+    workspaces = memberships().of_person(key.id) if key.kind == "person" else []
+    return page(template, status, key=key, csrf=token, workspaces=workspaces, **context)
 
 
 def view(link: Link) -> dict[str, Any]:
@@ -130,7 +147,7 @@ def stored_key(code: str) -> str:
     return requested_key(code, query("domain") or None)
 
 
-def requested(code: str, key: ApiKey) -> Link:
+def requested(code: str, key: Actor) -> Link:
     return owned_link(stored_key(code), key.owner, link_repository())
 
 
@@ -168,6 +185,26 @@ def link_not_found(error: LinkNotFound) -> Response[Any]:
 @router.exception_handler(ApiKeyNotFound)
 def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
     return page("error.html", 404, message="No such key in this account.")
+
+
+@router.exception_handler(InvalidMemberOption)
+def invalid_member_option(error: InvalidMemberOption) -> Response[Any]:
+    return page("error.html", 422, message=str(error))
+
+
+@router.exception_handler(RoleNotGrantable)
+def role_not_grantable(error: RoleNotGrantable) -> Response[Any]:
+    return page("error.html", 403, message=f"Your role cannot manage a member of role {error.role}.")
+
+
+@router.exception_handler(MemberNotFound)
+def member_not_found(_: MemberNotFound) -> Response[Any]:
+    return page("error.html", 404, message="No such member in this workspace.")
+
+
+@router.exception_handler(LastOwner)
+def last_owner(_: LastOwner) -> Response[Any]:
+    return page("error.html", 409, message="A workspace keeps at least one owner: make someone else owner first.")
 
 
 @router.exception_handler(ShortlinkError)

@@ -14,8 +14,9 @@ from shortlink.console.pages import ended_session_cookie, page, see_other, sessi
 from shortlink.console.sessions import issue_session
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
+from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
-from shortlink.wiring import api_key_store, console_session_secret, window_counter
+from shortlink.wiring import api_key_store, console_session_secret, people_settings, person_sessions, window_counter
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -23,7 +24,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
-    return page("sign_in.html", error=None)
+    return page("sign_in.html", error=None, people=people_settings().enabled)
 
 
 @router.post("/console/sign-in")
@@ -37,10 +38,12 @@ def sign_in() -> Response[Any]:
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
         if key is not None:  # a known key, revoked or expired: its workspace learns of the attempt
-            audit.record(key, "session.sign_in_failed", key.key_id)
-        return page("sign_in.html", 401, error="This API key is not valid (or was revoked).")
+            audit.record(Actor.of_key(key), "session.sign_in_failed", key.key_id)
+        return page(
+            "sign_in.html", 401, error="This API key is not valid (or was revoked).", people=people_settings().enabled
+        )
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
-    audit.record(key, "session.signed_in", key.key_id)
+    audit.record(Actor.of_key(key), "session.signed_in", key.key_id)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
 
@@ -48,8 +51,11 @@ def sign_in() -> Response[Any]:
 @router.post("/console/sign-out")
 def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
-    _, current, key = posted_by_session()
-    api_key_store().end_sessions(current.key_hash)
-    audit.record(key, "session.signed_out", key.key_id)
-    logger.info("console sign-out", extra={"key_id": key.key_id})
+    _, current, actor = posted_by_session()
+    if current.is_person:
+        person_sessions().end_sessions(current.subject)
+    else:
+        api_key_store().end_sessions(current.key_hash)
+    audit.record(actor, "session.signed_out", actor.id)
+    logger.info("console sign-out", extra={"actor": actor.id})
     return see_other(SIGN_IN, [ended_session_cookie()])

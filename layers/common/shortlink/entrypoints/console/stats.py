@@ -8,7 +8,6 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.access.api_keys import ApiKey
 from shortlink.api.link_views import TAG_PATTERN
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
@@ -16,6 +15,7 @@ from shortlink.config import settings
 from shortlink.entrypoints.console.plumbing import Refused, now, query, requested, requiring, shown
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link
+from shortlink.people.actors import Actor
 from shortlink.wiring import click_stats
 
 RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}
@@ -78,7 +78,7 @@ def overview_report(
     return account_stats(click_stats(), owner, tag, span, settings().short_domains.public_name)
 
 
-def overview_of(key: ApiKey, report: dict[str, Any]) -> dict[str, Any]:
+def overview_of(key: Actor, report: dict[str, Any]) -> dict[str, Any]:
     """The overview a key may read: the top links name codes, which need links:read (as GET /stats)."""
     return report if key.allows("links:read") else {**report, "top_links": []}
 

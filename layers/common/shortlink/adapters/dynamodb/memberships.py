@@ -1,0 +1,252 @@
+"""Memberships, invitations and people's session generations (pynamodb), as items of the API keys
+table under their own key prefixes: `member#<workspace>#<subject>`, `invitation#<token hash>`,
+`person#<subject>`. They sit beside the keys they replace for people (a workspace's keys and
+members are read and written together, by the same functions, with the same home-region rule);
+no API key's hash (64 hex digits) can take one of these keys. A role check is one GetItem; the
+listings (a person's workspaces at sign-in, a workspace's members on its page) scan this small
+table, as the keys' listing does."""
+
+from datetime import UTC, datetime
+
+from pynamodb.attributes import BooleanAttribute, NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
+from pynamodb.exceptions import DoesNotExist, PynamoDBException
+from pynamodb.expressions.condition import Condition
+from pynamodb.models import Model
+
+from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.people.model import Invitation, Membership, Role, role_named
+
+MEMBERSHIP = "membership"
+INVITATION = "invitation"
+
+
+class MembershipItem(Model):
+    class Meta(TableMeta):
+        pass
+
+    item_key = UnicodeAttribute(hash_key=True, attr_name="key_hash")  # the table's key
+    kind = UnicodeAttribute(attr_name="item_kind")
+    workspace_id = UnicodeAttribute(attr_name="workspace_id")
+    subject = UnicodeAttribute(attr_name="subject")
+    email = UnicodeAttribute(attr_name="email")
+    role = UnicodeAttribute(attr_name="role")
+    added_at = UTCDateTimeAttribute(attr_name="added_at")
+    added_by = UnicodeAttribute(null=True, attr_name="added_by")
+
+
+class InvitationItem(Model):
+    class Meta(TableMeta):
+        pass
+
+    item_key = UnicodeAttribute(hash_key=True, attr_name="key_hash")
+    kind = UnicodeAttribute(attr_name="item_kind")
+    invitation_id = UnicodeAttribute(attr_name="invitation_id")
+    workspace_id = UnicodeAttribute(attr_name="workspace_id")
+    email = UnicodeAttribute(attr_name="email")
+    role = UnicodeAttribute(attr_name="role")
+    invited_by = UnicodeAttribute(attr_name="invited_by")
+    created_at = UTCDateTimeAttribute(attr_name="created_at")
+    expires_at = UTCDateTimeAttribute(attr_name="invitation_expires_at")
+    taken = BooleanAttribute(default=False, attr_name="taken")
+    # The table's Time to Live: a day after its end, an invitation is deleted.
+    expires_at_epoch = NumberAttribute(attr_name="expires_at_epoch")
+
+
+class PersonItem(Model):
+    class Meta(TableMeta):
+        pass
+
+    item_key = UnicodeAttribute(hash_key=True, attr_name="key_hash")
+    session_generation = NumberAttribute(null=True, attr_name="session_generation")
+
+
+def _role(text: str) -> Role:
+    role = role_named(text)
+    if role is None:  # only this adapter writes roles: a stray value is the store's fault
+        raise ValueError(f"unknown role {text!r} in the store")
+    return role
+
+
+def _membership(item: MembershipItem) -> Membership:
+    return Membership(item.workspace_id, item.subject, item.email, _role(item.role), item.added_at, item.added_by or "")
+
+
+def _invitation(item: InvitationItem) -> Invitation:
+    return Invitation(
+        item.invitation_id,
+        item.workspace_id,
+        item.email,
+        _role(item.role),
+        item.invited_by,
+        item.created_at,
+        item.expires_at,
+    )
+
+
+def membership_key(workspace_id: str, subject: str) -> str:
+    return f"member#{workspace_id}#{subject}"
+
+
+class DynamoMemberships:
+    """Memberships; writes and listings in the home region's table, a role check in this
+    region's replica first (the home's for a membership not replicated yet), as keys are found."""
+
+    def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
+        self._model = bound_model(MembershipItem, table_name, home_region)
+        self._replica = bound_model(MembershipItem, table_name, region) if region != home_region else self._model
+
+    def role_in(self, workspace_id: str, subject: str) -> Role | None:
+        membership = self.membership_in(workspace_id, subject)
+        return membership.role if membership else None
+
+    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+        for model in dict.fromkeys((self._replica, self._model)):
+            try:
+                return _membership(model.get(membership_key(workspace_id, subject), consistent_read=True))
+            except DoesNotExist:
+                continue
+            except PynamoDBException as error:
+                raise unavailable(error) from error
+        return None
+
+    def _scan(self, condition: Condition) -> list[Membership]:
+        model = self._model
+        try:
+            found = [_membership(item) for item in model.scan((model.kind == MEMBERSHIP) & condition)]
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return found
+
+    def of_person(self, subject: str) -> list[Membership]:
+        return sorted(self._scan(self._model.subject == subject), key=lambda each: each.workspace_id)
+
+    def members_of(self, workspace_id: str) -> list[Membership]:
+        return sorted(self._scan(self._model.workspace_id == workspace_id), key=lambda each: each.email)
+
+    def add(self, membership: Membership) -> bool:
+        model = self._model
+        item = model(
+            item_key=membership_key(membership.workspace_id, membership.subject),
+            kind=MEMBERSHIP,
+            workspace_id=membership.workspace_id,
+            subject=membership.subject,
+            email=membership.email,
+            role=membership.role,
+            added_at=membership.added_at,
+            added_by=membership.added_by or None,
+        )
+        try:
+            item.save(condition=model.item_key.does_not_exist())
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise unavailable(error) from error
+        return True
+
+    def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
+        model = self._model
+        try:
+            model(item_key=membership_key(workspace_id, subject)).update(
+                actions=[model.role.set(role)], condition=model.item_key.exists()
+            )
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise unavailable(error) from error
+        return True
+
+    def remove(self, workspace_id: str, subject: str) -> bool:
+        model = self._model
+        try:
+            model(item_key=membership_key(workspace_id, subject)).delete(condition=model.item_key.exists())
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise unavailable(error) from error
+        return True
+
+
+class DynamoPersonSessions:
+    """People's session generations, in the home region's table (read there too: a Sign out
+    must end the session everywhere at once)."""
+
+    def __init__(self, table_name: str, home_region: str | None = None) -> None:
+        self._model = bound_model(PersonItem, table_name, home_region)
+
+    def session_generation(self, subject: str) -> int:
+        try:
+            return int(self._model.get(f"person#{subject}", consistent_read=True).session_generation or 0)
+        except DoesNotExist:
+            return 0
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+
+    def end_sessions(self, subject: str) -> None:
+        model = self._model
+        try:
+            model(item_key=f"person#{subject}").update(actions=[model.session_generation.add(1)])
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+
+
+class DynamoInvitations:
+    """Invitations, in the home region's table: taking one is a conditional update there, so of
+    two takers in two regions one gets it."""
+
+    def __init__(self, table_name: str, home_region: str | None = None) -> None:
+        self._model = bound_model(InvitationItem, table_name, home_region)
+
+    def add(self, token_hash: str, invitation: Invitation) -> None:
+        model = self._model
+        item = model(
+            item_key=f"invitation#{token_hash}",
+            kind=INVITATION,
+            invitation_id=invitation.invitation_id,
+            workspace_id=invitation.workspace_id,
+            email=invitation.email,
+            role=invitation.role,
+            invited_by=invitation.invited_by,
+            created_at=invitation.created_at,
+            expires_at=invitation.expires_at,
+            taken=False,
+            expires_at_epoch=int(invitation.expires_at.timestamp()) + 86400,
+        )
+        try:
+            item.save(condition=model.item_key.does_not_exist())
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+
+    def take(self, token_hash: str, now: datetime) -> Invitation | None:
+        model = self._model
+        item = model(item_key=f"invitation#{token_hash}")
+        try:
+            item.update(
+                actions=[model.taken.set(True)],
+                condition=model.item_key.exists()
+                & (model.taken == False)  # noqa: E712  (a pynamodb condition, not a comparison)
+                & (model.expires_at > now.astimezone(UTC)),
+            )
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return None
+            raise unavailable(error) from error
+        return _invitation(item)
+
+    def find(self, token_hash: str, now: datetime) -> Invitation | None:
+        try:
+            item = self._model.get(f"invitation#{token_hash}", consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return None if item.taken or item.expires_at <= now else _invitation(item)
+
+    def pending_for(self, workspace_id: str) -> list[Invitation]:
+        model = self._model
+        now = datetime.now(UTC)
+        condition = (model.kind == INVITATION) & (model.workspace_id == workspace_id) & (model.taken == False)  # noqa: E712
+        try:
+            found = [_invitation(item) for item in model.scan(condition) if item.expires_at > now]
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return sorted(found, key=lambda each: each.created_at)

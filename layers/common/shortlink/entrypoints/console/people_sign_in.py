@@ -1,0 +1,161 @@
+"""People signing in to the console with the user pool: email and password, then a TOTP code or
+a new password where the pool asks one; signing up or in through an invitation's link; switching
+workspace. Each attempt is counted per address and per account before the pool is asked."""
+
+from typing import Any
+
+from aws_lambda_powertools import Logger
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+
+from shortlink.access.rate_limits import take_account_sign_in_attempt, take_sign_in_attempt
+from shortlink.config import settings
+from shortlink.console import forms
+from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
+from shortlink.console.pages import page, see_other, session_cookie
+from shortlink.console.sessions import cookie_value, issue_person_session
+from shortlink.entrypoints.console import audit
+from shortlink.entrypoints.console.people_sessions import start_person_session
+from shortlink.entrypoints.console.plumbing import Refused, current_event, now, posted_by_session, posted_form
+from shortlink.people.actors import Actor
+from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
+from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
+from shortlink.people.members import checked_email
+from shortlink.people.model import Membership, Person
+from shortlink.people.ports import Challenge
+from shortlink.redirect.visitors import client_ip
+from shortlink.wiring import (
+    console_session_secret,
+    invitations,
+    memberships,
+    people_settings,
+    user_pool,
+    window_counter,
+)
+
+MAX_PASSWORD_CHARS = 256
+REFUSED = "This email and password do not match an account (or the code is wrong)."
+
+logger = Logger()
+router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+def counted(email: str) -> None:
+    """Count one attempt of this client's address and one of the account, before the pool is asked."""
+    client = client_ip(current_event().raw_event, settings().trust_edge_headers)
+    take_sign_in_attempt(str(client or "unknown"), settings().sign_in_attempts_per_window, now(), window_counter())
+    take_account_sign_in_attempt(email, people_settings().sign_in_attempts_per_account, now(), window_counter())
+
+
+def credentials(form: forms.Form) -> tuple[str, str]:
+    password = forms.value(form, "password")
+    if not 0 < len(password) <= MAX_PASSWORD_CHARS:
+        raise InvalidMemberOption("password", f"password: 1 to {MAX_PASSWORD_CHARS} characters")
+    return checked_email(forms.value(form, "email")), password
+
+
+def signed_in(person: Person, invitation_token: str) -> Response[Any]:
+    """The session of `person`, after accepting the invitation if one came along."""
+    workspace = None
+    if invitation_token:
+        joined = accept(invitations(), memberships(), invitation_token, person, now())
+        workspace = joined.workspace_id
+        if isinstance(joined, Membership):  # a member already keeps their role: nobody joined
+            audit.record(Actor.of_member(joined), "member.joined", person.subject)
+        logger.info("invitation accepted", extra={"subject": person.subject, "workspace_id": workspace})
+    answer = start_person_session(person, workspace)
+    answer.cookies.append(challenge_cookie(""))
+    return answer
+
+
+def next_step(outcome: Person | Challenge, invitation_token: str) -> Response[Any]:
+    """Signed in, or the page that asks the pool's question (its handle sealed in a cookie)."""
+    if isinstance(outcome, Person):
+        return signed_in(outcome, invitation_token)
+    sealed = seal_challenge(outcome, invitation_token, now(), console_session_secret())
+    return page("sign_in_challenge.html", kind=outcome.kind, error=None, cookies=[challenge_cookie(sealed)])
+
+
+def refused_page(template: str, status: int, message: str, **context: Any) -> Response[Any]:
+    return page(template, status, error=message, **context)
+
+
+@router.post("/console/sign-in/person")
+def sign_in_person() -> Response[Any]:
+    form = posted_form()
+    try:
+        email, password = credentials(form)
+        counted(email)
+        return next_step(user_pool().sign_in(email, password), "")
+    except (InvalidMemberOption, SignInRefused):
+        return refused_page("sign_in.html", 401, REFUSED, people=True)
+
+
+@router.post("/console/sign-in/challenge")
+def answer_challenge() -> Response[Any]:
+    form = posted_form()
+    opened = open_challenge(
+        cookie_value(current_event().cookies or [], CHALLENGE_COOKIE), now(), console_session_secret()
+    )
+    if opened is None:
+        return refused_page("sign_in.html", 401, "This sign-in took too long: start again.", people=True)
+    challenge, invitation_token = opened
+    answer = forms.value(form, "answer")
+    if not 0 < len(answer) <= MAX_PASSWORD_CHARS:
+        return refused_page("sign_in_challenge.html", 422, "Enter the answer asked for.", kind=challenge.kind)
+    counted(challenge.email)
+    try:
+        return next_step(user_pool().answer(challenge, answer), invitation_token)
+    except SignInRefused:
+        # The pool spends its session on a wrong code: the person starts again from the password.
+        answer_page = refused_page("sign_in.html", 401, REFUSED, people=True)
+        answer_page.cookies.append(challenge_cookie(""))
+        return answer_page
+    except WeakPassword as error:
+        return refused_page("sign_in_challenge.html", 422, str(error), kind=challenge.kind)
+
+
+@router.get("/console/invitations/<token>")
+def invitation_page(token: str) -> Response[Any]:
+    found = invitations().find(hash_token(token), now()) if 0 < len(token) <= MAX_TOKEN_CHARS else None
+    if found is None:
+        raise Refused(404, "This invitation is unknown, was used already, or has expired.")
+    return page("invitation.html", invitation=found, token=token, error=None)
+
+
+@router.post("/console/invitations/accept")
+def accept_invitation() -> Response[Any]:
+    """Sign up (a new account for the invited address) or sign in (any account), then join."""
+    form = posted_form()
+    token = forms.value(form, "token")
+    found = invitations().find(hash_token(token), now()) if 0 < len(token) <= MAX_TOKEN_CHARS else None
+    if found is None:
+        raise Refused(404, "This invitation is unknown, was used already, or has expired.")
+    try:
+        email, password = credentials(form)
+        counted(email)
+        if forms.value(form, "mode") == "sign-up":
+            if email != found.email:
+                raise InvalidMemberOption("email", f"email: sign up with the invited address, {found.email}")
+            return signed_in(user_pool().sign_up(email, password), token)
+        return next_step(user_pool().sign_in(email, password), token)
+    except (InvalidMemberOption, WeakPassword) as error:
+        return page("invitation.html", 422, invitation=found, token=token, error=str(error))
+    except SignInRefused:
+        return page("invitation.html", 401, invitation=found, token=token, error=REFUSED)
+    except InvitationNotValid as error:
+        raise Refused(404, str(error)) from error
+
+
+@router.post("/console/workspace")
+def switch_workspace() -> Response[Any]:
+    """The same person's session in another workspace of theirs (a new CSRF token with it)."""
+    form, current, actor = posted_by_session()
+    if not current.is_person:
+        raise Refused(400, "an API key works in its own workspace only")
+    workspace_id = forms.value(form, "workspace_id")
+    if memberships().role_in(workspace_id, current.subject) is None:
+        raise Refused(403, "you are not a member of that workspace")
+    _, cookie = issue_person_session(current.subject, workspace_id, now(), console_session_secret(), current.generation)
+    logger.info("workspace switched", extra={"subject": actor.id, "workspace_id": workspace_id})
+    return see_other("/console", [session_cookie(cookie)])

@@ -1,0 +1,39 @@
+"""What people and workspace operations refuse (the console and the API answer each with a 4xx)."""
+
+from shortlink.errors import ShortlinkError
+
+
+class RoleNotGrantable(ShortlinkError):
+    """The caller may not invite, add, change or remove a member of this role."""
+
+    def __init__(self, role: str) -> None:
+        super().__init__(f"managing a member of role {role} needs that role's scopes and admin")
+        self.role = role
+
+
+class InvalidMemberOption(ShortlinkError):
+    """An email or role that cannot be accepted; names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+class MemberNotFound(ShortlinkError):
+    """No such member (or invitation) in this workspace."""
+
+
+class LastOwner(ShortlinkError):
+    """The change would leave the workspace without an owner."""
+
+
+class InvitationNotValid(ShortlinkError):
+    """The invitation link is unknown, used already, or expired."""
+
+
+class SignInRefused(ShortlinkError):
+    """The pool refused the email, password or code (one message for all: nothing to enumerate)."""
+
+
+class WeakPassword(ShortlinkError):
+    """The pool's password policy refused the new password (its message says why)."""

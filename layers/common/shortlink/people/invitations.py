@@ -1,0 +1,58 @@
+"""Invitations: a link with a secret token, sent by email, that makes whoever signs in or up
+through it a member. Stored only as the token's hash; taken once; it expires."""
+
+import hashlib
+import secrets
+from datetime import datetime, timedelta
+
+from shortlink.people.errors import InvitationNotValid, RoleNotGrantable
+from shortlink.people.members import checked_email, join_on_first_sign_in
+from shortlink.people.model import Invitation, Membership, Person, Role
+from shortlink.people.ports import Invitations, Memberships
+from shortlink.people.roles import may_manage
+
+INVITATION_LIFETIME = timedelta(days=7)
+TOKEN_BYTES = 32
+MAX_TOKEN_CHARS = 64
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def invite(
+    invitations: Invitations,
+    manager_scopes: frozenset[str],
+    inviter: str,
+    workspace_id: str,
+    email: str,
+    role: Role,
+    now: datetime,
+) -> tuple[Invitation, str]:
+    """A new invitation and its token (for the link in the message, never stored): the inviter
+    must be able to manage `role`."""
+    address = checked_email(email)
+    if not may_manage(manager_scopes, role):
+        raise RoleNotGrantable(role)
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    token_hash = hash_token(token)
+    invitation = Invitation(token_hash[:12], workspace_id, address, role, inviter, now, now + INVITATION_LIFETIME)
+    invitations.add(token_hash, invitation)
+    return invitation, token
+
+
+def accept(
+    invitations: Invitations, memberships: Memberships, token: str, person: Person, now: datetime
+) -> Membership | Invitation:
+    """Spend the invitation `token` names: `person` joins its workspace with its role (a member
+    already keeps the role they have: the invitation is spent all the same). The new membership,
+    or the invitation if they were a member; InvitationNotValid if it is unknown, spent or expired."""
+    if not 0 < len(token) <= MAX_TOKEN_CHARS:
+        raise InvitationNotValid("no such invitation")
+    invitation = invitations.take(hash_token(token), now)
+    if invitation is None:
+        raise InvitationNotValid("this invitation is unknown, was used already, or has expired")
+    joined = join_on_first_sign_in(
+        memberships, person, invitation.workspace_id, invitation.role, now, added_by=invitation.invited_by
+    )
+    return joined or invitation

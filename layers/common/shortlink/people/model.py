@@ -1,0 +1,48 @@
+"""A person, the roles a member may hold, and a membership of a workspace."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, get_args
+
+Role = Literal["owner", "admin", "editor", "viewer"]
+ROLES: tuple[Role, ...] = get_args(Role)  # most powerful first
+
+
+@dataclass(frozen=True)
+class Person:
+    """Someone the user pool signed in: `subject` is the pool's `sub` (never reused), `email`
+    the address they sign in with."""
+
+    subject: str
+    email: str
+
+
+@dataclass(frozen=True)
+class Membership:
+    """`subject` belongs to `workspace_id` as `role`."""
+
+    workspace_id: str
+    subject: str
+    email: str
+    role: Role
+    added_at: datetime
+    added_by: str = ""  # who added them: an actor's label (an email or a key's name); empty: first sign-in
+
+
+def role_named(text: str) -> Role | None:
+    """The role spelled `text`, or None."""
+    return next((role for role in ROLES if role == text), None)
+
+
+@dataclass(frozen=True)
+class Invitation:
+    """An invitation to join `workspace_id` as `role`, sent to `email`: taken once, by whoever
+    signs in or up through its link before `expires_at`."""
+
+    invitation_id: str  # public: names it on the members page (never its token)
+    workspace_id: str
+    email: str
+    role: Role
+    invited_by: str  # the inviter's label
+    created_at: datetime
+    expires_at: datetime

@@ -1,0 +1,88 @@
+"""The stores people and workspaces need (adapters/dynamodb/memberships.py implements them)."""
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Literal, Protocol
+
+from shortlink.people.model import Invitation, Membership, Person, Role
+
+
+class Memberships(Protocol):
+    def of_person(self, subject: str) -> list[Membership]:
+        """Every workspace `subject` belongs to, by workspace id."""
+
+    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+        """`subject`'s membership of `workspace_id`, or None if they are no member."""
+
+    def role_in(self, workspace_id: str, subject: str) -> Role | None:
+        """The role `subject` holds in `workspace_id`, or None if they are no member."""
+
+    def members_of(self, workspace_id: str) -> list[Membership]:
+        """The workspace's members, by email."""
+
+    def add(self, membership: Membership) -> bool:
+        """Store `membership` unless the person is a member already: False then (nothing changes)."""
+
+    def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
+        """Change a member's role; False if they are no member."""
+
+    def remove(self, workspace_id: str, subject: str) -> bool:
+        """End the membership; False if there was none."""
+
+
+class PersonSessions(Protocol):
+    def session_generation(self, subject: str) -> int:
+        """The person's session generation: a console session signed at another one has ended."""
+
+    def end_sessions(self, subject: str) -> None:
+        """Move the person's session generation on: every console session of theirs ends."""
+
+
+class Invitations(Protocol):
+    def add(self, token_hash: str, invitation: Invitation) -> None:
+        """Store an invitation under the hash of its token."""
+
+    def take(self, token_hash: str, now: datetime) -> Invitation | None:
+        """The invitation under this hash, spent by this call (one conditional write: of two
+        takers, one gets it); None if there is none, it was spent, or it has expired."""
+
+    def find(self, token_hash: str, now: datetime) -> Invitation | None:
+        """The invitation under this hash if it is neither spent nor expired (it stays so)."""
+
+    def pending_for(self, workspace_id: str) -> list[Invitation]:
+        """The workspace's invitations neither spent nor expired."""
+
+
+@dataclass(frozen=True)
+class Challenge:
+    """What the pool asks before a sign-in completes: a TOTP code, or a new password (a person
+    the pool made with a temporary one). `session` is the pool's handle of the sign-in: kept in
+    a signed HttpOnly cookie for the minutes the answer takes, never in a page."""
+
+    kind: Literal["totp", "new_password"]
+    email: str
+    session: str
+
+
+class UserPool(Protocol):
+    def sign_in(self, email: str, password: str) -> Person | Challenge:
+        """The person, once the pool has checked their password, or what it asks next.
+        SignInRefused for a wrong email or password (the same for both)."""
+
+    def answer(self, challenge: Challenge, answer: str) -> Person | Challenge:
+        """Answer `challenge` (a TOTP code, or the new password)."""
+
+    def sign_up(self, email: str, password: str) -> Person:
+        """A new person of the pool with a password of their own, their address taken as
+        verified (the invitation link reached it). SignInRefused if the address is taken."""
+
+    def start_totp(self, email: str, password: str) -> str:
+        """Begin TOTP for the person (their password asked again): the secret for their app."""
+
+    def confirm_totp(self, email: str, password: str, code: str) -> None:
+        """Turn TOTP on with a first code from the app: it is asked at each sign-in from now on."""
+
+
+class InvitationMessages(Protocol):
+    def send(self, invitation: Invitation, link: str) -> None:
+        """Tell the invited person, at their address, the link that accepts the invitation."""

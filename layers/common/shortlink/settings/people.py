@@ -1,0 +1,36 @@
+"""Where people sign in: the Cognito user pool and its console app client (none: the console
+takes API keys only, and the API no access tokens)."""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Self
+
+
+@dataclass(frozen=True)
+class PeopleSettings:
+    user_pool_id: str
+    client_id: str
+    issuer: str  # the `iss` of the pool's tokens
+    jwks_url: str  # where its signing keys are (locally: the embedded endpoint's)
+    invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
+    sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
+    print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.user_pool_id and self.client_id)
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str]) -> Self:
+        pool = env.get("PEOPLE_USER_POOL_ID", "")
+        region = pool.partition("_")[0] or env.get("AWS_REGION", "")
+        issuer = env.get("PEOPLE_TOKEN_ISSUER") or (
+            f"https://cognito-idp.{region}.amazonaws.com/{pool}" if pool else ""
+        )
+        jwks = env.get("PEOPLE_JWKS_URL") or (f"{issuer}/.well-known/jwks.json" if issuer else "")
+        attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
+        if not attempts.isdigit() or int(attempts) < 1:
+            raise ValueError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
+        printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
+        sender = env.get("PEOPLE_INVITATIONS_FROM", "")
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)

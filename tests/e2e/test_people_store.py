@@ -1,0 +1,115 @@
+"""The membership store (adapters/dynamodb/memberships.py) with real pynamodb calls, on each
+DynamoDB the e2e tests run against (the `store` fixture): moto in this process and dynalite,
+which refuses the expressions DynamoDB refuses. Memberships, invitations and people's session
+generations live in the API keys table beside the keys: the keys' own listing must not see them."""
+
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import boto3
+import pytest
+from moto import mock_aws
+
+from shortlink.access.api_keys import hash_api_key, key_id_for
+from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
+from shortlink.people.invitations import accept, hash_token, invite
+from shortlink.people.members import join_on_first_sign_in, remove_member
+from shortlink.people.model import Invitation, Membership, Person
+from shortlink.people.roles import scopes_of
+from tools.devstack.resources import tables_of
+from tools.devstack.template import LocalTemplate
+
+ROOT = Path(__file__).resolve().parents[2]
+NOW = datetime.now(UTC).replace(microsecond=0)
+OWNER = Person("sub-owner", "owner@example.com")
+ANN = Person("sub-ann", "ann@example.com")
+
+
+@pytest.fixture
+def table(store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """The template's tables on this store, in a fresh moto account or on dynalite."""
+    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
+    if not store:
+        with mock_aws():
+            yield _api_keys_table()
+        return
+    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", store["AWS_ENDPOINT_URL_DYNAMODB"])
+    yield _api_keys_table()
+
+
+def _api_keys_table() -> str:
+    """The template's API keys table under a name of this test's own."""
+    properties = tables_of(LocalTemplate.load(ROOT / "template.yaml"))["ApiKeysTable"]
+    name = f"ApiKeysTable-{uuid.uuid4().hex[:8]}"
+    boto3.client("dynamodb").create_table(
+        TableName=name, **{key: properties[key] for key in ("AttributeDefinitions", "KeySchema", "BillingMode")}
+    )
+    return name
+
+
+def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(table):
+    memberships = DynamoMemberships(table)
+    assert join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW) is not None
+    assert join_on_first_sign_in(memberships, ANN, "ws1", "editor", NOW) is not None
+    assert join_on_first_sign_in(memberships, ANN, "ws2", "viewer", NOW) is not None
+    # A second join keeps the first role: the conditional put refuses it
+    assert join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW) is None
+    assert memberships.role_in("ws1", ANN.subject) == "editor"
+    assert memberships.membership_in("ws1", ANN.subject) == Membership("ws1", ANN.subject, ANN.email, "editor", NOW)
+    assert [(m.workspace_id, m.role) for m in memberships.of_person(ANN.subject)] == [
+        ("ws1", "editor"),
+        ("ws2", "viewer"),
+    ]
+    assert [m.email for m in memberships.members_of("ws1")] == [ANN.email, OWNER.email]
+    assert memberships.set_role("ws1", ANN.subject, "admin")
+    assert not memberships.set_role("ws1", "sub-nobody", "admin")
+    removed = remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
+    assert removed.role == "admin"
+    assert memberships.role_in("ws1", ANN.subject) is None
+    assert not memberships.remove("ws1", ANN.subject)
+    assert memberships.role_in("ws2", ANN.subject) == "viewer"  # another workspace's stays
+
+
+def test_an_invitation_is_taken_by_one_of_two_and_never_after_its_end(table):
+    invitations, memberships = DynamoInvitations(table), DynamoMemberships(table)
+    invitation, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
+    assert [each.invitation_id for each in invitations.pending_for("ws1")] == [invitation.invitation_id]
+    assert invitations.pending_for("ws2") == []
+    joined = accept(invitations, memberships, token, ANN, NOW)
+    assert isinstance(joined, Membership)
+    assert joined.role == "viewer"
+    assert invitations.take(hash_token(token), NOW) is None  # spent
+    assert invitations.pending_for("ws1") == []
+    expired = Invitation(
+        "old", "ws1", "bob@example.com", "editor", OWNER.email, NOW - timedelta(days=8), NOW - timedelta(days=1)
+    )
+    invitations.add("ab" * 32, expired)
+    assert invitations.take("ab" * 32, NOW) is None
+    assert invitations.take("cd" * 32, NOW) is None  # unknown
+
+
+def test_a_persons_session_generation_moves_on_with_each_sign_out(table):
+    sessions = DynamoPersonSessions(table)
+    assert sessions.session_generation(ANN.subject) == 0
+    sessions.end_sessions(ANN.subject)
+    sessions.end_sessions(ANN.subject)
+    assert sessions.session_generation(ANN.subject) == 2
+    assert sessions.session_generation(OWNER.subject) == 0
+
+
+def test_the_keys_listing_sees_keys_only(table):
+    keys, memberships = DynamoApiKeyStore(table), DynamoMemberships(table)
+    key_hash = hash_api_key("sl_aKeyOfTheWorkspace000000000000000")
+    keys.add(key_hash, key_id_for(key_hash), "ci", owner="ws1")
+    join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW)
+    DynamoPersonSessions(table).end_sessions(OWNER.subject)
+    invite(DynamoInvitations(table), scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
+    assert [key.name for key in keys.list_keys()] == ["ci"]
+    assert [key.name for key in keys.list_keys(owner="ws1")] == ["ci"]

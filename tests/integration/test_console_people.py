@@ -1,0 +1,257 @@
+"""People in the console, against moto (its user pool made from people.yaml): signing in with a
+password and a TOTP code, invitations taken once, roles enforced on every form, a member removed
+mid-session out at their next request, no other workspace's data shown, and sign-in attempts
+counted per address (IPv6 by /64) and per account."""
+
+import json
+import re
+from collections.abc import Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+from urllib.parse import urlencode
+
+import pytest
+
+from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key
+from shortlink.config import settings
+from shortlink.people.invitations import hash_token
+from shortlink.people.members import join_on_first_sign_in
+from shortlink.people.model import Invitation
+from tests.events import http_event
+from tests.integration.people import Authenticator, Pool, user_pool_in
+
+pytestmark = pytest.mark.one_account_per_module
+ORIGIN = "https://sho.rt"
+COOKIES = ("console_session", "console_challenge")
+
+
+class PersonBrowser:
+    """A browser on the console: keeps its cookies, sends Origin with each post, from `address`."""
+
+    def __init__(self, handlers: dict[str, Any], address: str = "203.0.113.9") -> None:
+        self.handlers = handlers
+        self.address = address
+        self.cookies: dict[str, str] = {}
+
+    def request(self, method: str, path: str, form: Mapping[str, str] | None = None) -> dict[str, Any]:
+        headers = {"host": "sho.rt"}
+        body = None
+        if form is not None:
+            headers.update({"origin": ORIGIN, "content-type": "application/x-www-form-urlencoded"})
+            body = urlencode(form)
+        event = http_event(method, path, headers=headers, body=body, route="/console/{proxy+}", source_ip=self.address)
+        event["cookies"] = [f"{name}={value}" for name, value in self.cookies.items()]
+        answer: dict[str, Any] = self.handlers["ConsoleFunction"](event)
+        for cookie in answer.get("cookies", []):
+            name, _, rest = cookie.partition("=")
+            if name in COOKIES:
+                value = rest.split(";")[0]
+                if value:
+                    self.cookies[name] = value
+                else:
+                    self.cookies.pop(name, None)
+        return answer
+
+    def get(self, path: str) -> dict[str, Any]:
+        return self.request("GET", path)
+
+    def post(self, path: str, form: Mapping[str, str]) -> dict[str, Any]:
+        return self.request("POST", path, form)
+
+    def csrf(self, path: str = "/console") -> str:
+        found = re.search(r'name="csrf" value="([0-9a-f]+)"', self.get(path)["body"])
+        assert found, "no CSRF token on the page"
+        return found.group(1)
+
+    def sign_in(self, email: str, password: str) -> dict[str, Any]:
+        return self.post("/console/sign-in/person", {"email": email, "password": password})
+
+
+@pytest.fixture
+def pool(aws, template, monkeypatch) -> Pool:
+    monkeypatch.setenv("MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP", "true")  # moto then checks the codes
+    return user_pool_in(template, monkeypatch)
+
+
+@pytest.fixture
+def workspace(aws) -> str:
+    """A key-only account from before people (the admin command's key), with a link."""
+    key = aws.new_api_key("before-people")
+    return services.api_key_store().find_by_hash(hash_api_key(key)).owner  # type: ignore[union-attr]
+
+
+def signed_in(browser: PersonBrowser, email: str, password: str) -> PersonBrowser:
+    answer = browser.sign_in(email, password)
+    assert (answer["statusCode"], answer["headers"].get("Location")) == (303, "/console"), answer["body"]
+    return browser
+
+
+def invitation_link(capsys: pytest.CaptureFixture[str], email: str) -> str:
+    """The link of the invitation printed for `email` (as make dev prints it)."""
+    printed = capsys.readouterr().out
+    found = re.findall(rf"Invitation email to {re.escape(email)}:.*?\n(https?://\S+)", printed, re.S)
+    assert found, printed
+    return str(found[-1]).split("sho.rt", 1)[1]
+
+
+def test_a_person_signs_in_and_the_session_never_shows_a_token(handlers, pool, workspace):
+    person, password = pool.member("owner@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    page = browser.get("/console")
+    assert page["statusCode"] == 200
+    assert "owner@example.com" in page["body"]
+    # The session is our own signed cookie, HttpOnly: no JWT of the pool anywhere the page reaches
+    assert not re.search(r"eyJ[\w-]+\.[\w-]+\.", page["body"] + str(page.get("cookies")))
+    assert "eyJ" not in browser.cookies["console_session"]
+    wrong = PersonBrowser(handlers).sign_in(person.email, "not-the-password-1A")
+    assert wrong["statusCode"] == 401
+    assert "do not match" in wrong["body"]
+
+
+def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers, pool, workspace):
+    person, password = pool.member("editor@example.com", workspace, "editor")
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    started = browser.post("/console/security/totp", {"csrf": browser.csrf("/console/security"), "password": password})
+    secret = re.search(r'id="totp-secret">([A-Za-z2-7]+)<', started["body"])
+    assert secret, started["body"]
+    assert f"otpauth://totp/Shortlink:{person.email.replace('@', '%40')}?secret={secret.group(1)}" in started["body"]
+    totp = Authenticator(secret.group(1))
+    csrf = browser.csrf("/console/security")
+    refused = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": "000000"})
+    assert refused["statusCode"] == 401
+    confirmed = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.now()})
+    assert 'id="totp-on"' in confirmed["body"], confirmed["body"]
+    # From now on a password alone is not enough: the pool asks the code
+    again = PersonBrowser(handlers)
+    challenge = again.sign_in(person.email, password)
+    assert challenge["statusCode"] == 200
+    assert 'autocomplete="one-time-code"' in challenge["body"]
+    assert "console_session" not in again.cookies
+    wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.now() != "123456" else "654321"})
+    assert wrong["statusCode"] == 401
+    assert "console_session" not in again.cookies
+    again.sign_in(person.email, password)
+    done = again.post("/console/sign-in/challenge", {"answer": totp.now()})
+    assert (done["statusCode"], done["headers"].get("Location")) == (303, "/console"), done["body"]
+    assert "console_challenge" not in again.cookies
+    assert again.get("/console")["statusCode"] == 200
+
+
+def test_an_invitation_is_taken_once_by_signing_up_and_never_after_it_expires(handlers, pool, workspace, capsys):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    form = {"csrf": browser.csrf("/console/members"), "email": "new@example.com", "role": "viewer"}
+    assert browser.post("/console/members/invite", form)["statusCode"] == 201
+    link = invitation_link(capsys, "new@example.com")
+    newcomer = PersonBrowser(handlers)
+    assert newcomer.get(link)["statusCode"] == 200
+    token = link.rsplit("/", 1)[1]
+    # Sign-up only with the invited address; a weak password refused with the pool's reason
+    other = {"token": token, "mode": "sign-up", "email": "else@example.com", "password": "Long-enough-1A"}
+    assert newcomer.post("/console/invitations/accept", other)["statusCode"] == 422
+    weak = {**other, "email": "new@example.com", "password": "short"}
+    assert newcomer.post("/console/invitations/accept", weak)["statusCode"] == 422
+    joined = newcomer.post("/console/invitations/accept", {**weak, "password": "Long-enough-1A"})
+    assert (joined["statusCode"], joined["headers"].get("Location")) == (303, "/console"), joined["body"]
+    assert "Signed in as <strong>new@example.com</strong> (viewer)" in newcomer.get("/console")["body"]
+    # Used: the link answers 404 and makes nobody else a member
+    assert PersonBrowser(handlers).get(link)["statusCode"] == 404
+    reuse = PersonBrowser(handlers).post("/console/invitations/accept", {**joined_form(token), "mode": "sign-in"})
+    assert reuse["statusCode"] == 404
+    # Expired: the same
+    now = datetime.now(UTC)
+    expired = Invitation(
+        "old", workspace, "late@example.com", "editor", "x", now - timedelta(days=8), now - timedelta(days=1)
+    )
+    services.invitations().add(hash_token("expired-token"), expired)
+    assert PersonBrowser(handlers).get("/console/invitations/expired-token")["statusCode"] == 404
+    assert [m.email for m in services.memberships().members_of(workspace)] == ["new@example.com", "owner@example.com"]
+
+
+def joined_form(token: str) -> dict[str, str]:
+    return {"token": token, "email": "owner@example.com", "password": "whatever-1A"}
+
+
+def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool, workspace, aws):
+    viewer, password = pool.member("viewer@example.com", workspace, "viewer")
+    browser = signed_in(PersonBrowser(handlers), viewer.email, password)
+    csrf = browser.csrf()
+    links_before = aws.item_count(settings().links_table)
+    keys_before = len(services.api_key_store().list_keys(workspace))
+    for path, form in [
+        ("/console/links", {"url": "https://example.com/crafted"}),
+        ("/console/keys", {"name": "crafted", "scopes": "links:read"}),
+        ("/console/members/invite", {"email": "friend@example.com", "role": "owner"}),
+        (f"/console/members/{viewer.subject}/role", {"role": "owner"}),
+    ]:
+        answer = browser.post(path, {"csrf": csrf, **form})
+        assert answer["statusCode"] == 403, (path, answer["body"])
+    for page in ("/console/links/new", "/console/keys", "/console/members"):
+        assert browser.get(page)["statusCode"] == 403, page
+    assert aws.item_count(settings().links_table) == links_before
+    assert len(services.api_key_store().list_keys(workspace)) == keys_before
+    assert services.memberships().role_in(workspace, viewer.subject) == "viewer"
+    assert services.invitations().pending_for(workspace) == []
+
+
+def test_a_member_removed_mid_session_is_out_at_the_next_request(handlers, pool, workspace):
+    owner, owner_password = pool.member("owner@example.com", workspace, "owner")
+    editor, editor_password = pool.member("editor@example.com", workspace, "editor")
+    editing = signed_in(PersonBrowser(handlers), editor.email, editor_password)
+    assert editing.get("/console")["statusCode"] == 200
+    managing = signed_in(PersonBrowser(handlers), owner.email, owner_password)
+    removed = managing.post(f"/console/members/{editor.subject}/remove", {"csrf": managing.csrf("/console/members")})
+    assert removed["statusCode"] == 303
+    assert editing.get("/console")["headers"].get("Location") == "/console/sign-in"
+    # Signing in again finds no workspace of theirs
+    assert PersonBrowser(handlers).sign_in(editor.email, editor_password)["statusCode"] == 403
+    # The last owner cannot be removed, not even by themself
+    last = managing.post(f"/console/members/{owner.subject}/remove", {"csrf": managing.csrf("/console/members")})
+    assert last["statusCode"] == 409
+
+
+def test_no_page_shows_another_workspaces_data_and_switching_needs_a_membership(handlers, pool, workspace, aws):
+    other_key = aws.new_api_key("other-account")
+    other = services.api_key_store().find_by_hash(hash_api_key(other_key)).owner  # type: ignore[union-attr]
+    body = {"url": "https://example.com/other-secret", "title": "other-title-77"}
+    headers = {"authorization": f"Bearer {other_key}"}
+    created = handlers["CreateFunction"](http_event("POST", "/links", route="/links", body=body, headers=headers))
+    assert created["statusCode"] == 201
+    code = json.loads(created["body"])["code"]
+    person, password = pool.member("both@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    for page in ("/console", f"/console/links/{code}", "/console/overview", "/console/keys", "/console/members"):
+        shown = browser.get(page)["body"]
+        assert "other-title-77" not in shown, page
+        assert "other-account" not in shown, page
+    switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
+    assert switched["statusCode"] == 403
+    # Made a member there too, the switch works and shows that workspace's links only
+    join_on_first_sign_in(services.memberships(), person, other, "viewer")
+    assert f'value="{other}"' in browser.get("/console")["body"]  # the switcher offers it
+    switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
+    assert switched["statusCode"] == 303
+    assert "other-title-77" in browser.get("/console")["body"]
+    assert browser.get("/console/keys")["statusCode"] == 403  # a viewer there
+
+
+def test_sign_in_attempts_are_counted_per_account_across_addresses_and_per_address_block(handlers, pool, workspace):
+    person, password = pool.member("target@example.com", workspace, "owner")
+    limit = services.people_settings().sign_in_attempts_per_account
+    for attempt in range(limit):
+        answer = PersonBrowser(handlers, f"198.51.100.{attempt + 1}").sign_in(person.email, "wrong-Password-1")
+        assert answer["statusCode"] == 401
+    # The account's window is full: even its password, from a new address, waits
+    locked = PersonBrowser(handlers, "198.51.100.200").sign_in(person.email, password)
+    assert locked["statusCode"] == 429
+    assert int(locked["headers"]["Retry-After"]) > 0
+    # One IPv6 /64 is one client: other accounts from its addresses count together
+    per_address = settings().sign_in_attempts_per_window
+    statuses = [
+        PersonBrowser(handlers, f"2001:db8:1:2::{n + 1:x}").sign_in(f"guess{n}@example.com", "x-Pass-1")["statusCode"]
+        for n in range(per_address + 1)
+    ]
+    assert statuses == [401] * per_address + [429]
+    # Another /64 is another client
+    assert PersonBrowser(handlers, "2001:db8:1:3::1").sign_in("fresh@example.com", "x-Pass-1")["statusCode"] == 401

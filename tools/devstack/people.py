@@ -1,0 +1,86 @@
+"""The user pool of the local stack: made on the embedded moto from people.yaml's resources (the
+template stays their one definition), with a first owner of the dev key's workspace.
+
+moto checks TOTP codes only with MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true (set here, before
+it serves), and then against one secret it gives every person; it does not send email."""
+
+import os
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from tools.devstack.template import LocalTemplate
+
+POOL_TYPE = "AWS::Cognito::UserPool"
+CLIENT_TYPE = "AWS::Cognito::UserPoolClient"
+LOCAL_POOL_NAME = "shortlink-people"
+# CloudFormation properties of a pool that CreateUserPool does not take under that name.
+POOL_NOT_API = {"UserPoolName", "DeletionProtection", "UserPoolAddOns", "Metadata", "EnabledMfas"}
+CLIENT_NOT_API = {"UserPoolId", "Metadata"}
+DEV_OWNER_EMAIL = "owner@example.com"
+
+
+@dataclass(frozen=True)
+class LocalPool:
+    user_pool_id: str
+    client_id: str
+    endpoint: str
+
+    def environment(self) -> dict[str, str]:
+        """What the functions are told: the pool, its client, and where its keys are served."""
+        return {
+            "PEOPLE_USER_POOL_ID": self.user_pool_id,
+            "PEOPLE_CLIENT_ID": self.client_id,
+            "PEOPLE_JWKS_URL": f"{self.endpoint}/{self.user_pool_id}/.well-known/jwks.json",
+            "PEOPLE_PRINT_INVITATIONS": "true",
+        }
+
+
+def check_totp_codes() -> None:
+    """Before moto serves: its Cognito checks TOTP codes (it takes any without this)."""
+    os.environ["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP"] = "true"
+
+
+def create_user_pool(template: LocalTemplate, cognito: Any, endpoint: str) -> LocalPool:
+    """The template's one user pool and app client, on `endpoint`."""
+    (pool,) = template.resources(POOL_TYPE).values()
+    (client,) = template.resources(CLIENT_TYPE).values()
+    request = {key: value for key, value in pool.items() if key not in POOL_NOT_API}
+    pool_id = cognito.create_user_pool(PoolName=LOCAL_POOL_NAME, **request)["UserPool"]["Id"]
+    if "SOFTWARE_TOKEN_MFA" in pool.get("EnabledMfas", []):
+        cognito.set_user_pool_mfa_config(
+            UserPoolId=pool_id,
+            SoftwareTokenMfaConfiguration={"Enabled": True},
+            MfaConfiguration=pool["MfaConfiguration"],
+        )
+    client_request = {key: value for key, value in client.items() if key not in CLIENT_NOT_API}
+    client_id = cognito.create_user_pool_client(UserPoolId=pool_id, **client_request)["UserPoolClient"]["ClientId"]
+    return LocalPool(pool_id, client_id, endpoint)
+
+
+def dev_password() -> str:
+    """A password the pool's policy takes (upper, lower case and digits, 20+ characters)."""
+    return f"Dev-{secrets.token_urlsafe(12)}-a1A"
+
+
+def ensure_first_owner(pool: LocalPool, cognito: Any, keys_table: str, workspace_id: str, email: str) -> str:
+    """A person of the pool (`email`, a new password) and owner of `workspace_id`; the password."""
+    from shortlink.adapters.dynamodb.memberships import DynamoMemberships
+    from shortlink.people.members import join_on_first_sign_in
+    from shortlink.people.model import Person
+
+    password = dev_password()
+    cognito.admin_create_user(
+        UserPoolId=pool.user_pool_id,
+        Username=email,
+        UserAttributes=[{"Name": "email", "Value": email}, {"Name": "email_verified", "Value": "true"}],
+        MessageAction="SUPPRESS",
+    )
+    cognito.admin_set_user_password(UserPoolId=pool.user_pool_id, Username=email, Password=password, Permanent=True)
+    user = cognito.admin_get_user(UserPoolId=pool.user_pool_id, Username=email)
+    subject = next(each["Value"] for each in user["UserAttributes"] if each["Name"] == "sub")
+    join_on_first_sign_in(
+        DynamoMemberships(keys_table), Person(subject, email), workspace_id, "owner", datetime.now(UTC), "make dev"
+    )
+    return password
