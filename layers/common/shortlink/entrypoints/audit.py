@@ -6,22 +6,28 @@ from collections.abc import Iterable
 from datetime import UTC, datetime
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api.resolver import current_actor
 from shortlink.audit.model import Action
 from shortlink.audit.recording import RequestOrigin, client_hash, recorded
 from shortlink.config import settings
+from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.webhooks.model import EventMessage
 from shortlink.wiring import audit_recorder, visitor_salt_root
 
 
-def request_origin(app: APIGatewayHttpResolver, at: datetime) -> RequestOrigin:
-    actor = current_actor(app)  # a key, or a person with the pool's access token
-    address = client_ip(app.current_event.raw_event, settings().trust_edge_headers)
-    request_id = app.current_event.request_context.request_id or ""
+def origin_of(actor: Actor, event: APIGatewayProxyEventV2, at: datetime) -> RequestOrigin:
+    """`actor`'s request `event`, in their workspace: the client's address (behind the edge, the
+    viewer's, believed only with the edge's secret) hashed with the day's salt."""
+    address = client_ip(event.raw_event, settings().trust_edge_headers)
     hashed = client_hash(visitor_salt_root(), str(address or ""), at)
-    return RequestOrigin(actor.owner, recorded(actor), hashed, request_id)
+    return RequestOrigin(actor.owner, recorded(actor), hashed, event.request_context.request_id or "")
+
+
+def request_origin(app: APIGatewayHttpResolver, at: datetime) -> RequestOrigin:
+    return origin_of(current_actor(app), app.current_event, at)  # a key, or a person with the pool's token
 
 
 def record(
@@ -38,7 +44,7 @@ def record(
 
 
 def record_each(app: APIGatewayHttpResolver, action: Action, target_ids: Iterable[str]) -> None:
-    """One entry of `action` per target (a bulk create's links), written together."""
+    """One entry of `action` per target (an import's links), written together."""
     now = datetime.now(UTC)
     origin = request_origin(app, now)
     audit_recorder().record([origin.entry(action, target_id, now) for target_id in target_ids])

@@ -12,13 +12,12 @@ from shortlink.access.api_keys import ADMIN
 from shortlink.audit.export import entries_csv, entries_json
 from shortlink.audit.model import TARGET_KINDS, Action
 from shortlink.audit.queries import MAX_LIMIT, AuditQuery, InvalidAuditQuery, audit_query
-from shortlink.audit.recording import RequestOrigin, client_hash, link_target, recorded
-from shortlink.config import settings
+from shortlink.audit.recording import link_target
+from shortlink.entrypoints.audit import origin_of
 from shortlink.entrypoints.console.plumbing import Refused, current_event, now, query, requiring, shown
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
-from shortlink.redirect.visitors import client_ip
-from shortlink.wiring import audit_recorder, audit_trail, visitor_salt_root
+from shortlink.wiring import audit_recorder, audit_trail
 
 PAGE_SIZE = 50
 LINK_HISTORY = 20  # a link's page shows its latest entries
@@ -30,12 +29,7 @@ def record(actor: Actor, action: Action, target_id: str, changed: Iterable[str] 
     """One entry of this console request by `actor` (the session's key or person, or the key a
     failed sign-in named)."""
     at = now()
-    # The browser's address (behind the edge, CloudFront-Viewer-Address), as the sign-in limit reads it.
-    address = client_ip(current_event().raw_event, settings().trust_edge_headers)
-    request_id = current_event().request_context.request_id or ""
-    hashed = client_hash(visitor_salt_root(), str(address or ""), at)
-    origin = RequestOrigin(actor.owner, recorded(actor), hashed, request_id)
-    audit_recorder().record([origin.entry(action, target_id, at, changed)])
+    audit_recorder().record([origin_of(actor, current_event(), at).entry(action, target_id, at, changed)])
 
 
 def link_history(key: Actor, link: Link) -> list[dict[str, Any]] | None:
