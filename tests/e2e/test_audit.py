@@ -105,6 +105,23 @@ def test_each_change_is_logged_in_order_with_its_actor_exported_and_sent_to_webh
     assert {p["type"] for p in verified} == {"audit.recorded"}
 
 
+def test_a_request_that_changes_nothing_records_nothing(stack: RunningStack, auth):
+    made = stack.request("POST", "/keys", {"name": "audit-e2e-idle", "scopes": ALL_SCOPES}, auth).json()
+    key, key_id = made["key"], made["key_id"]
+    # A refused destination, an unknown link, an unknown key, a bad edit of a link of its own
+    assert stack.request("POST", "/links", {"url": "javascript:alert(1)"}, bearer(key)).status == 422
+    assert stack.request("DELETE", "/links/zzzzzzz", headers=bearer(key)).status == 404
+    assert stack.request("DELETE", "/keys/0123456789ab", headers=bearer(key)).status == 404
+    created = stack.request("POST", "/links", {"url": "https://example.com/idle"}, bearer(key)).json()
+    refused = stack.request("PATCH", f"/links/{created['code']}", {"redirect_type": 999}, bearer(key))
+    assert refused.status == 422
+    # Only the one change is in the log
+    assert [(e["action"], e["target"]["id"]) for e in own_entries(stack, key, key_id)] == [
+        ("link.created", created["code"])
+    ]
+    assert stack.request("DELETE", f"/keys/{key_id}", headers=auth).status == 204
+
+
 def test_a_bad_parameter_or_a_key_without_admin_gets_a_4xx_naming_it(stack: RunningStack, auth):
     refused = stack.request("GET", "/audit?since=yesterday", headers=auth)
     assert refused.status == 400
