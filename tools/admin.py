@@ -6,6 +6,8 @@
     python -m tools.admin --stack-name shortlink-prod keys list      # a deployed stack
     python -m tools.admin --table MyKeysTable --endpoint-url URL keys revoke KEY_ID
     python -m tools.admin --local orphans --day 2026-11-30           # follows that found no live link
+    python -m tools.admin --stack-name shortlink-prod people invite --workspace KEY_ID \
+        --email ana@example.com --role owner --console https://sho.rt  # a key-only account's first owner
 
 Keys are shown once, at creation; only their SHA-256 hash is stored.
 """
@@ -20,8 +22,13 @@ from pynamodb.exceptions import PynamoDBException
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey, issue_api_key
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+from shortlink.adapters.dynamodb.memberships import DynamoInvitations
 from shortlink.clicks.orphans import OUTCOMES, STACK_ORPHANS, outcome_counter, top_attempted
 from shortlink.errors import InvalidApiKeyOption, ShortlinkError
+from shortlink.people.errors import InvalidMemberOption
+from shortlink.people.invitations import invite as people_invite
+from shortlink.people.model import ROLES
+from shortlink.people.roles import scopes_of
 from tools.aws_target import add_target_arguments, configure_endpoint, deployed_resource
 
 # Logical ids in template.yaml, and the tables' names in the local stack.
@@ -46,6 +53,12 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     create.add_argument("--owner", metavar="KEY_ID", help="work on the links of this key's account (default: its own)")
     keys.add_parser("list", help="list keys (ids, scopes, expiry, last use; never the keys)")
     keys.add_parser("revoke", help="revoke a key by id").add_argument("key_id")
+    people = commands.add_parser("people", help="people of workspaces").add_subparsers(dest="action", required=True)
+    invite = people.add_parser("invite", help="invite someone to a workspace and print the link (once)")
+    invite.add_argument("--workspace", required=True, metavar="KEY_ID", help="the workspace of this key's account")
+    invite.add_argument("--email", required=True)
+    invite.add_argument("--role", required=True, choices=ROLES)
+    invite.add_argument("--console", required=True, metavar="URL", help="where the console is: https://sho.rt")
     orphans = commands.add_parser("orphans", help="a UTC day's follows that found no live link, stack-wide")
     orphans.add_argument("--day", type=date.fromisoformat, help="YYYY-MM-DD (default: today, UTC)")
     return parser.parse_args(argv)
@@ -72,6 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.resource == "orphans":
             return print_orphans(DynamoClickStatsReader(table_name(args)), args.day or datetime.now(UTC).date())
+        if args.resource == "people":
+            return invite(args, DynamoApiKeyStore(table_name(args)), DynamoInvitations(table_name(args)))
         return run(args, DynamoApiKeyStore(table_name(args)))
     except (PynamoDBException, BotoCoreError, ShortlinkError) as error:
         # Nothing answers, or the table is missing: a sentence, not a traceback.
@@ -110,6 +125,26 @@ def create(args: argparse.Namespace, store: DynamoApiKeyStore, now: datetime) ->
         print(f"error: {error}", file=sys.stderr)
         return 1
     print(f"created key {key.key_id} ({key.name}); store it now, it is not shown again:\n{plaintext}")
+    return 0
+
+
+def invite(args: argparse.Namespace, keys: DynamoApiKeyStore, invitations: DynamoInvitations) -> int:
+    """An invitation to a key's account, made by the operator: the root of trust for people, as
+    `keys create` is for keys (a key-only account's first owner comes this way)."""
+    workspace = next((key.owner for key in keys.list_keys() if key.key_id == args.workspace), None)
+    if workspace is None:
+        print(f"no key with id {args.workspace}", file=sys.stderr)
+        return 1
+    try:
+        made, token = people_invite(
+            invitations, scopes_of("owner"), "the operator", workspace, args.email, args.role, datetime.now(UTC)
+        )
+    except InvalidMemberOption as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    link = f"{args.console.rstrip('/')}/console/invitations/{token}"
+    print(f"invited {made.email} as {made.role} to workspace {workspace} until {made.expires_at:%Y-%m-%d %H:%M} UTC;")
+    print(f"send them this link (it works once, and is not shown again):\n{link}")
     return 0
 
 

@@ -31,7 +31,9 @@ RUNTIME_PYTHON = (3, 13)
 # service not listed here fails with UnknownServiceError: add it here first.
 BOTOCORE_SERVICES = frozenset(
     {
+        "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
+        "sesv2",  # invitations emailed (shortlink.adapters.cognito.invitation_messages)
         "sqs",  # the clicks queue
         "ssm",  # secrets read through Powertools Parameters
         "sts",  # credential providers that assume a role

@@ -95,6 +95,16 @@ QUERY = st.lists(
     max_size=4,
 ).map(b"&".join)
 ROUTES = ["/{code}", "/", "/robots.txt", "/.well-known/assetlinks.json", "/console", "/console/links"]
+# People's routes: sign-in and its challenge, invitations, members, security, the workspace switch.
+ROUTES += [
+    "/console/sign-in/person",
+    "/console/sign-in/challenge",
+    "/console/invitations/accept",
+    "/console/invitations/x",
+    "/console/members/invite",
+    "/console/security/totp",
+    "/console/workspace",
+]
 # Any other path: percent-encoded bytes (invalid UTF-8, dots, slashes) under each route's prefix.
 RAW_PATHS = st.builds(
     lambda prefix, raw: prefix + quote_from_bytes(raw, safe="/."),
@@ -126,3 +136,71 @@ def test_every_public_route_over_http_never_answers_5xx(
     assert status < 500, answer[:500]
     if path == "/{code}" and method == "GET" and status == 302:
         followed.append(query)
+
+
+# Access tokens that are none: no header, alg none, a key's id where the kid goes, broken base64,
+# a huge one, JSON that is no object, an API key spelled as a JWT.
+FORGED_TOKENS = [
+    b"eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4IiwidG9rZW5fdXNlIjoiYWNjZXNzIn0.",
+    b"eyJhbGciOiJSUzI1NiIsImtpZCI6ImR1bW15In0.e30.AAAA",
+    b"eyJ%%%.e30.AAAA",
+    b"eyJ" + b"A" * 9000 + b".e30.AAAA",
+    b"eyJbXQ.W10.AAAA",
+    b"eyJzbF9hYmMi.e30.e30",
+    b"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0.c2lnbmF0dXJl",
+]
+
+
+@pytest.mark.parametrize("token", FORGED_TOKENS)
+@pytest.mark.parametrize("target", [b"/people/me", b"/links", b"/keys", b"/stats"])
+def test_a_forged_access_token_is_a_401_on_every_route_people_call(stack, token, target):
+    headers = [(b"Authorization", b"Bearer " + token), (b"X-Shortlink-Workspace", b"\xff../../x")]
+    status, answer, _ = exchange(stack, request_bytes("GET", target, headers))
+    assert status == 401, answer[:500]
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        b"email=" + b"a" * 5000 + b"@example.com&password=x",
+        b"email=%ff%fe@example.com&password=%ff",
+        b"email=&password=",
+        b"password=only",
+        b"email=a%40example.com&password=" + b"p" * 5000,
+        b"email=a%40example.com&email=b%40example.com&password=x",
+    ],
+)
+def test_a_hostile_sign_in_form_is_a_4xx_naming_nothing(stack, form):
+    headers = [(b"Content-Type", b"application/x-www-form-urlencoded"), (b"Origin", b"http://127.0.0.1")]
+    status, answer, _ = exchange(stack, request_bytes("POST", b"/console/sign-in/person", headers, form))
+    assert 400 <= status < 500, answer[:500]
+    assert b"Traceback" not in answer
+
+
+@pytest.mark.parametrize("token", [b"x", b"%ff%fe", b"A" * 300, b"..%2f..%2fkeys", b"%00"])
+def test_an_invitation_link_that_is_none_is_a_404(stack, token):
+    status, answer, _ = exchange(stack, request_bytes("GET", b"/console/invitations/" + token))
+    assert status == 404, answer[:500]
+
+
+def test_a_signed_in_person_naming_huge_or_foreign_ids_gets_a_4xx(stack):
+    from tests.e2e.test_people import Visitor, access_token, owner_credentials
+
+    email, password = owner_credentials(stack)
+    token = access_token(stack, email, password)
+    for workspace in (b"w" * 5000, b"another-workspace", b"\xff\xfe"):
+        headers = [(b"Authorization", b"Bearer " + token.encode()), (b"X-Shortlink-Workspace", workspace)]
+        status, answer, _ = exchange(stack, request_bytes("GET", b"/links", headers))
+        assert status == 403, answer[:500]
+    owner = Visitor(stack)
+    assert owner.post("/console/sign-in/person", {"email": email, "password": password}).status == 303
+    csrf = owner.csrf("/console/members")
+    assert owner.post(f"/console/members/{'s' * 3000}/remove", {"csrf": csrf}).status == 404
+    assert owner.post(f"/console/members/{'s' * 3000}/role", {"csrf": csrf, "role": "viewer"}).status == 404
+    assert owner.post("/console/members/x/role", {"csrf": csrf, "role": "emperor"}).status == 422
+    assert owner.post("/console/workspace", {"csrf": csrf, "workspace_id": "w" * 5000}).status == 403
+    invited = owner.post(
+        "/console/members/invite", {"csrf": csrf, "email": "x" * 300 + "@example.com", "role": "viewer"}
+    )
+    assert invited.status == 422
+    assert b"email:" in invited.body

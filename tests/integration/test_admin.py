@@ -1,6 +1,7 @@
 """The admin command manages keys that the API then accepts or refuses."""
 
 import json
+from datetime import UTC, datetime
 
 from tests.events import bearer, http_event
 from tools import admin
@@ -65,3 +66,23 @@ def test_scoped_expiring_keys_of_an_account(aws, handlers, capsys):
     assert "expires_at: must be in the future" in capsys.readouterr().err
     assert admin.main([*table, "create", "--name", "lost", "--owner", "000000000000"]) == 1
     assert aws.item_count("ApiKeysTable") == 2
+
+
+def test_an_operator_invites_the_first_owner_of_a_key_only_account(aws, capsys):
+    from shortlink import wiring as services
+    from shortlink.people.invitations import hash_token
+
+    assert admin.main(["--table", "ApiKeysTable", "keys", "create", "--name", "root"]) == 0
+    root_id = capsys.readouterr().out.split()[2]
+    invite = ["--table", "ApiKeysTable", "people", "invite", "--workspace", root_id, "--console", "https://sho.rt/"]
+    assert admin.main([*invite, "--email", "Ana@Example.com", "--role", "owner"]) == 0
+    printed = capsys.readouterr().out
+    link = printed.strip().splitlines()[-1]
+    assert link.startswith("https://sho.rt/console/invitations/")
+    found = services.invitations().find(hash_token(link.rsplit("/", 1)[1]), datetime.now(UTC))
+    assert found is not None
+    assert (found.workspace_id, found.email, found.role) == (root_id, "ana@example.com", "owner")
+    # A workspace no key names, or an address that is none, invites nobody
+    assert admin.main([*invite[:5], "nosuchkey", *invite[6:], "--email", "a@b.co", "--role", "owner"]) == 1
+    assert admin.main([*invite, "--email", "not-an-address", "--role", "viewer"]) == 1
+    assert [each.email for each in services.invitations().pending_for(root_id)] == ["ana@example.com"]

@@ -229,7 +229,9 @@ def test_no_page_shows_another_workspaces_data_and_switching_needs_a_membership(
     assert switched["statusCode"] == 403
     # Made a member there too, the switch works and shows that workspace's links only
     join_on_first_sign_in(services.memberships(), person, other, "viewer")
-    assert f'value="{other}"' in browser.get("/console")["body"]  # the switcher offers it
+    listed = browser.get("/console/workspaces")["body"]
+    assert f'value="{other}"' in listed  # offered to switch to
+    assert f"<code>{workspace}</code>" in listed
     switched = browser.post("/console/workspace", {"csrf": browser.csrf(), "workspace_id": other})
     assert switched["statusCode"] == 303
     assert "other-title-77" in browser.get("/console")["body"]
@@ -255,3 +257,17 @@ def test_sign_in_attempts_are_counted_per_account_across_addresses_and_per_addre
     assert statuses == [401] * per_address + [429]
     # Another /64 is another client
     assert PersonBrowser(handlers, "2001:db8:1:3::1").sign_in("fresh@example.com", "x-Pass-1")["statusCode"] == 401
+
+
+def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch):
+    for name in ("PEOPLE_USER_POOL_ID", "PEOPLE_CLIENT_ID"):
+        monkeypatch.delenv(name, raising=False)
+    services.reset()
+    browser = PersonBrowser(handlers)
+    page = browser.get("/console/sign-in")["body"]
+    assert 'id="api_key"' in page
+    assert 'id="email"' not in page
+    assert browser.sign_in("ann@example.com", "Some-password-1")["statusCode"] == 404
+    # An access token is then no way in: the API answers it as an unknown key
+    event = http_event("GET", "/links", route="/links", headers={"authorization": "Bearer eyJhbGciOiJSUzI1NiJ9.e30.x"})
+    assert handlers["ManageFunction"](event)["statusCode"] == 401

@@ -141,6 +141,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "dynamodb:Scan",  # the Keys page lists the account's keys
+                "dynamodb:DeleteItem",  # the Members page removes a membership
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
                 # Invitations accepted by signing up make the person's account; SES sends invitations.

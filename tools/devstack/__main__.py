@@ -131,7 +131,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
-    os.environ["AWS_ENDPOINT_URL_COGNITO_IDP"] = moto_url
+    os.environ["AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER"] = moto_url
 
     dynamodb: Any = boto3.client("dynamodb")
     sqs: Any = boto3.client("sqs")

@@ -1,10 +1,12 @@
 """HTTP concerns shared by the API-key functions (create, manage, keys), on Powertools' resolver.
 
 One place maps domain errors and validation failures to JSON answers, and one pre-check runs
-before anything else looks at a request, in this order: body size (413), API key (401), the
-route's scopes (403), media type (415); then the body is read as strict JSON (422) and validated.
-Each route declares its scopes as its OpenAPI security requirement (`security=needs(*scopes)`,
-all needed), so the document says what the pre-check enforces.
+before anything else looks at a request, in this order: body size (413), API key or a person's
+access token (401; a person's workspace, 403), the route's scopes (403: a person's role gives
+theirs), media type (415); then the body is read as strict JSON (422) and validated. Each route
+declares its scopes as its OpenAPI security requirement (`security=needs(*scopes)`, all needed),
+so the document says what the pre-check enforces; a route only people call says so instead
+(`security=for_people()`).
 """
 
 import base64
@@ -176,14 +178,14 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: Person
     if app.context["_route"].security == for_people():
         return _person_precheck(app, people)
     try:
-        key = _caller(event, api_keys, people)
+        caller = _caller(event, api_keys, people)
     except NoWorkspaceChosen:
         return error_response(
             403,
             "no_workspace",
             f"name one of your workspaces in the {WORKSPACE_HEADER} header (GET /people/me lists them)",
         )
-    if key is None:
+    if caller is None:
         return error_response(
             401,
             "unauthorized",
@@ -194,13 +196,13 @@ def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: Person
     route_scopes = _route_scopes(app)
     if route_scopes is not None:
         action, scopes = route_scopes
-        if (lacking := next((scope for scope in scopes if not key.allows(scope)), None)) is not None:
+        if (lacking := next((scope for scope in scopes if not caller.allows(scope)), None)) is not None:
             return missing_scope(action, lacking)
     if size and not takes_file and not is_json_media_type(event.headers.get("content-type")):
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
-    app.context[ACTOR_CONTEXT] = key
+    app.context[ACTOR_CONTEXT] = caller
     return None
 
 

@@ -14,6 +14,7 @@ from typing import Any, Protocol, cast
 
 from shortlink.errors import ShortlinkError
 from shortlink.people.actors import Actor
+from shortlink.people.model import plausible_id
 from shortlink.people.ports import Memberships
 
 ALGORITHMS = ["RS256"]  # what Cognito signs with
@@ -99,7 +100,9 @@ def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, n
     GetItem: a request names its workspace, never makes us look for it). AccessTokenNotValid for
     a bad token; NoWorkspaceChosen if no workspace is named or it is not one of theirs."""
     subject = access_token_subject(token, access.key_set, access.issuer, now)
-    membership = access.memberships.membership_in(workspace_id, subject) if workspace_id else None
+    membership = None
+    if workspace_id is not None and plausible_id(workspace_id):
+        membership = access.memberships.membership_in(workspace_id, subject)
     if membership is None:
         raise NoWorkspaceChosen(subject)
     return Actor.of_member(membership)

@@ -4,7 +4,7 @@ shortlink.people.roles), and a workspace always keeps an owner."""
 from datetime import UTC, datetime
 
 from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
-from shortlink.people.model import Membership, Person, Role, role_named
+from shortlink.people.model import Membership, Person, Role, plausible_id, role_named
 from shortlink.people.ports import Memberships
 from shortlink.people.roles import may_manage
 
@@ -51,7 +51,7 @@ def change_role(
     memberships: Memberships, manager_scopes: frozenset[str], workspace_id: str, subject: str, role: Role
 ) -> None:
     """Give a member another role: the manager must be able to manage both the old and the new."""
-    current = memberships.role_in(workspace_id, subject)
+    current = memberships.role_in(workspace_id, subject) if plausible_id(subject) else None
     if current is None:
         raise MemberNotFound(subject)
     for touched in (current, role):
@@ -71,7 +71,7 @@ def remove_member(
 ) -> Membership:
     """End a membership: the removed person's console sessions of this workspace end at their
     next request (each request asks for the membership), and their other ones stay."""
-    member = next((each for each in memberships.members_of(workspace_id) if each.subject == subject), None)
+    member = memberships.membership_in(workspace_id, subject) if plausible_id(subject) else None
     if member is None:
         raise MemberNotFound(subject)
     if not may_manage(manager_scopes, member.role):

@@ -29,6 +29,15 @@ class Membership:
     added_by: str = ""  # who added them: an actor's label (an email or a key's name); empty: first sign-in
 
 
+MAX_ID_CHARS = 128  # a workspace id is a key's (12 characters), a subject the pool's sub (36)
+
+
+def plausible_id(text: str) -> bool:
+    """Whether `text` could name a workspace or a person (else no lookup is made: a key of
+    DynamoDB holds at most 2,048 bytes, and a request must not make us ask for more)."""
+    return 0 < len(text) <= MAX_ID_CHARS and text.isprintable()
+
+
 def role_named(text: str) -> Role | None:
     """The role spelled `text`, or None."""
     return next((role for role in ROLES if role == text), None)

@@ -7,7 +7,7 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shortlink.adapters.botocore_clients import botocore_client
-from shortlink.errors import StorageUnavailable
+from shortlink.errors import ShortlinkError, StorageUnavailable
 from shortlink.people.errors import InvalidMemberOption, SignInRefused, WeakPassword
 from shortlink.people.model import Person
 from shortlink.people.ports import Challenge
@@ -114,8 +114,8 @@ class CognitoUserPool:
             self._call(
                 "admin_set_user_password", UserPoolId=self._pool, Username=email, Password=password, Permanent=True
             )
-        except WeakPassword:
-            self._call("admin_delete_user", UserPoolId=self._pool, Username=email)  # nothing half-made
+        except ShortlinkError:  # a weak password, a busy pool: nothing half-made is left
+            self._call("admin_delete_user", UserPoolId=self._pool, Username=email)
             raise
         signed = self.sign_in(email, password)
         if not isinstance(signed, Person):

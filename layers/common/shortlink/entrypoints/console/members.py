@@ -8,11 +8,12 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
+from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import see_other
-from shortlink.console.sessions import Session
+from shortlink.console.sessions import LOOPBACK_HOSTS, Session
 from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import now, posted_by_session, requiring, resolver, shown
+from shortlink.entrypoints.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable
 from shortlink.people.invitations import invite
@@ -37,10 +38,14 @@ def members_page(
 
 
 def console_url(path: str) -> str:
-    """An absolute URL of a console page, on the host this request came in on."""
-    event = resolver().current_event
-    host = event.headers.get("x-forwarded-host") or event.request_context.domain_name or event.headers.get("host")
-    scheme = "http" if (host or "").split(":")[0] in ("127.0.0.1", "localhost") else "https"
+    """An absolute URL of a console page: on the host the browser sent this request to, else
+    the stack's public base URL (behind an edge of one domain, which names no host)."""
+    host = browser_host()
+    if not host:
+        return (
+            f"{settings().public_base_url or 'https://' + resolver().current_event.request_context.domain_name}{path}"
+        )
+    scheme = "http" if host.split(":")[0] in LOOPBACK_HOSTS else "https"
     return f"{scheme}://{host}{path}"
 
 

@@ -16,13 +16,21 @@ from shortlink.console.pages import page, see_other, session_cookie
 from shortlink.console.sessions import cookie_value, issue_person_session
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.people_sessions import start_person_session
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now, posted_by_session, posted_form
+from shortlink.entrypoints.console.plumbing import (
+    Refused,
+    current_event,
+    now,
+    posted_by_session,
+    posted_form,
+    requiring,
+    shown,
+)
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
-from shortlink.people.model import Membership, Person
-from shortlink.people.ports import Challenge
+from shortlink.people.model import Membership, Person, plausible_id
+from shortlink.people.ports import Challenge, UserPool
 from shortlink.redirect.visitors import client_ip
 from shortlink.wiring import (
     console_session_secret,
@@ -38,6 +46,13 @@ REFUSED = "This email and password do not match an account (or the code is wrong
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+def pool() -> UserPool:
+    """The user pool, or a 404 where the stack has none (a key-only console)."""
+    if not people_settings().enabled:
+        raise Refused(404, "This console signs in with API keys only.")
+    return user_pool()
 
 
 def counted(email: str) -> None:
@@ -86,7 +101,7 @@ def sign_in_person() -> Response[Any]:
     try:
         email, password = credentials(form)
         counted(email)
-        return next_step(user_pool().sign_in(email, password), "")
+        return next_step(pool().sign_in(email, password), "")
     except (InvalidMemberOption, SignInRefused):
         return refused_page("sign_in.html", 401, REFUSED, people=True)
 
@@ -105,7 +120,7 @@ def answer_challenge() -> Response[Any]:
         return refused_page("sign_in_challenge.html", 422, "Enter the answer asked for.", kind=challenge.kind)
     counted(challenge.email)
     try:
-        return next_step(user_pool().answer(challenge, answer), invitation_token)
+        return next_step(pool().answer(challenge, answer), invitation_token)
     except SignInRefused:
         # The pool spends its session on a wrong code: the person starts again from the password.
         answer_page = refused_page("sign_in.html", 401, REFUSED, people=True)
@@ -137,14 +152,23 @@ def accept_invitation() -> Response[Any]:
         if forms.value(form, "mode") == "sign-up":
             if email != found.email:
                 raise InvalidMemberOption("email", f"email: sign up with the invited address, {found.email}")
-            return signed_in(user_pool().sign_up(email, password), token)
-        return next_step(user_pool().sign_in(email, password), token)
+            return signed_in(pool().sign_up(email, password), token)
+        return next_step(pool().sign_in(email, password), token)
     except (InvalidMemberOption, WeakPassword) as error:
         return page("invitation.html", 422, invitation=found, token=token, error=str(error))
     except SignInRefused:
         return page("invitation.html", 401, invitation=found, token=token, error=REFUSED)
     except InvitationNotValid as error:
         raise Refused(404, str(error)) from error
+
+
+@router.get("/console/workspaces")
+def workspaces() -> Response[Any]:
+    """A person's workspaces, with their role in each, to switch between."""
+    current, actor = requiring()
+    if not current.is_person:
+        raise Refused(400, "an API key works in its own workspace only")
+    return shown("workspaces.html", actor, current, workspaces=memberships().of_person(current.subject))
 
 
 @router.post("/console/workspace")
@@ -154,7 +178,7 @@ def switch_workspace() -> Response[Any]:
     if not current.is_person:
         raise Refused(400, "an API key works in its own workspace only")
     workspace_id = forms.value(form, "workspace_id")
-    if memberships().role_in(workspace_id, current.subject) is None:
+    if not plausible_id(workspace_id) or memberships().role_in(workspace_id, current.subject) is None:
         raise Refused(403, "you are not a member of that workspace")
     _, cookie = issue_person_session(current.subject, workspace_id, now(), console_session_secret(), current.generation)
     logger.info("workspace switched", extra={"subject": actor.id, "workspace_id": workspace_id})

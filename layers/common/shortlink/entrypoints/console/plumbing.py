@@ -1,6 +1,6 @@
 """What every console route shares: its session and who is behind it (a key or a person: an
-Actor, whose scopes every page checks), the form of a
-state-changing request with its CSRF check, the page of a signed-in key, and the error pages."""
+Actor, whose scopes every page checks), the form of a state-changing request with its CSRF
+check, the page of a signed-in actor, and the error pages."""
 
 from datetime import UTC, datetime
 from typing import Any, cast
@@ -128,9 +128,7 @@ def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, Actor]:
 def shown(template: str, key: Actor, current: Session, status: int = 200, **context: Any) -> Response[Any]:
     """A page of a signed-in key: it knows the key (for what to offer) and the CSRF token."""
     token = current.csrf_token(console_session_secret())
-    # A person of several workspaces switches between them from every page.
-    workspaces = memberships().of_person(key.id) if key.kind == "person" else []
-    return page(template, status, key=key, csrf=token, workspaces=workspaces, **context)
+    return page(template, status, key=key, csrf=token, **context)
 
 
 def view(link: Link) -> dict[str, Any]:

@@ -10,11 +10,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.console import forms
-from shortlink.entrypoints.console.people_sign_in import MAX_PASSWORD_CHARS, counted
+from shortlink.entrypoints.console.people_sign_in import MAX_PASSWORD_CHARS, counted, pool
 from shortlink.entrypoints.console.plumbing import Refused, posted_by_session, requiring, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import SignInRefused
-from shortlink.wiring import user_pool
 
 ISSUER = "Shortlink"
 
@@ -52,7 +51,7 @@ def start_totp() -> Response[Any]:
     person_only(actor)
     counted(actor.label)
     try:
-        secret = user_pool().start_totp(actor.label, password_of(form))
+        secret = pool().start_totp(actor.label, password_of(form))
     except SignInRefused:
         error = "That password is not right, or TOTP is on already."
         return shown("security.html", actor, current, 401, secret=None, uri=None, done=False, error=error)
@@ -67,7 +66,7 @@ def confirm_totp() -> Response[Any]:
     counted(actor.label)
     secret = forms.value(form, "secret")[:64]
     try:
-        user_pool().confirm_totp(actor.label, password_of(form), forms.value(form, "code")[:16])
+        pool().confirm_totp(actor.label, password_of(form), forms.value(form, "code")[:16])
     except SignInRefused:
         error = "That password or code is not right: try the next code."
         uri = otpauth_uri(actor.label, secret) if secret else None

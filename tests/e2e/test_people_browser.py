@@ -1,0 +1,165 @@
+"""People in the console in a real headless Chromium against the local stack, axe-core on every
+page they see: the owner `make dev` printed signs in and invites an editor and a viewer; the
+editor signs up through the link, turns TOTP on and signs in again with a code; the viewer sees
+links but no way to change them; the owner removes the editor, whose next page is the sign-in.
+Driven, and skipped, as the console's browser test is."""
+
+import re
+import secrets
+from typing import Any
+
+import pytest
+
+from tests.e2e.test_console_browser import AXE, accessible
+from tests.e2e.test_password_page_browser import CHROMEDRIVER, CHROMIUM, browser
+from tests.e2e.test_people import KEY, invitation_path, owner_credentials, people_stack
+from tests.integration.people import Authenticator
+
+pytestmark = [
+    pytest.mark.skipif(
+        CHROMIUM is None or CHROMEDRIVER is None,
+        reason="Debian's chromium and chromium-driver are not installed; `make e2e` installs them with apt-get "
+        "when it runs as root, and could not here",
+    ),
+    pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make e2e does)"),
+    # The account's link from before people has a slug, written in a transaction: one stack start (moto's).
+    pytest.mark.dynamodb_features("TransactWriteItems"),
+]
+__all__ = ["browser", "people_stack"]  # fixtures used by name
+
+
+def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, browser):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    stack = people_stack
+    console = f"{stack.base_url}/console"
+
+    def shown(element_id: str) -> Any:
+        return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
+
+    def fill(element_id: str, text: str) -> None:
+        field = browser.find_element(By.ID, element_id)
+        field.clear()
+        field.send_keys(text)
+
+    def sign_out() -> None:
+        browser.find_element(By.ID, "sign-out").click()
+        shown("sign-in-person")
+
+    slug = f"before-{secrets.token_hex(3)}"
+    auth = {"Authorization": f"Bearer {KEY}", "Content-Type": "application/json"}
+    assert stack.request("POST", "/links", {"url": "https://example.com/b", "slug": slug}, auth).status == 201
+
+    # The owner signs in with email and password
+    owner_email, owner_password = owner_credentials(stack)
+    browser.get(console)
+    shown("sign-in-person")
+    accessible(browser, "people-sign-in")
+    fill("email", owner_email)
+    fill("password", "Wrong-password-1")
+    browser.find_element(By.ID, "sign-in-person").click()
+    assert "do not match" in shown("sign-in-error").text
+    fill("email", owner_email)
+    fill("password", owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    shown("members-page")
+    assert slug in browser.page_source
+    assert browser.execute_script("return document.cookie") == ""  # HttpOnly: no script sees it
+    assert not re.search(r"eyJ[\w-]+\.[\w-]+\.", browser.page_source)  # no token of the pool in the page
+    browser.find_element(By.ID, "workspaces-page").click()
+    assert "(this one)" in shown("workspaces").text
+    accessible(browser, "workspaces")
+
+    # ... and invites an editor and a viewer
+    run = secrets.token_hex(3)
+    editor_email, viewer_email, password = f"ed-{run}@example.com", f"vi-{run}@example.com", f"Pass-{run}-1Aa"
+    for email, role in ((editor_email, "editor"), (viewer_email, "viewer")):
+        browser.find_element(By.ID, "members-page").click()
+        shown("invite-form")
+        fill("email", email)
+        browser.find_element(By.ID, f"invite-role-{role}").click()
+        browser.find_element(By.ID, "invite").click()
+        assert email in shown("invited").text
+    accessible(browser, "members")
+    sign_out()
+
+    # The editor signs up through the link, turns TOTP on, and signs in again with a code
+    browser.get(f"{stack.base_url}{invitation_path(stack, editor_email)}")
+    shown("sign-up")
+    accessible(browser, "invitation")
+    fill("sign-up-password", password)
+    browser.find_element(By.ID, "sign-up").click()
+    browser.find_element(By.ID, "security-page").click()
+    fill("password", password)
+    accessible(browser, "security")
+    browser.find_element(By.ID, "start-totp").click()
+    app = Authenticator(shown("totp-secret").text)
+    assert browser.find_element(By.ID, "totp-uri").text.startswith("otpauth://totp/Shortlink:")
+    accessible(browser, "security-secret")
+    fill("confirm-password", password)
+    fill("code", app.now())
+    browser.find_element(By.ID, "confirm-totp").click()
+    shown("totp-on")
+    sign_out()
+    fill("email", editor_email)
+    fill("password", password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    shown("answer")
+    accessible(browser, "sign-in-code")
+    fill("answer", app.now())
+    browser.find_element(By.ID, "answer-challenge").click()
+    shown("new-link")
+    assert browser.find_elements(By.ID, "members-page") == []  # an editor manages no one
+    editor_cookie = browser.get_cookie("console_session")
+    assert editor_cookie is not None
+    assert editor_cookie["httpOnly"]
+
+    # The viewer signs up: links to read, nothing to change them with
+    browser.delete_all_cookies()
+    browser.get(f"{stack.base_url}{invitation_path(stack, viewer_email)}")
+    fill("sign-up-password", password)
+    browser.find_element(By.ID, "sign-up").click()
+    shown("sign-out")
+    assert slug in browser.page_source
+    assert browser.find_elements(By.ID, "new-link") == []
+    accessible(browser, "viewer-links")
+    browser.get(f"{console}/members")
+    assert "lacks the admin scope" in shown("error").text
+    accessible(browser, "viewer-refused")
+
+    # The owner removes the editor; the editor's next page is the sign-in
+    browser.delete_all_cookies()
+    browser.get(f"{console}/sign-in")
+    fill("email", owner_email)
+    fill("password", owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    shown("members-page").click()
+    browser.find_element(By.CSS_SELECTOR, f'button[aria-label="Remove {editor_email}"]').click()
+    shown("invite-form")
+    assert editor_email not in browser.find_element(By.ID, "members").text
+
+    # The audit log shows each step, in order, with who took it
+    browser.find_element(By.ID, "audit-page").click()
+    shown("audit-filter")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")
+    steps = [
+        (row.get_attribute("data-action"), row.find_element(By.CLASS_NAME, "actor").text.split(" (")[0])
+        for row in reversed(rows)
+        if (row.get_attribute("data-action") or "").startswith("member.")
+    ]
+    assert steps == [
+        ("member.invited", owner_email),
+        ("member.invited", owner_email),
+        ("member.joined", editor_email),
+        ("member.joined", viewer_email),
+        ("member.removed", owner_email),
+    ]
+    accessible(browser, "audit-people")
+    browser.delete_all_cookies()
+    browser.get(console)  # a fresh visit sets the cookie's domain first
+    browser.add_cookie({k: editor_cookie[k] for k in ("name", "value", "path", "secure", "httpOnly")})
+    browser.get(console)
+    shown("sign-in-person")
+    assert browser.current_url == f"{console}/sign-in"
