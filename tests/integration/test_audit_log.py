@@ -114,3 +114,14 @@ def test_an_entry_expires_after_the_retention_and_is_never_written_over(trail):
     with pytest.raises(StorageUnavailable):
         trail.add([replace(written, action="link.deleted")])
     assert trail.page("ws1", AuditQuery()).entries == [written]
+
+
+def test_the_local_stack_makes_the_table_from_the_template_and_its_regions_replicate_it(template):
+    from tools.devstack.regions import replicated_tables
+    from tools.devstack.resources import tables_of
+
+    assert tables_of(template)[TABLE]["KeySchema"] == [
+        {"AttributeName": "ws", "KeyType": "HASH"},
+        {"AttributeName": "sk", "KeyType": "RANGE"},
+    ]
+    assert TABLE in replicated_tables(template)
