@@ -50,7 +50,16 @@ from shortlink.transfer.exports import (
 )
 from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
-from shortlink.wiring import api_key_store, click_stats, code_generator, importing_links, person_access, window_counter
+from shortlink.wiring import (
+    api_key_store,
+    audit_recorder,
+    audit_trail,
+    click_stats,
+    code_generator,
+    importing_links,
+    person_access,
+    window_counter,
+)
 
 logger = Logger()
 tracer = Tracer()
@@ -99,10 +108,16 @@ def import_links(
         return error_response(422, "invalid_request", "the file holds no links")
     owner = current_api_key(app).owner  # the account's links
     now = datetime.now(UTC)
+    origin = audit.request_origin(app, now)
+    # One entry per link, not one per file (each link's page shows where it came from), each
+    # written in the transaction that writes its link.
+    links = importing_links().recording(
+        audit_trail(), lambda link: origin.entry("link.imported", link_target(link), now)
+    )
     importer = Importer(
         owner=owner,
         codes=code_generator(),
-        links=importing_links(),
+        links=links,
         now=now,
         policy=destination_policy(app),
         allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
@@ -110,10 +125,8 @@ def import_links(
         invalid_answer=invalid_answer,
         domains=settings().short_domains,
     )
-    imported = importer.run(records)
-    # One entry per link, not one per file: each link's page then shows where it came from.
-    audit.record_each(app, "link.imported", [link_target(link) for link in imported.created_links()])
-    report = imported.as_json()
+    report = importer.run(records).as_json()
+    audit_recorder().announce(links.recorded())
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 

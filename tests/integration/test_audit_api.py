@@ -132,6 +132,28 @@ def test_an_entry_that_cannot_be_written_fails_the_request_cleanly(aws, handlers
         create_tables(template, aws.dynamodb)  # the module's next test has it again
 
 
+def test_an_imported_link_is_written_with_its_entry_or_not_at_all(aws, handlers, template):
+    key, _ = add_key("importer")
+    csv_file = "url,slug\nhttps://example.com/bound,bound-1\nhttps://example.com/bound-2,\n"
+    headers = {**bearer(key), "content-type": "text/csv"}
+    # Given an audit table that refuses writes (gone)
+    aws.dynamodb.delete_table(TableName="AuditLogTable")
+    try:
+        # Then each record fails as unavailable, and no link was written without its entry
+        report = json.loads(handlers["TransferFunction"](http_event("POST", "/links/import", headers=headers,
+                                                                    body=csv_file))["body"])  # fmt: skip
+        assert [(r["status"], r.get("error")) for r in report["results"]] == [("failed", "unavailable")] * 2
+        assert aws.item_count("LinksTable") == 0
+    finally:
+        create_tables(template, aws.dynamodb)
+    # With the table back, the same file imports both, each with its entry
+    report = json.loads(
+        handlers["TransferFunction"](http_event("POST", "/links/import", headers=headers, body=csv_file))["body"]
+    )
+    assert report["created"] == 2
+    assert sorted(code for _, code in actions(handlers, key)) == sorted(r["code"] for r in report["results"])
+
+
 def test_only_an_admin_key_reads_the_log_and_only_its_own_workspace(aws, handlers):
     admin, _ = add_key("admin")
     other, _ = add_key("other admin")

@@ -41,10 +41,3 @@ def record(
     now, or added to `along`, the webhook events the caller queues (one queue call for all)."""
     now = datetime.now(UTC)
     audit_recorder().record([request_origin(app, now).entry(action, target_id, now, changed)], along)
-
-
-def record_each(app: APIGatewayHttpResolver, action: Action, target_ids: Iterable[str]) -> None:
-    """One entry of `action` per target (an import's links), written together."""
-    now = datetime.now(UTC)
-    origin = request_origin(app, now)
-    audit_recorder().record([origin.entry(action, target_id, now) for target_id in target_ids])

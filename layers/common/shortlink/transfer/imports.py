@@ -33,7 +33,7 @@ from shortlink.api.link_views import (
 )
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import PRIVATE_CODE_LENGTH, Link, LinkOptions
+from shortlink.links.model import PRIVATE_CODE_LENGTH, LinkOptions
 from shortlink.links.ports import Allowance, LinkRepository
 from shortlink.links.urls import DestinationPolicy, validate_destination
 from shortlink.links.use_cases import create_link, find_link
@@ -133,10 +133,9 @@ class RecordResult:
     url: str | None = None
     error: str | None = None
     message: str | None = None
-    created: Link | None = None  # the link made (for its audit entry), not in the report
 
     def as_json(self) -> dict[str, Any]:
-        return {name: value for name, value in self.__dict__.items() if value is not None and name != "created"}
+        return {name: value for name, value in self.__dict__.items() if value is not None}
 
 
 @dataclass
@@ -145,9 +144,6 @@ class ImportReport:
 
     def count(self, status: Status) -> int:
         return sum(1 for result in self.results if result.status == status)
-
-    def created_links(self) -> list[Link]:
-        return [result.created for result in self.results if result.created is not None]
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -247,4 +243,4 @@ class Importer:
             return RecordResult(line, "skipped", str(error), link.url, message=IMPORTED_BEFORE)
         if link.deleted_at is not None:
             created = self.links.set_deleted(created.key, self.owner, link.deleted_at)
-        return RecordResult(line, "created", created.code, created.url, created=created)
+        return RecordResult(line, "created", created.code, created.url)

@@ -14,6 +14,7 @@ from pynamodb.exceptions import PynamoDBException
 from pynamodb.expressions.condition import Condition
 from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
+from pynamodb.transactions import TransactWrite
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, unavailable
 from shortlink.audit.model import AuditEntry, RecordedActor, Target, milliseconds
@@ -78,28 +79,34 @@ class DynamoAuditTrail:
         self._model = bound_model(AuditItem, table_name, region)
         self._retention = timedelta(days=retention_days)
 
+    def _item(self, entry: AuditEntry) -> AuditItem:
+        return self._model(
+            workspace=entry.workspace,
+            entry_id=entry.id,
+            target_key=target_key(entry.workspace, entry.target.kind, entry.target.id),
+            at=entry.at,
+            actor_kind=entry.actor.kind,
+            actor_id=entry.actor.id,
+            actor_label=entry.actor.label or None,
+            action=entry.action,
+            target_kind=entry.target.kind,
+            target_id=entry.target.id,
+            changed=list(entry.changed) or None,
+            client=entry.client or None,
+            request_id=entry.request_id or None,
+            expires_at_epoch=int((entry.at + self._retention).timestamp()),
+        )
+
     def add(self, entries: Sequence[AuditEntry]) -> None:
         for entry in entries:
-            item = self._model(
-                workspace=entry.workspace,
-                entry_id=entry.id,
-                target_key=target_key(entry.workspace, entry.target.kind, entry.target.id),
-                at=entry.at,
-                actor_kind=entry.actor.kind,
-                actor_id=entry.actor.id,
-                actor_label=entry.actor.label or None,
-                action=entry.action,
-                target_kind=entry.target.kind,
-                target_id=entry.target.id,
-                changed=list(entry.changed) or None,
-                client=entry.client or None,
-                request_id=entry.request_id or None,
-                expires_at_epoch=int((entry.at + self._retention).timestamp()),
-            )
             try:
-                item.save(condition=self._model.entry_id.does_not_exist())  # append-only: never over an entry
+                self._item(entry).save(condition=self._model.entry_id.does_not_exist())  # never over an entry
             except PynamoDBException as error:
                 raise unavailable(error) from error
+
+    def put_in(self, transaction: TransactWrite, entry: AuditEntry) -> None:
+        """Put `entry` in `transaction`, written with the change it records or not at all."""
+        transaction.save(self._item(entry), condition=self._model.entry_id.does_not_exist())
 
     def page(self, workspace: str, query: AuditQuery) -> AuditPage:
         by_target = query.target_kind is not None and query.target_id is not None
