@@ -55,8 +55,8 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
-	@for t in template.yaml monitoring.yaml; do $(BIN)/sam validate --lint --template $$t || exit 1; done
-	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml --file monitoring.yaml
+	@for t in template.yaml monitoring.yaml people.yaml; do $(BIN)/sam validate --lint --template $$t || exit 1; done
+	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml --file monitoring.yaml --file people.yaml
 
 unit: venv
 	$(PY) -m pytest tests/unit

@@ -183,7 +183,7 @@ def test_an_owner_invites_an_editor_and_a_viewer_who_do_what_their_roles_allow(p
     app = Authenticator(secret.group(1))
     on = editor.post(
         "/console/security/totp/confirm",
-        {"csrf": editor.csrf("/console/security"), "password": password, "code": app.now()},
+        {"csrf": editor.csrf("/console/security"), "password": password, "code": app.fresh()},
     )
     assert 'id="totp-on"' in text(on), on.body
     assert editor.post("/console/sign-out", {"csrf": editor.csrf()}).status == 303
@@ -191,7 +191,7 @@ def test_an_owner_invites_an_editor_and_a_viewer_who_do_what_their_roles_allow(p
     asked = editor.post("/console/sign-in/person", {"email": editor_email, "password": password})
     assert asked.status == 200
     assert 'autocomplete="one-time-code"' in text(asked)
-    done = editor.post("/console/sign-in/challenge", {"answer": app.now()})
+    done = editor.post("/console/sign-in/challenge", {"answer": app.fresh()})
     assert (done.status, done.headers.get("location")) == (303, "/console"), done.body
 
     # The editor creates links; keys and members are not theirs to see

@@ -99,7 +99,7 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     assert browser.find_element(By.ID, "totp-uri").text.startswith("otpauth://totp/Shortlink:")
     accessible(browser, "security-secret")
     fill("confirm-password", password)
-    fill("code", app.now())
+    fill("code", app.fresh())
     browser.find_element(By.ID, "confirm-totp").click()
     shown("totp-on")
     sign_out()
@@ -108,7 +108,7 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     browser.find_element(By.ID, "sign-in-person").click()
     shown("answer")
     accessible(browser, "sign-in-code")
-    fill("answer", app.now())
+    fill("answer", app.fresh())
     browser.find_element(By.ID, "answer-challenge").click()
     shown("new-link")
     assert browser.find_elements(By.ID, "members-page") == []  # an editor manages no one

@@ -4,6 +4,7 @@ functions read the pool's public keys from moto's own JWKS file (in-process moto
 HTTP; the e2e tests fetch the keys over HTTP from the local stack's moto)."""
 
 import json
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -82,3 +83,12 @@ class Authenticator(pyotp.TOTP):
     shorter than pyotp takes by default."""
 
     min_secret_length_bits = 0
+    MARGIN_SECONDS = 5
+
+    def fresh(self) -> str:
+        """The current code, with time to use it: moto takes a code only in its own 30-second
+        step, so near a step's end this waits for the next one, as a person would."""
+        left = self.interval - time.time() % self.interval
+        if left < self.MARGIN_SECONDS:
+            time.sleep(left + 0.1)
+        return self.now()

@@ -120,7 +120,9 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     csrf = browser.csrf("/console/security")
     refused = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": "000000"})
     assert refused["statusCode"] == 401
-    confirmed = browser.post("/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.now()})
+    confirmed = browser.post(
+        "/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.fresh()}
+    )
     assert 'id="totp-on"' in confirmed["body"], confirmed["body"]
     # From now on a password alone is not enough: the pool asks the code
     again = PersonBrowser(handlers)
@@ -128,11 +130,11 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     assert challenge["statusCode"] == 200
     assert 'autocomplete="one-time-code"' in challenge["body"]
     assert "console_session" not in again.cookies
-    wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.now() != "123456" else "654321"})
+    wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.fresh() != "123456" else "654321"})
     assert wrong["statusCode"] == 401
     assert "console_session" not in again.cookies
     again.sign_in(person.email, password)
-    done = again.post("/console/sign-in/challenge", {"answer": totp.now()})
+    done = again.post("/console/sign-in/challenge", {"answer": totp.fresh()})
     assert (done["statusCode"], done["headers"].get("Location")) == (303, "/console"), done["body"]
     assert "console_challenge" not in again.cookies
     assert again.get("/console")["statusCode"] == 200
@@ -271,3 +273,41 @@ def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch
     # An access token is then no way in: the API answers it as an unknown key
     event = http_event("GET", "/links", route="/links", headers={"authorization": "Bearer eyJhbGciOiJSUzI1NiJ9.e30.x"})
     assert handlers["ManageFunction"](event)["statusCode"] == 401
+
+
+def test_sign_out_ends_every_session_of_the_person_on_the_server(handlers, pool, workspace):
+    person, password = pool.member("ann@example.com", workspace, "editor")
+    first = signed_in(PersonBrowser(handlers), person.email, password)
+    second = signed_in(PersonBrowser(handlers), person.email, password)
+    kept = dict(first.cookies)
+    assert first.post("/console/sign-out", {"csrf": first.csrf()})["headers"]["Location"] == "/console/sign-in"
+    first.cookies = kept  # a copy of the cookie, kept
+    assert first.get("/console")["headers"].get("Location") == "/console/sign-in"
+    assert second.get("/console")["headers"].get("Location") == "/console/sign-in"  # another browser too
+    assert signed_in(PersonBrowser(handlers), person.email, password).get("/console")["statusCode"] == 200
+
+
+def test_a_role_changed_takes_effect_at_the_members_next_request(handlers, pool, workspace):
+    owner, owner_password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    editor, editor_password = pool.member("editor@example.com", workspace, "editor")
+    editing = signed_in(PersonBrowser(handlers), editor.email, editor_password)
+    assert editing.get("/console/links/new")["statusCode"] == 200
+    managing = signed_in(PersonBrowser(handlers), owner.email, owner_password)
+    csrf = managing.csrf("/console/members")
+    assert (
+        managing.post(f"/console/members/{editor.subject}/role", {"csrf": csrf, "role": "viewer"})["statusCode"] == 303
+    )
+    assert editing.get("/console/links/new")["statusCode"] == 403
+    assert "(viewer)" in editing.get("/console")["body"]
+    # An admin manages no owner: neither demotes nor removes one, and cannot make one
+    administering = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    csrf = administering.csrf("/console/members")
+    for path, form in [
+        (f"/console/members/{owner.subject}/role", {"role": "viewer"}),
+        (f"/console/members/{owner.subject}/remove", {}),
+        (f"/console/members/{editor.subject}/role", {"role": "owner"}),
+    ]:
+        assert administering.post(path, {"csrf": csrf, **form})["statusCode"] == 403, path
+    assert services.memberships().role_in(workspace, owner.subject) == "owner"
+    assert services.memberships().role_in(workspace, editor.subject) == "viewer"

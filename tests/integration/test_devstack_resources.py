@@ -41,3 +41,22 @@ def test_ttl_is_set_where_the_store_has_it(template, monkeypatch):
             described = dynamodb.describe_time_to_live(TableName=name)["TimeToLiveDescription"]
             expected = "ENABLED" if "TimeToLiveSpecification" in table else "DISABLED"
             assert described["TimeToLiveStatus"] == expected, name
+
+
+def test_the_local_user_pool_is_people_yamls(aws, template):
+    """make dev's pool and app client are made from people.yaml's resources: its sign-in by
+    email, its password policy, optional TOTP and the client's password flow."""
+    import boto3
+
+    from tools.devstack.people import create_user_pool
+
+    cognito = boto3.client("cognito-idp")
+    pool = create_user_pool(template, cognito, "http://127.0.0.1:5005")
+    described = cognito.describe_user_pool(UserPoolId=pool.user_pool_id)["UserPool"]
+    assert described["UsernameAttributes"] == ["email"]
+    assert described["Policies"]["PasswordPolicy"]["MinimumLength"] == 12
+    assert described["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
+    assert cognito.get_user_pool_mfa_config(UserPoolId=pool.user_pool_id)["MfaConfiguration"] == "OPTIONAL"
+    client = cognito.describe_user_pool_client(UserPoolId=pool.user_pool_id, ClientId=pool.client_id)["UserPoolClient"]
+    assert set(client["ExplicitAuthFlows"]) == {"ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"}
+    assert pool.environment()["PEOPLE_JWKS_URL"] == f"http://127.0.0.1:5005/{pool.user_pool_id}/.well-known/jwks.json"

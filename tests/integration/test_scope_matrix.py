@@ -265,9 +265,6 @@ def test_no_webhook_endpoint_outlives_the_key_that_registered_it(world):
     assert not stored.wants("link.created", (), ends)
 
 
-PERSON_ROUTES = {("GET", "/people/me")}
-
-
 @pytest.fixture
 def pool(world, template, monkeypatch) -> Pool:
     return user_pool_in(template, monkeypatch)

@@ -1007,3 +1007,28 @@ def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lac
     parameters, region, broken
 ):
     assert broken_rules(parameters, region) == broken
+
+
+def test_api_gateways_jwt_authorizer_guards_the_route_only_people_call_and_no_keyed_one():
+    body = deployed_template()["Resources"]["ShortlinkApi"]["Properties"]["Body"]
+    guarded = {
+        (method.upper(), path) for path, operations in body["paths"].items() for method, operation in operations.items()
+        if operation.get("security")
+    }  # fmt: skip
+    # Keys reach every other route as before: an authorizer there would refuse them at the gateway
+    assert guarded == {("GET", "/people/me")}
+    authorizer = body["components"]["securitySchemes"]["PeopleJwt"]["x-amazon-apigateway-authorizer"]
+    assert authorizer["type"] == "jwt"
+    assert authorizer["identitySource"] == "$request.header.Authorization"
+    audience = authorizer["jwtConfiguration"]["audience"]
+    assert audience == [
+        {
+            "Fn::If": [
+                "OwnsUserPool",
+                {"Fn::GetAtt": ["People", "Outputs.ConsoleClientId"]},
+                {"Ref": "ExistingUserPoolClientId"},
+            ]
+        }
+    ]
+    issuer = authorizer["jwtConfiguration"]["issuer"]
+    assert "cognito-idp.${AWS::Region}.amazonaws.com/${People.Outputs.UserPoolId}" in json.dumps(issuer)

@@ -6,7 +6,8 @@ only for a service none of them covers), SHORTLINK_API_KEY (the key to create; e
 SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
 SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
 SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0),
-SHORTLINK_OWNER_EMAIL (the first owner's email; default owner@example.com).
+SHORTLINK_OWNER_EMAIL (the first owner's email; default owner@example.com),
+AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER (the user pool's endpoint; default: the embedded moto).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
 """
@@ -23,7 +24,13 @@ from typing import Any
 from tools.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
 from tools.devstack.edge import as_the_edge
 from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
-from tools.devstack.people import DEV_OWNER_EMAIL, check_totp_codes, create_user_pool, ensure_first_owner
+from tools.devstack.people import (
+    COGNITO_ENDPOINT_VARIABLE,
+    DEV_OWNER_EMAIL,
+    check_totp_codes,
+    create_user_pool,
+    ensure_first_owner,
+)
 from tools.devstack.regions import RegionsSetting
 from tools.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
 from tools.devstack.sqs_trigger import redelivery_chance
@@ -102,6 +109,11 @@ def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
     return f"  DynamoDB endpoint: {described('dynamodb')}\n  SQS endpoint:      {described('sqs')}\n"
 
 
+def cognito_line(endpoint: str, endpoints: dict[str, str]) -> str:
+    """The banner's say on where the user pool is, when not where DynamoDB is."""
+    return "" if endpoint == endpoints["dynamodb"] else f"  Cognito endpoint:  {endpoint}\n"
+
+
 def serve(port: int, moto_port: int, running: ExitStack) -> None:
     """Start everything, each part registered on `running` to be stopped in reverse order."""
     import boto3
@@ -125,13 +137,17 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # An endpoint the environment names for a service replaces the embedded moto for it; moto
     # starts only if a service is left to it.
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
-    # The user pool is always the embedded moto's (no other local Cognito is supported).
-    check_totp_codes()
-    moto_url = start_embedded_moto(moto_port, running)
+    # The user pool is the embedded moto's too, unless the environment names a Cognito endpoint.
+    cognito_endpoint = os.environ.get(COGNITO_ENDPOINT_VARIABLE) or os.environ.get("AWS_ENDPOINT_URL")
+    moto_url = f"http://{HOST}:{moto_port}"
+    if embedded or cognito_endpoint is None:
+        check_totp_codes()
+        start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
-    os.environ["AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER"] = moto_url
+    cognito_endpoint = cognito_endpoint or moto_url
+    os.environ[COGNITO_ENDPOINT_VARIABLE] = cognito_endpoint
 
     dynamodb: Any = boto3.client("dynamodb")
     sqs: Any = boto3.client("sqs")
@@ -139,8 +155,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     queue_urls = create_queues(template, sqs)
 
     os.environ.update(function_environment(template, queue_urls))
-    cognito: Any = boto3.client("cognito-idp", endpoint_url=moto_url)
-    pool = create_user_pool(template, cognito, moto_url)
+    cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
+    pool = create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
@@ -191,6 +207,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"  API key:   {api_key}\n"
         f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
         f"{endpoint_lines(endpoints, embedded)}"
+        f"{cognito_line(cognito_endpoint, endpoints)}"
         f"{ttl_line}"
         f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"

@@ -12,6 +12,8 @@ from typing import Any
 
 from tools.devstack.template import LocalTemplate
 
+# botocore's variable for Cognito's endpoint (its service id, "Cognito Identity Provider").
+COGNITO_ENDPOINT_VARIABLE = "AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER"
 POOL_TYPE = "AWS::Cognito::UserPool"
 CLIENT_TYPE = "AWS::Cognito::UserPoolClient"
 LOCAL_POOL_NAME = "shortlink-people"
