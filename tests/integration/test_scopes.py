@@ -36,7 +36,6 @@ PUBLIC_ROUTES = {
     ("GET", "/"),  # a short domain's root and app-link files
     ("GET", "/.well-known/{file}"),
     ("GET", "/robots.txt"),
-    ("GET", "/people/me"),  # a person's own route: the user pool's access token, no key
 }
 # Routes only people call: an access token of the user pool, never a key (test_scope_matrix.py).
 PEOPLE_ROUTES = {("GET", "/people/me")}
