@@ -10,6 +10,8 @@ PY := $(BIN)/python
 PYTHON ?= $(shell for p in python3.13 python3.12 python3.11 python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then echo $$p; break; fi; done)
 FUNCTIONS := $(wildcard functions/*/app.py)
+# template.yaml and the nested stacks it includes from a file (Location: edge.yaml...).
+TEMPLATES := template.yaml $(shell sed -n 's/^ *Location: *\([A-Za-z0-9_.\/-]*\.yaml\) *$$/\1/p' template.yaml)
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
@@ -55,8 +57,8 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
-	@for t in template.yaml monitoring.yaml people.yaml; do $(BIN)/sam validate --lint --template $$t || exit 1; done
-	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml --file template.yaml --file monitoring.yaml --file people.yaml
+	@for t in $(TEMPLATES); do $(BIN)/sam validate --lint --template $$t || exit 1; done
+	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
 unit: venv
 	$(PY) -m pytest tests/unit

@@ -12,6 +12,8 @@ import pytest
 from package_layer import BOTOCORE_SERVICES
 from samcli.yamlhelper import yaml_parse
 
+from tools.devstack.template import nested_templates
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -79,10 +81,13 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     assert int.from_bytes(bytecode[4:8], "little") == 0b01  # hash-based, not checked at import
     assert bytecode[8:16] == importlib.util.source_hash(handler_source)
     assert marshal.loads(bytecode[16:]).co_filename == "/var/task/app.py"  # noqa: S302 - our own build
-    # The dashboard and the alarms' nested stack (monitoring.yaml) is built along, to be packaged.
+    # The nested stacks (the edge, the dashboard and alarms...) are built along, to be packaged.
     built = yaml_parse((build / "template.yaml").read_text())
-    monitoring = build / built["Resources"]["Monitoring"]["Properties"]["Location"]
-    assert "OperationsDashboard" in yaml_parse(monitoring.read_text())["Resources"]
+    nested = nested_templates(ROOT / "template.yaml")
+    assert {"Edge", "Monitoring"} <= set(nested)
+    for name, source in ((name, path) for name, path in nested.items() if "/" not in name):
+        copy = build / built["Resources"][name]["Properties"]["Location"]
+        assert yaml_parse(copy.read_text())["Resources"] == yaml_parse(source.read_text())["Resources"], name
     layer = build / "CommonLayer" / "python"
     # The console's script and chart ship with it, its page templates with the shortlink package.
     assert {"console.js", "uPlot.iife.min.js"} <= {path.name for path in (build / "ConsoleFunction/static").iterdir()}

@@ -1,4 +1,5 @@
-"""template.yaml is the single source of truth: lint it and check what it promises."""
+"""template.yaml and its nested stacks (edge.yaml, monitoring.yaml...) are the single source of truth:
+lint them and check what they promise."""
 
 import fnmatch
 import json
@@ -21,9 +22,13 @@ from shortlink.config import FUNCTION_SETTINGS
 from shortlink.links.slugs import RESERVED_SLUGS
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from tools import secrets as secrets_command
-from tools.devstack.template import LocalTemplate
+from tools.devstack.template import LocalTemplate, nested_templates
 
 ROOT = Path(__file__).resolve().parents[2]
+# The templates a deploy sends: the main one and each nested stack it includes from a local file.
+TEMPLATES = [ROOT / "template.yaml", *nested_templates(ROOT / "template.yaml").values()]
+# The edge, its domains and DNS, the regions' routing and the stack's own hosts (the Edge application).
+EDGE = "edge.yaml"
 # The last release whose tables were plain AWS::DynamoDB::Table resources of one region.
 SINGLE_REGION_RELEASE = "5a71bd9"
 
@@ -39,9 +44,34 @@ class NoManagedPolicies:
         return {}
 
 
-def test_cfn_lint_finds_nothing():
-    matches = cfnlint.api.lint_file(ROOT / "template.yaml")
+@pytest.mark.parametrize("path", TEMPLATES, ids=lambda path: path.name)
+def test_cfn_lint_finds_nothing(path):
+    matches = cfnlint.api.lint_file(path)
     assert [str(match) for match in matches] == []
+
+
+def read(path: str) -> dict[str, Any]:
+    """One template as written (YAML anchors and merge keys expanded)."""
+    template: dict[str, Any] = yaml_parse((ROOT / path).read_text())
+    return template
+
+
+def test_the_edge_is_a_nested_stack_created_only_when_something_stands_before_the_api():
+    main = read("template.yaml")
+    application = main["Resources"]["Edge"]
+    assert (application["Type"], application["Properties"]["Location"]) == ("AWS::Serverless::Application", EDGE)
+    # Nothing of it without a domain, the edge or several regions (their health checks)
+    assert application["Condition"] == "HasWayIn"
+    assert main["Conditions"]["HasWayIn"] == {"Fn::Or": [{"Condition": "HasOtherHosts"}, {"Condition": "HasRegions"}]}
+    assert main["Conditions"]["HasOtherHosts"] == {"Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert "Edge" not in Rendered({}).resources()
+    assert {"Edge", "EdgeDistribution"} <= set(Rendered({"EnableEdge": "true"}).resources())
+    # Every parameter it declares is given, and nothing it does not declare
+    declared = read(EDGE)["Parameters"]
+    assert set(application["Properties"]["Parameters"]) == set(declared)
+    # None of the edge's resources is left in the main template
+    edge_resources = set(read(EDGE)["Resources"])
+    assert not edge_resources & set(main["Resources"])
 
 
 def policy_actions(template: LocalTemplate, function: str) -> set[str]:
@@ -310,17 +340,12 @@ def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_
 def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_added():
     # Upgrading DomainName=sho.rt to Domains=sho.rt,go.example: ShortDomain keeps its name (no
     # replacement), the second domain is a resource of its own, with the edge all are aliases.
-    single = SamLocalStackProvider.get_stacks(
-        str(ROOT / "template.yaml"), parameter_overrides={"DomainName": "sho.rt", "CertificateArn": CERTIFICATE}
-    )[0][0]
-    several = SamLocalStackProvider.get_stacks(
-        str(ROOT / "template.yaml"),
-        parameter_overrides={"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE},
-    )[0][0]
+    single = edge_stack({"DomainName": "sho.rt", "CertificateArn": CERTIFICATE})
+    several = edge_stack({"Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE})
     for stack in (single, several):
         assert stack.resources["ShortDomain"]["Properties"]["DomainName"] == "sho.rt"
     assert several.resources["SecondShortDomain"]["Properties"]["DomainName"] == "go.example"
-    template = yaml_parse((ROOT / "template.yaml").read_text())
+    template = read(EDGE)
     resources, conditions = template["Resources"], template["Conditions"]
     assert resources["SecondShortDomain"]["Condition"] == "SecondDomainOnApi"
     assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
@@ -353,12 +378,20 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     ]
 
 
+def edge_stack(overrides: dict[str, str]) -> Any:
+    """The Edge nested stack as SAM CLI reads it for these parameters of the main template."""
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
+    [edge] = [stack for stack in stacks if stack.stack_path == "Edge"]
+    return edge
+
+
 LOCAL_ONLY_VARIABLES = ("AWS_ENDPOINT_URL", "PERMUTATION_KEY", "VISITOR_SALT", "CONSOLE_SESSION_SECRET")
 
 
-def deployed_template(parameters: dict[str, str] | None = None) -> dict[str, Any]:
-    """The CloudFormation template `sam deploy` would send (SAM's own transform, code on S3)."""
-    template = yaml_parse((ROOT / "template.yaml").read_text())
+def deployed_template(parameters: dict[str, str] | None = None, text: str | None = None) -> dict[str, Any]:
+    """The CloudFormation template `sam deploy` would send (SAM's own transform, code on S3), of
+    template.yaml or of the template `text`."""
+    template = yaml_parse(text if text is not None else (ROOT / "template.yaml").read_text())
     for resource in template["Resources"].values():
         uri = {"AWS::Serverless::Function": "CodeUri", "AWS::Serverless::LayerVersion": "ContentUri"}
         if resource["Type"] in uri:
@@ -402,7 +435,8 @@ def test_the_architecture_is_a_parameter_for_native_local_runs():
 def test_functions_are_told_where_the_stacks_other_hosts_are_when_it_has_some(overrides, told):
     # Without a domain or the edge every request comes in on the execute-api domain itself.
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
-    named = stacks[0].resources["OwnHostsParameter"]["Properties"]["Name"]
+    [edge] = [stack for stack in stacks if stack.stack_path == "Edge"]
+    named = edge.resources["OwnHostsParameter"]["Properties"]["Name"]
     for function in SamFunctionProvider(stacks).get_all():
         assert function.environment["Variables"]["OWN_HOSTS_PARAMETER"] == (named if told else ""), function.name
     for function in ("CreateFunction", "ManageFunction"):
@@ -410,7 +444,7 @@ def test_functions_are_told_where_the_stacks_other_hosts_are_when_it_has_some(ov
         readable = [statement["Resource"] for statement in statements if statement["Action"] == "ssm:GetParameter"]
         arns = [arn for resource in readable for arn in (resource if isinstance(resource, list) else [resource])]
         assert any(arn.endswith(f":parameter{named}") for arn in arns), function
-    value = stacks[0].resources["OwnHostsParameter"]["Properties"]["Value"]
+    value = edge.resources["OwnHostsParameter"]["Properties"]["Value"]
     assert value.split(",")[0] == "ShortlinkApi.execute-api.us-east-1.localhost"  # SAM's local reading of it
     assert ("EdgeDistribution.DomainName" in value) == (overrides.get("EnableEdge") == "true")
 
@@ -427,7 +461,7 @@ def test_no_resource_depends_on_itself_once_sam_has_transformed_the_template():
 
 
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
-    template = yaml_parse((ROOT / "template.yaml").read_text())
+    template = read(EDGE)
     resources, conditions = template["Resources"], template["Conditions"]
     # Without the edge, the domain is an API Gateway domain; with it, a CloudFront alias.
     assert conditions["DomainOnApi"] == {
@@ -473,7 +507,7 @@ def test_the_access_log_is_one_json_line_on_by_default_and_optional():
 
 
 def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_viewer_context():
-    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
+    resources = read(EDGE)["Resources"]
     distribution = resources["EdgeDistribution"]
     assert distribution["Condition"] == "EdgeHere"
     config = distribution["Properties"]["DistributionConfig"]
@@ -511,8 +545,8 @@ def edge_behaviour_of(path: str, behaviours: list[dict[str, Any]]) -> str:
 
 
 def test_the_edge_passes_every_keyed_route_uncached_and_leaves_every_short_code_to_the_redirects():
-    resources = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]
-    behaviours = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
+    resources = read("template.yaml")["Resources"]
+    behaviours = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
     keyed = sorted(
         event["Properties"]["Path"]
         for name, resource in resources.items()
@@ -542,8 +576,10 @@ def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_ad
     template = yaml_parse((ROOT / "template.yaml").read_text())
     resources = template["Resources"]
     secret = {"Fn::Sub": "{{resolve:ssm:${EdgeSecretParameter}}}"}
-    # CloudFront sets the secret on every request it sends to the API...
-    [origin] = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    # CloudFront sets the secret on every request it sends to the API (the edge is told the
+    # parameter's name and resolves it itself: no secret passes as a nested stack's parameter)...
+    assert resources["Edge"]["Properties"]["Parameters"]["EdgeSecretParameter"] == {"Ref": "EdgeSecretParameter"}
+    [origin] = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
     [header] = origin["OriginCustomHeaders"]
     assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
     # ...and the redirect gets the same secret only with the edge: without it, nothing is believed
@@ -713,9 +749,11 @@ def test_a_region_reaches_its_own_replica_and_the_home_regions_by_the_tables_nam
 
 class Rendered:
     """A template as CloudFormation renders it for some parameters in one region: conditions
-    evaluated, `Fn::If` chosen, `AWS::NoValue` dropped (the other intrinsics are left as written)."""
+    evaluated, `Fn::If` chosen, `AWS::NoValue` dropped (the other intrinsics are left as written),
+    and the nested stacks it creates rendered with the parameters it gives them."""
 
-    def __init__(self, parameters: dict[str, str], region: str = "us-east-1", path: str = "template.yaml") -> None:
+    def __init__(self, parameters: dict[str, Any], region: str = "us-east-1", path: str = "template.yaml") -> None:
+        self.path = path
         self.template = yaml_parse((ROOT / path).read_text())
         defaults = {name: str(p.get("Default", "")) for name, p in self.template["Parameters"].items()}
         self.values = {**defaults, **parameters, "AWS::Region": region}
@@ -744,6 +782,8 @@ class Rendered:
                 return self.value(chosen if self.condition(condition) else otherwise)
             if function in {"Fn::Equals", "Fn::Not", "Fn::And", "Fn::Or", "Fn::Select", "Fn::Split"}:
                 values = self.value(argument)
+                if function in {"Fn::Select", "Fn::Split"} and not isinstance(values[1], list | str):
+                    return {function: values}  # of a value known only once deployed
                 return {
                     "Fn::Equals": lambda: values[0] == values[1],
                     "Fn::Not": lambda: not values[0],
@@ -754,21 +794,51 @@ class Rendered:
                 }[function]()
             if function == "Fn::Join":
                 separator, parts = self.value(argument)
-                return separator.join(parts)
+                if all(isinstance(part, str) for part in parts):  # else a value known only once deployed
+                    return separator.join(parts)
+                return {function: [separator, parts]}
             if function == "Fn::Sub":
                 text, names = (argument, {}) if isinstance(argument, str) else self.value(argument)
-                known = {**self.values, **names}
+                known = {name: v for name, v in {**self.values, **names}.items() if isinstance(v, str)}
                 if all(name in known for name in re.findall(r"\$\{([A-Za-z:]+)\}", text)):
                     return re.sub(r"\$\{([A-Za-z:]+)\}", lambda m: known[m.group(1)], text)
         return {k: v for k, v in ((k, self.value(v)) for k, v in node.items()) if v is not NO_VALUE}
 
-    def resources(self) -> dict[str, Any]:
-        """The resources this stack creates, rendered."""
+    def own_resources(self) -> dict[str, Any]:
+        """The resources of this template that this stack creates, rendered."""
         return {
             name: self.value(resource)
             for name, resource in self.template["Resources"].items()
             if "Condition" not in resource or self.condition(resource["Condition"])
         }
+
+    def nested(self) -> dict[str, "Rendered"]:
+        """Logical id → each nested stack this one creates from a local template, rendered."""
+        created = self.own_resources()
+        return {
+            name: Rendered(created[name]["Properties"].get("Parameters", {}), self.values["AWS::Region"], str(path))
+            for name, path in nested_templates(ROOT / self.path).items()
+            if "/" not in name and name in created
+        }
+
+    def broken_rules(self) -> set[str]:
+        """The rules of this stack and its nested stacks whose condition holds and an assertion fails."""
+        own = {
+            name
+            for name, rule in self.template.get("Rules", {}).items()
+            if self.value(rule.get("RuleCondition", True))
+            and not all(self.value(assertion["Assert"]) for assertion in rule["Assertions"])
+        }
+        return own | {f"{stack}/{rule}" for stack, nested in self.nested().items() for rule in nested.broken_rules()}
+
+    def resources(self) -> dict[str, Any]:
+        """The resources this stack and its nested stacks create, rendered (no two share an id)."""
+        resources = self.own_resources()
+        for stack in self.nested().values():
+            inner = stack.resources()
+            assert not set(inner) & set(resources), set(inner) & set(resources)
+            resources |= inner
+        return resources
 
 
 NO_VALUE = object()
@@ -810,9 +880,9 @@ def test_each_region_answers_for_the_domain_by_latency_while_its_health_check_pa
         assert properties["HealthCheckId"] == {"Ref": "ApiHealthCheck"}
     check = resources["ApiHealthCheck"]["Properties"]["HealthCheckConfig"]
     assert (check["Type"], check["ResourcePath"], check["FailureThreshold"]) == ("HTTPS", "/robots.txt", 3)
-    assert check["FullyQualifiedDomainName"] == {
-        "Fn::Sub": "${ShortlinkApi}.execute-api.${AWS::Region}.${AWS::URLSuffix}"
-    }
+    # The API's own host, the Edge stack told the API's id
+    assert check["FullyQualifiedDomainName"] == {"Fn::Sub": "${ApiId}.execute-api.${AWS::Region}.${AWS::URLSuffix}"}
+    assert resources["Edge"]["Properties"]["Parameters"]["ApiId"] == {"Ref": "ShortlinkApi"}
 
 
 def test_behind_the_edge_one_distribution_reaches_the_nearest_healthy_region():
@@ -939,11 +1009,13 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
     # deploy` packages the template with SAM CLI's own YAML, which writes each copy out in full.
     from samcli.yamlhelper import yaml_dump
 
-    packaged = yaml_dump(yaml_parse((ROOT / "template.yaml").read_text()))
-    assert "<<" not in packaged
-    assert not re.search(r"(^|\s)[&*][A-Za-z]", packaged)
-    resources = yaml_parse(packaged)["Resources"]
-    behaviours = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]["CacheBehaviors"]
+    packaged = {path.name: yaml_dump(yaml_parse(path.read_text())) for path in TEMPLATES}
+    for text in packaged.values():
+        assert "<<" not in text
+        assert not re.search(r"(^|\s)[&*][A-Za-z]", text)
+    resources = yaml_parse(packaged["template.yaml"])["Resources"]
+    distribution = yaml_parse(packaged[EDGE])["Resources"]["EdgeDistribution"]
+    behaviours = distribution["Properties"]["DistributionConfig"]["CacheBehaviors"]
     assert [behaviour["PathPattern"] for behaviour in behaviours] == [
         "/links",
         "/links/*",
@@ -952,8 +1024,8 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/stats",
         "/webhooks",
         "/webhooks/*",
-        "/audit",
         "/people/*",
+        "/audit",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
@@ -965,14 +1037,9 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
 
 
 def broken_rules(parameters: dict[str, str], region: str) -> set[str]:
-    """The template's rules a deploy with these parameters in this region would fail."""
-    rendered = Rendered(parameters, region=region)
-    return {
-        name
-        for name, rule in rendered.template["Rules"].items()
-        if rendered.value(rule.get("RuleCondition", True))
-        and not all(rendered.value(assertion["Assert"]) for assertion in rule["Assertions"])
-    }
+    """The rules a deploy with these parameters in this region would fail: the template's, and
+    those of the nested stacks it creates (`Edge/...`, checked only as CloudFormation gets to them)."""
+    return Rendered(parameters, region=region).broken_rules()
 
 
 @pytest.mark.parametrize(
@@ -1007,6 +1074,111 @@ def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lac
     parameters, region, broken
 ):
     assert broken_rules(parameters, region) == broken
+
+
+WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1"
+# The last commit whose template.yaml held the edge, its domains and DNS itself.
+BEFORE_THE_EDGE_STACK = "f46a3ed"
+EDGE_WITH_REGIONS = {
+    **DOMAIN,
+    **THREE_REGIONS,
+    "EnableEdge": "true",
+    "EdgeOriginDomain": "origin.sho.rt",
+    "OriginCertificateArn": CERTIFICATE,
+    "ClickStatsStreamArn": STREAM,
+}
+
+
+def as_written_before(node: Any) -> Any:
+    """A rendered value of edge.yaml in the main template's words: the API by its logical id."""
+    text = json.dumps(node).replace("${ApiId}", "${ShortlinkApi}")
+    return json.loads(text)
+
+
+@pytest.mark.parametrize(
+    ("parameters", "region"),
+    [
+        ({}, "us-east-1"),
+        ({"EnableEdge": "true"}, "us-east-1"),
+        (DOMAIN, "us-east-1"),
+        ({**DOMAIN, "Domains": "sho.rt,go.example,third.example"}, "us-east-1"),
+        ({**DOMAIN, "Domains": "sho.rt,go.example", "EnableEdge": "true", "WebAclArn": WEB_ACL}, "us-east-1"),
+        ({**DOMAIN, **THREE_REGIONS, "ClickStatsStreamArn": STREAM}, "eu-central-1"),
+        ({**DOMAIN, **THREE_REGIONS, "ClickStatsStreamArn": STREAM}, "ap-southeast-1"),
+        (EDGE_WITH_REGIONS, "eu-central-1"),
+        (EDGE_WITH_REGIONS, "us-east-1"),
+        ({**EDGE_WITH_REGIONS, "HomeRegion": "us-east-1", "EdgeStackRegion": "eu-central-1"}, "eu-central-1"),
+        ({**EDGE_WITH_REGIONS, "HomeRegion": "us-east-1", "EdgeStackRegion": "eu-central-1"}, "us-east-1"),
+        (THREE_REGIONS, "eu-central-1"),
+    ],
+)
+def test_the_edge_stack_creates_what_the_main_template_created_before_with_the_same_properties(parameters, region):
+    # Given the template before the edge had a stack of its own, and each of its resources now in edge.yaml
+    before = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region)
+    before.template = yaml_parse(subprocess_text("git", "show", f"{BEFORE_THE_EDGE_STACK}:template.yaml"))
+    moved = set(read(EDGE)["Resources"])
+    assert moved <= set(before.template["Resources"])
+    # When both are rendered for the same deployment in the same region
+    after = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region).resources()
+    old = {name: resource for name, resource in before.own_resources().items() if name in moved}
+    new = {name: as_written_before(resource) for name, resource in after.items() if name in moved}
+    # Then the same resources exist, with the same properties (their names included)
+    assert set(new) == set(old)
+    for name in old:
+        assert new[name]["Type"] == old[name]["Type"], name
+        assert contained(old[name]["Properties"], new[name]["Properties"]), name
+
+
+def contained(before: Any, after: Any) -> bool:
+    """Whether `after` holds all of `before` unchanged: the same scalars, every key of a mapping,
+    every item of a list in the same order; what was added beside them does not count."""
+    if isinstance(before, dict):
+        return isinstance(after, dict) and all(key in after and contained(before[key], after[key]) for key in before)
+    if isinstance(before, list):
+        if not isinstance(after, list):
+            return False
+        remaining = iter(after)
+        return all(any(contained(item, candidate) for candidate in remaining) for item in before)
+    return bool(before == after)
+
+
+@pytest.mark.parametrize("parameters", [{}, EDGE_WITH_REGIONS])
+def test_what_stayed_in_the_main_template_deploys_as_before(parameters):
+    # Given the main template before the edge had a stack of its own (its functions written out
+    # in full, before Globals took their handler and tracing and YAML anchors their shared parts)
+    before = deployed_template(parameters, subprocess_text("git", "show", f"{BEFORE_THE_EDGE_STACK}:template.yaml"))
+    after = deployed_template(parameters)
+    moved = set(read(EDGE)["Resources"])
+    # Then every resource but those moved to the edge stack is sent to CloudFormation as it was
+    # (what later changes added beside it aside), under its logical id: no table or queue is replaced
+    for name, resource in before["Resources"].items():
+        if name not in moved:
+            assert contained(resource, after["Resources"].get(name)), name
+    assert {"AWS::DynamoDB::GlobalTable", "AWS::SQS::Queue"} <= {
+        before["Resources"][name]["Type"] for name in before["Resources"]
+    }
+    assert not moved & {name for name, r in before["Resources"].items() if r["Type"] in STATEFUL_TYPES}
+    # and so are the parameters (the tables' suffixes share one description now), the rules a
+    # deploy is checked against and the outputs
+    for name, parameter in before["Parameters"].items():
+        assert contained({k: v for k, v in parameter.items() if k != "Description"}, after["Parameters"][name]), name
+    assert contained(before["Rules"], after["Rules"])
+    assert set(before["Outputs"]) <= set(after["Outputs"])
+
+
+# What a nested stack must never take from the main template: replacing it would lose its data.
+STATEFUL_TYPES = {"AWS::DynamoDB::GlobalTable", "AWS::DynamoDB::Table", "AWS::SQS::Queue", "AWS::Logs::LogGroup"}
+
+
+def test_every_parameter_whose_description_was_shortened_is_explained_on_the_deploy_page():
+    # The template says each in one line since the edge has a stack of its own; the deploy page's
+    # table is where they are explained (those added since may be explained on their own pages).
+    before = yaml_parse(subprocess_text("git", "show", f"{BEFORE_THE_EDGE_STACK}:template.yaml"))["Parameters"]
+    page = (ROOT / "docs" / "deploy.md").read_text()
+    table = page[page.index("| parameter |") : page.index("### Each function's settings")]
+    named = set(re.findall(r"`([A-Za-z0-9<>]+)`", table))
+    for name in before:
+        assert name in named or (name.endswith("TableSuffix") and "<Table>Suffix" in named), name
 
 
 def test_api_gateways_jwt_authorizer_guards_the_route_only_people_call_and_no_keyed_one():

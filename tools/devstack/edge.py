@@ -1,5 +1,5 @@
 """make dev's stand-in for the edge: what CloudFront does to a request on its way to the API, as
-far as the functions can tell (template.yaml, EdgeDistribution), so that code which reads a
+far as the functions can tell (edge.yaml, EdgeDistribution), so that code which reads a
 request behind the edge is tried against the same headers locally.
 
 - Host becomes the API's own host (AllViewerExceptHostHeader: API Gateway needs its own), so

@@ -16,6 +16,30 @@ from typing import Any
 Handler = Callable[[dict[str, Any], Any], Any]
 
 
+def load_layer(layer_dir: Path) -> None:
+    """Make each package of a layer's folder importable by its name, as Lambda's /opt/python
+    makes it, without adding the folder to sys.path: the package is imported from there by
+    importlib (its submodules follow its __path__). One already imported from another folder
+    (an editable install of another checkout) is an error, not silently the one that runs."""
+    for init in sorted(layer_dir.glob("*/__init__.py")):
+        name = init.parent.name
+        loaded = sys.modules.get(name)
+        if loaded is not None:
+            if [os.path.realpath(path) for path in getattr(loaded, "__path__", [])] != [os.path.realpath(init.parent)]:
+                raise ImportError(f"{name} is already imported from {list(loaded.__path__)}, not from {layer_dir}")
+            continue
+        spec = importlib.util.spec_from_file_location(name, init, submodule_search_locations=[str(init.parent)])
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load {init}")
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        try:
+            spec.loader.exec_module(module)
+        except BaseException:
+            del sys.modules[name]
+            raise
+
+
 def load_handler(code_dir: Path, handler: str, module_alias: str, environment: Mapping[str, str] = {}) -> Handler:
     """Import `module.function` from `code_dir` under a unique module name, with `environment`
     (the function's own variables, such as its service name) set while its module initialises."""

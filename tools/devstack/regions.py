@@ -257,9 +257,9 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
 
 
 def new_api_key() -> str:
-    layer = str(ROOT / "layers" / "common")
-    if layer not in sys.path:
-        sys.path.insert(0, layer)
+    from tools.devstack.lambda_runtime import load_layer
+
+    load_layer(ROOT / "layers" / "common")
     from shortlink.access.api_keys import generate_api_key
 
     return generate_api_key()

@@ -8,7 +8,6 @@ import functools
 import json
 import logging
 import os
-import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -18,7 +17,7 @@ import flask
 from samcli.lib.providers.provider import Function
 
 from tools.devstack.extensions_api import ExtensionsApi
-from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
+from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler, load_layer
 from tools.devstack.local_env import own_environment
 
 logger = logging.getLogger("devstack")
@@ -51,9 +50,7 @@ class InProcessRunner:
         """Import each handler as Lambda's init does, with its own Extensions API address."""
         for name, function in self._functions.items():
             for layer in function.layers:
-                layer_dir = str(self._root / (layer.codeuri or ""))
-                if layer_dir not in sys.path:
-                    sys.path.insert(0, layer_dir)
+                load_layer(self._root / (layer.codeuri or ""))
             code_dir = self._root / (function.codeuri or ".")
             os.environ["AWS_LAMBDA_RUNTIME_API"] = self.extensions[name].address
             try:

@@ -1,6 +1,8 @@
 """What the local stack needs from template.yaml, read through SAM CLI's own providers.
 
-SAM CLI resolves `!Ref` of a resource to its logical id and `!GetAtt X.Arn` to an ARN whose
+SAM CLI reads the nested stacks too (each AWS::Serverless::Application with a local Location,
+such as monitoring.yaml and edge.yaml): their resources and functions count as the main
+template's. SAM CLI resolves `!Ref` of a resource to its logical id and `!GetAtt X.Arn` to an ARN whose
 last segment is the logical id (as `sam local` does); the local stack names every table and
 queue after its logical id, so those values resolve by name alone.
 """
@@ -16,8 +18,11 @@ from samcli.lib.providers.api_provider import ApiProvider
 from samcli.lib.providers.provider import Api, Function, Stack
 from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
+from samcli.yamlhelper import yaml_parse
 
 QUEUE_TYPE = "AWS::SQS::Queue"
+# Resources that include another template, whose Location may be a file beside this one.
+NESTED_STACK_TYPES = ("AWS::Serverless::Application", "AWS::CloudFormation::Stack")
 
 # A global table is, locally, one table per region, as its properties describe it.
 GLOBAL_TABLE_TYPE = "AWS::DynamoDB::GlobalTable"
@@ -59,6 +64,11 @@ class LocalTemplate:
             for logical_id, resource in stack.resources.items()
             if resource.get("Type") == resource_type
         }
+
+    def stack(self, stack_path: str) -> Stack:
+        """One nested stack by its path of logical ids (`Edge`), or the main one (``)."""
+        [stack] = [stack for stack in self.stacks if stack.stack_path == stack_path]
+        return stack
 
     def properties(self, logical_id: str) -> dict[str, Any]:
         """Properties of one resource of the main template (parameters resolved to their defaults)."""
@@ -106,6 +116,24 @@ class LocalTemplate:
             for event in (function.events or {}).values()
             if event.get("Type") == "DynamoDB"
         ]
+
+
+def nested_templates(template_path: Path) -> dict[str, Path]:
+    """Logical id → file of each nested stack of a template whose Location is a local file,
+    and theirs in turn (ids joined by `/`, as SAM CLI's stack paths)."""
+    resources = yaml_parse(template_path.read_text()).get("Resources", {})
+    found: dict[str, Path] = {}
+    for logical_id, resource in resources.items():
+        if resource.get("Type") not in NESTED_STACK_TYPES:
+            continue
+        properties = resource.get("Properties", {})
+        location = properties.get("Location", properties.get("TemplateURL"))
+        if not isinstance(location, str) or "://" in location:
+            continue  # an application from the Serverless Application Repository, or on S3
+        path = template_path.parent / location
+        found[logical_id] = path
+        found |= {f"{logical_id}/{inner}": inner_path for inner, inner_path in nested_templates(path).items()}
+    return found
 
 
 def stream_table_of(reference: Any) -> str:

@@ -64,7 +64,7 @@ class ShortDomains:
     @property
     def several(self) -> bool:
         """Whether requests must say which domain they are for: only then does the edge name the
-        viewer's host (template.yaml's EdgeServesSeveralDomains)."""
+        viewer's host (edge.yaml's EdgeServesSeveralDomains)."""
         return len(self.names) > 1
 
     def domain_named(self, name: str | None) -> str:
