@@ -37,18 +37,21 @@ from shortlink.api.resolver import (
 )
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.audit.recording import link_target
-from shortlink.config import settings
 from shortlink.entrypoints import audit
 from shortlink.errors import ShortlinkError
 from shortlink.links.use_cases import create_link
+from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import EventMessage, link_event
 from shortlink.wiring import (
+    addresses,
     api_key_store,
     code_generator,
     idempotency_store,
     link_repository,
     person_access,
+    settings_of,
+    short_domains,
     webhook_queue,
     window_counter,
 )
@@ -73,20 +76,20 @@ def create_and_describe(
     create queues its events together)."""
     now = datetime.now(UTC)
     # Inside the idempotent part: a replayed answer costs no allowance.
-    allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter())
+    allowance = CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now, window_counter())
     link = create_link(
         request.url,
         owner,
         code_generator(),
         link_repository(),
         now,
-        request.options(),
-        destination_policy(app),
+        request.options(short_domains()),
+        destination_policy(app, addresses(), short_domains()),
         allowance,
     )
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
-    view = link_view(app, link).model_dump(mode="json")
+    view = link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
     queued = [link_event("link.created", owner, link.tags, view, now)]
     # Inside the idempotent part: a replayed answer records nothing.
     audit.record(app, "link.created", link_target(link), along=queued)

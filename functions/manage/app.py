@@ -34,7 +34,6 @@ from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.bots import classifier_version
 from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
-from shortlink.config import settings
 from shortlink.entrypoints import audit
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link
@@ -42,7 +41,15 @@ from shortlink.links.use_cases import delete_link, edit_link, owned_link, restor
 from shortlink.numbers import ascii_digits_only
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import link_event
-from shortlink.wiring import api_key_store, click_stats, link_repository, person_access, webhook_queue
+from shortlink.wiring import (
+    addresses,
+    api_key_store,
+    click_stats,
+    link_repository,
+    person_access,
+    short_domains,
+    webhook_queue,
+)
 
 # ?domain= on every route of one link: which domain's link of that code (default: the first).
 DomainQuery = Annotated[
@@ -55,7 +62,12 @@ app = api_resolver(api_key_store, person_access)
 
 
 def view(link: Link) -> dict[str, Any]:
-    return link_view(app, link).model_dump(mode="json")
+    return link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
+
+
+def stored_key(code: str, domain: str | None) -> str:
+    """The key of `code` on the domain `?domain=` names (default: the first)."""
+    return requested_key(code, domain, short_domains())
 
 
 def announced(event_type: str, link: Link, action: Action, changed: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -102,7 +114,7 @@ def list_links(
     ] = None,
     domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
-    on_domain = settings().short_domains.domain_named(domain) if domain is not None else None
+    on_domain = short_domains().domain_named(domain) if domain is not None else None
     links, next_cursor = link_repository().list_for_owner(
         owner(), limit, cursor, tag, utm_campaign=utm_campaign, domain=on_domain
     )
@@ -117,7 +129,7 @@ def list_links(
     security=needs(LINKS_READ),
 )
 def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
-    return view(owned_link(requested_key(code, domain), owner(), link_repository()))
+    return view(owned_link(stored_key(code, domain), owner(), link_repository()))
 
 
 @app.patch(
@@ -128,8 +140,8 @@ def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     security=needs(LINKS_WRITE),
 )
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> Response[Any]:
-    policy = destination_policy(app)
-    key = requested_key(code, domain)
+    policy = destination_policy(app, addresses(), short_domains())
+    key = stored_key(code, domain)
     changes = request.changes()
     edited = edit_link(key, owner(), changes, link_repository(), datetime.now(UTC), policy)
     return written(announced("link.updated", edited, "link.edited", edited_fields(changes)))
@@ -145,7 +157,7 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: D
 def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     announced(
         "link.deleted",
-        delete_link(requested_key(code, domain), owner(), link_repository(), datetime.now(UTC)),
+        delete_link(stored_key(code, domain), owner(), link_repository(), datetime.now(UTC)),
         "link.deleted",
     )
     return Response(status_code=204)  # no body, so no Content-Type either
@@ -159,7 +171,7 @@ def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     security=needs(LINKS_WRITE),
 )
 def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
-    restored = restore_link(requested_key(code, domain), owner(), link_repository())
+    restored = restore_link(stored_key(code, domain), owner(), link_repository())
     return written(announced("link.restored", restored, "link.restored"))
 
 
@@ -181,9 +193,9 @@ def qr_code(
     """The QR code of the short URL: SVG by default, PNG with ?format=png."""
     import segno  # only this route draws
 
-    link = owned_link(requested_key(code, domain), owner(), link_repository())
+    link = owned_link(stored_key(code, domain), owner(), link_repository())
     image = io.BytesIO()
-    segno.make(link_view(app, link).short_url, error="m").save(image, kind=image_format, scale=scale, border=4)
+    segno.make(view(link)["short_url"], error="m").save(image, kind=image_format, scale=scale, border=4)
     if image_format == "svg":
         return Response(status_code=200, content_type="image/svg+xml", body=image.getvalue().decode())
     # Already base64 text: the response validation would try to read raw PNG bytes as UTF-8.
@@ -230,7 +242,7 @@ def link_stats(
     if dimension is not None and output != "csv":
         raise InvalidLinkOption("dimension", "dimension needs format=csv: the JSON holds every dimension")
     span = stats_range(start, end, granularity, datetime.now(UTC))
-    link = owned_link(requested_key(code, domain), owner(), link_repository())
+    link = owned_link(stored_key(code, domain), owner(), link_repository())
     first_day, last_day = span_days(span)
     days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
     # Clicks keep the classification they were counted with: the version says today's.
@@ -256,7 +268,7 @@ def all_links_stats(
     key's account's links (counted as they are clicked: the cost does not grow with their
     number); `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
-    report = account_stats(click_stats(), owner(), tag, span, settings().short_domains.public_name)
+    report = account_stats(click_stats(), owner(), tag, span, short_domains().public_name)
     if not current_api_key(app).allows(LINKS_READ):
         report["top_links"] = []  # they name codes, a private link's capability: links:read's to read
     filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"

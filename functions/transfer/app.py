@@ -36,9 +36,9 @@ from shortlink.api.resolver import (
 from shortlink.api.responses import ExportedLinks, ImportSummary, answers, content_answer
 from shortlink.audit.recording import link_target
 from shortlink.clicks.stats import stats_range
-from shortlink.config import settings
 from shortlink.entrypoints import audit
 from shortlink.errors import ShortlinkError
+from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.transfer.exports import (
     MAX_EXPORT_LINKS,
     MAX_STATS_EXPORT_LINKS,
@@ -51,6 +51,7 @@ from shortlink.transfer.exports import (
 from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
 from shortlink.wiring import (
+    addresses,
     api_key_store,
     audit_recorder,
     audit_trail,
@@ -58,6 +59,8 @@ from shortlink.wiring import (
     code_generator,
     importing_links,
     person_access,
+    settings_of,
+    short_domains,
     window_counter,
 )
 
@@ -119,11 +122,11 @@ def import_links(
         codes=code_generator(),
         links=links,
         now=now,
-        policy=destination_policy(app),
-        allowance=CreateAllowance(owner, settings().create_rate_limit_per_minute, now, window_counter()),
+        policy=destination_policy(app, addresses(), short_domains()),
+        allowance=CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now, window_counter()),
         failure_answer=failure_answer,
         invalid_answer=invalid_answer,
-        domains=settings().short_domains,
+        domains=short_domains(),
     )
     report = importer.run(records).as_json()
     audit_recorder().announce(links.recorded())
@@ -164,7 +167,7 @@ def export_links(
 ) -> Response[Any]:
     key = current_api_key(app)
     owner = key.owner  # the account's links
-    view_of = partial(link_view, app)
+    view_of = partial(link_view, app, addresses=addresses(), domains=short_domains())
     stats = export_format == "stats-csv"
     # What an export carries beyond links:read needs its own scope (docs/api.md, Scopes).
     if stats and not key.allows(STATS_READ):

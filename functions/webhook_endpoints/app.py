@@ -14,8 +14,8 @@ from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.api.webhook_views import CreatedEndpoint, CreateEndpointRequest, EndpointList, EndpointView
-from shortlink.config import settings
 from shortlink.entrypoints import audit
+from shortlink.settings.webhooks import WebhookSettings
 from shortlink.webhooks.model import (
     MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,
@@ -25,7 +25,7 @@ from shortlink.webhooks.model import (
     new_secret,
     validate_endpoint_url,
 )
-from shortlink.wiring import api_key_store, person_access, webhook_endpoints
+from shortlink.wiring import addresses, api_key_store, person_access, settings_of, short_domains, webhook_endpoints
 
 logger = Logger()
 tracer = Tracer()
@@ -61,8 +61,8 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
     ),
 )
 def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Response[Any]:
-    config = settings()
-    url = validate_endpoint_url(request.url, destination_policy(app), config.webhooks_allow_loopback)
+    policy = destination_policy(app, addresses(), short_domains())
+    url = validate_endpoint_url(request.url, policy, settings_of(WebhookSettings).allow_loopback)
     caller = current_api_key(app)
     endpoint = Endpoint(
         owner=caller.owner,

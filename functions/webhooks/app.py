@@ -18,7 +18,6 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.config import settings
 from shortlink.errors import StorageUnavailable
 from shortlink.webhooks.model import (
     CLICK_EVENT,
@@ -32,7 +31,7 @@ from shortlink.webhooks.model import (
     retry_delay,
     signature_headers,
 )
-from shortlink.wiring import link_owners, required_webhook_queue, webhook_endpoints, webhook_sender
+from shortlink.wiring import link_owners, required_webhook_queue, short_domains, webhook_endpoints, webhook_sender
 
 logger = Logger()
 metrics = Metrics()
@@ -45,7 +44,7 @@ def fan_out(event: EventMessage) -> list[Delivery]:
         return link_deliveries(event, store.list_for_owner(event.owner))
     links = link_owners().of(sorted(event.clicks))
     endpoints = {owner: store.list_for_owner(owner) for owner in sorted({link.owner for link in links.values()})}
-    return click_deliveries(event, links, endpoints, settings().short_domains)
+    return click_deliveries(event, links, endpoints, short_domains())
 
 
 def deliver(delivery: Delivery, record: dict[str, Any], outcomes: Counter[str]) -> bool:

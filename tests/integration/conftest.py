@@ -12,7 +12,7 @@ from moto import mock_aws
 from shortlink import wiring as services
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests import botocore_models
 from tests.api_client import ApiClient, through_handlers
 from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
@@ -41,7 +41,7 @@ class Stack:
     def new_api_key(self, name: str = "tester") -> str:
         key = generate_api_key()
         key_hash = hash_api_key(key)
-        DynamoApiKeyStore(settings().api_keys_table).add(key_hash, key_id_for(key_hash), name)
+        DynamoApiKeyStore(resources().api_keys_table.value).add(key_hash, key_id_for(key_hash), name)
         return key
 
     def item_count(self, table: str) -> int:

@@ -17,7 +17,7 @@ from shortlink.adapters.dynamodb.click_stats_table import day_key
 from shortlink.clicks import account_tally
 from shortlink.clicks.account_tally import OTHER_LINKS, account_subject
 from shortlink.clicks.events import ClickEvent, ClickPack
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import drain, inject_store_faults, record
 from tests.integration.stream_delivery import StreamDelivery
@@ -192,7 +192,7 @@ def test_an_account_day_ranks_a_bounded_number_of_links_and_counts_every_click(a
     # the first 5 links, the rest together
     bucket = day_key("c#", TODAY.strftime("%Y-%m-%d"), "us-east-1")
     item = aws.dynamodb.get_item(
-        TableName=settings().click_stats_table,
+        TableName=resources().click_stats_table.value,
         Key={"code": {"S": account_subject(owner)}, "bucket": {"S": bucket}},
     )["Item"]
     assert {name for name in item if name.startswith("lk#")} == {f"lk#{code}" for code in links[:5]} | {
@@ -250,7 +250,7 @@ def test_every_key_of_an_account_reads_its_links_on_every_domain_and_their_orpha
     reader = generate_api_key()
     reader_hash = hash_api_key(reader)
     owner = key_id_for(hash_api_key(creator))
-    store = DynamoApiKeyStore(settings().api_keys_table)
+    store = DynamoApiKeyStore(resources().api_keys_table.value)
     store.add(reader_hash, key_id_for(reader_hash), "board", scopes=frozenset({STATS_READ}), owner=owner)
     assert api.create(creator, slug="promo", tags=["spring"]).status == 201
     assert api.create(creator, slug="promo", domain="go.example", tags=["spring"]).status == 201

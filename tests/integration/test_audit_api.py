@@ -10,7 +10,7 @@ import pytest
 
 from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.events import bearer, http_event
 from tools.devstack.resources import create_tables
 
@@ -37,7 +37,7 @@ def add_key(name, scopes=None):
     plaintext = generate_api_key()
     key_hash = hash_api_key(plaintext)
     scoped = {} if scopes is None else {"scopes": scopes}
-    DynamoApiKeyStore(settings().api_keys_table).add(key_hash, key_id_for(key_hash), name, **scoped)
+    DynamoApiKeyStore(resources().api_keys_table.value).add(key_hash, key_id_for(key_hash), name, **scoped)
     return plaintext, key_id_for(key_hash)
 
 

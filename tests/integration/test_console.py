@@ -15,9 +15,8 @@ import pytest
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, issue_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
 from shortlink.console.sessions import issue_session
-from shortlink.wiring import console_session_secret
+from shortlink.wiring import console_session_secret, resources
 from tests.events import http_event
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
@@ -80,7 +79,7 @@ def signed_in(browser: Browser, key: str) -> Browser:
 
 def scoped_key(*scopes: str, owner: str = "") -> str:
     """A key with these scopes (of `owner`'s account, else its own), as the admin command makes it."""
-    store = DynamoApiKeyStore(settings().api_keys_table)
+    store = DynamoApiKeyStore(resources().api_keys_table.value)
     _, plaintext = issue_api_key(store, "scoped", frozenset(scopes), None, datetime.now(UTC), owner)
     return plaintext
 
@@ -88,7 +87,7 @@ def scoped_key(*scopes: str, owner: str = "") -> str:
 def link_count(aws: Any) -> int:
     """Links stored (slug claims share the table, and have no url)."""
     pages = aws.dynamodb.get_paginator("scan").paginate(
-        TableName=settings().links_table,
+        TableName=resources().links_table.value,
         Select="COUNT",
         FilterExpression="attribute_exists(#url)",
         ExpressionAttributeNames={"#url": "url"},

@@ -9,7 +9,7 @@ import re
 
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.integration.test_console import Browser, browser, create, scoped_key, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name
@@ -95,7 +95,7 @@ def test_sign_out_and_a_revoked_keys_attempt_are_recorded_an_unknown_keys_is_not
     assert browser.post("/console/sign-out", {"csrf": browser.csrf()})["statusCode"] == 303
     revoked = scoped_key("links:read", owner=admin_id)
     revoked_id = key_id_for(hash_api_key(revoked))
-    assert DynamoApiKeyStore(settings().api_keys_table).revoke(revoked_id, owner=admin_id)
+    assert DynamoApiKeyStore(resources().api_keys_table.value).revoke(revoked_id, owner=admin_id)
     assert browser.sign_in(revoked)["statusCode"] == 401
     assert browser.sign_in("sl_" + "x" * 32)["statusCode"] == 401
     signed_in(browser, admin)

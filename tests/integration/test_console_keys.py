@@ -8,14 +8,14 @@ from typing import Any
 
 from shortlink.access.api_keys import ApiKey, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.integration.test_console import Browser, browser, scoped_key, signed_in
 
 __all__ = ["browser"]  # a fixture, used by name
 
 
 def keys_store() -> DynamoApiKeyStore:
-    return DynamoApiKeyStore(settings().api_keys_table)
+    return DynamoApiKeyStore(resources().api_keys_table.value)
 
 
 def stored(plaintext: str) -> ApiKey:
@@ -47,7 +47,7 @@ def test_an_admin_key_creates_a_scoped_expiring_key_shown_once_lists_it_and_revo
     new_key = stored(shown.group(1))
     assert (new_key.name, new_key.scopes, new_key.owner) == ("Dashboard", frozenset(scopes), admin_id)
     assert new_key.expires_at == datetime(2030, 1, 1, tzinfo=UTC)
-    assert aws.item_count(settings().api_keys_table) == 2
+    assert aws.item_count(resources().api_keys_table.value) == 2
     listed = browser.get("/console/keys")
     assert listed["statusCode"] == 200
     assert shown.group(1) not in listed["body"]
@@ -79,7 +79,7 @@ def test_an_admin_key_creates_a_scoped_expiring_key_shown_once_lists_it_and_revo
 
 def test_the_key_form_shows_the_apis_422_at_each_field_and_writes_nothing(aws, browser):
     signed_in(browser, scoped_key("admin", "links:read"))
-    before = aws.item_count(settings().api_keys_table)
+    before = aws.item_count(resources().api_keys_table.value)
     cases: list[tuple[dict[str, str | list[str]], str, str]] = [
         ({"scopes": ["links:read"]}, "name", "name"),
         ({"name": "no scopes"}, "scopes", "scopes"),
@@ -96,7 +96,7 @@ def test_the_key_form_shows_the_apis_422_at_each_field_and_writes_nothing(aws, b
         assert error is not None, (fields, answer["body"])
         assert words in error.group(1), (fields, error.group(1))
         assert "sl_" not in answer["body"]
-    assert aws.item_count(settings().api_keys_table) == before
+    assert aws.item_count(resources().api_keys_table.value) == before
 
 
 def test_keys_are_managed_only_by_admin_keys_of_their_account_and_only_from_the_consoles_pages(aws, handlers, browser):
@@ -104,7 +104,7 @@ def test_keys_are_managed_only_by_admin_keys_of_their_account_and_only_from_the_
     signed_in(browser, aws.new_api_key("owner"))
     other_key = aws.new_api_key("stranger")
     other = stored(other_key)
-    keys_before = aws.item_count(settings().api_keys_table)
+    keys_before = aws.item_count(resources().api_keys_table.value)
 
     # Then the other account's key is neither listed nor revocable
     assert f'data-key-id="{other.key_id}"' not in browser.get("/console/keys")["body"]
@@ -118,7 +118,7 @@ def test_keys_are_managed_only_by_admin_keys_of_their_account_and_only_from_the_
     forged.cookie = browser.cookie
     assert forged.post("/console/keys", {"csrf": token, "name": "x", "scopes": "links:read"})["statusCode"] == 403
     assert browser.post("/console/keys", {"name": "x", "scopes": "links:read"})["statusCode"] == 403
-    assert aws.item_count(settings().api_keys_table) == keys_before
+    assert aws.item_count(resources().api_keys_table.value) == keys_before
 
     # And a key without admin is refused the page and its posts
     writer = signed_in(Browser(handlers), scoped_key("links:read", "links:write"))
@@ -127,4 +127,4 @@ def test_keys_are_managed_only_by_admin_keys_of_their_account_and_only_from_the_
     assert (
         writer.post("/console/keys", {"csrf": writer.csrf(), "name": "x", "scopes": "links:read"})["statusCode"] == 403
     )
-    assert aws.item_count(settings().api_keys_table) == keys_before
+    assert aws.item_count(resources().api_keys_table.value) == keys_before

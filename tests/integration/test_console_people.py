@@ -14,10 +14,11 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
-from shortlink.config import settings
 from shortlink.people.invitations import hash_token
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Invitation
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.wiring import resources
 from tests.events import http_event
 from tests.integration.people import Authenticator, Pool, user_pool_in
 
@@ -179,7 +180,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
     viewer, password = pool.member("viewer@example.com", workspace, "viewer")
     browser = signed_in(PersonBrowser(handlers), viewer.email, password)
     csrf = browser.csrf()
-    links_before = aws.item_count(settings().links_table)
+    links_before = aws.item_count(resources().links_table.value)
     keys_before = len(services.api_key_store().list_keys(workspace))
     for path, form in [
         ("/console/links", {"url": "https://example.com/crafted"}),
@@ -191,7 +192,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
         assert answer["statusCode"] == 403, (path, answer["body"])
     for page in ("/console/links/new", "/console/keys", "/console/members"):
         assert browser.get(page)["statusCode"] == 403, page
-    assert aws.item_count(settings().links_table) == links_before
+    assert aws.item_count(resources().links_table.value) == links_before
     assert len(services.api_key_store().list_keys(workspace)) == keys_before
     assert services.memberships().role_in(workspace, viewer.subject) == "viewer"
     assert services.invitations().pending_for(workspace) == []
@@ -251,7 +252,7 @@ def test_sign_in_attempts_are_counted_per_account_across_addresses_and_per_addre
     assert locked["statusCode"] == 429
     assert int(locked["headers"]["Retry-After"]) > 0
     # One IPv6 /64 is one client: other accounts from its addresses count together
-    per_address = settings().sign_in_attempts_per_window
+    per_address = services.settings_of(RateLimitSettings).sign_in_attempts_per_window
     statuses = [
         PersonBrowser(handlers, f"2001:db8:1:2::{n + 1:x}").sign_in(f"guess{n}@example.com", "x-Pass-1")["statusCode"]
         for n in range(per_address + 1)

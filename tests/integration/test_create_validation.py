@@ -9,7 +9,6 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.api.resolver import stack_own_hosts
-from shortlink.config import settings
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
@@ -122,7 +121,7 @@ def test_urls_are_refused_as_browsers_would_read_them(aws, handlers, monkeypatch
     monkeypatch.setenv("BLOCKED_DOMAINS", "evil.com")
     # The local stack's public base; the request comes in on sho.rt (tests.events)
     monkeypatch.setenv("PUBLIC_BASE_URL", f"http://127.0.0.1:{LOCAL_PORT}")
-    settings.cache_clear()
+    services.forget_settings()
     key = aws.new_api_key()
     code, answer = post(handlers, {"url": url}, bearer(key))
     assert (code, answer["error"]) == (422, "invalid_url")
@@ -166,7 +165,7 @@ def test_the_stacks_execute_api_and_edge_domains_are_own_hosts(aws, handlers, mo
     ssm = boto3.client("ssm")
     ssm.put_parameter(Name="/shortlink-test/own-hosts", Value=STACK_HOSTS, Type="String", Overwrite=True)
     monkeypatch.setenv("OWN_HOSTS_PARAMETER", "/shortlink-test/own-hosts")
-    settings.cache_clear()
+    services.forget_settings()
     stack_own_hosts.cache_clear()
     key = aws.new_api_key()
     with recording_aws_calls() as calls:
@@ -184,7 +183,7 @@ def test_the_stacks_execute_api_and_edge_domains_are_own_hosts(aws, handlers, mo
 def test_own_hosts_that_cannot_be_read_refuse_the_create_with_a_503(aws, handlers, monkeypatch):
     # Given a stack still deploying: its own-hosts parameter not written yet
     monkeypatch.setenv("OWN_HOSTS_PARAMETER", "/shortlink-test/not-yet")
-    settings.cache_clear()
+    services.forget_settings()
     stack_own_hosts.cache_clear()
     code, answer = post(handlers, {"url": "https://example.com/"}, bearer(aws.new_api_key()))
     assert (code, answer["error"]) == (503, "unavailable")

@@ -8,7 +8,7 @@ import logging
 import pytest
 
 from shortlink import wiring as services
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.api_client import LANDING_PAGE
 from tests.events import bearer, http_event
 
@@ -55,7 +55,7 @@ def test_the_same_slug_on_two_domains_is_two_links(two_domains, handlers, api):
     assert (other["domain"], other["short_url"]) == ("go.example", "https://go.example/promo")
     assert api.create(key, slug="Promo", domain="go.example").status == 409
     # The default domain's item keeps its plain key; the other's is keyed host/code
-    keys = {item["code"]["S"] for item in two_domains.dynamodb.scan(TableName=settings().links_table)["Items"]}
+    keys = {item["code"]["S"] for item in two_domains.dynamodb.scan(TableName=resources().links_table.value)["Items"]}
     assert {"promo", "go.example/promo"} <= keys
     # And each host follows its own link, an unknown host none
     assert api.follow("promo", host="sho.rt").headers["location"] == "https://example.com/a"
@@ -142,7 +142,7 @@ def test_a_domain_the_stack_does_not_serve_is_refused(two_domains, handlers, fie
     status, body = api.create(key, **{field: value}).status_and_json()
     assert (status, body["error"]) == (422, "invalid_request")
     assert message in body["message"]
-    assert two_domains.item_count(settings().links_table) == 0
+    assert two_domains.item_count(resources().links_table.value) == 0
     status, body = manage(handlers, key, "/links", "/links", query={"domain": "nope.example"})
     assert status == 422
     assert "domain" in json.loads(body)["message"]
@@ -233,7 +233,7 @@ def test_an_export_of_another_domains_link_imports_back_to_that_domain(two_domai
     csv_text = transfer("GET", "/links/export", {"format": "csv"})
     assert csv_text.splitlines()[0].endswith(",rules,domain")
     # When both are imported into an account of an empty stack
-    table = settings().links_table
+    table = resources().links_table.value
     for item in two_domains.dynamodb.scan(TableName=table)["Items"]:  # the link and its slug's claim
         two_domains.dynamodb.delete_item(TableName=table, Key={"code": item["code"]})
     # (the JSON first creates it; the CSV then finds it there)

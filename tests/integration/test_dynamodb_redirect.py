@@ -4,13 +4,13 @@ import pytest
 
 from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
 from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
-from shortlink.config import settings
 from shortlink.errors import StorageUnavailable
+from shortlink.wiring import resources
 from tests.links import EVERY_OPTION, PLAIN
 
 
 def test_a_link_written_by_the_repository_reads_back_equal(aws):
-    table = settings().links_table
+    table = resources().links_table.value
     link = PLAIN
     DynamoLinkRepository(table).add(link)
     assert DynamoLinkReader(table).get(link.code) == link
@@ -18,7 +18,7 @@ def test_a_link_written_by_the_repository_reads_back_equal(aws):
 
 
 def test_an_unknown_code_is_none(aws):
-    assert DynamoLinkReader(settings().links_table).get("nope") is None
+    assert DynamoLinkReader(resources().links_table.value).get("nope") is None
 
 
 def test_a_failed_read_is_a_storage_error(aws):
@@ -27,7 +27,7 @@ def test_a_failed_read_is_a_storage_error(aws):
 
 
 def test_every_option_of_a_link_reads_back_equal(aws):
-    table = settings().links_table
+    table = resources().links_table.value
     DynamoLinkRepository(table).add_with_slug(EVERY_OPTION, "spring-sale")
     assert DynamoLinkReader(table).get(EVERY_OPTION.key) == EVERY_OPTION
     assert DynamoLinkRepository(table).get(EVERY_OPTION.key) == EVERY_OPTION

@@ -11,7 +11,7 @@ import pytest
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, LINKS_WRITE, STATS_READ, issue_api_key
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.events import bearer, http_event
 
 pytestmark = pytest.mark.one_account_per_module
@@ -28,7 +28,7 @@ def call(handlers, key, method, path, **options):
 
 
 def key_with(*scopes, owner):
-    store = DynamoApiKeyStore(settings().api_keys_table)
+    store = DynamoApiKeyStore(resources().api_keys_table.value)
     return issue_api_key(store, "scoped", frozenset(scopes), None, datetime.now(UTC), owner)[1]
 
 
@@ -70,7 +70,7 @@ def test_password_hashes_leave_only_with_an_admin_key_that_asks_and_clicks_only_
         handlers, admin, "POST", "/links", body={"url": "https://example.com/locked", "password": "correct horse"}
     )
     assert status == 201, body
-    owner = DynamoApiKeyStore(settings().api_keys_table).list_keys()[0].owner
+    owner = DynamoApiKeyStore(resources().api_keys_table.value).list_keys()[0].owner
     reader = key_with(LINKS_READ, owner=owner)
     # A links:read key's JSON export says a link has a password, never its hash
     status, body = call(handlers, reader, "GET", "/links/export", query={"format": "json"})

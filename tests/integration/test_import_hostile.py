@@ -10,7 +10,7 @@ from urllib.parse import urlencode
 import pytest
 
 from shortlink.access.passwords import MAX_ITERATIONS, hash_password
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.events import http_event
 from tests.integration.test_import_export import import_file
 
@@ -19,7 +19,7 @@ pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptie
 
 def stored_links(aws) -> int:
     pages = aws.dynamodb.get_paginator("scan").paginate(
-        TableName=settings().links_table,
+        TableName=resources().links_table.value,
         Select="COUNT",
         FilterExpression="attribute_exists(#url)",
         ExpressionAttributeNames={"#url": "url"},

@@ -11,7 +11,7 @@ from shortlink import wiring as services
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.clicks.tally import dimension_counter
 from shortlink.clicks.unique_visitors import registers_of, sketch_element
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.integration.ingest_faults import drain, inject_store_faults, record
 from tools.bench.write_units import item_size
 
@@ -93,5 +93,5 @@ def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, t
     assert day.day_visitors == registers_of(visitors)
     [hourly] = store.days("hot", "2026-11-30", "2026-11-30", hourly=True)
     assert hourly.hour_visitors["14"] == registers_of(visitors)
-    pages = aws.dynamodb.get_paginator("scan").paginate(TableName=settings().click_stats_table)
+    pages = aws.dynamodb.get_paginator("scan").paginate(TableName=resources().click_stats_table.value)
     assert max(item_size(item) for page in pages for item in page["Items"]) <= MAX_ITEM_BYTES

@@ -5,7 +5,7 @@ from datetime import UTC, datetime, timedelta
 
 from shortlink.access.api_keys import LINKS_READ, hash_api_key, issue_api_key
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
@@ -54,7 +54,7 @@ def test_an_admin_creates_lists_and_revokes_keys_of_its_account(aws, handlers):
     assert status == 200
     assert [key["name"] for key in listed["keys"]] == ["root", "board"]
     assert listed["keys"][1]["last_used_on"] == datetime.now(UTC).date().isoformat()
-    stored = json.dumps(aws.dynamodb.scan(TableName=settings().api_keys_table)["Items"])
+    stored = json.dumps(aws.dynamodb.scan(TableName=resources().api_keys_table.value)["Items"])
     assert reader not in json.dumps(listed)
     assert reader not in stored
     assert "key_hash" not in json.dumps(listed)
@@ -96,22 +96,22 @@ def test_a_key_grants_no_scope_it_lacks_and_bad_requests_name_the_field(aws, han
         ({"name": "x", "scopes": ["admin"], "expires_at": past}, "expires_at"),
         ({"name": "x", "scopes": ["admin"], "owner": "someone"}, "owner"),
     ]:
-        before = aws.item_count(settings().api_keys_table)
+        before = aws.item_count(resources().api_keys_table.value)
         status, body = keys_call(handlers, "POST", "/keys", admin, request)
         assert (status, body["error"]) == (422, "invalid_request"), (request, body)
         assert body["message"].startswith(f"{field}: "), (request, body)
-        assert aws.item_count(settings().api_keys_table) == before
+        assert aws.item_count(resources().api_keys_table.value) == before
     status, body = keys_call(handlers, "DELETE", "/keys/not-an-id", admin)
     assert (status, body["message"].split(":")[0]) == (422, "key_id")
 
 
 def test_an_expired_key_is_refused_like_a_revoked_one(aws, handlers):
-    store = DynamoApiKeyStore(settings().api_keys_table)
+    store = DynamoApiKeyStore(resources().api_keys_table.value)
     now = datetime.now(UTC)
     _, plaintext = issue_api_key(store, "soon", frozenset({LINKS_READ}), now + timedelta(seconds=30), now)
     assert links_call(handlers, "GET", plaintext)[0] == 200
     aws.dynamodb.update_item(
-        TableName=settings().api_keys_table,
+        TableName=resources().api_keys_table.value,
         Key={"key_hash": {"S": hash_api_key(plaintext)}},
         UpdateExpression="SET #e = :past",
         ExpressionAttributeNames={"#e": "expires_at"},

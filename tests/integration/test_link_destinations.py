@@ -11,9 +11,9 @@ import pytest
 from shortlink import wiring as services
 from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 from shortlink.clicks.events import ClickPack
-from shortlink.config import settings
 from shortlink.links.model import Link
 from shortlink.redirect.robots import TTL_SECONDS
+from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 
@@ -142,7 +142,7 @@ def test_an_expired_used_up_or_deleted_link_redirects_to_its_fallback_and_the_vi
     deleted = api.new_link(key, expired_url=fallback)
     now = datetime.now(UTC)
     expired = Link("expired", "https://e.com/b", "o", now - timedelta(days=2), expires_at=now, expired_url=fallback)
-    DynamoLinkRepository(settings().links_table).add(expired)
+    DynamoLinkRepository(resources().links_table.value).add(expired)
     assert api.follow(used_up["code"]).headers["location"] == "https://example.com/landing"
     handlers["ManageFunction"](http_event("DELETE", f"/links/{deleted['code']}", headers=bearer(key)), None)
     aws.sqs.purge_queue(QueueUrl=aws.queue_urls["ClicksQueue"])

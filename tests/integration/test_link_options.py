@@ -11,9 +11,9 @@ import pytest
 from shortlink import wiring as services
 from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
 from shortlink.adapters.dynamodb.link_store import SLUG_CLAIM_PREFIX, DynamoLinkRepository
-from shortlink.config import settings
 from shortlink.links.model import Link
 from shortlink.links.slugs import RESERVED_SLUGS
+from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.integration.conftest import ROOT
 from tools.devstack.template import LocalTemplate
@@ -133,7 +133,7 @@ def test_a_permanent_redirect_is_never_cached_past_the_links_expiry(aws, handler
 
 def test_before_valid_from_a_link_is_unknown_and_after_expiry_it_is_gone(aws, handlers, api):
     now = datetime.now(UTC)
-    repository = DynamoLinkRepository(settings().links_table)
+    repository = DynamoLinkRepository(resources().links_table.value)
     repository.add(Link("notyet", "https://e.com/a", "o", now, valid_from=now + timedelta(hours=1)))
     repository.add(Link("expired", "https://e.com/b", "o", now - timedelta(days=2), expires_at=now - timedelta(days=1)))
     repository.add(
@@ -152,7 +152,7 @@ def test_before_valid_from_a_link_is_unknown_and_after_expiry_it_is_gone(aws, ha
     assert "expired" in gone.text
     assert api.follow("current").status == 302
     # Expired links leave with DynamoDB's TTL, 30 days after their expiry.
-    item = aws.dynamodb.get_item(TableName=settings().links_table, Key={"code": {"S": "expired"}})["Item"]
+    item = aws.dynamodb.get_item(TableName=resources().links_table.value, Key={"code": {"S": "expired"}})["Item"]
     assert int(item["expires_at_epoch"]["N"]) == int((now - timedelta(days=1) + timedelta(days=30)).timestamp())
 
 
@@ -255,7 +255,7 @@ def atomic_item_writes(monkeypatch):
 
 def test_max_clicks_holds_under_concurrent_follows(aws, handlers, atomic_item_writes, api):
     created = api.new_link(max_clicks=50)
-    budget = DynamoClickBudget(settings().links_table)
+    budget = DynamoClickBudget(resources().links_table.value)
 
     def follower(_: int) -> int:
         return sum(budget.take(created["code"]) for _ in range(25))
@@ -263,13 +263,13 @@ def test_max_clicks_holds_under_concurrent_follows(aws, handlers, atomic_item_wr
     with ThreadPoolExecutor(8) as pool:
         allowed = sum(pool.map(follower, range(8)))
     assert allowed == 50
-    item = aws.dynamodb.get_item(TableName=settings().links_table, Key={"code": {"S": created["code"]}})["Item"]
+    item = aws.dynamodb.get_item(TableName=resources().links_table.value, Key={"code": {"S": created["code"]}})["Item"]
     assert item["clicks_used"] == {"N": "50"}
 
 
 def test_links_without_max_clicks_are_never_counted_by_the_budget(aws, handlers, api):
     created = api.new_link()
-    assert DynamoClickBudget(settings().links_table).take(created["code"]) is False
+    assert DynamoClickBudget(resources().links_table.value).take(created["code"]) is False
     with recording_aws_calls() as calls:
         api.follow(created["code"])
         api.follow(created["code"])

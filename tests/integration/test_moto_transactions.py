@@ -4,7 +4,7 @@ nor streamed (DynamoDB streams only what a transaction commits)."""
 import boto3
 import pytest
 
-from shortlink.config import settings
+from shortlink.wiring import resources
 
 
 def stream_keys(dynamodb, table):
@@ -18,7 +18,7 @@ def stream_keys(dynamodb, table):
 
 
 def test_a_cancelled_transaction_leaves_every_item_as_it_was(aws):
-    table = settings().click_stats_table
+    table = resources().click_stats_table.value
     key = {"code": {"S": "aaa"}, "bucket": {"S": "c#2026-11-30#us-east-1"}}
     aws.dynamodb.put_item(TableName=table, Item={**key, "clicks": {"N": "1"}})
     fresh = {"code": {"S": "aaa"}, "bucket": {"S": "l#2026-11-30#us-east-1#1"}}

@@ -13,7 +13,6 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.clicks.events import ClickPack
-from shortlink.config import settings
 from shortlink.redirect import click_dispatch
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
 from tests.aws_calls import recording_aws_calls
@@ -187,7 +186,7 @@ def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runn
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")
     monkeypatch.setenv("CLICKS_QUEUE_URL", "")
     services.click_publisher.cache_clear()
-    settings.cache_clear()
+    services.forget_settings()
     extension = runner.extensions[REDIRECT]
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
         assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
@@ -195,7 +194,7 @@ def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runn
         assert extension.wait_until_idle(10)
     assert any("after-response work failed" in record.getMessage() for record in caplog.records)
     monkeypatch.setenv("CLICKS_QUEUE_URL", aws.queue_urls["ClicksQueue"])
-    settings.cache_clear()
+    services.forget_settings()
     assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
     assert extension.wait_until_idle(10)
     assert len(aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"]).get("Messages", [])) == 1

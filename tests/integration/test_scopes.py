@@ -14,7 +14,7 @@ from shortlink.access.api_keys import (
     key_id_for,
 )
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.test_scope_matrix import openapi_scopes
@@ -53,7 +53,7 @@ def api_routes(template):
 def add_key(scopes):
     plaintext = generate_api_key()
     key_hash = hash_api_key(plaintext)
-    DynamoApiKeyStore(settings().api_keys_table).add(key_hash, key_id_for(key_hash), "scoped", scopes=scopes)
+    DynamoApiKeyStore(resources().api_keys_table.value).add(key_hash, key_id_for(key_hash), "scoped", scopes=scopes)
     return plaintext
 
 
@@ -113,7 +113,7 @@ def test_a_key_stored_before_scopes_existed_keeps_full_access(aws, handlers, tem
     key_hash = hash_api_key(plaintext)
     legacy = {"key_hash": {"S": key_hash}, "key_id": {"S": key_id_for(key_hash)}, "name": {"S": "old"}}
     legacy["created_at"] = {"S": "2026-01-01T00:00:00.000000+0000"}
-    aws.dynamodb.put_item(TableName=settings().api_keys_table, Item=legacy)
+    aws.dynamodb.put_item(TableName=resources().api_keys_table.value, Item=legacy)
     for method, path, function in api_routes(template):
         status, _ = call(handlers, function, method, path, plaintext)
         assert answered_by_the_route(status), (method, path, status)

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from shortlink import wiring as services
 from shortlink.adapters.dynamodb.click_stats_table import hours_partition, ledger_partition
 from shortlink.clicks.events import ClickEvent, ClickPack
-from shortlink.config import settings
+from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import stats_response
@@ -101,7 +101,7 @@ def test_a_links_partition_holds_its_day_items_only(aws, handlers, api):
 
     def partition(name):
         pages = aws.dynamodb.get_paginator("query").paginate(
-            TableName=settings().click_stats_table,
+            TableName=resources().click_stats_table.value,
             KeyConditionExpression="#code = :code",
             ExpressionAttributeNames={"#code": "code"},
             ExpressionAttributeValues={":code": {"S": name}},

@@ -18,9 +18,10 @@ from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
-from shortlink.config import FUNCTION_SETTINGS
 from shortlink.links.slugs import RESERVED_SLUGS
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
+from shortlink.settings.functions import FUNCTIONS
+from shortlink.settings.resources import Resources
 from tools import secrets as secrets_command
 from tools.devstack.template import LocalTemplate, nested_templates
 
@@ -593,7 +594,7 @@ def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_ad
     assert template["Parameters"]["EdgeSecretParameter"]["Default"] == secrets_command.TEMPLATE_DEFAULT_EDGE_PARAMETER
 
 
-# The variable that tells a function each table or queue (shortlink.config).
+# The variable that tells a function each table or queue (shortlink.settings.resources).
 RESOURCE_VARIABLES = {
     "LinksTable": "LINKS_TABLE",
     "ApiKeysTable": "API_KEYS_TABLE",
@@ -615,18 +616,18 @@ def test_each_function_is_told_what_its_settings_require_and_only_the_resources_
             for variable, value in (function.environment or {}).get("Variables", {}).items()
             if value is not None and not isinstance(value, dict)  # AWS::NoValue: local only
         }
-        model = FUNCTION_SETTINGS[variables["POWERTOOLS_SERVICE_NAME"]]
+        function = FUNCTIONS[variables["POWERTOOLS_SERVICE_NAME"]]
         services.add(variables["POWERTOOLS_SERVICE_NAME"])
-        # Then its own settings model reads it without a missing variable...
-        model.from_env(variables)
+        # Then each concern it reads reads it without a missing or wrong variable...
+        assert set(function.read(variables)) == {Resources, *function.reads}, name
         # ...and the tables and queues it is told are exactly those its policy lets it use.
         policies = json.dumps(template.stacks[0].template_dict["Resources"][name]["Properties"].get("Policies", []))
         granted = {
             variable for resource, variable in RESOURCE_VARIABLES.items() if re.search(rf"\b{resource}\b", policies)
         }
         assert set(variables) & set(RESOURCE_VARIABLES.values()) == granted, name
-        assert set(model.REQUIRES) <= granted, name
-    assert services == set(FUNCTION_SETTINGS)
+        assert set(function.requires) <= granted, name
+    assert services == set(FUNCTIONS)
 
 
 # Every table a redirect or the API reads (and the webhooks' and idempotency records, which a

@@ -14,8 +14,8 @@ from shortlink.access.rate_limits import (
     UNLOCK_WINDOW_SECONDS,
     take_unlock_attempt,
 )
-from shortlink.config import settings
 from shortlink.errors import RateLimited
+from shortlink.wiring import resources
 from tests.events import http_event
 from tests.integration.test_edge_trust import EDGE_SECRET, edge_on
 
@@ -70,6 +70,6 @@ def test_the_window_slides_in_the_counters_table():
     assert refused.value.retry_after == UNLOCK_WINDOW_SECONDS - 120
     take_unlock_attempt("slide", "203.0.113.9", 10, start + timedelta(seconds=UNLOCK_WINDOW_SECONDS + 1), log)
     # The address is kept only as a hash
-    items = boto3.client("dynamodb").scan(TableName=settings().counters_table)["Items"]
+    items = boto3.client("dynamodb").scan(TableName=resources().counters_table.value)["Items"]
     assert items
     assert "203.0.113.9" not in str(items)

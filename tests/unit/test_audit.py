@@ -23,7 +23,7 @@ from shortlink.audit.recording import (
     recorded,
 )
 from shortlink.audit.trail import AuditPage
-from shortlink.config import ConfigurationError
+from shortlink.errors import ConfigurationError
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.actors import Actor
 from shortlink.people.model import Membership

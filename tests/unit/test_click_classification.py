@@ -13,6 +13,7 @@ from shortlink.clicks.events import ClickEvent
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.redirect import click_events
 from shortlink.redirect.click_events import click_from_request
+from shortlink.redirect.request import RedirectRequest
 from tests.country_databases import write_country_database
 
 AT = datetime(2026, 11, 30, 14, 0, tzinfo=UTC).timestamp()
@@ -28,12 +29,9 @@ CUBOT = (
 def _settings(monkeypatch):
     monkeypatch.delenv("COUNTRY_DATABASE", raising=False)
     monkeypatch.delenv("REPEAT_CLICK_WINDOW_SECONDS", raising=False)
-    forget = (wiring.reset, click_events._recent_follows.cache_clear, click_events._country_database.cache_clear)
-    for clear in forget:
-        clear()
+    wiring.reset()
     yield
-    for clear in forget:
-        clear()
+    wiring.reset()
 
 
 def request(user_agent: str = FIREFOX, ip: str = "203.0.113.5", **headers: str) -> dict[str, Any]:
@@ -41,8 +39,10 @@ def request(user_agent: str = FIREFOX, ip: str = "203.0.113.5", **headers: str) 
 
 
 def click(at: float = AT, code: str = "abc", **kwargs) -> ClickEvent:
-    event = request(**kwargs)
-    return click_from_request("c1", code, at, event, "https://example.com/", None, False, SALT_ROOT)
+    """The click of a follow of `code` by `request(**kwargs)`, read as the redirect reads it."""
+    reading = wiring.click_reading()
+    followed = RedirectRequest(request(**kwargs), "GET", code, reading.requests)
+    return click_from_request("c1", code, at, followed, "https://example.com/", None, SALT_ROOT, reading)
 
 
 def test_a_visitor_following_a_link_again_within_the_window_is_counted_and_flagged():
@@ -99,8 +99,10 @@ def test_without_a_database_or_with_an_unreadable_one_the_country_is_unknown(mon
     assert "country database not readable" in caplog.text
 
 
-def test_the_edges_country_is_preferred_when_the_request_came_through_it():
-    assert click_events.country_of("JP", ipaddress.ip_address("192.0.2.10")) == "JP"
+def test_the_edges_country_is_preferred_when_the_request_came_through_it(tmp_path):
+    database = click_events.open_country_database(str(write_country_database(tmp_path / "countries.mmdb")))
+    assert click_events.country_of("JP", ipaddress.ip_address("192.0.2.10"), database) == "JP"
+    assert click_events.country_of("XX", ipaddress.ip_address("192.0.2.10"), database) == "DE"
 
 
 def test_a_database_record_names_its_country_one_of_two_ways(tmp_path):

@@ -13,12 +13,11 @@ import pytest
 
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
-from shortlink.config import ConfigurationError
-from shortlink.errors import StorageUnavailable
+from shortlink.errors import ConfigurationError, StorageUnavailable
 from shortlink.redirect import click_dispatch
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
-from shortlink.wiring import visitor_salt_root
+from shortlink.wiring import click_reading, visitor_salt_root
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
 PACK = ClickPack("p1", (CLICK,))
@@ -104,7 +103,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     assert publisher.sent == []
     dispatcher.invocation_done()
@@ -134,7 +133,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
 
 def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts_made_beside_it():
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     dispatcher.record_click("def", REQUEST, from_cache=False)
@@ -148,7 +147,7 @@ def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts
 
 
 def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0), visitor_salt_root)
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0), visitor_salt_root, click_reading)
     dispatcher.count("NotFound")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -165,7 +164,7 @@ def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_th
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root)
+    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root, click_reading)
     dispatcher.record_click("abc", REQUEST, from_cache=False)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -209,7 +208,7 @@ def test_a_click_counts_the_campaign_in_effect_on_its_destination():
     assert campaign_of("https://shop.example/?utm_campaign=&utm_campaign=later") == "(none)"
     assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
     dispatcher.record_click("abc", REQUEST, "https://shop.example/?utm_campaign=spring")
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
@@ -273,7 +272,11 @@ def extension() -> Iterator[FakeExtensionsApi]:
 
 def dispatcher_on(api: FakeExtensionsApi, publisher: FlakyPublisher, window: float) -> ExtensionDispatcher:
     return ExtensionDispatcher(
-        lambda: publisher, visitor_salt_root, api, lambda: PackingRules(window_seconds=window, max_clicks=1000)
+        lambda: publisher,
+        visitor_salt_root,
+        click_reading,
+        api,
+        lambda: PackingRules(window_seconds=window, max_clicks=1000),
     )
 
 
@@ -339,7 +342,9 @@ def test_an_environment_that_never_clicked_has_nothing_to_send_or_load_at_shutdo
         made.append(FlakyPublisher(failures=0))
         return made[-1]
 
-    dispatcher = ExtensionDispatcher(publisher, visitor_salt_root, extension, lambda: pytest.fail("rules read"))
+    dispatcher = ExtensionDispatcher(
+        publisher, visitor_salt_root, click_reading, extension, lambda: pytest.fail("rules read")
+    )
     dispatcher.send_before(time.monotonic() + 5)
     assert (made, dispatcher._held) == ([], None)  # no client, no held clicks made
     assert emf_records(capsys.readouterr().out) == []
@@ -354,7 +359,7 @@ def test_an_environment_holding_nothing_at_shutdown_makes_no_client_and_still_em
 
     # Given an environment that answered, sent what it had when due, and now holds nothing
     dispatcher = ExtensionDispatcher(
-        publisher, visitor_salt_root, extension, lambda: PackingRules(window_seconds=0, max_clicks=1000)
+        publisher, visitor_salt_root, click_reading, extension, lambda: PackingRules(window_seconds=0, max_clicks=1000)
     )
     extension.invoke(dispatcher, ["a0"])
     assert len(made) == 1

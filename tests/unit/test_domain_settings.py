@@ -4,9 +4,9 @@ import json
 
 import pytest
 
-from shortlink.config import ConfigurationError
 from shortlink.domains.model import ShortDomains
 from shortlink.domains.settings import parse_domain_settings, settings_of
+from shortlink.errors import ConfigurationError
 
 DOMAINS = ShortDomains.parse("sho.rt,go.example")
 

@@ -8,9 +8,8 @@ from hypothesis import strategies as st
 from shortlink.codes import base62
 from shortlink.codes.generator import CodeGenerator
 from shortlink.codes.id_blocks import IdBlockAllocator
-from shortlink.codes.partitions import SINGLE_COUNTER, IdPartition, counter_name
+from shortlink.codes.partitions import MAX_REGIONS, SINGLE_COUNTER, IdPartition, counter_name
 from shortlink.codes.permutation import FeistelPermutation
-from shortlink.config import MAX_REGIONS
 from shortlink.errors import CodeSpaceExhausted
 from tests.fakes import InMemoryCounter
 

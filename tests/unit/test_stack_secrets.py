@@ -2,7 +2,7 @@
 
 import pytest
 
-from shortlink.config import ConfigurationError
+from shortlink.errors import ConfigurationError
 from shortlink.secrets import read_secret
 
 

@@ -8,8 +8,7 @@ from ada_url import URL
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from shortlink.config import ConfigurationError
-from shortlink.errors import InvalidUrl
+from shortlink.errors import ConfigurationError, InvalidUrl
 from shortlink.links.urls import MAX_URL_LENGTH, DestinationPolicy, host_key, validate_destination
 
 

@@ -1,20 +1,25 @@
 """The visitor as rules see it: viewer headers only through the edge, q-valued languages."""
 
 import ipaddress
-from collections.abc import Iterator
-from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.config import MIN_EDGE_SECRET_LENGTH, ConfigurationError, Settings, settings
+from shortlink.errors import ConfigurationError
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
-from shortlink.redirect.visitors import client_ip, preferred_languages, visitor_of
+from shortlink.redirect.request import RedirectRequest, RequestReading
+from shortlink.redirect.visitors import client_ip, preferred_languages
+from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
 
-NOW = datetime(2026, 11, 30, tzinfo=UTC)
+SECRET = "s" * MIN_EDGE_SECRET_LENGTH
 
 
 def event(source_ip="198.51.100.4", **headers):
     return {"headers": headers, "requestContext": {"http": {"sourceIp": source_ip, "method": "GET"}}}
+
+
+def visitor_of(event, edge_secret):
+    """The visitor the redirect reads from `event` on a stack whose edge has `edge_secret`."""
+    return RedirectRequest(event, "GET", "abc", RequestReading(edge_secret)).visitor
 
 
 def test_languages_are_ordered_by_quality_then_position():
@@ -24,21 +29,9 @@ def test_languages_are_ordered_by_quality_then_position():
     assert preferred_languages("") == ()
 
 
-@pytest.fixture
-def edge_secret(monkeypatch) -> Iterator[str]:
-    """A stack with the edge: its functions' environment holds the edge's secret."""
-    secret = "s" * MIN_EDGE_SECRET_LENGTH
-    for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL"):
-        monkeypatch.setenv(name, "x")
-    monkeypatch.setenv("EDGE_SECRET", secret)
-    settings.cache_clear()
-    yield secret
-    settings.cache_clear()
-
-
-def test_cloudfront_headers_count_only_on_requests_through_the_edge(edge_secret):
+def test_cloudfront_headers_count_only_on_requests_through_the_edge():
     viewer = {"cloudfront-viewer-country": "DE", "cloudfront-viewer-address": "203.0.113.9:443"}
-    through_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: edge_secret}), trust_edge_headers=True, now=NOW)
+    through_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: SECRET}), SECRET)
     assert through_edge.country == "DE"
     assert through_edge.ip == ipaddress.ip_address("203.0.113.9")
     # Sent to the API directly: without the secret, or with another, nothing is believed
@@ -47,32 +40,29 @@ def test_cloudfront_headers_count_only_on_requests_through_the_edge(edge_secret)
         event(**viewer, **{EDGE_SECRET_HEADER: "s" * 31}),
         event(**viewer, **{EDGE_SECRET_HEADER: ""}),
     ):
-        direct = visitor_of(forged, trust_edge_headers=True, now=NOW)
+        direct = visitor_of(forged, SECRET)
         assert (direct.country, direct.ip) == ("XX", ipaddress.ip_address("198.51.100.4"))
     # Without an edge, not even the secret is believed
-    no_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: edge_secret}), trust_edge_headers=False, now=NOW)
+    no_edge = visitor_of(event(**viewer, **{EDGE_SECRET_HEADER: SECRET}), "")
     assert (no_edge.country, no_edge.ip) == ("XX", ipaddress.ip_address("198.51.100.4"))
-    secret = {EDGE_SECRET_HEADER: edge_secret}
-    assert visitor_of(event(**secret), trust_edge_headers=True, now=NOW).country == "XX"  # absent: unknown
-    assert visitor_of(event(**secret, **{"cloudfront-viewer-country": "Q1"}), True, NOW).country == "XX"
+    secret = {EDGE_SECRET_HEADER: SECRET}
+    assert visitor_of(event(**secret), SECRET).country == "XX"  # absent: unknown
+    assert visitor_of(event(**secret, **{"cloudfront-viewer-country": "Q1"}), SECRET).country == "XX"
 
 
 def test_an_edge_secret_is_long_or_absent():
-    required = {
-        name: "x"
-        for name in ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE", "CLICKS_QUEUE_URL")
-    }
-    assert Settings.from_env(required).trust_edge_headers is False
-    assert Settings.from_env({**required, "EDGE_SECRET": "e" * MIN_EDGE_SECRET_LENGTH}).trust_edge_headers is True
+    assert EdgeSettings.from_env({}).trust_edge_headers is False
+    assert EdgeSettings.from_env({"EDGE_SECRET": "e" * MIN_EDGE_SECRET_LENGTH}).trust_edge_headers is True
     with pytest.raises(ConfigurationError, match="EDGE_SECRET must be at least"):
-        Settings.from_env({**required, "EDGE_SECRET": "short"})
+        EdgeSettings.from_env({"EDGE_SECRET": "short"})
 
 
-def test_client_addresses_ipv6_and_mapped_ipv4(edge_secret):
-    v6 = event(**{"cloudfront-viewer-address": "2001:db8::1:51234", EDGE_SECRET_HEADER: edge_secret})
-    assert client_ip(v6, trust_edge_headers=True) == ipaddress.ip_address("2001:db8::1")
-    assert client_ip(event(source_ip="::ffff:192.0.2.1"), False) == ipaddress.ip_address("192.0.2.1")
-    assert client_ip(event(source_ip="not an address"), False) is None
+def test_client_addresses_ipv6_and_mapped_ipv4():
+    v6 = event(**{"cloudfront-viewer-address": "2001:db8::1:51234", EDGE_SECRET_HEADER: SECRET})
+    assert client_ip(v6, SECRET) == ipaddress.ip_address("2001:db8::1")
+    assert RedirectRequest(v6, "GET", "abc", RequestReading(SECRET)).client_ip == ipaddress.ip_address("2001:db8::1")
+    assert client_ip(event(source_ip="::ffff:192.0.2.1"), "") == ipaddress.ip_address("192.0.2.1")
+    assert client_ip(event(source_ip="not an address"), "") is None
 
 
 def test_header_names_are_read_whatever_their_case():
@@ -80,11 +70,14 @@ def test_header_names_are_read_whatever_their_case():
     firefox = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:128.0) Gecko/20100101 Firefox/128.0"
     spelled = {"User-Agent": firefox, "Accept-Language": "de-AT,de;q=0.9"}
     lowered = {name.lower(): value for name, value in spelled.items()}
-    now = datetime(2026, 12, 1, tzinfo=UTC)
-    as_sent, as_lowered = ({"headers": headers} for headers in (spelled, lowered))
-    assert visitor_of(as_sent, False, now) == visitor_of(as_lowered, False, now)
-    assert visitor_of(as_sent, False, now).client.browser == "firefox"
-    assert visitor_of(as_sent, False, now).languages[0] == "de-at"
+    as_sent, as_lowered = (visitor_of({"headers": headers}, "") for headers in (spelled, lowered))
+    assert (as_sent.client, as_sent.languages, as_sent.sticky_key) == (
+        as_lowered.client,
+        as_lowered.languages,
+        as_lowered.sticky_key,
+    )
+    assert as_sent.client.browser == "firefox"
+    assert as_sent.languages[0] == "de-at"
 
 
 @pytest.mark.parametrize("quality", ["\u0660.\u0665", "NaN", "1e0", "0.5000", "+0.5", "0x1", "\uff10.5", "inf"])

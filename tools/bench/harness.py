@@ -18,7 +18,7 @@ from typing import Any
 import boto3
 
 from shortlink import wiring as services
-from shortlink.config import settings
+from shortlink.settings.clicks import ClickSettings
 from tests.aws_calls import recording_aws_calls
 from tests.e2e.running_stack import free_port
 from tests.events import bearer, http_event
@@ -148,7 +148,7 @@ class UnderLambda:
         self.extension.wait_until_idle(10)
         url = self.stack.sqs.create_queue(QueueName=f"BenchClicks{time.monotonic_ns()}")["QueueUrl"]
         os.environ["CLICKS_QUEUE_URL"] = url
-        settings.cache_clear()
+        services.forget_settings()
         services.click_publisher.cache_clear()
 
     def timed(self, events: list[dict[str, Any]], warmup: int) -> list[int]:
@@ -180,7 +180,7 @@ class UnderLambda:
         """AWS calls per request made by the handler (before its response) and by the extension
         (after it), counted by the thread that made them: a held click sent between invocations
         is the extension's, whenever it goes."""
-        window = settings().click_pack_window_ms / 1000
+        window = services.settings_of(ClickSettings).pack_window_ms / 1000
         handler_thread = threading.current_thread()
         with recording_aws_calls() as recorded:
             for event in events:

@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from shortlink import wiring as services
-from shortlink.config import settings
+from shortlink.settings.clicks import ClickSettings
 from tests.aws_calls import recording_aws_calls
 from tools.bench.harness import REGION, Stack, UnderLambda, follow_event, median_us, progress
 
@@ -26,8 +26,8 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
     in whole milliseconds: the handler, then describing and maybe sending clicks."""
     from math import ceil
 
-    config = settings()
-    window = config.click_pack_window_ms / 1000
+    config = services.settings_of(ClickSettings)
+    window = config.pack_window_ms / 1000
     ours = UnderLambda.redirect(stack)
     event = follow_event(hit_code)
 
@@ -107,8 +107,8 @@ def measure_packing(stack: Stack, hit_code: str) -> dict[str, Any]:
 
     progress(f"packing: {SUSTAINED_RATE * SUSTAINED_SECONDS} hits at {SUSTAINED_RATE}/s, {IDLE_REDIRECTS} idle ones")
     return {
-        "window_ms": config.click_pack_window_ms,
-        "max_clicks": config.click_pack_max_clicks,
+        "window_ms": config.pack_window_ms,
+        "max_clicks": config.pack_max_clicks,
         "sustained": paced(SUSTAINED_RATE * SUSTAINED_SECONDS, 1 / SUSTAINED_RATE),
         "idle": paced(IDLE_REDIRECTS, window + 0.2, ingest_each=True),
     }

@@ -65,7 +65,9 @@ def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     api = ExtensionsApi("OwnStackFloor", REGION)
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     try:
-        dispatcher = click_dispatcher(services.click_publisher, services.visitor_salt_root)
+        dispatcher = click_dispatcher(
+            services.click_publisher, services.visitor_salt_root, services.click_reading, services.packing_rules
+        )
     finally:
         del os.environ["AWS_LAMBDA_RUNTIME_API"]
 

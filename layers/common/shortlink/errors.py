@@ -2,6 +2,10 @@
 shortlink.api.resolver); the console and the redirect answer them with their own pages."""
 
 
+class ConfigurationError(RuntimeError):
+    """The function's environment is incomplete or invalid (it names the variable)."""
+
+
 class ShortlinkError(Exception):
     """Base of every error the domain raises on purpose."""
 

@@ -2,7 +2,7 @@
 Powertools Parameters (cached an hour), or given inline in the local stack. Read on first use,
 never at import (SnapStart-safe, and nothing is fetched by a function that does not need it)."""
 
-from shortlink.config import ConfigurationError
+from shortlink.errors import ConfigurationError
 
 MIN_SECRET_BYTES = 16
 

@@ -1,4 +1,5 @@
-"""The adapters each function uses, built from settings on first use and kept per environment.
+"""The composition root: the adapters each function uses, built from its settings on first use
+and kept per environment, and those settings, the only reading of the environment.
 
 Nothing here runs at import but an empty table, and each factory imports its own adapter: a
 function loads only the adapters it uses (the redirect never loads pynamodb). Tests reset
@@ -13,10 +14,22 @@ counter and the rate-limit windows stay in this region.
 import os
 import time
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
-from shortlink.config import ConfigurationError, settings
-from shortlink.errors import StorageUnavailable
+from shortlink.errors import ConfigurationError, StorageUnavailable
+from shortlink.settings.addresses import AddressSettings
+from shortlink.settings.clicks import ClickSettings
+from shortlink.settings.codes import CodeSettings
+from shortlink.settings.console import ConsoleSettings
+from shortlink.settings.domains import ShortDomainSettings
+from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.environment import Concern
+from shortlink.settings.functions import function_settings
+from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.settings.regions import RegionSettings
+from shortlink.settings.resources import Resources
+from shortlink.settings.webhooks import WebhookSettings
 
 if TYPE_CHECKING:
     from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
@@ -39,13 +52,61 @@ if TYPE_CHECKING:
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
     from shortlink.audit.recording import AuditRecorder
+    from shortlink.clicks.packing import PackingRules
     from shortlink.codes.generator import CodeSource
+    from shortlink.domains.model import ShortDomains
     from shortlink.domains.settings import DomainSettings
     from shortlink.people.access_tokens import PersonAccess
     from shortlink.redirect.cache import CachedLinks
+    from shortlink.redirect.click_dispatch import ClickDispatcher
+    from shortlink.redirect.click_events import ClickReading
+    from shortlink.redirect.request import RequestReading
     from shortlink.redirect.responses import PlainRedirect
     from shortlink.redirect.robots import CachedRobots
+    from shortlink.redirect.services import RedirectServices
     from shortlink.settings.people import PeopleSettings
+
+
+Model = TypeVar("Model", bound=Concern)
+
+
+@cache
+def function_set() -> dict[type[Concern], Concern]:
+    """This function's settings by concern, read together from os.environ on first use: a
+    variable the function requires that is missing or wrong fails then, naming it."""
+    return function_settings(os.environ)
+
+
+def settings_of(concern: type[Model]) -> Model:
+    """This environment's settings of `concern` (one outside its function's set, as in tools,
+    tests and the local stack, read on its own first use)."""
+    read = function_set()
+    model = read.get(concern)
+    if model is None:
+        model = read[concern] = concern.from_env(os.environ)
+    return cast(Model, model)
+
+
+def forget_settings() -> None:
+    """Read the environment afresh on next use (for tests that change it)."""
+    function_set.cache_clear()
+
+
+def resources() -> Resources:
+    """The tables and queues this function is told."""
+    return settings_of(Resources)
+
+
+def regions() -> RegionSettings:
+    return settings_of(RegionSettings)
+
+
+def short_domains() -> "ShortDomains":
+    return settings_of(ShortDomainSettings).short_domains
+
+
+def addresses() -> AddressSettings:
+    return settings_of(AddressSettings)
 
 
 @cache
@@ -54,14 +115,14 @@ def link_repository() -> "DynamoLinkRepository | AwayLinkRepository":
     unique by construction (adapters/dynamodb/away_links.py)."""
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
 
-    config = settings()
-    home = DynamoLinkRepository(config.links_table, config.home_region_name)
+    table, deployment = resources().links_table.value, regions()
+    home = DynamoLinkRepository(table, deployment.home_region_name)
     # Random codes are unique only by the conditional put: made at home, where it decides.
-    if not config.away_from_home or config.code_mode == "random":
+    if not deployment.away_from_home or settings_of(CodeSettings).mode == "random":
         return home
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
 
-    return AwayLinkRepository(home, DynamoLinkRepository(config.links_table, config.region_name))
+    return AwayLinkRepository(home, DynamoLinkRepository(table, deployment.region_name))
 
 
 @cache
@@ -70,8 +131,7 @@ def importing_links() -> "DynamoImportingLinks":
     in the home region's table."""
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
 
-    config = settings()
-    return DynamoImportingLinks(config.links_table, config.home_region_name)
+    return DynamoImportingLinks(resources().links_table.value, regions().home_region_name)
 
 
 # The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
@@ -87,14 +147,14 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import plain_redirect
 
-    config = settings()
+    cache = settings_of(LinkCacheSettings)
     host_prefixes.clear()
-    host_prefixes.update(config.short_domains.prefixes)
+    host_prefixes.update(short_domains().prefixes)
     return CachedLinks(
-        DynamoLinkReader(config.links_table),
-        max_entries=config.link_cache_max_entries,
-        ttl_seconds=config.link_cache_ttl_seconds,
-        negative_ttl_seconds=config.link_negative_cache_ttl_seconds,
+        DynamoLinkReader(resources().links_table.value),
+        max_entries=cache.max_entries,
+        ttl_seconds=cache.ttl_seconds,
+        negative_ttl_seconds=cache.negative_ttl_seconds,
         clock=time.monotonic,
         prepare=plain_redirect,
     )
@@ -106,7 +166,7 @@ def cached_robots() -> "CachedRobots":
     from shortlink.adapters.dynamodb.link_reader import DynamoCrawlableCodes
     from shortlink.redirect.robots import CachedRobots
 
-    return CachedRobots(DynamoCrawlableCodes(settings().links_table), time.monotonic)
+    return CachedRobots(DynamoCrawlableCodes(resources().links_table.value), time.monotonic)
 
 
 def load_link_reader() -> None:
@@ -115,21 +175,66 @@ def load_link_reader() -> None:
 
 
 @cache
+def request_reading() -> "RequestReading":
+    """How the redirect reads its requests: the edge's secret and the short domains."""
+    from shortlink.redirect.request import RequestReading
+
+    return RequestReading(settings_of(EdgeSettings).secret, short_domains())
+
+
+@cache
+def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
+    """What the redirect's walk and pages call (shortlink.redirect.services), with `dispatcher`,
+    which the redirect made at init; its settings read once, its adapters made on first use."""
+    from shortlink.redirect.services import RedirectServices
+
+    return RedirectServices(
+        links=cached_links,
+        dispatcher=dispatcher,
+        reading=request_reading(),
+        unlock_attempts_per_window=settings_of(RateLimitSettings).unlock_attempts_per_window,
+        click_budget=click_budget,
+        attempt_log=window_counter,
+        domain_settings=domain_settings,
+        robots=cached_robots,
+    )
+
+
+@cache
+def click_reading() -> "ClickReading":
+    """What the redirect's clicks are read with after the response (shortlink.redirect.click_events)."""
+    from shortlink.clicks.repeats import RecentFollows
+    from shortlink.redirect.click_events import ClickReading, open_country_database
+
+    clicks = settings_of(ClickSettings)
+    follows = RecentFollows(clicks.repeat_window_seconds)
+    return ClickReading(request_reading(), follows, open_country_database(clicks.country_database))
+
+
+@cache
+def packing_rules() -> "PackingRules":
+    """How long and how many of its clicks the redirect holds before it sends them in one pack."""
+    from shortlink.clicks.packing import PackingRules
+
+    clicks = settings_of(ClickSettings)
+    return PackingRules(clicks.pack_window_ms / 1000, clicks.pack_max_clicks)
+
+
+@cache
 def click_budget() -> "DynamoClickBudget":
     """The redirect's exact counter for links with max_clicks, in the home region's table: one
     cross-region UpdateItem per such follow away from home."""
     from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
 
-    config = settings()
-    return DynamoClickBudget(config.links_table, config.home_region_name)
+    return DynamoClickBudget(resources().links_table.value, regions().home_region_name)
 
 
 @cache
 def api_key_store() -> "DynamoApiKeyStore":
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 
-    config = settings()
-    return DynamoApiKeyStore(config.api_keys_table, config.home_region_name, config.region_name)
+    deployment = regions()
+    return DynamoApiKeyStore(resources().api_keys_table.value, deployment.home_region_name, deployment.region_name)
 
 
 @cache
@@ -137,24 +242,22 @@ def memberships() -> "DynamoMemberships":
     """Workspaces' members, beside the keys in the API keys table (adapters/dynamodb/memberships.py)."""
     from shortlink.adapters.dynamodb.memberships import DynamoMemberships
 
-    config = settings()
-    return DynamoMemberships(config.api_keys_table, config.home_region_name, config.region_name)
+    deployment = regions()
+    return DynamoMemberships(resources().api_keys_table.value, deployment.home_region_name, deployment.region_name)
 
 
 @cache
 def person_sessions() -> "DynamoPersonSessions":
     from shortlink.adapters.dynamodb.memberships import DynamoPersonSessions
 
-    config = settings()
-    return DynamoPersonSessions(config.api_keys_table, config.home_region_name)
+    return DynamoPersonSessions(resources().api_keys_table.value, regions().home_region_name)
 
 
 @cache
 def invitations() -> "DynamoInvitations":
     from shortlink.adapters.dynamodb.memberships import DynamoInvitations
 
-    config = settings()
-    return DynamoInvitations(config.api_keys_table, config.home_region_name)
+    return DynamoInvitations(resources().api_keys_table.value, regions().home_region_name)
 
 
 @cache
@@ -210,7 +313,7 @@ def click_counter() -> "DynamoClickCounter":
     """Ingest's exactly-once writes of click counters."""
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
 
-    return DynamoClickCounter(settings().click_stats_table)
+    return DynamoClickCounter(resources().click_stats_table.value)
 
 
 @cache
@@ -218,7 +321,7 @@ def click_stats() -> "DynamoClickStatsReader":
     """The stats reads (the API's, the console's, the exports' and the account days')."""
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
 
-    return DynamoClickStatsReader(settings().click_stats_table)
+    return DynamoClickStatsReader(resources().click_stats_table.value)
 
 
 @cache
@@ -239,7 +342,7 @@ def account_changes(records: list[dict[str, Any]]) -> "AccountChanges":
 def click_publisher() -> "SqsClickPublisher":
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
 
-    return SqsClickPublisher(settings().clicks_queue_url)
+    return SqsClickPublisher(resources().clicks_queue.value)
 
 
 @cache
@@ -252,13 +355,17 @@ def code_generator() -> "CodeSource":
     from shortlink.codes.partitions import IdPartition, counter_name
     from shortlink.codes.permutation_key import load_permutation_key
 
-    config = settings()
-    if config.code_mode == "random":
-        return RandomCodeGenerator(config.code_length)
+    codes = settings_of(CodeSettings)
+    if codes.mode == "random":
+        return RandomCodeGenerator(codes.length)
     # Several regions: this region's counter item and id partition (no cross-region call).
-    region, partition = (config.region, IdPartition(config.region_index)) if config.several_regions else (None, None)
-    allocator = IdBlockAllocator(DynamoCounterStore(config.counters_table, counter_name(region)), config.id_block_size)
-    return CodeGenerator(allocator, load_permutation_key(config), config.code_length, partition)
+    deployment = regions()
+    region, partition = (
+        (deployment.region, IdPartition(deployment.region_index)) if deployment.several_regions else (None, None)
+    )
+    counters = DynamoCounterStore(resources().counters_table.value, counter_name(region))
+    key = load_permutation_key(codes.permutation_key, codes.permutation_key_parameter)
+    return CodeGenerator(IdBlockAllocator(counters, codes.id_block_size), key, codes.length, partition)
 
 
 @cache
@@ -266,16 +373,17 @@ def visitor_salt_root() -> bytes:
     """The secret root of the daily visitor-hash salt (read after a response, then kept)."""
     from shortlink.clicks.visitor_hashes import load_salt_root
 
-    return load_salt_root(settings())
+    clicks = settings_of(ClickSettings)
+    return load_salt_root(clicks.visitor_salt, clicks.visitor_salt_parameter)
 
 
 @cache
 def window_counter() -> "DynamoWindowCounter":
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
 
-    config = settings()
+    deployment = regions()
     # Several regions: windows of this region's own (a global table would lose concurrent ADDs).
-    return DynamoWindowCounter(config.counters_table, config.region if config.several_regions else None)
+    return DynamoWindowCounter(resources().counters_table.value, deployment.region_name)
 
 
 @cache
@@ -283,10 +391,7 @@ def idempotency_store() -> Any:
     """Powertools' DynamoDB persistence layer for idempotent creates."""
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
-    table = settings().idempotency_table
-    if not table:
-        raise ConfigurationError("IDEMPOTENCY_TABLE is not set")
-    return DynamoDBPersistenceLayer(table_name=table)
+    return DynamoDBPersistenceLayer(table_name=resources().idempotency_table.value)
 
 
 @cache
@@ -296,19 +401,19 @@ def domain_settings() -> "dict[str, DomainSettings]":
     botocore client, as the redirect reads it."""
     from shortlink.domains.settings import parse_domain_settings
 
-    config = settings()
-    text = config.domain_settings
-    if not text and config.domain_settings_parameter:
+    domains = settings_of(ShortDomainSettings)
+    text = domains.pages
+    if not text and domains.pages_parameter:
         from botocore.exceptions import BotoCoreError, ClientError
 
         from shortlink.adapters.botocore_clients import botocore_client
 
         ssm = botocore_client("ssm")
         try:
-            text = ssm.get_parameter(Name=config.domain_settings_parameter)["Parameter"]["Value"]
+            text = ssm.get_parameter(Name=domains.pages_parameter)["Parameter"]["Value"]
         except (BotoCoreError, ClientError) as error:
             raise StorageUnavailable(f"domain settings not readable: {error}") from error
-    return parse_domain_settings(text, config.short_domains)
+    return parse_domain_settings(text, domains.short_domains)
 
 
 @cache
@@ -316,10 +421,10 @@ def console_session_secret() -> bytes:
     """The key that signs console sessions (read on the first console request, then kept)."""
     from shortlink.secrets import read_secret
 
-    config = settings()
+    console = settings_of(ConsoleSettings)
     return read_secret(
-        config.console_session_secret,
-        config.console_session_secret_parameter,
+        console.session_secret,
+        console.session_secret_parameter,
         ("CONSOLE_SESSION_SECRET", "CONSOLE_SESSION_SECRET_PARAMETER"),
         "the console session secret",
     )
@@ -329,10 +434,7 @@ def console_session_secret() -> bytes:
 def webhook_endpoints() -> "DynamoEndpointStore":
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
 
-    config = settings()
-    if not config.webhooks_table:
-        raise ConfigurationError("WEBHOOKS_TABLE is not set")
-    return DynamoEndpointStore(config.webhooks_table, config.home_region_name)
+    return DynamoEndpointStore(resources().webhooks_table.value, regions().home_region_name)
 
 
 @cache
@@ -340,8 +442,8 @@ def webhook_queue() -> "SqsWebhookQueue | None":
     """The webhook queue, or None where none is configured (no event is then emitted)."""
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
 
-    url = settings().webhook_queue_url
-    return SqsWebhookQueue(url) if url else None
+    queue = resources().webhook_queue
+    return SqsWebhookQueue(queue.value) if queue.given else None
 
 
 def required_webhook_queue() -> "SqsWebhookQueue":
@@ -356,14 +458,14 @@ def required_webhook_queue() -> "SqsWebhookQueue":
 def link_owners() -> "DynamoLinkOwners":
     from shortlink.adapters.dynamodb.webhooks import DynamoLinkOwners
 
-    return DynamoLinkOwners(settings().links_table)
+    return DynamoLinkOwners(resources().links_table.value)
 
 
 @cache
 def webhook_sender() -> "HttpWebhookSender":
     from shortlink.adapters.http.webhooks import HttpWebhookSender
 
-    return HttpWebhookSender(allow_loopback=settings().webhooks_allow_loopback)
+    return HttpWebhookSender(allow_loopback=settings_of(WebhookSettings).allow_loopback)
 
 
 @cache
@@ -373,8 +475,8 @@ def audit_trail() -> "DynamoAuditTrail":
     from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
     from shortlink.settings.audit import AuditSettings
 
-    audit = AuditSettings.from_env(os.environ)
-    return DynamoAuditTrail(audit.required_table(), audit.retention_days, settings().home_region_name)
+    audit = settings_of(AuditSettings)
+    return DynamoAuditTrail(audit.required_table(), audit.retention_days, regions().home_region_name)
 
 
 @cache
@@ -397,6 +499,10 @@ def reset() -> None:
     for factory in (
         link_repository,
         cached_robots,
+        request_reading,
+        redirect_services,
+        click_reading,
+        packing_rules,
         importing_links,
         click_budget,
         api_key_store,
@@ -423,6 +529,6 @@ def reset() -> None:
         webhook_sender,
         audit_trail,
         audit_recorder,
-        settings,
     ):
         factory.cache_clear()
+    forget_settings()

@@ -24,7 +24,7 @@ from shortlink.api.link_views import (
     UtmFields,
     link_values,
 )
-from shortlink.config import settings
+from shortlink.domains.model import ShortDomains
 from shortlink.links.model import LinkChanges, LinkOptions
 
 
@@ -49,9 +49,10 @@ class CreateLinkRequest(DestinationOptions):
         str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
     ] = None
 
-    def options(self) -> LinkOptions:
+    def options(self, domains: ShortDomains) -> LinkOptions:
+        """The link's options, on the domain of `domains` it names (InvalidLinkOption for another)."""
         given = {name: value for name, value in link_values(self).items() if name not in ("url", "domain")}
-        return LinkOptions(**given, domain=settings().short_domains.domain_named(self.domain))
+        return LinkOptions(**given, domain=domains.domain_named(self.domain))
 
 
 MAX_BULK_LINKS = 100

@@ -30,10 +30,10 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
 from shortlink.api.link_views import LinkView
-from shortlink.config import ConfigurationError, comma_list, settings
-from shortlink.domains.model import link_key
+from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import (
     ApiKeyNotFound,
+    ConfigurationError,
     InvalidApiKeyOption,
     InvalidLinkOption,
     InvalidUrl,
@@ -55,6 +55,8 @@ from shortlink.people.access_tokens import (
     looks_like_jwt,
 )
 from shortlink.people.actors import Actor
+from shortlink.settings.addresses import AddressSettings
+from shortlink.settings.environment import comma_list
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.
@@ -301,34 +303,35 @@ def api_resolver(
     return app
 
 
-def public_base_url(app: APIGatewayHttpResolver) -> str:
+def public_base_url(app: APIGatewayHttpResolver, addresses: AddressSettings) -> str:
     """Where short links live: the configured base, else the domain this request came in on."""
-    return settings().public_base_url or f"https://{app.current_event.request_context.domain_name}"
+    return addresses.public_base_url or f"https://{app.current_event.request_context.domain_name}"
 
 
-def link_view(app: APIGatewayHttpResolver, link: Link) -> LinkView:
+def link_view(app: APIGatewayHttpResolver, link: Link, addresses: AddressSettings, domains: ShortDomains) -> LinkView:
     """How the API shows `link`: its short URL and domain are its domain's."""
-    domains = settings().short_domains
-    base = domains.base_url(link.domain, public_base_url(app))
+    base = domains.base_url(link.domain, public_base_url(app, addresses))
     return LinkView.of(link, base, domains.public_name(link.domain))
 
 
-def requested_key(code: str, domain: str | None) -> str:
+def requested_key(code: str, domain: str | None, domains: ShortDomains) -> str:
     """The key of `code` on the domain a request names in `?domain=` (default: the first);
     InvalidLinkOption (422) for a domain the stack does not serve."""
-    return link_key(settings().short_domains.domain_named(domain), code)
+    return link_key(domains.domain_named(domain), code)
 
 
-def destination_policy(app: APIGatewayHttpResolver) -> DestinationPolicy:
+def destination_policy(
+    app: APIGatewayHttpResolver, addresses: AddressSettings, domains: ShortDomains
+) -> DestinationPolicy:
     """Our own hosts (the public one, every short domain, the one this request came in on, the
     stack's others) and the blocklist, each in any spelling a browser reads."""
     own = {
-        urlsplit(public_base_url(app)).netloc,
-        *settings().short_domains.names,
+        urlsplit(public_base_url(app, addresses)).netloc,
+        *domains.names,
         app.current_event.request_context.domain_name or "",
-        *stack_own_hosts(settings().own_hosts_parameter),
+        *stack_own_hosts(addresses.own_hosts_parameter),
     }
-    return _policy(frozenset(host for host in own if host), settings().blocked_domains)
+    return _policy(frozenset(host for host in own if host), addresses.blocked_domains)
 
 
 # The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).

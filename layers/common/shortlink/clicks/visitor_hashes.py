@@ -10,7 +10,6 @@ import hashlib
 import hmac
 from datetime import date
 
-from shortlink.config import Settings
 from shortlink.secrets import read_secret
 
 
@@ -22,11 +21,12 @@ def visitor_hash(salt: bytes, address: str, user_agent: str) -> str:
     return hmac.new(salt, f"{address}\n{user_agent}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-def load_salt_root(settings: Settings) -> bytes:
-    """The secret root: read on the first click (after a response), never at import."""
+def load_salt_root(inline: str, parameter: str) -> bytes:
+    """The secret root (`inline`, else SSM `parameter`'s): read on the first click (after a
+    response), never at import."""
     return read_secret(
-        settings.visitor_salt,
-        settings.visitor_salt_parameter,
+        inline,
+        parameter,
         ("VISITOR_SALT", "VISITOR_SALT_PARAMETER"),
         "the visitor salt",
     )

@@ -13,7 +13,8 @@ another's (the list only grows at its end).
 
 from dataclasses import dataclass
 
-from shortlink.config import MAX_REGIONS
+# Regions of one deployment: the id space has this many partitions, fixed for good.
+MAX_REGIONS = 8
 
 # The single-region deployment's counter item, as before regions; each region of several has
 # its own, which only that region writes (a global table's items resolve by last writer wins).

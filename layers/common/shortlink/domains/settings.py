@@ -18,9 +18,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from shortlink.config import ConfigurationError
 from shortlink.domains.model import ShortDomains, hostname
-from shortlink.errors import InvalidUrl
+from shortlink.errors import ConfigurationError, InvalidUrl
 from shortlink.links.urls import validate_destination
 
 EVERY_DOMAIN = "*"

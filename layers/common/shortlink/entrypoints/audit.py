@@ -11,17 +11,17 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 from shortlink.api.resolver import current_actor
 from shortlink.audit.model import Action
 from shortlink.audit.recording import RequestOrigin, client_hash, recorded
-from shortlink.config import settings
 from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
+from shortlink.settings.edge import EdgeSettings
 from shortlink.webhooks.model import EventMessage
-from shortlink.wiring import audit_recorder, visitor_salt_root
+from shortlink.wiring import audit_recorder, settings_of, visitor_salt_root
 
 
 def origin_of(actor: Actor, event: APIGatewayProxyEventV2, at: datetime) -> RequestOrigin:
     """`actor`'s request `event`, in their workspace: the client's address (behind the edge, the
     viewer's, believed only with the edge's secret) hashed with the day's salt."""
-    address = client_ip(event.raw_event, settings().trust_edge_headers)
+    address = client_ip(event.raw_event, settings_of(EdgeSettings).secret)
     hashed = client_hash(visitor_salt_root(), str(address or ""), at)
     return RequestOrigin(actor.owner, recorded(actor), hashed, event.request_context.request_id or "")
 

@@ -13,8 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from shortlink.config import ConfigurationError
-from shortlink.errors import InvalidUrl
+from shortlink.errors import ConfigurationError, InvalidUrl
 
 if TYPE_CHECKING:
     from ada_url import URL

@@ -25,7 +25,7 @@ import signal
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import asdict, replace
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Protocol
@@ -35,11 +35,13 @@ from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link, may_be_private
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
+from shortlink.redirect.request import RedirectRequest
 
 if TYPE_CHECKING:
     # Loaded by the first click's work, after the response: never at init, which a visitor waits for.
     from shortlink.clicks.events import ClickEvent, ClickPack, ClickPublisher
     from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
+    from shortlink.redirect.click_events import ClickReading
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -56,6 +58,11 @@ TIMEOUT_MARGIN_SECONDS = 0.5
 FROZEN_SLACK_SECONDS = 1.0
 
 
+# A click's request: as the redirect read it, or a plain hit's API Gateway event, read after the
+# response (shortlink.redirect.request).
+ClickRequest = RedirectRequest | dict[str, Any]
+
+
 class PendingWork:
     """What one invocation leaves for after its response. A click is kept as (click id, code,
     epoch seconds, the request, the destination, the link, whether the link came from the
@@ -66,21 +73,22 @@ class PendingWork:
     __slots__ = ("clicks", "counts", "orphans")
 
     def __init__(self) -> None:
-        self.clicks: list[tuple[str, str, float, dict[str, Any], str, Link | None, bool | None]] = []
+        self.clicks: list[tuple[str, str, float, ClickRequest, str, Link | None, bool | None]] = []
         self.orphans: list[tuple[str, str, float]] = []
         self.counts: dict[str, int] = {}
 
 
-class ClickDispatcher(Protocol):
+class ClickDispatcher(Hashable, Protocol):  # hashable: the composition root keeps what it built per dispatcher
     def record_click(
         self,
         code: str,
-        request: dict[str, Any],
+        request: ClickRequest,
         destination: str = "",
         link: Link | None = None,
         from_cache: bool | None = None,
     ) -> None:
-        """Hold a click on `code`, now, made by `request` (an API Gateway event) and sent to
+        """Hold a click on `code`, now, made by `request` (as the redirect read it, or a plain
+        hit's API Gateway event) and sent to
         `destination` (its campaign is read from it), for after the response; `link` (as
         followed) says whose it is and its tags at click time. `from_cache` counts one of
         CacheHits (True) or CacheMisses (False) with it, after the response: a hit makes no
@@ -136,13 +144,12 @@ def _log_lost(pack: "ClickPack", kind: str, record: dict[str, Any], code: str) -
 
 
 def describe(
-    work: PendingWork, visitor_salt_root: Callable[[], bytes]
+    work: PendingWork, visitor_salt_root: Callable[[], bytes], click_reading: "Callable[[], ClickReading]"
 ) -> "tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]":
     """An invocation's clicks as the stats count them, its orphan visits by hour, and the metrics
     its clicks do not carry. The cache outcome travels with its (first) click, and ingest emits
     it, one metrics record per batch."""
     from shortlink.clicks.events import CARRIED_METRICS, orphan_code
-    from shortlink.config import settings
     from shortlink.redirect.click_events import click_from_request, hour_of
 
     counts = dict(work.counts)
@@ -155,10 +162,12 @@ def describe(
         # Unique visitors are worth a log line, never a lost click.
         logger.exception("visitor salt not loaded: clicks go without a visitor hash")
         salt_root = None
-    trust = settings().trust_edge_headers
+    reading = click_reading()
     clicks = []
     for click_id, code, at, request, destination, link, from_cache in work.clicks:
-        clicks.append(click_from_request(click_id, code, at, request, destination, link, trust, salt_root))
+        if not isinstance(request, RedirectRequest):  # a plain hit's event
+            request = RedirectRequest(request, "GET", code, reading.requests)
+        clicks.append(click_from_request(click_id, code, at, request, destination, link, salt_root, reading))
         if from_cache:
             counts["CacheHits"] = counts.get("CacheHits", 0) + 1
         elif from_cache is not None:
@@ -195,21 +204,19 @@ def guarded(work: Callable[..., None], *args: Any) -> None:
         logger.exception("after-response work failed")
 
 
-def packing_rules() -> "PackingRules":
-    from shortlink.clicks.packing import PackingRules
-    from shortlink.config import settings
-
-    config = settings()
-    return PackingRules(config.click_pack_window_ms / 1000, config.click_pack_max_clicks)
-
-
 class _InvocationRecorder:
     """Collects one invocation's clicks, orphan visits and counts; `_take` hands them over and
     starts afresh."""
 
-    def __init__(self, publisher: "Callable[[], ClickPublisher]", visitor_salt_root: Callable[[], bytes]) -> None:
+    def __init__(
+        self,
+        publisher: "Callable[[], ClickPublisher]",
+        visitor_salt_root: Callable[[], bytes],
+        click_reading: "Callable[[], ClickReading]",
+    ) -> None:
         self._publisher = publisher
         self._visitor_salt_root = visitor_salt_root
+        self._click_reading = click_reading
         self._pending = PendingWork()
         # Click ids: a random prefix drawn on the first click (never at init, which a snapshot
         # would share) and a sequence: unique, and cheaper than a random id per click.
@@ -219,7 +226,7 @@ class _InvocationRecorder:
     def record_click(
         self,
         code: str,
-        request: dict[str, Any],
+        request: ClickRequest,
         destination: str = "",
         link: Link | None = None,
         from_cache: bool | None = None,
@@ -248,7 +255,7 @@ class InlineDispatcher(_InvocationRecorder):
         from shortlink.clicks.packing import HeldClicks, PackingRules
 
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
-        held.add(*describe(self._take(), self._visitor_salt_root))
+        held.add(*describe(self._take(), self._visitor_salt_root, self._click_reading))
         send(self._publisher(), held.take(time.monotonic()))
 
 
@@ -257,10 +264,11 @@ class ExtensionDispatcher(_InvocationRecorder):
         self,
         publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
+        click_reading: "Callable[[], ClickReading]",
         extensions: ExtensionsClient,
-        rules: "Callable[[], PackingRules]" = packing_rules,
+        rules: "Callable[[], PackingRules]",
     ) -> None:
-        super().__init__(publisher, visitor_salt_root)
+        super().__init__(publisher, visitor_salt_root, click_reading)
         self._extensions = extensions
         self._rules = rules
         self._held: HeldClicks | None = None  # made on first use: the settings are read then
@@ -340,7 +348,7 @@ class ExtensionDispatcher(_InvocationRecorder):
 
     def _hold(self, works: list[PendingWork]) -> None:
         """Hold the works' clicks; send what is held if it is due."""
-        described = [describe(work, self._visitor_salt_root) for work in works]
+        described = [describe(work, self._visitor_salt_root, self._click_reading) for work in works]
         with self._state:
             held = self._held_clicks()
             for clicks, orphans, counts in described:
@@ -394,7 +402,7 @@ class ExtensionDispatcher(_InvocationRecorder):
     def send_before(self, deadline: float) -> None:
         """Send everything held, and any work not yet taken, by `deadline` (monotonic). What is
         not known to be queued by then is logged for replay and counted as HeldClicksLost."""
-        described = [describe(work, self._visitor_salt_root) for work in self._drain_handed()]
+        described = [describe(work, self._visitor_salt_root, self._click_reading) for work in self._drain_handed()]
         if not self._state.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return
         try:
@@ -430,12 +438,16 @@ class ExtensionDispatcher(_InvocationRecorder):
 
 
 def click_dispatcher(
-    publisher: "Callable[[], ClickPublisher]", visitor_salt_root: Callable[[], bytes]
+    publisher: "Callable[[], ClickPublisher]",
+    visitor_salt_root: Callable[[], bytes],
+    click_reading: "Callable[[], ClickReading]",
+    packing_rules: "Callable[[], PackingRules]",
 ) -> ClickDispatcher:
     """The extension where Lambda's Extensions API exists (call at init), else inline sending.
-    Both providers come from the composition root and are called after a response."""
+    The providers come from the composition root and are called after a response."""
     runtime_api = os.environ.get("AWS_LAMBDA_RUNTIME_API")
     if runtime_api:
-        return ExtensionDispatcher(publisher, visitor_salt_root, LambdaExtensionsApi(runtime_api))
+        extensions = LambdaExtensionsApi(runtime_api)
+        return ExtensionDispatcher(publisher, visitor_salt_root, click_reading, extensions, packing_rules)
     logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
-    return InlineDispatcher(publisher, visitor_salt_root)
+    return InlineDispatcher(publisher, visitor_salt_root, click_reading)

@@ -9,9 +9,8 @@ the memory of this environment's recent follows (shortlink.clicks.repeats)."""
 import ipaddress
 import logging
 import re
+from dataclasses import dataclass
 from datetime import UTC, datetime
-from functools import cache
-from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.bots import is_bot
@@ -19,10 +18,8 @@ from shortlink.clicks.country_database import CountryDatabase
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
-from shortlink.config import settings
 from shortlink.links.model import Link
-from shortlink.redirect.edge import request_headers
-from shortlink.redirect.visitors import visitor_of
+from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.rules.countries import UNKNOWN_COUNTRY
 from shortlink.rules.user_agents import human_device
 
@@ -63,24 +60,19 @@ def campaign_of(destination: str) -> str:
     return kept or NO_CAMPAIGN
 
 
-def recent_follows() -> RecentFollows:
-    """This environment's memory of recent follows, with the configured window."""
-    return _recent_follows(settings().repeat_click_window_seconds)
+@dataclass(frozen=True, slots=True)
+class ClickReading:
+    """What clicks are read with, made by the composition root: how their requests are read,
+    this environment's memory of recent follows and the country database (None: none)."""
+
+    requests: RequestReading
+    recent_follows: RecentFollows
+    country_database: CountryDatabase | None
 
 
-def country_database() -> CountryDatabase | None:
-    """The configured country database, opened on the first click; None without one, or when it
-    cannot be read (logged once: countries are then XX, clicks are still counted)."""
-    return _country_database(settings().country_database)
-
-
-@cache  # per setting: new settings (tests, the local stack) get their own
-def _recent_follows(window_seconds: int) -> RecentFollows:
-    return RecentFollows(window_seconds)
-
-
-@cache
-def _country_database(path: str) -> CountryDatabase | None:
+def open_country_database(path: str) -> CountryDatabase | None:
+    """The country database at `path`, opened on the first click; None without one, or when it
+    cannot be read (logged: countries are then XX, clicks are still counted)."""
     if not path:
         return None
     try:
@@ -90,12 +82,13 @@ def _country_database(path: str) -> CountryDatabase | None:
         return None
 
 
-def country_of(given: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None) -> str:
-    """The edge's country when it gave one, else the country database's for the address."""
-    if given != UNKNOWN_COUNTRY or address is None:
+def country_of(
+    given: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, database: CountryDatabase | None
+) -> str:
+    """The edge's country when it gave one, else the country `database`'s for the address."""
+    if given != UNKNOWN_COUNTRY or address is None or database is None:
         return given
-    database = country_database()
-    return database.country(address) if database is not None else given
+    return database.country(address)
 
 
 def hour_of(at_epoch: float) -> str:
@@ -106,19 +99,19 @@ def click_from_request(
     click_id: str,
     code: str,
     at_epoch: float,
-    request: dict[str, Any],
+    request: RedirectRequest,
     destination: str,
     link: Link | None,
-    trust_edge_headers: bool,
     salt_root: bytes | None,
+    reading: ClickReading,
 ) -> ClickEvent:
-    """The click as the stats count it, from the same reading of the request the rules use and
-    the destination it was sent to; its id and time are those it was recorded with, its owner and
-    tags those of the `link` followed."""
+    """The click as the stats count it, from the request the rules read (its visitor, made once)
+    and the destination it was sent to; its id and time are those it was recorded with, its owner
+    and tags those of the `link` followed."""
     at = datetime.fromtimestamp(at_epoch, UTC)
-    visitor = visitor_of(request, trust_edge_headers, at)
-    headers = request_headers(request)
-    user_agent = headers.get("user-agent", "")
+    visitor = request.visitor
+    headers = request.headers
+    user_agent = request.user_agent
     visitor_id = ""
     if salt_root is not None:
         address = str(visitor.ip or "")
@@ -131,7 +124,7 @@ def click_from_request(
         click_id=click_id,
         code=code,
         at=at,
-        country=country_of(visitor.country, visitor.ip),
+        country=country_of(visitor.country, visitor.ip, reading.country_database),
         device="bot" if bot else device,
         browser=visitor.client.browser,
         os=visitor.client.os,
@@ -140,7 +133,7 @@ def click_from_request(
         campaign=campaign_of(destination),
         bot=bot,
         # Bots are not visitors: their repeats are bots' clicks already.
-        repeat=not bot and recent_follows().is_repeat(code, visitor_id, at_epoch),
+        repeat=not bot and reading.recent_follows.is_repeat(code, visitor_id, at_epoch),
         visitor=visitor_id,
         owner=link.owner if link is not None else "",
         tags=link.tags if link is not None else (),

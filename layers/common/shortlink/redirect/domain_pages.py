@@ -6,10 +6,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from shortlink.config import ConfigurationError
 from shortlink.domains.settings import DomainSettings, settings_of
-from shortlink.errors import StorageUnavailable
-from shortlink.redirect.request_hosts import request_domain
+from shortlink.errors import ConfigurationError, StorageUnavailable
+from shortlink.redirect.request import RedirectRequest
 from shortlink.redirect.responses import NOINDEX
 
 logger = logging.getLogger("shortlink.redirect.domain_pages")
@@ -26,10 +25,10 @@ WELL_KNOWN_HEADERS = {"Content-Type": "application/json", "Cache-Control": "publ
 AllDomainSettings = Callable[[], dict[str, DomainSettings]]
 
 
-def settings_for(event: dict[str, Any], domain_settings: AllDomainSettings) -> DomainSettings:
+def settings_for(request: RedirectRequest, domain_settings: AllDomainSettings) -> DomainSettings:
     """The settings of the request's domain; plain ones (no fallbacks, no files) when it has none,
     or when they cannot be read (the reason goes to the log: a visitor never gets a 500)."""
-    domain = request_domain(event)
+    domain = request.domain
     if domain is None:
         return DomainSettings()
     try:
@@ -45,13 +44,12 @@ def fallback_redirect(url: str) -> dict[str, Any]:
     return {"statusCode": 302, "headers": {"Location": url, "Cache-Control": "no-store", **NOINDEX}, "body": ""}
 
 
-def well_known_file(event: dict[str, Any], domain_settings: AllDomainSettings) -> dict[str, Any] | None:
+def well_known_file(request: RedirectRequest, domain_settings: AllDomainSettings) -> dict[str, Any] | None:
     """The domain's app-link file the request names, or None when it has none of that name."""
-    name = (event.get("pathParameters") or {}).get("file") or ""
-    settings_field = WELL_KNOWN_FILES.get(name)
+    settings_field = WELL_KNOWN_FILES.get(request.path_parameter("file"))
     if settings_field is None:
         return None
-    body = settings_for(event, domain_settings).app_files.get(settings_field)
+    body = settings_for(request, domain_settings).app_files.get(settings_field)
     if body is None:
         return None
     return {"statusCode": 200, "headers": dict(WELL_KNOWN_HEADERS), "body": body}

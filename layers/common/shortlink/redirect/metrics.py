@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from shortlink.config import ConfigurationError
+from shortlink.errors import ConfigurationError
 
 DEFAULT_NAMESPACE = "Shortlink"
 

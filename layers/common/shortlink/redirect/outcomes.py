@@ -1,5 +1,5 @@
 """What the redirect answers when it does not redirect: one table from each outcome to its page,
-status, metric and orphan visit, and the one renderer of those pages (functions/redirect/app.py)."""
+status, metric and orphan visit, and the one renderer of those pages (shortlink.redirect.refusals)."""
 
 from dataclasses import dataclass
 from enum import Enum

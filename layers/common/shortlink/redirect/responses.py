@@ -1,5 +1,6 @@
-"""The redirect of a link as API Gateway returns it: its Cache-Control, and the ready-made
-response of a plain link, built once when the link enters the cache.
+"""The redirect of a link as API Gateway returns it: its Cache-Control, the ready-made
+response of a plain link, built once when the link enters the cache, and the preview card a
+link-preview bot gets instead.
 
 Most links are plain (Link.is_plain), and a cached plain link is answered by handing back this
 one response (with its destination, which the click records): the smallest hot path there is (see
@@ -8,10 +9,13 @@ only to a follow without one. Its Location carries the link's UTM fields.
 """
 
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from shortlink.links.destinations import destination
 from shortlink.links.model import Link
+
+if TYPE_CHECKING:  # a preview card's page loads only when a link-preview bot asks for one
+    from shortlink.links.previews import LinkPreview
 
 PERMANENT_REDIRECT_MAX_AGE = 3600
 # What a follow of a plain link is answered: where it goes (its click's campaign is read from it)
@@ -50,3 +54,12 @@ def plain_redirect(link: Link | None) -> PlainRedirect | None:
         return None
     url = destination(link.url, link.utm, "")
     return url, redirect_response(link, link.redirect_type, url)
+
+
+def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]:
+    """What a link-preview bot gets instead of the redirect: the link's card (shortlink.links.previews)."""
+    from shortlink.links.previews import HEADERS, preview_page
+
+    robots = None if link.crawlable else "noindex"
+    headers = HEADERS if link.crawlable else {**HEADERS, **NOINDEX}
+    return {"statusCode": 200, "headers": headers, "body": preview_page(preview, url, robots)}

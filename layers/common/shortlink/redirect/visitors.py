@@ -1,10 +1,11 @@
-"""The visitor of a redirect as the rules see it, read from API Gateway's event.
+"""The visitor of a redirect as the rules see it, from the parts of its request already read
+(shortlink.redirect.request).
 
 Country and the viewer's address come from CloudFront's headers only on a request that
 provably came through the edge: it carries the edge's secret, which CloudFront adds to every
 request it sends to the API (template.yaml, EdgeDistribution). Anyone can call the execute-api
 URL directly with any such header. Otherwise the country is XX (unknown) and the address is the
-event's source IP. `trust_edge_headers` says that the stack has an edge (Settings).
+event's source IP.
 """
 
 import ipaddress
@@ -22,12 +23,12 @@ from shortlink.rules.user_agents import classify
 MAX_LANGUAGES = 20
 
 
-def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -> Visitor:
-    headers = request_headers(event)
+def visitor_of(headers: Mapping[str, str], through_edge: bool, ip: IpAddress | None, now: datetime) -> Visitor:
+    """The visitor of a request with these `headers` (lower-case names), from address `ip`;
+    `through_edge`: the request carried the edge's secret."""
     user_agent = headers.get("user-agent", "")
-    ip = client_ip(event, trust_edge_headers)
     return Visitor(
-        country=viewer_country(headers, trust_edge_headers),
+        country=viewer_country(headers, through_edge),
         client=classify(user_agent, headers),
         ip=ip,
         languages=preferred_languages(headers.get("accept-language", "")),
@@ -36,20 +37,19 @@ def visitor_of(event: dict[str, Any], trust_edge_headers: bool, now: datetime) -
     )
 
 
-def viewer_country(headers: Mapping[str, str], trust_edge_headers: bool) -> str:
+def viewer_country(headers: Mapping[str, str], through_edge: bool) -> str:
     """CloudFront-Viewer-Country through the edge; XX (unknown) otherwise, or when absent."""
-    if not came_through_edge(headers, trust_edge_headers):
+    if not through_edge:
         return UNKNOWN_COUNTRY
     given = headers.get("cloudfront-viewer-country", "").strip().upper()
     return given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
 
 
-def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | None:
+def viewer_address(source_ip: str, headers: Mapping[str, str], through_edge: bool) -> IpAddress | None:
     """The viewer's address: CloudFront-Viewer-Address ("ip:port") through the edge, else the
-    source IP of the request. IPv4-mapped IPv6 addresses count as IPv4."""
-    raw = ((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", "")
-    headers = request_headers(event)
-    if came_through_edge(headers, trust_edge_headers):
+    request's `source_ip`. IPv4-mapped IPv6 addresses count as IPv4."""
+    raw = source_ip
+    if through_edge:
         viewer = headers.get("cloudfront-viewer-address", "")
         if viewer:
             raw = viewer.rsplit(":", 1)[0].strip("[]")
@@ -60,6 +60,18 @@ def client_ip(event: dict[str, Any], trust_edge_headers: bool) -> IpAddress | No
     if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
         return address.ipv4_mapped
     return address
+
+
+def source_ip(event: dict[str, Any]) -> str:
+    """The address API Gateway saw the request come from (CloudFront's, behind the edge)."""
+    return str(((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", ""))
+
+
+def client_ip(event: dict[str, Any], edge_secret: str) -> IpAddress | None:
+    """The viewer's address of an API Gateway event read for nothing else (the console's
+    sign-in); the redirect reads it from its request (shortlink.redirect.request)."""
+    headers = request_headers(event)
+    return viewer_address(source_ip(event), headers, came_through_edge(headers, edge_secret))
 
 
 QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")

@@ -4,7 +4,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Self
 
-from shortlink.config import ConfigurationError
+from shortlink.errors import ConfigurationError
 from shortlink.numbers import NotAWholeNumber, whole_number
 
 DEFAULT_RETENTION_DAYS = 365

@@ -13,22 +13,21 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
-from shortlink.api.resolver import destination_policy, link_view
 from shortlink.audit.recording import changed_fields, link_target
-from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import Session
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import (
     Refused,
+    destinations,
     now,
     page_of,
     posted_by_session,
     query,
     requested,
     requiring,
-    resolver,
+    short_link,
     shown,
     stored_key,
     view,
@@ -38,7 +37,8 @@ from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLi
 from shortlink.links.model import Link
 from shortlink.links.use_cases import create_link, delete_link, edit_link, owned_link, restore_link
 from shortlink.people.actors import Actor
-from shortlink.wiring import code_generator, link_repository, window_counter
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.wiring import code_generator, link_repository, settings_of, short_domains, window_counter
 
 PAGE_SIZE = 25
 # A title search reads at most this many of the key's newest links.
@@ -78,7 +78,7 @@ def links_page() -> Response[Any]:
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if len(campaign) > MAX_UTM_VALUE_LENGTH:
         raise Refused(400, f"a campaign is at most {MAX_UTM_VALUE_LENGTH} characters")
-    on_domain = settings().short_domains.domain_named(domain) if domain else None
+    on_domain = short_domains().domain_named(domain) if domain else None
     if text:
         found = found_links(key.owner, text)
         links = [link for link in found if passes_filters(link, tag, on_domain, campaign)]
@@ -101,7 +101,7 @@ def links_page() -> Response[Any]:
         text=text,
         campaign=campaign,
         domain=domain,
-        domains=settings().short_domains.names,
+        domains=short_domains().names,
         first_page=f"/console?{urlencode(filters)}" if filters else "/console",
         next_page=next_page,
         paged=cursor is not None,
@@ -111,7 +111,7 @@ def links_page() -> Response[Any]:
 def link_form(key: Actor, current: Session, state: forms.FormState, status: int = 200, **context: Any) -> Response[Any]:
     routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
     variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
-    domains = settings().short_domains.names
+    domains = short_domains().names
     return shown(
         "link_form.html", key, current, status, form=state, routes=routes, variants=variants, domains=domains,
         **context,
@@ -140,11 +140,9 @@ def errors_of(error: ShortlinkError) -> dict[str, str]:
 
 def create_from(form: forms.Form, owner: str) -> Link:
     url, options = forms.link_options(form)
-    options = replace(options, domain=settings().short_domains.domain_named(forms.value(form, "domain") or None))
-    allowance = CreateAllowance(owner, settings().create_rate_limit_per_minute, now(), window_counter())
-    return create_link(
-        url, owner, code_generator(), link_repository(), now(), options, destination_policy(resolver()), allowance
-    )
+    options = replace(options, domain=short_domains().domain_named(forms.value(form, "domain") or None))
+    allowance = CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now(), window_counter())
+    return create_link(url, owner, code_generator(), link_repository(), now(), options, destinations(), allowance)
 
 
 @router.post("/console/links")
@@ -220,7 +218,7 @@ def qr_code(code: str, image_format: str) -> Response[Any]:
         raise Refused(404, "a QR code is an .svg or a .png")
     link = requested(code, key)
     image = io.BytesIO()
-    segno.make(link_view(resolver(), link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
+    segno.make(short_link(link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
     headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
     if query("download") != "1":
         headers = {}
@@ -246,7 +244,7 @@ def edit(code: str) -> Response[Any]:
     link = view(stored)
     try:
         changes = forms.link_changes(form)
-        edited = edit_link(stored.key, key.owner, changes, link_repository(), now(), destination_policy(resolver()))
+        edited = edit_link(stored.key, key.owner, changes, link_repository(), now(), destinations())
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:

@@ -8,7 +8,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
-from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import LOOPBACK_HOSTS, Session
@@ -20,7 +19,7 @@ from shortlink.people.invitations import invite
 from shortlink.people.members import change_role, checked_role, remove_member
 from shortlink.people.model import ROLES
 from shortlink.people.roles import ROLE_MEANINGS, may_manage
-from shortlink.wiring import invitation_messages, invitations, memberships
+from shortlink.wiring import addresses, invitation_messages, invitations, memberships
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -43,7 +42,7 @@ def console_url(path: str) -> str:
     host = browser_host()
     if not host:
         return (
-            f"{settings().public_base_url or 'https://' + resolver().current_event.request_context.domain_name}{path}"
+            f"{addresses().public_base_url or 'https://' + resolver().current_event.request_context.domain_name}{path}"
         )
     scheme = "http" if host.split(":")[0] in LOOPBACK_HOSTS else "https"
     return f"{scheme}://{host}{path}"

@@ -9,7 +9,6 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.rate_limits import take_account_sign_in_attempt, take_sign_in_attempt
-from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
 from shortlink.console.pages import page, see_other, session_cookie
@@ -32,11 +31,14 @@ from shortlink.people.members import checked_email
 from shortlink.people.model import Membership, Person, plausible_id
 from shortlink.people.ports import Challenge, UserPool
 from shortlink.redirect.visitors import client_ip
+from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring import (
     console_session_secret,
     invitations,
     memberships,
     people_settings,
+    settings_of,
     user_pool,
     window_counter,
 )
@@ -57,8 +59,10 @@ def pool() -> UserPool:
 
 def counted(email: str) -> None:
     """Count one attempt of this client's address and one of the account, before the pool is asked."""
-    client = client_ip(current_event().raw_event, settings().trust_edge_headers)
-    take_sign_in_attempt(str(client or "unknown"), settings().sign_in_attempts_per_window, now(), window_counter())
+    client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
+    take_sign_in_attempt(
+        str(client or "unknown"), settings_of(RateLimitSettings).sign_in_attempts_per_window, now(), window_counter()
+    )
     take_account_sign_in_attempt(email, people_settings().sign_in_attempts_per_account, now(), window_counter())
 
 

@@ -11,19 +11,30 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.api.resolver import link_view, requested_key
-from shortlink.config import settings
+from shortlink.api.link_views import LinkView
+from shortlink.api.resolver import destination_policy, link_view, requested_key
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
 from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
 from shortlink.links.model import Link
+from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
-from shortlink.wiring import api_key_store, console_session_secret, link_repository, memberships, person_sessions
+from shortlink.settings.edge import EdgeSettings
+from shortlink.wiring import (
+    addresses,
+    api_key_store,
+    console_session_secret,
+    link_repository,
+    memberships,
+    person_sessions,
+    settings_of,
+    short_domains,
+)
 
 MAX_FORM_BYTES = 64 * 1024
 MAX_FORM_FIELDS = 1000
@@ -93,7 +104,7 @@ def browser_host() -> str | None:
     """The host the browser sent the request to: Host, but behind the edge (which replaces Host
     with the API's own) the viewer's host it names, or None where it names none (one domain)."""
     headers = request_headers(current_event().raw_event)
-    if came_through_edge(headers, settings().trust_edge_headers):
+    if came_through_edge(headers, settings_of(EdgeSettings).secret):
         return headers.get(EDGE_HOST_HEADER) or None
     return headers.get("host", "")
 
@@ -131,8 +142,17 @@ def shown(template: str, key: Actor, current: Session, status: int = 200, **cont
     return page(template, status, key=key, csrf=token, **context)
 
 
+def short_link(link: Link) -> LinkView:
+    return link_view(resolver(), link, addresses(), short_domains())
+
+
 def view(link: Link) -> dict[str, Any]:
-    return link_view(resolver(), link).model_dump(mode="json")
+    return short_link(link).model_dump(mode="json")
+
+
+def destinations() -> DestinationPolicy:
+    """What a link of this request may point to (the API's policy)."""
+    return destination_policy(resolver(), addresses(), short_domains())
 
 
 def query(name: str) -> str:
@@ -142,7 +162,7 @@ def query(name: str) -> str:
 def stored_key(code: str) -> str:
     """The key of `code` on the domain the page's `?domain=` names (default: the first), as the
     API's routes of one link name it."""
-    return requested_key(code, query("domain") or None)
+    return requested_key(code, query("domain") or None, short_domains())
 
 
 def requested(code: str, key: Actor) -> Link:
@@ -150,7 +170,7 @@ def requested(code: str, key: Actor) -> Link:
 
 
 def page_of(link: Link, **query: str) -> str:
-    return link_path(link.code, settings().short_domains.public_name(link.domain), **query)
+    return link_path(link.code, short_domains().public_name(link.domain), **query)
 
 
 @router.exception_handler(SignInNeeded)

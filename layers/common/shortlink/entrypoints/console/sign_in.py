@@ -8,7 +8,6 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import hash_api_key
 from shortlink.access.rate_limits import take_sign_in_attempt
-from shortlink.config import settings
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import issue_session
@@ -16,7 +15,16 @@ from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
-from shortlink.wiring import api_key_store, console_session_secret, people_settings, person_sessions, window_counter
+from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.wiring import (
+    api_key_store,
+    console_session_secret,
+    people_settings,
+    person_sessions,
+    settings_of,
+    window_counter,
+)
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -31,8 +39,10 @@ def sign_in_page() -> Response[Any]:
 def sign_in() -> Response[Any]:
     form = posted_form()
     # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
-    client = client_ip(current_event().raw_event, settings().trust_edge_headers)
-    take_sign_in_attempt(str(client or "unknown"), settings().sign_in_attempts_per_window, now(), window_counter())
+    client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
+    take_sign_in_attempt(
+        str(client or "unknown"), settings_of(RateLimitSettings).sign_in_attempts_per_window, now(), window_counter()
+    )
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None

@@ -11,12 +11,11 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from shortlink.api.link_views import TAG_PATTERN
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
-from shortlink.config import settings
 from shortlink.entrypoints.console.plumbing import Refused, now, query, requested, requiring, shown
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
-from shortlink.wiring import click_stats
+from shortlink.wiring import click_stats, short_domains
 
 RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}
 
@@ -75,7 +74,7 @@ def overview_report(
 ) -> dict[str, Any]:
     """The account's (or a tag's) stats over the range, as `GET /stats` reports them."""
     span = stats_range(start, end, granularity, now())
-    return account_stats(click_stats(), owner, tag, span, settings().short_domains.public_name)
+    return account_stats(click_stats(), owner, tag, span, short_domains().public_name)
 
 
 def overview_of(key: Actor, report: dict[str, Any]) -> dict[str, Any]:
@@ -107,7 +106,7 @@ def overview() -> Response[Any]:
         granularity=granularity,
         stats_query=urlencode({**chosen, **({"tag": tag} if tag else {})}),
         untagged_query=urlencode(chosen),
-        default_domain=settings().short_domains.public_name(""),  # its links' pages need no ?domain=
+        default_domain=short_domains().public_name(""),  # its links' pages need no ?domain=
     )
 
 

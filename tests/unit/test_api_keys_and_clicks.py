@@ -5,24 +5,9 @@ import pytest
 
 from shortlink.access.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
-from shortlink.config import (
-    ConfigurationError,
-    IngestSettings,
-    KeysSettings,
-    RedirectSettings,
-    Settings,
-    function_settings,
-)
 from tests.fakes import InMemoryApiKeys
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
-ENV = {
-    "LINKS_TABLE": "links",
-    "API_KEYS_TABLE": "keys",
-    "COUNTERS_TABLE": "counters",
-    "CLICK_STATS_TABLE": "stats",
-    "CLICKS_QUEUE_URL": "https://sqs.example/q",
-}
 
 
 def test_generated_keys_are_long_random_and_hashed_for_storage():
@@ -81,47 +66,6 @@ def test_clicks_queued_before_ids_existed_take_their_message_id():
 def test_malformed_click_events_are_refused(body):
     with pytest.raises((ValueError, KeyError, TypeError)):
         ClickEvent.from_json(body)
-
-
-def test_settings_parse_and_default():
-    settings = Settings.from_env(ENV)
-    assert (settings.code_length, settings.id_block_size, settings.links_table) == (7, 1000, "links")
-
-
-@pytest.mark.parametrize(
-    ("change", "problem"),
-    [
-        ({"CODE_LENGTH": "seven"}, "CODE_LENGTH must be an integer"),
-        ({"CODE_LENGTH": "2"}, "CODE_LENGTH must be between"),
-        ({"ID_BLOCK_SIZE": "0"}, "ID_BLOCK_SIZE must be between"),
-    ],
-)
-def test_settings_fail_loudly_naming_the_variable(change, problem):
-    with pytest.raises(ConfigurationError, match=problem):
-        Settings.from_env({**ENV, **change})
-
-
-def test_a_functions_settings_require_only_the_resources_it_uses():
-    # Given only the variable each of these functions needs, they read their settings
-    assert KeysSettings.from_env({"API_KEYS_TABLE": "keys"}).api_keys_table == "keys"
-    assert IngestSettings.from_env({"CLICK_STATS_TABLE": "stats"}).click_stats_table == "stats"
-    # and one missing is named
-    redirect = {"LINKS_TABLE": "links", "COUNTERS_TABLE": "counters"}
-    with pytest.raises(ConfigurationError, match="CLICKS_QUEUE_URL is not set"):
-        RedirectSettings.from_env(redirect)
-    with pytest.raises(ConfigurationError, match="LINKS_TABLE is not set"):
-        RedirectSettings.from_env({**redirect, "LINKS_TABLE": "", "CLICKS_QUEUE_URL": "https://sqs.example/q"})
-
-
-def test_the_service_name_picks_the_functions_settings():
-    assert type(function_settings({**ENV, "POWERTOOLS_SERVICE_NAME": "ingest"})) is IngestSettings
-    assert type(function_settings({})) is Settings  # tools and the local stack: nothing required
-    with pytest.raises(ConfigurationError, match="LINKS_TABLE is not set"):
-        _ = function_settings({}).links_table  # ...until a table it is not told is used
-    with pytest.raises(ConfigurationError, match="IDEMPOTENCY_TABLE is not set"):
-        function_settings({**ENV, "POWERTOOLS_SERVICE_NAME": "create"})
-    with pytest.raises(ConfigurationError, match="'shortener' names no function's settings"):
-        function_settings({**ENV, "POWERTOOLS_SERVICE_NAME": "shortener"})
 
 
 def test_a_pack_reads_back_as_written_and_a_single_click_is_a_pack_of_one():

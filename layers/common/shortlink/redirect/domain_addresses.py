@@ -1,0 +1,44 @@
+"""What a short domain answers at its own addresses, not a link's: its root (`GET /`), its
+/.well-known app-link files (shortlink.redirect.domain_pages) and its robots.txt
+(shortlink.redirect.robots). A host that is none of the stack's domains gets the 404 page."""
+
+from typing import Any
+
+from shortlink.domains.model import KEY_SEPARATOR
+from shortlink.errors import StorageUnavailable
+from shortlink.redirect.domain_pages import fallback_redirect, settings_for, well_known_file
+from shortlink.redirect.outcomes import NO_SUCH_ADDRESS, NOT_FOUND_FILE
+from shortlink.redirect.refusals import refused, unavailable
+from shortlink.redirect.request import RedirectRequest
+from shortlink.redirect.robots import HEADERS as ROBOTS_HEADERS
+from shortlink.redirect.services import RedirectServices
+
+
+def root(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
+    """GET /: the domain's root URL, counted as an orphan visit of its root."""
+    domain = request.domain
+    if domain is None:
+        return refused(services, NO_SUCH_ADDRESS, request)
+    names = services.reading.domains.names
+    services.dispatcher.record_orphan(f"{domain}/" if names and domain != names[0] else "/", "root")
+    url = settings_for(request, services.domain_settings).root_url
+    return fallback_redirect(url) if url is not None else NOT_FOUND_FILE.page()
+
+
+def well_known(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
+    """GET /.well-known/{file}: one of the domain's app-link files."""
+    if request.domain is None:
+        return refused(services, NO_SUCH_ADDRESS, request)
+    return well_known_file(request, services.domain_settings) or NOT_FOUND_FILE.page()
+
+
+def robots(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
+    """GET /robots.txt: all disallowed but the request's domain's crawlable links."""
+    prefix = request.key_prefix
+    if prefix is None:
+        return refused(services, NO_SUCH_ADDRESS, request)
+    try:
+        text = services.robots().text(prefix.removesuffix(KEY_SEPARATOR))
+    except StorageUnavailable:
+        return unavailable(services, "crawlable links not read")
+    return {"statusCode": 200, "headers": ROBOTS_HEADERS, "body": text}

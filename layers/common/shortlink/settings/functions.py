@@ -1,0 +1,82 @@
+"""Each function's settings: the concerns it reads and the tables and queues it must be told.
+
+A function is known by its service name (POWERTOOLS_SERVICE_NAME in template.yaml). Where none is
+set (tools, tests, the local stack, which runs every function in one process with the union of
+their variables) nothing is required, and each concern is read on first use.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from shortlink.errors import ConfigurationError
+from shortlink.settings.addresses import AddressSettings
+from shortlink.settings.clicks import ClickSettings
+from shortlink.settings.codes import CodeSettings
+from shortlink.settings.console import ConsoleSettings
+from shortlink.settings.domains import ShortDomainSettings
+from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.environment import Concern
+from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.settings.regions import RegionSettings
+from shortlink.settings.resources import Resources
+from shortlink.settings.webhooks import WebhookSettings
+
+
+@dataclass(frozen=True)
+class FunctionSettings:
+    # The variables of the Resources it uses (its IAM policy's, in template.yaml).
+    requires: tuple[str, ...]
+    reads: tuple[type[Concern], ...]
+
+    def read(self, env: Mapping[str, str]) -> dict[type[Concern], Concern]:
+        """Each of its concerns' models: ConfigurationError naming the first variable missing or wrong."""
+        for name in self.requires:
+            if not env.get(name, ""):
+                raise ConfigurationError(f"environment variable {name} is not set")
+        concerns: tuple[type[Concern], ...] = (Resources, *self.reads)
+        return {concern: concern.from_env(env) for concern in concerns}
+
+
+# What the API's link routes read: the links' addresses and domains, and the deployment's regions.
+LINK_ROUTES = (AddressSettings, ShortDomainSettings, RegionSettings)
+
+FUNCTIONS: dict[str, FunctionSettings] = {
+    "create": FunctionSettings(
+        ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "IDEMPOTENCY_TABLE"),
+        (*LINK_ROUTES, CodeSettings, RateLimitSettings),
+    ),
+    # Counters: password attempts per window; the queue: its clicks.
+    "redirect": FunctionSettings(
+        ("LINKS_TABLE", "COUNTERS_TABLE", "CLICKS_QUEUE_URL"),
+        (ShortDomainSettings, RegionSettings, LinkCacheSettings, EdgeSettings, ClickSettings, RateLimitSettings),
+    ),
+    "manage": FunctionSettings(("LINKS_TABLE", "API_KEYS_TABLE", "CLICK_STATS_TABLE"), LINK_ROUTES),
+    "transfer": FunctionSettings(
+        ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),
+        (*LINK_ROUTES, CodeSettings, RateLimitSettings),
+    ),
+    "keys": FunctionSettings(("API_KEYS_TABLE",), (RegionSettings,)),
+    "docs": FunctionSettings((), ()),
+    "console": FunctionSettings(
+        ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),
+        (*LINK_ROUTES, CodeSettings, RateLimitSettings, EdgeSettings, ConsoleSettings),
+    ),
+    "ingest": FunctionSettings(("CLICK_STATS_TABLE",), ()),
+    "account-stats": FunctionSettings(("CLICK_STATS_TABLE",), ()),
+    "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
+    # Links: the owners and tags of the links an event names.
+    "webhooks": FunctionSettings(
+        ("LINKS_TABLE", "WEBHOOKS_TABLE", "WEBHOOK_QUEUE_URL"), (ShortDomainSettings, RegionSettings, WebhookSettings)
+    ),
+}
+
+
+def function_settings(env: Mapping[str, str]) -> dict[type[Concern], Concern]:
+    """The settings of the function `env` names by its service (none named: none read yet)."""
+    service = env.get("POWERTOOLS_SERVICE_NAME", "")
+    if not service:
+        return {}
+    if service not in FUNCTIONS:
+        raise ConfigurationError(f"POWERTOOLS_SERVICE_NAME {service!r} names no function's settings")
+    return FUNCTIONS[service].read(env)

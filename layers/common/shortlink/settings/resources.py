@@ -1,0 +1,21 @@
+"""The tables and queues a function is told, each by its variable (template.yaml gives each
+function only those its policy lets it use)."""
+
+from dataclasses import dataclass
+
+from shortlink.settings.environment import EnvironmentModel, Resource, resource
+
+
+@dataclass(frozen=True)
+class Resources(EnvironmentModel):
+    links_table: Resource = resource("LINKS_TABLE")
+    api_keys_table: Resource = resource("API_KEYS_TABLE")
+    counters_table: Resource = resource("COUNTERS_TABLE")
+    click_stats_table: Resource = resource("CLICK_STATS_TABLE")
+    clicks_queue: Resource = resource("CLICKS_QUEUE_URL")
+    # Powertools Idempotency records of creates with an Idempotency-Key (create function only).
+    idempotency_table: Resource = resource("IDEMPOTENCY_TABLE")
+    # Webhook endpoints and the queue their events and deliveries go through (shortlink.webhooks);
+    # without a queue no event is emitted.
+    webhooks_table: Resource = resource("WEBHOOKS_TABLE")
+    webhook_queue: Resource = resource("WEBHOOK_QUEUE_URL")
