@@ -19,7 +19,6 @@ from shortlink import wiring as services
 from shortlink.adapters.dynamodb.memberships import DynamoMemberships
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person, Role
-from shortlink.wiring import resources
 from tools.devstack.people import LocalPool, create_user_pool, dev_password
 from tools.devstack.template import LocalTemplate
 
@@ -55,7 +54,7 @@ class Pool:
 
     def member(self, email: str, workspace_id: str, role: Role) -> tuple[Person, str]:
         person, password = self.person(email)
-        join_on_first_sign_in(DynamoMemberships(resources().api_keys_table.value), person, workspace_id, role)
+        join_on_first_sign_in(DynamoMemberships(services.resources().api_keys_table.value), person, workspace_id, role)
         return person, password
 
     def access_token(self, email: str, password: str) -> str:

@@ -18,7 +18,6 @@ from shortlink.people.invitations import hash_token
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Invitation
 from shortlink.settings.rate_limits import RateLimitSettings
-from shortlink.wiring import resources
 from tests.events import http_event
 from tests.integration.people import Authenticator, Pool, user_pool_in
 
@@ -180,7 +179,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
     viewer, password = pool.member("viewer@example.com", workspace, "viewer")
     browser = signed_in(PersonBrowser(handlers), viewer.email, password)
     csrf = browser.csrf()
-    links_before = aws.item_count(resources().links_table.value)
+    links_before = aws.item_count(services.resources().links_table.value)
     keys_before = len(services.api_key_store().list_keys(workspace))
     for path, form in [
         ("/console/links", {"url": "https://example.com/crafted"}),
@@ -192,7 +191,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
         assert answer["statusCode"] == 403, (path, answer["body"])
     for page in ("/console/links/new", "/console/keys", "/console/members"):
         assert browser.get(page)["statusCode"] == 403, page
-    assert aws.item_count(resources().links_table.value) == links_before
+    assert aws.item_count(services.resources().links_table.value) == links_before
     assert len(services.api_key_store().list_keys(workspace)) == keys_before
     assert services.memberships().role_in(workspace, viewer.subject) == "viewer"
     assert services.invitations().pending_for(workspace) == []

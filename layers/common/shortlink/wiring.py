@@ -26,6 +26,7 @@ from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.environment import Concern
 from shortlink.settings.functions import function_settings
 from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.people import PeopleSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
@@ -260,11 +261,8 @@ def invitations() -> "DynamoInvitations":
     return DynamoInvitations(resources().api_keys_table.value, regions().home_region_name)
 
 
-@cache
-def people_settings() -> "PeopleSettings":
-    from shortlink.settings.people import PeopleSettings
-
-    return PeopleSettings.from_env(os.environ)
+def people_settings() -> PeopleSettings:
+    return settings_of(PeopleSettings)
 
 
 @cache
@@ -509,7 +507,6 @@ def reset() -> None:
         memberships,
         person_sessions,
         invitations,
-        people_settings,
         user_pool,
         invitation_messages,
         pool_keys,

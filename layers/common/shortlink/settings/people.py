@@ -5,6 +5,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Self
 
+from shortlink.errors import ConfigurationError
+
 
 @dataclass(frozen=True)
 class PeopleSettings:
@@ -30,7 +32,7 @@ class PeopleSettings:
         jwks = env.get("PEOPLE_JWKS_URL") or (f"{issuer}/.well-known/jwks.json" if issuer else "")
         attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
         if not attempts.isdigit() or int(attempts) < 1:
-            raise ValueError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
+            raise ConfigurationError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")
         return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)

@@ -41,9 +41,8 @@ def console_url(path: str) -> str:
     the stack's public base URL (behind an edge of one domain, which names no host)."""
     host = browser_host()
     if not host:
-        return (
-            f"{addresses().public_base_url or 'https://' + resolver().current_event.request_context.domain_name}{path}"
-        )
+        base = addresses().public_base_url or f"https://{resolver().current_event.request_context.domain_name}"
+        return f"{base}{path}"
     scheme = "http" if host.split(":")[0] in LOOPBACK_HOSTS else "https"
     return f"{scheme}://{host}{path}"
 

@@ -60,9 +60,8 @@ def pool() -> UserPool:
 def counted(email: str) -> None:
     """Count one attempt of this client's address and one of the account, before the pool is asked."""
     client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
-    take_sign_in_attempt(
-        str(client or "unknown"), settings_of(RateLimitSettings).sign_in_attempts_per_window, now(), window_counter()
-    )
+    limit = settings_of(RateLimitSettings).sign_in_attempts_per_window
+    take_sign_in_attempt(str(client or "unknown"), limit, now(), window_counter())
     take_account_sign_in_attempt(email, people_settings().sign_in_attempts_per_account, now(), window_counter())
 
 
