@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console.pages import page
 from shortlink.entrypoints.console import (
+    audit,
     keys,
     links,
     members,
@@ -30,7 +31,7 @@ STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 
 logger = Logger()
 app = APIGatewayHttpResolver()
-for area in (plumbing, sign_in, people_sign_in, sso, links, stats, keys, members, security):
+for area in (plumbing, sign_in, people_sign_in, sso, links, stats, keys, members, security, audit):
     app.include_router(area.router)
 
 

@@ -36,6 +36,8 @@ from shortlink.api.resolver import (
     needs,
 )
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
+from shortlink.audit.recording import link_target
+from shortlink.entrypoints import audit
 from shortlink.errors import ShortlinkError
 from shortlink.links.use_cases import create_link
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -88,11 +90,13 @@ def create_and_describe(
     # A private code is a capability: it is not written to the logs.
     logger.info("link created", extra={"code": "(private)" if link.private else link.code, "owner": owner})
     view = link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
-    event = link_event("link.created", owner, link.tags, view, now)
+    queued = [link_event("link.created", owner, link.tags, view, now)]
+    # Inside the idempotent part: a replayed answer records nothing.
+    audit.record(app, "link.created", link_target(link), along=queued)
     if events is None:
-        webhook_events.emit(webhook_queue(), [event])
+        webhook_events.emit(webhook_queue(), queued)
     else:
-        events.append(event)
+        events.extend(queued)
     return view
 
 

@@ -1,5 +1,6 @@
 """An account's API keys, managed by a key with the `admin` scope: create, list, revoke; and
-`GET /people/me`, a person's workspaces (their access token; API Gateway's JWT authorizer).
+its audit log (who changed what), read by the same keys; and `GET /people/me`, a person's
+workspaces (their access token; API Gateway's JWT authorizer).
 
 Keys created here join the caller's account (they work on its links); the admin command is the
 root of trust, so revoking the last admin key locks nobody out for good.
@@ -11,17 +12,28 @@ from typing import Annotated, Any
 
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import Response, content_types
-from aws_lambda_powertools.event_handler.openapi.params import Body, Path
+from aws_lambda_powertools.event_handler.openapi.params import Body, Path, Query
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
+from shortlink.api.audit_views import AuditEntries, audit_answer
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.api.people_views import PersonView, WorkspaceView
-from shortlink.api.resolver import api_resolver, current_api_key, current_person, for_people, missing_scope, needs
-from shortlink.api.responses import BODY_ERRORS, answers
+from shortlink.api.resolver import (
+    api_resolver,
+    current_api_key,
+    current_person,
+    error_response,
+    for_people,
+    missing_scope,
+    needs,
+)
+from shortlink.api.responses import BODY_ERRORS, answers, content_answer
+from shortlink.audit.queries import InvalidAuditQuery, audit_query, export_format
+from shortlink.entrypoints import audit
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
-from shortlink.wiring import api_key_store, memberships, person_access
+from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
 
@@ -45,6 +57,7 @@ def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
         key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
     except ScopeNotGrantable as error:
         return missing_scope(f"granting {error.scope}", error.scope)
+    audit.record(app, "key.created", key.key_id)
     logger.info("API key created", extra={"key_id": key.key_id, "by": caller.id, "scopes": sorted(scopes)})
     body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(body))
@@ -76,8 +89,44 @@ def revoke_key(
     caller = current_api_key(app)
     if not api_key_store().revoke(key_id, owner=caller.owner):
         raise ApiKeyNotFound(key_id)
+    audit.record(app, "key.revoked", key_id)
     logger.info("API key revoked", extra={"key_id": key_id, "by": caller.id})
     return Response(status_code=204)  # no body, so no Content-Type either
+
+
+# Read as text and parsed by the audit log's own rules (shortlink.audit.queries): 400 naming the parameter.
+AuditParameter = Annotated[str | None, Query(max_length=2048)]
+
+
+@app.get(
+    "/audit",
+    summary="The account's audit log, newest first (JSON or CSV)",
+    operation_id="auditLog",
+    responses=content_answer(
+        "a page of entries (CSV: its next cursor in X-Next-Cursor)",
+        {"application/json": AuditEntries, "text/csv": {"type": "string"}},
+        400,
+    ),
+    security=needs(ADMIN),
+)
+def audit_log(
+    output: Annotated[str | None, Query(alias="format", description="json (default) or csv")] = None,
+    since: Annotated[str | None, Query(description="inclusive: ISO 8601 with a zone, or epoch milliseconds")] = None,
+    until: Annotated[str | None, Query(description="exclusive: ISO 8601 with a zone, or epoch milliseconds")] = None,
+    target: Annotated[str | None, Query(description="link, key, webhook, member, setting or session")] = None,
+    target_id: Annotated[str | None, Query(description="with target: that one's entries (a link's code)")] = None,
+    limit: Annotated[str | None, Query(description="entries per page, 1 to 1000 (default 100)")] = None,
+    cursor: AuditParameter = None,
+) -> Response[Any]:
+    asked = {"since": since, "until": until, "target": target, "target_id": target_id, "limit": limit, "cursor": cursor}
+    query = audit_query({name: value for name, value in asked.items() if value is not None})
+    chosen = export_format(output)
+    return audit_answer(audit_trail().page(current_api_key(app).owner, query), chosen)
+
+
+@app.exception_handler(InvalidAuditQuery)
+def invalid_audit_query(error: InvalidAuditQuery) -> Response[Any]:
+    return error_response(400, "invalid_query", str(error), details={"parameter": error.parameter})
 
 
 @app.get(

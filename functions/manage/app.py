@@ -28,10 +28,13 @@ from shortlink.api.link_views import (
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, link_view, needs, requested_key
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, LinkPage, answers, content_answer
 from shortlink.api.stats_views import AccountStats, LinkStats, StatsReport
+from shortlink.audit.model import Action
+from shortlink.audit.recording import edited_fields, link_target
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.bots import classifier_version
 from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
+from shortlink.entrypoints import audit
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link
 from shortlink.links.use_cases import delete_link, edit_link, owned_link, restore_link
@@ -67,10 +70,13 @@ def stored_key(code: str, domain: str | None) -> str:
     return requested_key(code, domain, short_domains())
 
 
-def announced(event_type: str, link: Link) -> dict[str, Any]:
-    """The link's view, its webhook event queued (one SendMessage, after the write)."""
+def announced(event_type: str, link: Link, action: Action, changed: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The link's view; the write's audit entry recorded, then its webhook event and the entry's
+    queued (one SendMessage, after the write)."""
     shown = view(link)
-    webhook_events.emit(webhook_queue(), [link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))])
+    queued = [link_event(event_type, link.owner, link.tags, shown, datetime.now(UTC))]
+    audit.record(app, action, link_target(link), changed, along=queued)
+    webhook_events.emit(webhook_queue(), queued)
     return shown
 
 
@@ -136,8 +142,9 @@ def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> Response[Any]:
     policy = destination_policy(app, addresses(), short_domains())
     key = stored_key(code, domain)
-    edited = edit_link(key, owner(), request.changes(), link_repository(), datetime.now(UTC), policy)
-    return written(announced("link.updated", edited))
+    changes = request.changes()
+    edited = edit_link(key, owner(), changes, link_repository(), datetime.now(UTC), policy)
+    return written(announced("link.updated", edited, "link.edited", edited_fields(changes)))
 
 
 @app.delete(
@@ -148,7 +155,11 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: D
     security=needs(LINKS_WRITE),
 )
 def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
-    announced("link.deleted", delete_link(stored_key(code, domain), owner(), link_repository(), datetime.now(UTC)))
+    announced(
+        "link.deleted",
+        delete_link(stored_key(code, domain), owner(), link_repository(), datetime.now(UTC)),
+        "link.deleted",
+    )
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -160,7 +171,8 @@ def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     security=needs(LINKS_WRITE),
 )
 def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
-    return written(announced("link.restored", restore_link(stored_key(code, domain), owner(), link_repository())))
+    restored = restore_link(stored_key(code, domain), owner(), link_repository())
+    return written(announced("link.restored", restored, "link.restored"))
 
 
 @app.get(

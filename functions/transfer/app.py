@@ -34,7 +34,9 @@ from shortlink.api.resolver import (
     needs,
 )
 from shortlink.api.responses import ExportedLinks, ImportSummary, answers, content_answer
+from shortlink.audit.recording import link_target
 from shortlink.clicks.stats import stats_range
+from shortlink.entrypoints import audit
 from shortlink.errors import ShortlinkError
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.transfer.exports import (
@@ -51,6 +53,8 @@ from shortlink.transfer.imports import MAX_IMPORT_RECORDS, Importer
 from shortlink.wiring import (
     addresses,
     api_key_store,
+    audit_recorder,
+    audit_trail,
     click_stats,
     code_generator,
     importing_links,
@@ -107,10 +111,16 @@ def import_links(
         return error_response(422, "invalid_request", "the file holds no links")
     owner = current_api_key(app).owner  # the account's links
     now = datetime.now(UTC)
+    origin = audit.request_origin(app, now)
+    # One entry per link, not one per file (each link's page shows where it came from), each
+    # written in the transaction that writes its link.
+    links = importing_links().recording(
+        audit_trail(), lambda link: origin.entry("link.imported", link_target(link), now)
+    )
     importer = Importer(
         owner=owner,
         codes=code_generator(),
-        links=importing_links(),
+        links=links,
         now=now,
         policy=destination_policy(app, addresses(), short_domains()),
         allowance=CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now, window_counter()),
@@ -119,6 +129,7 @@ def import_links(
         domains=short_domains(),
     )
     report = importer.run(records).as_json()
+    audit_recorder().announce(links.recorded())
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 

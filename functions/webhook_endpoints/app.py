@@ -14,6 +14,7 @@ from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.api.webhook_views import CreatedEndpoint, CreateEndpointRequest, EndpointList, EndpointView
+from shortlink.entrypoints import audit
 from shortlink.settings.webhooks import WebhookSettings
 from shortlink.webhooks.model import (
     MAX_ENDPOINTS_PER_ACCOUNT,
@@ -74,6 +75,7 @@ def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Respon
         expires_at=caller.expires_at,  # no endpoint outlives the key that registered it
     )
     webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_ACCOUNT)
+    audit.record(app, "webhook.created", endpoint.endpoint_id)
     logger.info("webhook endpoint registered", extra={"endpoint": endpoint.endpoint_id, "owner": endpoint.owner})
     body = CreatedEndpoint(**EndpointView.of(endpoint).model_dump(), secret=endpoint.secret)
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=body.model_dump_json())
@@ -101,6 +103,7 @@ def list_endpoints() -> dict[str, Any]:
 def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> Response[Any]:
     if not webhook_endpoints().delete(current_api_key(app).owner, endpoint_id):
         raise EndpointNotFound(endpoint_id)
+    audit.record(app, "webhook.deleted", endpoint_id)
     return Response(status_code=204)
 
 

@@ -231,6 +231,20 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
     assert row.find_element(By.CLASS_NAME, "state").text == "revoked"
 
+    # Audit log: the round's changes, newest first, then only the links' (the filter by kind).
+    browser.find_element(By.ID, "audit-page").click()
+    shown("audit-filter")
+    logged = [row.get_attribute("data-action") for row in browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")]
+    assert logged[:2] == ["key.revoked", "key.created"], logged
+    assert {"link.created", "link.edited", "link.deleted", "link.restored", "session.signed_in"} <= set(logged)
+    accessible(browser, "audit")
+    Select(browser.find_element(By.ID, "target")).select_by_value("link")
+    browser.find_element(By.CSS_SELECTOR, "#audit-filter button").click()
+    WebDriverWait(browser, 30).until(expected_conditions.url_contains("target=link"))
+    targets = {row.get_attribute("data-action") for row in browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")}
+    assert targets, "no link entries"
+    assert all(action.startswith("link.") for action in targets), targets
+
     # Sign out: the session is gone, on the server too: its cookie, kept, signs nobody in.
     kept = browser.get_cookie("console_session")["value"]
     browser.find_element(By.ID, "sign-out").click()

@@ -139,6 +139,24 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     browser.find_element(By.CSS_SELECTOR, f'button[aria-label="Remove {editor_email}"]').click()
     shown("invite-form")
     assert editor_email not in browser.find_element(By.ID, "members").text
+
+    # The audit log shows each step, in order, with who took it
+    browser.find_element(By.ID, "audit-page").click()
+    shown("audit-filter")
+    rows = browser.find_elements(By.CSS_SELECTOR, "#audit tbody tr")
+    steps = [
+        (row.get_attribute("data-action"), row.find_element(By.CLASS_NAME, "actor").text.split(" (")[0])
+        for row in reversed(rows)
+        if (row.get_attribute("data-action") or "").startswith("member.")
+    ]
+    assert steps == [
+        ("member.invited", owner_email),
+        ("member.invited", owner_email),
+        ("member.joined", editor_email),
+        ("member.joined", viewer_email),
+        ("member.removed", owner_email),
+    ]
+    accessible(browser, "audit-people")
     browser.delete_all_cookies()
     browser.get(console)  # a fresh visit sets the cookie's domain first
     browser.add_cookie({k: editor_cookie[k] for k in ("name", "value", "path", "secure", "httpOnly")})

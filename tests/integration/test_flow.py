@@ -159,8 +159,8 @@ def test_create_costs_a_key_and_a_claim_lookup_a_rate_count_and_a_put_plus_a_cou
         ("dynamodb", "GetItem"): 3 + 3,  # the API key; a slug's claim on the code's reading (none: no write)
         # one block of 1,000 ids; the key's rate window, each time; the key's first use of the day
         ("dynamodb", "UpdateItem"): 1 + 3 + 1,
-        ("dynamodb", "PutItem"): 3,
-        ("sqs", "SendMessage"): 3,  # each link.created event, after the write (webhooks)
+        ("dynamodb", "PutItem"): 3 + 3,  # each link, then its audit entry
+        ("sqs", "SendMessageBatch"): 3,  # each link.created event and its audit entry's, after the writes
     }
 
 
@@ -175,6 +175,6 @@ def test_without_a_rate_limit_create_skips_the_rate_count(aws, api, monkeypatch)
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 6,
         ("dynamodb", "UpdateItem"): 2,
-        ("dynamodb", "PutItem"): 3,
-        ("sqs", "SendMessage"): 3,  # the link.created events (webhooks)
+        ("dynamodb", "PutItem"): 3 + 3,  # each link, then its audit entry
+        ("sqs", "SendMessageBatch"): 3,  # the link.created events and their audit entries' (webhooks)
     }

@@ -52,9 +52,10 @@ def test_an_import_run_twice_creates_each_link_once(aws, handlers):
     with recording_aws_calls() as calls:
         status, report = import_file(handlers, key, body)
     assert status == 200, report
-    # Each new link is one transaction with its claim (a slug's, or the record's import key)
+    # Each new link is one transaction with its claim (a slug's, or the record's import key) and
+    # its audit entry
     assert calls.counts()[("dynamodb", "TransactWriteItems")] == 2
-    assert calls.counts().get(("dynamodb", "PutItem"), 0) == 0
+    assert calls.counts().get(("dynamodb", "PutItem"), 0) == 0  # the links' audit entries are in them
     assert statuses(report) == [
         (2, "created", None),
         (3, "created", None),

@@ -197,9 +197,9 @@ def test_random_mode_creates_without_the_counter(aws, handlers, monkeypatch, api
     # first use of the day, once; each link.created event (webhooks).
     assert calls.counts() == {
         ("dynamodb", "GetItem"): 40,
-        ("dynamodb", "PutItem"): 20,
+        ("dynamodb", "PutItem"): 20 + 20,  # each link, then its audit entry
         ("dynamodb", "UpdateItem"): 1,
-        ("sqs", "SendMessage"): 20,
+        ("sqs", "SendMessageBatch"): 20,  # with its audit entry's event
     }
     assert aws.item_count("CountersTable") == 0
     assert api.follow(created[0]).status == 302

@@ -21,6 +21,7 @@ from tests.events import bearer, http_event
 from tests.integration.regions import AWAY, HOME, REGIONS, Deployment, deployment
 
 LINKS, KEYS, COUNTERS, WEBHOOKS = "LinksTable", "ApiKeysTable", "CountersTable", "WebhooksTable"
+AUDIT = "AuditLogTable"
 
 
 @pytest.fixture
@@ -84,6 +85,9 @@ def test_a_slug_a_key_and_a_webhook_endpoint_made_away_are_written_at_home(regio
         assert (regions.item(region, LINKS, claim) is not None) is holds
         assert (regions.item(region, KEYS, made_key_item) is not None) is holds
         assert bool(regions.items(region, WEBHOOKS)) is holds
+        # with their audit entries, at home too (the log is written where the changes are)
+        logged = sorted(item["ac"]["S"] for item in regions.items(region, AUDIT))
+        assert logged == (["key.created", "link.created", "webhook.created"] if holds else [])
     # And the new key works away from home before it is replicated (found at home)
     status, listed = call(handlers, "ManageFunction", "GET", "/links", made_key["key"])
     assert status == 200, listed

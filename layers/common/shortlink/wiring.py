@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+    from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
@@ -52,6 +53,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.http.webhooks import HttpWebhookSender
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
+    from shortlink.audit.recording import AuditRecorder
     from shortlink.clicks.packing import PackingRules
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.model import ShortDomains
@@ -493,6 +495,25 @@ def sso_signing_keys() -> "SigningKeys":
     return SigningKeys(CachedJwks(sso_settings().jwks_url).keys)
 
 
+@cache
+def audit_trail() -> "DynamoAuditTrail":
+    """The audit log, in the home region's table: written beside the changes it records, which
+    are made at home (a link of a generated code away from home is the exception)."""
+    from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
+    from shortlink.settings.audit import AuditSettings
+
+    audit = settings_of(AuditSettings)
+    return DynamoAuditTrail(audit.required_table(), audit.retention_days, regions().home_region_name)
+
+
+@cache
+def audit_recorder() -> "AuditRecorder":
+    """Writes a request's audit entries, then queues their audit.recorded events."""
+    from shortlink.audit.recording import AuditRecorder
+
+    return AuditRecorder(audit_trail(), webhook_queue())
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -535,6 +556,8 @@ def reset() -> None:
         sso_settings,
         managed_login,
         sso_signing_keys,
+        audit_trail,
+        audit_recorder,
     ):
         factory.cache_clear()
     forget_settings()

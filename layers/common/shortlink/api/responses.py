@@ -22,6 +22,12 @@ class MissingScopeBody(ErrorBody):
     scope: str
 
 
+class InvalidQueryBody(ErrorBody):
+    """400: a query parameter of the audit log is invalid; `parameter` names it."""
+
+    parameter: str
+
+
 class LinkPage(BaseModel):
     links: list[LinkView]
     next_cursor: str | None
@@ -77,6 +83,7 @@ class ExportedLinks(BaseModel):
 
 
 ERRORS = {
+    400: "a query parameter is invalid (the audit log's): the message and `parameter` name it",
     401: "no valid API key: unknown, revoked or expired (checked after the body's size, before anything else)",
     403: "the API key lacks the scope this route needs (checked right after the key)",
     404: "no such link, or not one of this key's",
@@ -89,7 +96,7 @@ ERRORS = {
 }
 # Every API-key route may answer these; routes with a body also 413 and 415.
 COMMON_ERRORS = (401, 403, 422, 503)
-ERROR_BODIES: dict[int, type[ErrorBody]] = {403: MissingScopeBody}
+ERROR_BODIES: dict[int, type[ErrorBody]] = {400: InvalidQueryBody, 403: MissingScopeBody}
 BODY_ERRORS = (413, 415)
 
 

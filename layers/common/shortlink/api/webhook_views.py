@@ -6,7 +6,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from shortlink.api.link_views import STRICT_REQUEST, Tags, Url
-from shortlink.webhooks.model import EVENT_TYPES, Endpoint, EventType
+from shortlink.webhooks.model import DEFAULT_EVENT_TYPES, EVENT_TYPES, Endpoint, EventType
 
 
 class CreateEndpointRequest(BaseModel):
@@ -18,7 +18,12 @@ class CreateEndpointRequest(BaseModel):
     url: Url
     events: Annotated[
         list[EventType],
-        Field(min_length=1, max_length=len(EVENT_TYPES), default_factory=lambda: list(EVENT_TYPES)),
+        Field(
+            min_length=1,
+            max_length=len(EVENT_TYPES),
+            default_factory=lambda: list(DEFAULT_EVENT_TYPES),
+            description="default: every event but audit.recorded",
+        ),
     ]
     tags: Annotated[Tags, Field(description="only links carrying one of these tags; none: every link")] = []
 

@@ -20,6 +20,7 @@ RESERVED_SLUGS = frozenset(
         "stats",
         "keys",
         "webhooks",
+        "audit",
         "people",  # the API's routes of people (/people/me)
         "api",
         "admin",

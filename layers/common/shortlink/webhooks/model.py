@@ -22,9 +22,12 @@ from shortlink.domains.model import ShortDomains, split_key
 from shortlink.errors import InvalidUrl, ShortlinkError
 from shortlink.links.urls import DestinationPolicy, validate_destination
 
-EventType = Literal["link.created", "link.updated", "link.deleted", "link.restored", "link.clicked"]
+EventType = Literal["link.created", "link.updated", "link.deleted", "link.restored", "link.clicked", "audit.recorded"]
 EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)
 CLICK_EVENT: EventType = "link.clicked"
+# An audit log entry (shortlink.audit): only to endpoints that ask for it by name.
+AUDIT_EVENT: EventType = "audit.recorded"
+DEFAULT_EVENT_TYPES: tuple[EventType, ...] = tuple(event for event in EVENT_TYPES if event != AUDIT_EVENT)
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes, base64
 MAX_ENDPOINTS_PER_ACCOUNT = 10  # every key of an account shares them

@@ -132,12 +132,16 @@ class DynamoLinkRepository:
                 raise CodeTaken(link.key) from None
             raise unavailable(error) from error
 
+    def written_with(self, link: Link, transaction: TransactWrite) -> None:
+        """Add what else a new link's transaction writes (none here; an import's audit entry)."""
+
     def add_with_slug(self, link: Link, slug_key: str) -> None:
         claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=link.key)
         try:
             with TransactWrite(connection=self.transaction_connection()) as transaction:
                 transaction.save(self._item(link), condition=self._model.code.does_not_exist())
                 transaction.save(claim, condition=self._claims.code.does_not_exist())
+                self.written_with(link, transaction)
         except TransactWriteError as error:
             reasons = [reason.code for reason in error.cancellation_reasons if reason is not None]
             if "ConditionalCheckFailed" in reasons:

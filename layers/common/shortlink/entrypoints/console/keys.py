@@ -12,6 +12,7 @@ from shortlink.console import forms
 from shortlink.console.key_form import key_request
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import Session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.errors import ApiKeyNotFound, InvalidApiKeyOption, ScopeNotGrantable
 from shortlink.people.actors import Actor
@@ -60,6 +61,7 @@ def create_key() -> Response[Any]:
     except ScopeNotGrantable as error:
         message = f"scopes: this key cannot grant {error.scope}, which it lacks"
         return keys_page(key, current, forms.FormState(form, {"scopes": message}), 422)
+    audit.record(key, "key.created", made.key_id)
     logger.info("API key created", extra={"key_id": made.key_id, "by": key.id, "scopes": sorted(scopes)})
     created = CreatedKey(**KeyView.of(made, now()).model_dump(), key=plaintext)
     return keys_page(key, current, forms.FormState(), 201, created)
@@ -70,5 +72,6 @@ def revoke_key(key_id: str) -> Response[Any]:
     _, _, key = posted_by_session(ADMIN)
     if not api_key_store().revoke(key_id, owner=key.owner):
         raise ApiKeyNotFound(key_id)
+    audit.record(key, "key.revoked", key_id)
     logger.info("API key revoked", extra={"key_id": key_id, "by": key.id})
     return see_other("/console/keys")

@@ -13,9 +13,11 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
+from shortlink.audit.recording import changed_fields, link_target
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import Session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import (
     Refused,
     destinations,
@@ -152,6 +154,7 @@ def create() -> Response[Any]:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=None, bulk=None)
+    audit.record(key, "link.created", link_target(link))
     return see_other(page_of(link, created="1"))
 
 
@@ -166,11 +169,15 @@ def create_many() -> Response[Any]:
         url, _, title = line.partition(" ")
         item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
         try:
-            results.append({"line": number, "text": line, "link": view(create_from(item, key.owner))})
+            created = create_from(item, key.owner)
         except forms.FormErrors as error:
             results.append({"line": number, "text": line, "error": str(error)})
+            continue
         except ShortlinkError as error:
             results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
+            continue
+        audit.record(key, "link.created", link_target(created))  # outside: a failed entry fails the request
+        results.append({"line": number, "text": line, "link": view(created)})
     bulk = {"results": results, "created": sum("link" in result for result in results)}
     return link_form(key, current, forms.FormState(), editing=None, bulk=bulk)
 
@@ -198,6 +205,7 @@ def link_page(code: str) -> Response[Any]:
         granularity=granularity,
         stats_query={"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")},
         created=query("created"),
+        history=audit.link_history(key, link),
     )
 
 
@@ -236,20 +244,22 @@ def edit(code: str) -> Response[Any]:
     link = view(stored)
     try:
         changes = forms.link_changes(form)
-        edit_link(stored.key, key.owner, changes, link_repository(), now(), destinations())
+        edited = edit_link(stored.key, key.owner, changes, link_repository(), now(), destinations())
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:
         if isinstance(error, LinkNotFound):
             raise
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
+    audit.record(key, "link.edited", link_target(edited), changed_fields(stored, edited))
     return see_other(page_of(stored))
 
 
 @router.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    delete_link(stored_key(code), key.owner, link_repository(), now())
+    deleted = delete_link(stored_key(code), key.owner, link_repository(), now())
+    audit.record(key, "link.deleted", link_target(deleted))
     return see_other("/console")
 
 
@@ -257,4 +267,5 @@ def delete(code: str) -> Response[Any]:
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
     restored = restore_link(stored_key(code), key.owner, link_repository())
+    audit.record(key, "link.restored", link_target(restored))
     return see_other(page_of(restored))

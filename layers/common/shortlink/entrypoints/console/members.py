@@ -11,6 +11,7 @@ from shortlink.access.api_keys import ADMIN
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import LOOPBACK_HOSTS, Session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable
@@ -69,6 +70,7 @@ def invite_member() -> Response[Any]:
     messages = invitation_messages()
     if messages is not None:
         messages.send(invitation, link)
+    audit.record(actor, "member.invited", invitation.invitation_id)  # its public id: never the token
     logger.info("member invited", extra={"by": actor.id, "invitation_id": invitation.invitation_id, "role": role})
     # Without a mail sender the inviter passes the link on: shown this once, as a new key is.
     return members_page(actor, current, forms.FormState(), 201, invited=invitation.email, link="" if messages else link)
@@ -78,6 +80,7 @@ def invite_member() -> Response[Any]:
 def remove(subject: str) -> Response[Any]:
     _, _, actor = posted_by_session(ADMIN)
     removed = remove_member(memberships(), actor.scopes, actor.workspace_id, subject)
+    audit.record(actor, "member.removed", removed.subject)
     logger.info("member removed", extra={"by": actor.id, "subject": removed.subject, "role": removed.role})
     return see_other("/console/members")
 
@@ -87,5 +90,6 @@ def set_role(subject: str) -> Response[Any]:
     form, _, actor = posted_by_session(ADMIN)
     role = checked_role(forms.value(form, "role"))
     change_role(memberships(), actor.scopes, actor.workspace_id, subject, role)
+    audit.record(actor, "member.role_changed", subject, ("role",))
     logger.info("member role changed", extra={"by": actor.id, "subject": subject, "role": role})
     return see_other("/console/members")

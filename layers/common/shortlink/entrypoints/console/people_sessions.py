@@ -8,7 +8,9 @@ from aws_lambda_powertools.event_handler import Response
 
 from shortlink.console.pages import page, see_other, session_cookie
 from shortlink.console.sessions import issue_person_session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import now
+from shortlink.people.actors import Actor
 from shortlink.people.model import Person
 from shortlink.wiring import console_session_secret, memberships, person_sessions
 
@@ -26,5 +28,6 @@ def start_person_session(person: Person, workspace_id: str | None = None) -> Res
         return page("error.html", 403, message="You are not a member of any workspace yet: ask an owner to invite you.")
     generation = person_sessions().session_generation(person.subject)
     _, cookie = issue_person_session(person.subject, chosen.workspace_id, now(), console_session_secret(), generation)
+    audit.record(Actor.of_member(chosen), "session.signed_in", person.subject)
     logger.info("console sign-in", extra={"subject": person.subject, "workspace_id": chosen.workspace_id})
     return see_other("/console", [session_cookie(cookie)])

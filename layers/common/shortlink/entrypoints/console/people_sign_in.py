@@ -13,6 +13,7 @@ from shortlink.console import forms
 from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
 from shortlink.console.pages import page, see_other, session_cookie
 from shortlink.console.sessions import cookie_value, issue_person_session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.people_sessions import start_person_session
 from shortlink.entrypoints.console.plumbing import (
     Refused,
@@ -23,10 +24,11 @@ from shortlink.entrypoints.console.plumbing import (
     requiring,
     shown,
 )
+from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
-from shortlink.people.model import Person, plausible_id
+from shortlink.people.model import Membership, Person, plausible_id
 from shortlink.people.ports import Challenge, UserPool
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
@@ -76,6 +78,8 @@ def signed_in(person: Person, invitation_token: str) -> Response[Any]:
     if invitation_token:
         joined = accept(invitations(), memberships(), invitation_token, person, now())
         workspace = joined.workspace_id
+        if isinstance(joined, Membership):  # a member already keeps their role: nobody joined
+            audit.record(Actor.of_member(joined), "member.joined", person.subject)
         logger.info("invitation accepted", extra={"subject": person.subject, "workspace_id": workspace})
     answer = start_person_session(person, workspace)
     answer.cookies.append(challenge_cookie(""))

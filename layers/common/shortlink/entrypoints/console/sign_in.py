@@ -11,8 +11,10 @@ from shortlink.access.rate_limits import take_sign_in_attempt
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import issue_session
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.entrypoints.console.sso import button_label
+from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -46,6 +48,8 @@ def sign_in() -> Response[Any]:
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
     if key is None or key.state(now()) != "active":
+        if key is not None:  # a known key, revoked or expired: its workspace learns of the attempt
+            audit.record(Actor.of_key(key), "session.sign_in_failed", key.key_id)
         return page(
             "sign_in.html",
             401,
@@ -54,6 +58,7 @@ def sign_in() -> Response[Any]:
             sso_label=button_label(),
         )
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
+    audit.record(Actor.of_key(key), "session.signed_in", key.key_id)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
 
@@ -66,5 +71,6 @@ def sign_out() -> Response[Any]:
         person_sessions().end_sessions(current.subject)
     else:
         api_key_store().end_sessions(current.key_hash)
+    audit.record(actor, "session.signed_out", actor.id)
     logger.info("console sign-out", extra={"actor": actor.id})
     return see_other(SIGN_IN, [ended_session_cookie()])

@@ -1,0 +1,52 @@
+"""The answers of `GET /audit`: a page of the audit log as JSON or CSV."""
+
+from typing import Any
+
+from aws_lambda_powertools.event_handler import Response, content_types
+from pydantic import BaseModel
+
+from shortlink.audit.export import entries_csv, entries_json
+from shortlink.audit.queries import ExportFormat
+from shortlink.audit.trail import AuditPage
+
+
+class AuditActor(BaseModel):
+    kind: str
+    id: str
+    label: str
+
+
+class AuditTarget(BaseModel):
+    kind: str
+    id: str
+
+
+class AuditEntryView(BaseModel):
+    """An entry as the API shows it (shortlink.audit.model.AuditEntry.view)."""
+
+    id: str
+    at: str
+    workspace: str
+    actor: AuditActor
+    action: str
+    target: AuditTarget
+    changed: list[str]
+    client: str
+    request_id: str
+
+
+class AuditEntries(BaseModel):
+    entries: list[AuditEntryView]
+    next_cursor: str | None
+
+
+NEXT_CURSOR_HEADER = "X-Next-Cursor"  # a CSV page's cursor (a JSON page carries it in its body)
+
+
+def audit_answer(page: AuditPage, output: ExportFormat) -> Response[Any]:
+    if output == "csv":
+        headers = {"Content-Disposition": 'attachment; filename="audit.csv"'}
+        if page.next_cursor:
+            headers[NEXT_CURSOR_HEADER] = page.next_cursor
+        return Response(200, "text/csv; charset=utf-8", entries_csv(page.entries), headers=headers)
+    return Response(200, content_types.APPLICATION_JSON, entries_json(page.entries, page.next_cursor))
