@@ -185,6 +185,7 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     """Start every region, the replicator and the control endpoint, each registered on `running`."""
     import boto3
 
+    from tools.devstack.people import COGNITO_ENDPOINT_VARIABLE
     from tools.devstack.region_control import RegionControl, serve_control
     from tools.devstack.replicator import RegionClients, Replicator
     from tools.devstack.resources import create_queues, create_tables
@@ -197,10 +198,15 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     ensure_free(control_port, "set CONTROL_PORT=<free port>")
 
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
-    moto_url = start_embedded_moto(moto_port, running, whole_streams=True) if embedded else ""
+    # The user pool is the shared moto's too, unless the environment names a Cognito endpoint:
+    # each region's process is told it, so none starts a moto of its own on MOTO_PORT.
+    cognito_endpoint = os.environ.get(COGNITO_ENDPOINT_VARIABLE) or os.environ.get("AWS_ENDPOINT_URL")
+    started = embedded or cognito_endpoint is None
+    moto_url = start_embedded_moto(moto_port, running, whole_streams=True) if started else ""
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
+    os.environ[COGNITO_ENDPOINT_VARIABLE] = cognito_endpoint or moto_url
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     tables = replicated_tables(template)
