@@ -113,6 +113,10 @@ class InMemoryMemberships:
 
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], Membership] = {}
+        self.removed: set[tuple[str, str]] = set()
+
+    def was_removed(self, workspace_id: str, subject: str) -> bool:
+        return (workspace_id, subject) in self.removed
 
     def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
         return self.items.get((workspace_id, subject))
@@ -127,8 +131,12 @@ class InMemoryMemberships:
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted((m for m in self.items.values() if m.workspace_id == workspace_id), key=lambda m: m.email)
 
-    def add(self, membership: Membership) -> bool:
-        return self.items.setdefault((membership.workspace_id, membership.subject), membership) is membership
+    def add(self, membership: Membership, readmit: bool = False) -> bool:
+        key = (membership.workspace_id, membership.subject)
+        if key in self.removed and not readmit:
+            return False
+        self.removed.discard(key)
+        return self.items.setdefault(key, membership) is membership
 
     def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
         found = self.items.get((workspace_id, subject))
@@ -138,7 +146,10 @@ class InMemoryMemberships:
         return True
 
     def remove(self, workspace_id: str, subject: str) -> bool:
-        return self.items.pop((workspace_id, subject), None) is not None
+        if self.items.pop((workspace_id, subject), None) is None:
+            return False
+        self.removed.add((workspace_id, subject))
+        return True
 
 
 class InMemoryInvitations:

@@ -5,6 +5,7 @@ session, and every forged or replayed callback refused with no session and no me
 
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,7 +14,11 @@ import urllib3
 from werkzeug.serving import make_server
 
 from shortlink import wiring as services
-from shortlink.wiring import memberships
+from shortlink.people.invitations import accept, invite
+from shortlink.people.members import join_on_first_sign_in, remove_member
+from shortlink.people.model import Person
+from shortlink.people.roles import scopes_of
+from shortlink.wiring import invitations, memberships
 from tests.e2e.running_stack import free_port
 from tests.events import http_event
 from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
@@ -21,6 +26,7 @@ from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
 pytestmark = pytest.mark.one_account_per_module
 CALLBACK = "https://sho.rt/console/sso/callback"
 WORKSPACE = "acme"
+NOW = datetime.now(UTC)
 
 
 def served(login: FakeManagedLogin) -> Iterator[str]:
@@ -260,3 +266,29 @@ def test_the_console_starts_without_the_jwt_library_or_the_login_adapter():
         [sys.executable, "-c", probe], cwd=root, env=environment, capture_output=True, text=True, check=True
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(sso, handlers):
+    browser = Browser(handlers)
+    assert signed_in(browser, "ada@example.com")["statusCode"] == 303
+    [ada] = memberships().members_of(WORKSPACE)
+    join_on_first_sign_in(memberships(), Person("sub-owner", "owner@example.com"), WORKSPACE, "owner")
+    remove_member(memberships(), scopes_of("owner"), WORKSPACE, ada.subject)
+    # Her session ends at its next request, and single sign-on does not make her a member again.
+    out = browser.get("/console")
+    assert (out["statusCode"], out["headers"]["Location"]) == (303, "/console/sign-in")
+    again = Browser(handlers)
+    answer = signed_in(again, "ada@example.com")
+    assert answer["statusCode"] == 403
+    assert "You were removed from this workspace; ask an owner to invite you again." in answer["body"]
+    assert "console_session" not in again.cookies
+    assert "console_sso" not in again.cookies
+    assert members() == {"owner@example.com": "owner"}
+    # An owner invites her again: the accepted invitation clears the removal, with its role.
+    _, token = invite(invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "editor", NOW)
+    accept(invitations(), memberships(), token, Person(ada.subject, ada.email), NOW)
+    back = Browser(handlers)
+    assert signed_in(back, "ada@example.com")["statusCode"] == 303
+    assert "console_session" in back.cookies
+    assert back.get("/console")["statusCode"] == 200
+    assert members() == {"ada@example.com": "editor", "owner@example.com": "owner"}

@@ -45,7 +45,8 @@ def accept(
     invitations: Invitations, memberships: Memberships, token: str, person: Person, now: datetime
 ) -> Membership | Invitation:
     """Spend the invitation `token` names: `person` joins its workspace with its role (a member
-    already keeps the role they have: the invitation is spent all the same). The new membership,
+    already keeps the role they have: the invitation is spent all the same; a person removed
+    from the workspace before is let in again). The new membership,
     or the invitation if they were a member; InvitationNotValid if it is unknown, spent or expired."""
     if not 0 < len(token) <= MAX_TOKEN_CHARS:
         raise InvitationNotValid("no such invitation")
@@ -53,6 +54,6 @@ def accept(
     if invitation is None:
         raise InvitationNotValid("this invitation is unknown, was used already, or has expired")
     joined = join_on_first_sign_in(
-        memberships, person, invitation.workspace_id, invitation.role, now, added_by=invitation.invited_by
+        memberships, person, invitation.workspace_id, invitation.role, now, invitation.invited_by, invited=True
     )
     return joined or invitation

@@ -17,6 +17,7 @@ from shortlink.console.sessions import cookie_value
 from shortlink.entrypoints.console.people_sessions import start_person_session
 from shortlink.entrypoints.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.errors import StorageUnavailable
+from shortlink.people.errors import MemberRemoved
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person, role_named
 from shortlink.sso.authorize import authorize_url
@@ -110,7 +111,11 @@ def callback() -> Response[Any]:
     person = Person(identity.subject, identity.email)
     role = role_named(config.default_role) or "viewer"
     added_by = f"single sign-on ({config.provider_name})"
-    joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
+    try:
+        joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
+    except MemberRemoved as refusal:
+        logger.info("single sign-on refused: a removed member", extra={"workspace_id": config.workspace})
+        return refused_page(403, f"{str(refusal).capitalize()}.")
     if joined is not None:
         logger.info("single sign-on: a new member", extra={"workspace_id": config.workspace, "role": role})
     answer = start_person_session(person, config.workspace)
