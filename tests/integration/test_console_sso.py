@@ -14,7 +14,7 @@ import urllib3
 from werkzeug.serving import make_server
 
 from shortlink import wiring as services
-from shortlink.people.invitations import accept, invite
+from shortlink.people.invitations import hash_token, invite
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Person
 from shortlink.people.roles import scopes_of
@@ -111,8 +111,8 @@ def at_the_provider(authorize: str, email: str) -> dict[str, str]:
     return {name: values[0] for name, values in parse_qs(urlsplit(location).query).items()}
 
 
-def started(browser: Browser) -> str:
-    answer = browser.get("/console/sso")
+def started(browser: Browser, invitation: str = "") -> str:
+    answer = browser.get("/console/sso", {"invitation": invitation} if invitation else None)
     assert answer["statusCode"] == 302
     return str(answer["headers"]["Location"])
 
@@ -284,11 +284,38 @@ def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(s
     assert "console_session" not in again.cookies
     assert "console_sso" not in again.cookies
     assert members() == {"owner@example.com": "owner"}
-    # An owner invites her again: the accepted invitation clears the removal, with its role.
+    # An owner invites her again; she accepts with single sign-on from the invitation's page.
     _, token = invite(invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "editor", NOW)
-    accept(invitations(), memberships(), token, Person(ada.subject, ada.email), NOW)
     back = Browser(handlers)
-    assert signed_in(back, "ada@example.com")["statusCode"] == 303
+    invitation_page = back.get(f"/console/invitations/{token}")
+    assert f'href="/console/sso?invitation={token}"' in invitation_page["body"]
+    assert "Sign in with Example Corp and join" in invitation_page["body"]
+    joined = back.get("/console/sso/callback", at_the_provider(started(back, token), "ada@example.com"))
+    assert (joined["statusCode"], joined["headers"]["Location"]) == (303, "/console"), joined.get("body")
     assert "console_session" in back.cookies
+    assert "console_sso_invitation" not in back.cookies
     assert back.get("/console")["statusCode"] == 200
     assert members() == {"ada@example.com": "editor", "owner@example.com": "owner"}
+    # Her later sign-ins are plain ones again, and keep the invited role.
+    assert signed_in(Browser(handlers), "ada@example.com")["statusCode"] == 303
+    assert members() == {"ada@example.com": "editor", "owner@example.com": "owner"}
+
+
+def test_an_invitation_accepted_with_single_sign_on_must_name_the_persons_address(sso, handlers):
+    join_on_first_sign_in(memberships(), Person("sub-owner", "owner@example.com"), WORKSPACE, "owner")
+    _, token = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, "ada@example.com", "admin", NOW
+    )
+    browser = Browser(handlers)
+    answer = browser.get("/console/sso/callback", at_the_provider(started(browser, token), "mallory@example.com"))
+    assert answer["statusCode"] == 403
+    assert "This invitation is for ada@example.com" in answer["body"]
+    assert "console_session" not in browser.cookies
+    assert members() == {"owner@example.com": "owner"}
+    assert invitations().find(hash_token(token), datetime.now(UTC)) is not None  # not spent
+    # A spent or made-up invitation is refused the same way, with nobody joining.
+    made_up = Browser(handlers)
+    answer = made_up.get("/console/sso/callback", at_the_provider(started(made_up, "x" * 40), "ada@example.com"))
+    assert answer["statusCode"] == 404
+    assert "This invitation is unknown, was used already, or has expired." in answer["body"]
+    assert members() == {"owner@example.com": "owner"}
