@@ -319,3 +319,11 @@ def test_an_invitation_accepted_with_single_sign_on_must_name_the_persons_addres
     assert answer["statusCode"] == 404
     assert "This invitation is unknown, was used already, or has expired." in answer["body"]
     assert members() == {"owner@example.com": "owner"}
+
+
+@pytest.mark.parametrize("invitation", ["x" * 3000, "tok\u00e9n", "a\nb"])
+def test_an_invitation_parameter_no_token_could_be_is_ignored_and_sets_no_cookie(sso, handlers, invitation):
+    browser = Browser(handlers)
+    answer = browser.get("/console/sso", {"invitation": invitation})
+    assert answer["statusCode"] == 302
+    assert set(browser.cookies) == {"console_sso"}
