@@ -74,7 +74,7 @@ def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(ta
     removed = remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
     assert removed.role == "admin"
     assert memberships.role_in("ws1", ANN.subject) is None
-    assert not memberships.remove("ws1", ANN.subject)
+    assert not memberships.remove("ws1", ANN.subject, NOW)
     assert memberships.role_in("ws2", ANN.subject) == "viewer"  # another workspace's stays
 
 
@@ -82,7 +82,7 @@ def test_a_removal_is_kept_so_that_only_an_accepted_invitation_lets_the_person_b
     memberships, invitations = DynamoMemberships(table), DynamoInvitations(table)
     join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW)
     join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
-    remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
+    remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject, NOW)
     assert memberships.was_removed("ws1", ANN.subject)
     assert not memberships.was_removed("ws1", OWNER.subject)
     assert not memberships.was_removed("ws2", ANN.subject)
@@ -91,20 +91,25 @@ def test_a_removal_is_kept_so_that_only_an_accepted_invitation_lets_the_person_b
     assert [m.subject for m in memberships.members_of("ws1")] == [OWNER.subject]
     assert memberships.of_person(ANN.subject) == []
     assert not memberships.set_role("ws1", ANN.subject, "admin")
-    assert not memberships.remove("ws1", ANN.subject)
+    assert not memberships.remove("ws1", ANN.subject, NOW)
     # Single sign-on's conditional put does not replace it.
     with pytest.raises(MemberRemoved):
         join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
     assert not memberships.add(Membership("ws1", ANN.subject, ANN.email, "viewer", NOW))
     assert memberships.was_removed("ws1", ANN.subject)
-    # An accepted invitation's put does, with the invited role.
-    _, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "editor", NOW)
-    joined = accept(invitations, memberships, token, ANN, NOW)
-    assert joined == Membership("ws1", ANN.subject, ANN.email, "editor", NOW, OWNER.email)
+    # An invitation made before the removal does not replace it; one made after does, with its role.
+    ann = Membership("ws1", ANN.subject, ANN.email, "viewer", NOW)
+    assert not memberships.add(ann, invited_at=NOW - timedelta(seconds=1))
+    assert not memberships.add(ann, invited_at=NOW)
+    assert memberships.was_removed("ws1", ANN.subject)
+    later = NOW + timedelta(seconds=1)
+    _, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "editor", later)
+    joined = accept(invitations, memberships, token, ANN, later)
+    assert joined == Membership("ws1", ANN.subject, ANN.email, "editor", later, OWNER.email)
     assert not memberships.was_removed("ws1", ANN.subject)
     assert memberships.role_in("ws1", ANN.subject) == "editor"
     # A readmission never replaces a membership: its role stays.
-    assert not memberships.add(Membership("ws1", ANN.subject, ANN.email, "viewer", NOW), readmit=True)
+    assert not memberships.add(ann, invited_at=later + timedelta(days=1))
     assert memberships.role_in("ws1", ANN.subject) == "editor"
 
 

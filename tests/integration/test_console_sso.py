@@ -273,6 +273,9 @@ def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(s
     assert signed_in(browser, "ada@example.com")["statusCode"] == 303
     [ada] = memberships().members_of(WORKSPACE)
     join_on_first_sign_in(memberships(), Person("sub-owner", "owner@example.com"), WORKSPACE, "owner")
+    _, stale = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "admin", datetime.now(UTC)
+    )
     remove_member(memberships(), scopes_of("owner"), WORKSPACE, ada.subject)
     # Her session ends at its next request, and single sign-on does not make her a member again.
     out = browser.get("/console")
@@ -284,8 +287,17 @@ def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(s
     assert "console_session" not in again.cookies
     assert "console_sso" not in again.cookies
     assert members() == {"owner@example.com": "owner"}
+    # An invitation made before her removal does not bring her back.
+    old = Browser(handlers)
+    answer = old.get("/console/sso/callback", at_the_provider(started(old, stale), "ada@example.com"))
+    assert answer["statusCode"] == 404
+    assert "This invitation is older than your removal" in answer["body"]
+    assert "console_session" not in old.cookies
+    assert members() == {"owner@example.com": "owner"}
     # An owner invites her again; she accepts with single sign-on from the invitation's page.
-    _, token = invite(invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "editor", NOW)
+    _, token = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "editor", datetime.now(UTC)
+    )
     back = Browser(handlers)
     invitation_page = back.get(f"/console/invitations/{token}")
     assert f'href="/console/sso?invitation={token}"' in invitation_page["body"]

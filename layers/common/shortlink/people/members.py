@@ -37,19 +37,19 @@ def join_on_first_sign_in(
     role: Role,
     now: datetime | None = None,
     added_by: str = "",
-    invited: bool = False,
+    invited_at: datetime | None = None,
 ) -> Membership | None:
     """Make `person` a member of `workspace_id` as `role` if they are none yet (single sign-on's
     just-in-time membership, an accepted invitation); the new membership, or None if they
     already were a member (their role stays as it is). A person an owner or admin removed is
-    refused (MemberRemoved) unless `invited`: an accepted invitation lets them in again."""
+    refused (MemberRemoved) unless an invitation made after the removal (`invited_at`) brings them."""
     if memberships.role_in(workspace_id, person.subject) is not None:
         return None
     membership = Membership(workspace_id, person.subject, person.email, role, now or datetime.now(UTC), added_by)
-    if memberships.add(membership, readmit=invited):
+    if memberships.add(membership, invited_at):
         return membership
     # The conditional write was refused: a member already (added meanwhile), or removed.
-    if not invited and memberships.was_removed(workspace_id, person.subject):
+    if memberships.was_removed(workspace_id, person.subject):
         raise MemberRemoved(workspace_id)
     return None
 
@@ -75,10 +75,11 @@ def remove_member(
     manager_scopes: frozenset[str],
     workspace_id: str,
     subject: str,
+    now: datetime | None = None,
 ) -> Membership:
     """End a membership: the removed person's console sessions of this workspace end at their
     next request (each request asks for the membership), and their other ones stay. The removal
-    is kept: single sign-on does not make them a member again, an accepted invitation does."""
+    is kept: single sign-on does not make them a member again, an invitation made later does."""
     member = memberships.membership_in(workspace_id, subject) if plausible_id(subject) else None
     if member is None:
         raise MemberNotFound(subject)
@@ -86,7 +87,7 @@ def remove_member(
         raise RoleNotGrantable(member.role)
     if member.role == "owner":
         _keep_an_owner(memberships, workspace_id, subject)
-    if not memberships.remove(workspace_id, subject):
+    if not memberships.remove(workspace_id, subject, now or datetime.now(UTC)):
         raise MemberNotFound(subject)
     return member
 

@@ -23,17 +23,17 @@ class Memberships(Protocol):
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         """Whether `subject` was removed from `workspace_id` and not invited back since."""
 
-    def add(self, membership: Membership, readmit: bool = False) -> bool:
+    def add(self, membership: Membership, invited_at: datetime | None = None) -> bool:
         """Store `membership` unless the person is a member already or was removed from the
-        workspace: False then (nothing changes). `readmit` (an accepted invitation) stores it in
-        place of a removal, which it clears."""
+        workspace: False then (nothing changes). `invited_at`: it comes of an invitation made
+        then, which replaces (and so clears) a removal made before it, never one made after."""
 
     def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
         """Change a member's role; False if they are no member."""
 
-    def remove(self, workspace_id: str, subject: str) -> bool:
+    def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
         """End the membership and keep the removal (no sign-in makes them a member again, only
-        an invitation); False if there was no membership."""
+        an invitation made later); False if there was no membership."""
 
 
 class PersonSessions(Protocol):

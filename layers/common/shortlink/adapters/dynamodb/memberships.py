@@ -35,6 +35,7 @@ class MembershipItem(Model):
     role = UnicodeAttribute(attr_name="role")
     added_at = UTCDateTimeAttribute(attr_name="added_at")
     added_by = UnicodeAttribute(null=True, attr_name="added_by")
+    removed_at = UTCDateTimeAttribute(null=True, attr_name="removed_at")  # a removal's: see REMOVED
 
 
 class InvitationItem(Model):
@@ -134,7 +135,7 @@ class DynamoMemberships:
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted(self._scan(self._model.workspace_id == workspace_id), key=lambda each: each.email)
 
-    def add(self, membership: Membership, readmit: bool = False) -> bool:
+    def add(self, membership: Membership, invited_at: datetime | None = None) -> bool:
         model = self._model
         item = model(
             item_key=membership_key(membership.workspace_id, membership.subject),
@@ -146,9 +147,11 @@ class DynamoMemberships:
             added_at=membership.added_at,
             added_by=membership.added_by or None,
         )
-        vacant = model.item_key.does_not_exist()
+        condition = model.item_key.does_not_exist()
+        if invited_at is not None:  # an invitation replaces a removal made before it
+            condition |= (model.kind == REMOVED) & (model.removed_at < invited_at.astimezone(UTC))
         try:
-            item.save(condition=(vacant | (model.kind == REMOVED)) if readmit else vacant)
+            item.save(condition=condition)
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -167,11 +170,12 @@ class DynamoMemberships:
             raise unavailable(error) from error
         return True
 
-    def remove(self, workspace_id: str, subject: str) -> bool:
+    def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
         model = self._model
         try:
             model(item_key=membership_key(workspace_id, subject)).update(
-                actions=[model.kind.set(REMOVED)], condition=model.kind == MEMBERSHIP
+                actions=[model.kind.set(REMOVED), model.removed_at.set(removed_at.astimezone(UTC))],
+                condition=model.kind == MEMBERSHIP,
             )
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
