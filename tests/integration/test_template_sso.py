@@ -88,18 +88,18 @@ def test_an_oidc_providers_client_secret_is_read_from_secrets_manager_and_no_par
 @pytest.mark.parametrize("parameters", [ENTRA, OKTA_OIDC])
 def test_the_console_client_takes_codes_with_pkce_only_from_the_provider_back_to_the_console(parameters):
     resources = rendered(parameters)
-    client = resources["ConsoleClient"]["Properties"]
+    client = resources["SsoClient"]["Properties"]
     assert client["AllowedOAuthFlows"] == ["code"]
     assert client["AllowedOAuthFlowsUserPoolClient"] is True
     assert client["GenerateSecret"] is False  # a public client: PKCE proves the code is its own
     assert set(client["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
     assert client["CallbackURLs"] == ["https://sho.rt/console/sso/callback"]
     assert client["SupportedIdentityProviders"] == [parameters["ProviderName"]]
-    assert resources["ConsoleClient"]["DependsOn"] == "IdentityProvider"  # the name must exist first
+    assert resources["SsoClient"]["DependsOn"] == "IdentityProvider"  # the name must exist first
     domain = resources["Domain"]["Properties"]
     assert domain == {"UserPoolId": POOL, "Domain": "acme-links", "ManagedLoginVersion": 2}
-    branding = resources["ConsoleClientBranding"]["Properties"]
-    assert branding == {"UserPoolId": POOL, "ClientId": {"Ref": "ConsoleClient"}, "UseCognitoProvidedValues": True}
+    branding = resources["SsoClientBranding"]["Properties"]
+    assert branding == {"UserPoolId": POOL, "ClientId": {"Ref": "SsoClient"}, "UseCognitoProvidedValues": True}
 
 
 def test_the_values_an_identity_provider_needs_are_outputs():

@@ -45,9 +45,10 @@ def check_totp_codes() -> None:
 
 
 def create_user_pool(template: LocalTemplate, cognito: Any, endpoint: str) -> LocalPool:
-    """The template's one user pool and app client, on `endpoint`."""
+    """The people stack's user pool and the console's app client (people.yaml), on `endpoint`
+    (single sign-on's client, sso.yaml's, is the stand-in managed login's business)."""
     (pool,) = template.resources(POOL_TYPE).values()
-    (client,) = template.resources(CLIENT_TYPE).values()
+    client = template.resources(CLIENT_TYPE)["ConsoleClient"]
     request = {key: value for key, value in pool.items() if key not in POOL_NOT_API}
     pool_id = cognito.create_user_pool(PoolName=LOCAL_POOL_NAME, **request)["UserPool"]["Id"]
     if "SOFTWARE_TOKEN_MFA" in pool.get("EnabledMfas", []):
