@@ -113,6 +113,10 @@ class InMemoryMemberships:
 
     def __init__(self) -> None:
         self.items: dict[tuple[str, str], Membership] = {}
+        self.removed: dict[tuple[str, str], datetime] = {}
+
+    def was_removed(self, workspace_id: str, subject: str) -> bool:
+        return (workspace_id, subject) in self.removed
 
     def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
         return self.items.get((workspace_id, subject))
@@ -127,8 +131,12 @@ class InMemoryMemberships:
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted((m for m in self.items.values() if m.workspace_id == workspace_id), key=lambda m: m.email)
 
-    def add(self, membership: Membership) -> bool:
-        return self.items.setdefault((membership.workspace_id, membership.subject), membership) is membership
+    def add(self, membership: Membership, invited_at: datetime | None = None) -> bool:
+        key = (membership.workspace_id, membership.subject)
+        if key in self.removed and (invited_at is None or invited_at <= self.removed[key]):
+            return False
+        self.removed.pop(key, None)
+        return self.items.setdefault(key, membership) is membership
 
     def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
         found = self.items.get((workspace_id, subject))
@@ -137,8 +145,11 @@ class InMemoryMemberships:
         self.items[(workspace_id, subject)] = replace(found, role=role)
         return True
 
-    def remove(self, workspace_id: str, subject: str) -> bool:
-        return self.items.pop((workspace_id, subject), None) is not None
+    def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
+        if self.items.pop((workspace_id, subject), None) is None:
+            return False
+        self.removed[(workspace_id, subject)] = removed_at
+        return True
 
 
 class InMemoryInvitations:

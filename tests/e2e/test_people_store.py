@@ -15,6 +15,7 @@ from moto import mock_aws
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
+from shortlink.people.errors import MemberRemoved
 from shortlink.people.invitations import accept, hash_token, invite
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Invitation, Membership, Person
@@ -73,8 +74,43 @@ def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(ta
     removed = remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
     assert removed.role == "admin"
     assert memberships.role_in("ws1", ANN.subject) is None
-    assert not memberships.remove("ws1", ANN.subject)
+    assert not memberships.remove("ws1", ANN.subject, NOW)
     assert memberships.role_in("ws2", ANN.subject) == "viewer"  # another workspace's stays
+
+
+def test_a_removal_is_kept_so_that_only_an_accepted_invitation_lets_the_person_back(table):
+    memberships, invitations = DynamoMemberships(table), DynamoInvitations(table)
+    join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW)
+    join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
+    remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject, NOW)
+    assert memberships.was_removed("ws1", ANN.subject)
+    assert not memberships.was_removed("ws1", OWNER.subject)
+    assert not memberships.was_removed("ws2", ANN.subject)
+    # The removal is no membership: not found, not listed, not changed, not removed again.
+    assert memberships.membership_in("ws1", ANN.subject) is None
+    assert [m.subject for m in memberships.members_of("ws1")] == [OWNER.subject]
+    assert memberships.of_person(ANN.subject) == []
+    assert not memberships.set_role("ws1", ANN.subject, "admin")
+    assert not memberships.remove("ws1", ANN.subject, NOW)
+    # Single sign-on's conditional put does not replace it.
+    with pytest.raises(MemberRemoved):
+        join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
+    assert not memberships.add(Membership("ws1", ANN.subject, ANN.email, "viewer", NOW))
+    assert memberships.was_removed("ws1", ANN.subject)
+    # An invitation made before the removal does not replace it; one made after does, with its role.
+    ann = Membership("ws1", ANN.subject, ANN.email, "viewer", NOW)
+    assert not memberships.add(ann, invited_at=NOW - timedelta(seconds=1))
+    assert not memberships.add(ann, invited_at=NOW)
+    assert memberships.was_removed("ws1", ANN.subject)
+    later = NOW + timedelta(seconds=1)
+    _, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "editor", later)
+    joined = accept(invitations, memberships, token, ANN, later)
+    assert joined == Membership("ws1", ANN.subject, ANN.email, "editor", later, OWNER.email)
+    assert not memberships.was_removed("ws1", ANN.subject)
+    assert memberships.role_in("ws1", ANN.subject) == "editor"
+    # A readmission never replaces a membership: its role stays.
+    assert not memberships.add(ann, invited_at=later + timedelta(days=1))
+    assert memberships.role_in("ws1", ANN.subject) == "editor"
 
 
 def test_an_invitation_is_taken_once_and_never_after_its_end(table):
@@ -111,5 +147,7 @@ def test_the_keys_listing_sees_keys_only(table):
     join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW)
     DynamoPersonSessions(table).end_sessions(OWNER.subject)
     invite(DynamoInvitations(table), scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
+    join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
+    remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
     assert [key.name for key in keys.list_keys()] == ["ci"]
     assert [key.name for key in keys.list_keys(owner="ws1")] == ["ci"]

@@ -2,18 +2,22 @@
 tools.devstack.managed_login), on each DynamoDB of the `store` fixture. In Debian's Chromium a
 person clicks "Sign in with Example Corp", signs in at the stand-in and lands in the console as
 a viewer of the stack's workspace (axe-core on the sign-in page with its button); their second
-sign-in keeps the role the owner gave them since on the Members page; forged callbacks over HTTP
-start no session."""
+sign-in keeps the role the owner gave them since on the Members page, and once the owner removes
+them there, their next sign-in is refused until they accept a new invitation with the invitation
+page's SSO button; forged callbacks over HTTP start no session."""
 
 import re
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 
 from shortlink.access.api_keys import hash_api_key, key_id_for
-from shortlink.adapters.dynamodb.memberships import DynamoMemberships
+from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships
+from shortlink.people.invitations import invite
+from shortlink.people.roles import scopes_of
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import RunningStack, free_port
 from tests.e2e.test_console_browser import AXE, accessible
@@ -80,6 +84,15 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
         submit.click()
         WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console")
 
+    def sign_in_as_owner() -> None:
+        browser.delete_all_cookies()
+        owner_email, owner_password = owner_credentials(sso_stack)
+        browser.get(f"{sso_stack.base_url}/console/sign-in")
+        shown("sign-in-person")
+        browser.find_element(By.ID, "email").send_keys(owner_email)
+        browser.find_element(By.ID, "password").send_keys(owner_password)
+        browser.find_element(By.ID, "sign-in-person").click()
+
     browser.get(f"{sso_stack.base_url}/console/sign-in")
     shown("sso-sign-in")
     accessible(browser, "sso-sign-in")
@@ -93,13 +106,7 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
 
     # The owner (make dev's) makes Ada an editor on the Members page...
     [ada] = [member for member in memberships.members_of(WORKSPACE) if member.email == "ada@example.com"]
-    browser.delete_all_cookies()
-    owner_email, owner_password = owner_credentials(sso_stack)
-    browser.get(f"{sso_stack.base_url}/console/sign-in")
-    shown("sign-in-person")
-    browser.find_element(By.ID, "email").send_keys(owner_email)
-    browser.find_element(By.ID, "password").send_keys(owner_password)
-    browser.find_element(By.ID, "sign-in-person").click()
+    sign_in_as_owner()
     shown("members-page").click()
     Select(shown(f"role-{ada.subject}")).select_by_value("editor")
     browser.find_element(By.CSS_SELECTOR, f'[aria-label="Change the role of {ada.email}"]').click()
@@ -107,6 +114,37 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
     # ...and Ada, signed out, signs in again with SSO: the role stays the owner's choice.
     browser.delete_all_cookies()
     sign_in_with_sso("ada@example.com")
+    assert "(editor)" in browser.find_element(By.CLASS_NAME, "who").text
+    assert roles(memberships) == {"ada@example.com": "editor"}
+
+    # The owner removes Ada on the Members page: her next sign-in with SSO is refused, she stays out.
+    sign_in_as_owner()
+    shown("members-page").click()
+    browser.find_element(By.CSS_SELECTOR, f'[aria-label="Remove {ada.email}"]').click()
+    WebDriverWait(browser, 30).until(lambda _: roles(memberships) == {})
+    browser.delete_all_cookies()
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sso-sign-in").click()
+    submit = shown("idp-sign-in")
+    browser.find_element(By.ID, "email").send_keys("ada@example.com")
+    submit.click()
+    WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console/sso/callback")
+    assert "You were removed from this workspace; ask an owner to invite you again." in browser.page_source
+    assert "console_session" not in {cookie["name"] for cookie in browser.get_cookies()}
+    assert roles(memberships) == {}
+    # The owner invites her again; she accepts with the invitation page's SSO button, as an editor.
+    invitations = DynamoInvitations("ApiKeysTable")
+    owner = owner_credentials(sso_stack)[0]
+    _, token = invite(invitations, scopes_of("owner"), owner, WORKSPACE, "ada@example.com", "editor", datetime.now(UTC))
+    browser.get(f"{sso_stack.base_url}/console/invitations/{token}")
+    accept_button = shown("sso-accept")
+    assert accept_button.text == "Sign in with Example Corp and join"
+    accessible(browser, "sso-accept")
+    accept_button.click()
+    submit = shown("idp-sign-in")
+    browser.find_element(By.ID, "email").send_keys("ada@example.com")
+    submit.click()
+    WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console")
     assert "(editor)" in browser.find_element(By.CLASS_NAME, "who").text
     assert roles(memberships) == {"ada@example.com": "editor"}
 

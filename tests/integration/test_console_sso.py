@@ -5,6 +5,7 @@ session, and every forged or replayed callback refused with no session and no me
 
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
@@ -13,7 +14,11 @@ import urllib3
 from werkzeug.serving import make_server
 
 from shortlink import wiring as services
-from shortlink.wiring import memberships
+from shortlink.people.invitations import hash_token, invite
+from shortlink.people.members import join_on_first_sign_in, remove_member
+from shortlink.people.model import Person
+from shortlink.people.roles import scopes_of
+from shortlink.wiring import invitations, memberships
 from tests.e2e.running_stack import free_port
 from tests.events import http_event
 from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
@@ -21,6 +26,7 @@ from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
 pytestmark = pytest.mark.one_account_per_module
 CALLBACK = "https://sho.rt/console/sso/callback"
 WORKSPACE = "acme"
+NOW = datetime.now(UTC)
 
 
 def served(login: FakeManagedLogin) -> Iterator[str]:
@@ -105,8 +111,8 @@ def at_the_provider(authorize: str, email: str) -> dict[str, str]:
     return {name: values[0] for name, values in parse_qs(urlsplit(location).query).items()}
 
 
-def started(browser: Browser) -> str:
-    answer = browser.get("/console/sso")
+def started(browser: Browser, invitation: str = "") -> str:
+    answer = browser.get("/console/sso", {"invitation": invitation} if invitation else None)
     assert answer["statusCode"] == 302
     return str(answer["headers"]["Location"])
 
@@ -260,3 +266,76 @@ def test_the_console_starts_without_the_jwt_library_or_the_login_adapter():
         [sys.executable, "-c", probe], cwd=root, env=environment, capture_output=True, text=True, check=True
     )
     assert loaded.stdout.strip() == "[]"
+
+
+def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(sso, handlers):
+    browser = Browser(handlers)
+    assert signed_in(browser, "ada@example.com")["statusCode"] == 303
+    [ada] = memberships().members_of(WORKSPACE)
+    join_on_first_sign_in(memberships(), Person("sub-owner", "owner@example.com"), WORKSPACE, "owner")
+    _, stale = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "admin", datetime.now(UTC)
+    )
+    remove_member(memberships(), scopes_of("owner"), WORKSPACE, ada.subject)
+    # Her session ends at its next request, and single sign-on does not make her a member again.
+    out = browser.get("/console")
+    assert (out["statusCode"], out["headers"]["Location"]) == (303, "/console/sign-in")
+    again = Browser(handlers)
+    answer = signed_in(again, "ada@example.com")
+    assert answer["statusCode"] == 403
+    assert "You were removed from this workspace; ask an owner to invite you again." in answer["body"]
+    assert "console_session" not in again.cookies
+    assert "console_sso" not in again.cookies
+    assert members() == {"owner@example.com": "owner"}
+    # An invitation made before her removal does not bring her back.
+    old = Browser(handlers)
+    answer = old.get("/console/sso/callback", at_the_provider(started(old, stale), "ada@example.com"))
+    assert answer["statusCode"] == 404
+    assert "This invitation is older than your removal" in answer["body"]
+    assert "console_session" not in old.cookies
+    assert members() == {"owner@example.com": "owner"}
+    # An owner invites her again; she accepts with single sign-on from the invitation's page.
+    _, token = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, ada.email, "editor", datetime.now(UTC)
+    )
+    back = Browser(handlers)
+    invitation_page = back.get(f"/console/invitations/{token}")
+    assert f'href="/console/sso?invitation={token}"' in invitation_page["body"]
+    assert "Sign in with Example Corp and join" in invitation_page["body"]
+    joined = back.get("/console/sso/callback", at_the_provider(started(back, token), "ada@example.com"))
+    assert (joined["statusCode"], joined["headers"]["Location"]) == (303, "/console"), joined.get("body")
+    assert "console_session" in back.cookies
+    assert "console_sso_invitation" not in back.cookies
+    assert back.get("/console")["statusCode"] == 200
+    assert members() == {"ada@example.com": "editor", "owner@example.com": "owner"}
+    # Her later sign-ins are plain ones again, and keep the invited role.
+    assert signed_in(Browser(handlers), "ada@example.com")["statusCode"] == 303
+    assert members() == {"ada@example.com": "editor", "owner@example.com": "owner"}
+
+
+def test_an_invitation_accepted_with_single_sign_on_must_name_the_persons_address(sso, handlers):
+    join_on_first_sign_in(memberships(), Person("sub-owner", "owner@example.com"), WORKSPACE, "owner")
+    _, token = invite(
+        invitations(), scopes_of("owner"), "owner@example.com", WORKSPACE, "ada@example.com", "admin", NOW
+    )
+    browser = Browser(handlers)
+    answer = browser.get("/console/sso/callback", at_the_provider(started(browser, token), "mallory@example.com"))
+    assert answer["statusCode"] == 403
+    assert "This invitation is for ada@example.com" in answer["body"]
+    assert "console_session" not in browser.cookies
+    assert members() == {"owner@example.com": "owner"}
+    assert invitations().find(hash_token(token), datetime.now(UTC)) is not None  # not spent
+    # A spent or made-up invitation is refused the same way, with nobody joining.
+    made_up = Browser(handlers)
+    answer = made_up.get("/console/sso/callback", at_the_provider(started(made_up, "x" * 40), "ada@example.com"))
+    assert answer["statusCode"] == 404
+    assert "This invitation is unknown, was used already, or has expired." in answer["body"]
+    assert members() == {"owner@example.com": "owner"}
+
+
+@pytest.mark.parametrize("invitation", ["x" * 3000, "tok\u00e9n", "a\nb"])
+def test_an_invitation_parameter_no_token_could_be_is_ignored_and_sets_no_cookie(sso, handlers, invitation):
+    browser = Browser(handlers)
+    answer = browser.get("/console/sso", {"invitation": invitation})
+    assert answer["statusCode"] == 302
+    assert set(browser.cookies) == {"console_sso"}

@@ -8,7 +8,13 @@ import pytest
 
 from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, LINKS_WRITE, STATS_READ, ApiKey
 from shortlink.people.actors import Actor
-from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, LastOwner, RoleNotGrantable
+from shortlink.people.errors import (
+    InvalidMemberOption,
+    InvitationNotValid,
+    LastOwner,
+    MemberRemoved,
+    RoleNotGrantable,
+)
 from shortlink.people.invitations import INVITATION_LIFETIME, accept, invite
 from shortlink.people.members import change_role, checked_email, join_on_first_sign_in, remove_member
 from shortlink.people.model import ROLES, Membership, Person
@@ -135,3 +141,31 @@ def test_removing_a_member_ends_the_membership_but_never_the_last_owner():
     assert removed.subject == ANN.subject
     assert memberships.role_in("ws1", ANN.subject) is None
     assert [each.subject for each in memberships.members_of("ws1")] == [OWNER.subject]
+
+
+def test_a_removed_member_does_not_join_again_on_sign_in_until_a_later_invitation_is_accepted():
+    memberships, invitations = InMemoryMemberships(), InMemoryInvitations()
+    join_on_first_sign_in(memberships, OWNER, "ws1", "owner", NOW)
+    join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
+    _, older = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "admin", NOW)
+    remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject, NOW + timedelta(minutes=1))
+    with pytest.raises(MemberRemoved, match="ask an owner to invite you again"):
+        join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW)
+    assert memberships.role_in("ws1", ANN.subject) is None
+    assert [each.subject for each in memberships.members_of("ws1")] == [OWNER.subject]
+    # Another workspace's single sign-on still takes her in.
+    assert join_on_first_sign_in(memberships, ANN, "ws2", "viewer", NOW) is not None
+    # An invitation made before the removal does not bring her back (and is spent).
+    with pytest.raises(InvitationNotValid, match="older than your removal"):
+        accept(invitations, memberships, older, ANN, NOW + timedelta(minutes=2))
+    assert memberships.was_removed("ws1", ANN.subject)
+    _, token = invite(
+        invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "editor", NOW + timedelta(minutes=3)
+    )
+    joined = accept(invitations, memberships, token, ANN, NOW + timedelta(minutes=4))
+    assert isinstance(joined, Membership)
+    assert joined.role == "editor"
+    assert not memberships.was_removed("ws1", ANN.subject)
+    # Invited back, a later sign-in keeps the invited role.
+    assert join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW) is None
+    assert memberships.role_in("ws1", ANN.subject) == "editor"

@@ -23,6 +23,14 @@ class MemberNotFound(ShortlinkError):
     """No such member (or invitation) in this workspace."""
 
 
+class MemberRemoved(ShortlinkError):
+    """The person was removed from this workspace: only a new invitation lets them in again."""
+
+    def __init__(self, workspace_id: str) -> None:
+        super().__init__("you were removed from this workspace; ask an owner to invite you again")
+        self.workspace_id = workspace_id
+
+
 class LastOwner(ShortlinkError):
     """The change would leave the workspace without an owner."""
 

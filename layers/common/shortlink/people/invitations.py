@@ -5,7 +5,7 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from shortlink.people.errors import InvitationNotValid, RoleNotGrantable
+from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
 from shortlink.people.members import checked_email, join_on_first_sign_in
 from shortlink.people.model import Invitation, Membership, Person, Role
 from shortlink.people.ports import Invitations, Memberships
@@ -45,14 +45,25 @@ def accept(
     invitations: Invitations, memberships: Memberships, token: str, person: Person, now: datetime
 ) -> Membership | Invitation:
     """Spend the invitation `token` names: `person` joins its workspace with its role (a member
-    already keeps the role they have: the invitation is spent all the same). The new membership,
-    or the invitation if they were a member; InvitationNotValid if it is unknown, spent or expired."""
+    already keeps the role they have: the invitation is spent all the same; a person removed
+    from the workspace before it was made is let in again, one removed after it is not). The
+    new membership, or the invitation if they were a member; InvitationNotValid if it is
+    unknown, spent, expired or older than the person's removal."""
     if not 0 < len(token) <= MAX_TOKEN_CHARS:
         raise InvitationNotValid("no such invitation")
     invitation = invitations.take(hash_token(token), now)
     if invitation is None:
         raise InvitationNotValid("this invitation is unknown, was used already, or has expired")
-    joined = join_on_first_sign_in(
-        memberships, person, invitation.workspace_id, invitation.role, now, added_by=invitation.invited_by
-    )
+    try:
+        joined = join_on_first_sign_in(
+            memberships,
+            person,
+            invitation.workspace_id,
+            invitation.role,
+            now,
+            invitation.invited_by,
+            invitation.created_at,
+        )
+    except MemberRemoved as removed:
+        raise InvitationNotValid(f"this invitation is older than your removal: {removed}") from removed
     return joined or invitation

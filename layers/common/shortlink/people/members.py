@@ -3,7 +3,7 @@ shortlink.people.roles), and a workspace always keeps an owner."""
 
 from datetime import UTC, datetime
 
-from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
+from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, MemberRemoved, RoleNotGrantable
 from shortlink.people.model import Membership, Person, Role, plausible_id, role_named
 from shortlink.people.ports import Memberships
 from shortlink.people.roles import may_manage
@@ -37,14 +37,21 @@ def join_on_first_sign_in(
     role: Role,
     now: datetime | None = None,
     added_by: str = "",
+    invited_at: datetime | None = None,
 ) -> Membership | None:
     """Make `person` a member of `workspace_id` as `role` if they are none yet (single sign-on's
     just-in-time membership, an accepted invitation); the new membership, or None if they
-    already were a member (their role stays as it is)."""
+    already were a member (their role stays as it is). A person an owner or admin removed is
+    refused (MemberRemoved) unless an invitation made after the removal (`invited_at`) brings them."""
     if memberships.role_in(workspace_id, person.subject) is not None:
         return None
     membership = Membership(workspace_id, person.subject, person.email, role, now or datetime.now(UTC), added_by)
-    return membership if memberships.add(membership) else None
+    if memberships.add(membership, invited_at):
+        return membership
+    # The conditional write was refused: a member already (added meanwhile), or removed.
+    if memberships.was_removed(workspace_id, person.subject):
+        raise MemberRemoved(workspace_id)
+    return None
 
 
 def change_role(
@@ -68,9 +75,11 @@ def remove_member(
     manager_scopes: frozenset[str],
     workspace_id: str,
     subject: str,
+    now: datetime | None = None,
 ) -> Membership:
     """End a membership: the removed person's console sessions of this workspace end at their
-    next request (each request asks for the membership), and their other ones stay."""
+    next request (each request asks for the membership), and their other ones stay. The removal
+    is kept: single sign-on does not make them a member again, an invitation made later does."""
     member = memberships.membership_in(workspace_id, subject) if plausible_id(subject) else None
     if member is None:
         raise MemberNotFound(subject)
@@ -78,7 +87,7 @@ def remove_member(
         raise RoleNotGrantable(member.role)
     if member.role == "owner":
         _keep_an_owner(memberships, workspace_id, subject)
-    if not memberships.remove(workspace_id, subject):
+    if not memberships.remove(workspace_id, subject, now or datetime.now(UTC)):
         raise MemberNotFound(subject)
     return member
 

@@ -20,14 +20,20 @@ class Memberships(Protocol):
     def members_of(self, workspace_id: str) -> list[Membership]:
         """The workspace's members, by email."""
 
-    def add(self, membership: Membership) -> bool:
-        """Store `membership` unless the person is a member already: False then (nothing changes)."""
+    def was_removed(self, workspace_id: str, subject: str) -> bool:
+        """Whether `subject` was removed from `workspace_id` and not invited back since."""
+
+    def add(self, membership: Membership, invited_at: datetime | None = None) -> bool:
+        """Store `membership` unless the person is a member already or was removed from the
+        workspace: False then (nothing changes). `invited_at`: it comes of an invitation made
+        then, which replaces (and so clears) a removal made before it, never one made after."""
 
     def set_role(self, workspace_id: str, subject: str, role: Role) -> bool:
         """Change a member's role; False if they are no member."""
 
-    def remove(self, workspace_id: str, subject: str) -> bool:
-        """End the membership; False if there was none."""
+    def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
+        """End the membership and keep the removal (no sign-in makes them a member again, only
+        an invitation made later); False if there was no membership."""
 
 
 class PersonSessions(Protocol):

@@ -4,7 +4,9 @@ table under their own key prefixes: `member#<workspace>#<subject>`, `invitation#
 members are read and written together, by the same functions, with the same home-region rule);
 no API key's hash (64 hex digits) can take one of these keys. A role check is one GetItem; the
 listings (a person's workspaces at sign-in, a workspace's members on its page) scan this small
-table, as the keys' listing does."""
+table, as the keys' listing does. Removing a member turns their membership item into a removal
+(`item_kind` `removed`) with one conditional update, so a removal and a sign-in's just-in-time
+join, conditional writes of the same item, cannot both win; only an invitation's put replaces it."""
 
 from datetime import UTC, datetime
 
@@ -17,6 +19,7 @@ from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, err
 from shortlink.people.model import Invitation, Membership, Role, role_named
 
 MEMBERSHIP = "membership"
+REMOVED = "removed"  # a membership an owner or admin ended: kept so that no sign-in restores it
 INVITATION = "invitation"
 
 
@@ -32,6 +35,7 @@ class MembershipItem(Model):
     role = UnicodeAttribute(attr_name="role")
     added_at = UTCDateTimeAttribute(attr_name="added_at")
     added_by = UnicodeAttribute(null=True, attr_name="added_by")
+    removed_at = UTCDateTimeAttribute(null=True, attr_name="removed_at")  # a removal's: see REMOVED
 
 
 class InvitationItem(Model):
@@ -100,9 +104,17 @@ class DynamoMemberships:
         return membership.role if membership else None
 
     def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+        item = self._item(workspace_id, subject)
+        return _membership(item) if item is not None and item.kind == MEMBERSHIP else None
+
+    def was_removed(self, workspace_id: str, subject: str) -> bool:
+        item = self._item(workspace_id, subject)
+        return item is not None and item.kind == REMOVED
+
+    def _item(self, workspace_id: str, subject: str) -> MembershipItem | None:
         for model in dict.fromkeys((self._replica, self._model)):
             try:
-                return _membership(model.get(membership_key(workspace_id, subject), consistent_read=True))
+                return model.get(membership_key(workspace_id, subject), consistent_read=True)
             except DoesNotExist:
                 continue
             except PynamoDBException as error:
@@ -123,7 +135,7 @@ class DynamoMemberships:
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted(self._scan(self._model.workspace_id == workspace_id), key=lambda each: each.email)
 
-    def add(self, membership: Membership) -> bool:
+    def add(self, membership: Membership, invited_at: datetime | None = None) -> bool:
         model = self._model
         item = model(
             item_key=membership_key(membership.workspace_id, membership.subject),
@@ -135,8 +147,11 @@ class DynamoMemberships:
             added_at=membership.added_at,
             added_by=membership.added_by or None,
         )
+        condition = model.item_key.does_not_exist()
+        if invited_at is not None:  # an invitation replaces a removal made before it
+            condition |= (model.kind == REMOVED) & (model.removed_at < invited_at.astimezone(UTC))
         try:
-            item.save(condition=model.item_key.does_not_exist())
+            item.save(condition=condition)
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False
@@ -147,7 +162,7 @@ class DynamoMemberships:
         model = self._model
         try:
             model(item_key=membership_key(workspace_id, subject)).update(
-                actions=[model.role.set(role)], condition=model.item_key.exists()
+                actions=[model.role.set(role)], condition=model.kind == MEMBERSHIP
             )
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
@@ -155,10 +170,13 @@ class DynamoMemberships:
             raise unavailable(error) from error
         return True
 
-    def remove(self, workspace_id: str, subject: str) -> bool:
+    def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
         model = self._model
         try:
-            model(item_key=membership_key(workspace_id, subject)).delete(condition=model.item_key.exists())
+            model(item_key=membership_key(workspace_id, subject)).update(
+                actions=[model.kind.set(REMOVED), model.removed_at.set(removed_at.astimezone(UTC))],
+                condition=model.kind == MEMBERSHIP,
+            )
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 return False

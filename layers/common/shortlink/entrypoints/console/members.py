@@ -79,7 +79,7 @@ def invite_member() -> Response[Any]:
 @router.post("/console/members/<subject>/remove")
 def remove(subject: str) -> Response[Any]:
     _, _, actor = posted_by_session(ADMIN)
-    removed = remove_member(memberships(), actor.scopes, actor.workspace_id, subject)
+    removed = remove_member(memberships(), actor.scopes, actor.workspace_id, subject, now())
     audit.record(actor, "member.removed", removed.subject)
     logger.info("member removed", extra={"by": actor.id, "subject": removed.subject, "role": removed.role})
     return see_other("/console/members")

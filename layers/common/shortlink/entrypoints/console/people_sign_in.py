@@ -24,6 +24,7 @@ from shortlink.entrypoints.console.plumbing import (
     requiring,
     shown,
 )
+from shortlink.entrypoints.console.sso import button_label
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, SignInRefused, WeakPassword
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
@@ -138,7 +139,7 @@ def invitation_page(token: str) -> Response[Any]:
     found = invitations().find(hash_token(token), now()) if 0 < len(token) <= MAX_TOKEN_CHARS else None
     if found is None:
         raise Refused(404, "This invitation is unknown, was used already, or has expired.")
-    return page("invitation.html", invitation=found, token=token, error=None)
+    return page("invitation.html", invitation=found, token=token, error=None, sso_label=button_label())
 
 
 @router.post("/console/invitations/accept")

@@ -1,11 +1,12 @@
 """Single sign-on: GET /console/sso sends the browser to the user pool's managed login (which
 goes straight to the identity provider); GET /console/sso/callback checks its answer, makes the
-person a member of the configured workspace on their first sign-in and starts their session.
-No token of the pool is kept or reaches the page: the console's own session cookie is all."""
+person a member of the configured workspace on their first sign-in (or, started from an
+invitation's page, accepts that invitation) and starts their session. No token of the pool is
+kept or reaches the page: the console's own session cookie is all."""
 
 import hashlib
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
@@ -14,17 +15,22 @@ from aws_lambda_powertools.shared.cookies import Cookie, SameSite
 
 from shortlink.console.pages import HTML, PAGE_HEADERS, page
 from shortlink.console.sessions import cookie_value
+from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.people_sessions import start_person_session
 from shortlink.entrypoints.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.errors import StorageUnavailable
+from shortlink.people.actors import Actor
+from shortlink.people.errors import InvitationNotValid, MemberRemoved
+from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import join_on_first_sign_in
-from shortlink.people.model import Person, role_named
+from shortlink.people.model import Membership, Person, role_named
 from shortlink.sso.authorize import authorize_url
 from shortlink.sso.callback import completed_sign_in
 from shortlink.sso.login_state import LOGIN_STATE_COOKIE, LOGIN_STATE_LIFETIME, read_login_state, start_login
 from shortlink.sso.refusals import LoginServiceUnavailable, SsoRefused
 from shortlink.wiring import (
     console_session_secret,
+    invitations,
     managed_login,
     memberships,
     sso_settings,
@@ -33,16 +39,19 @@ from shortlink.wiring import (
 )
 
 SSO_PATH = "/console/sso"
+INVITATION_COOKIE = "console_sso_invitation"
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
-def login_state_cookie(value: str, max_age: int = int(LOGIN_STATE_LIFETIME.total_seconds())) -> Cookie:
+def login_state_cookie(
+    value: str, max_age: int = int(LOGIN_STATE_LIFETIME.total_seconds()), name: str = LOGIN_STATE_COOKIE
+) -> Cookie:
     """Readable by no script, sent only to the SSO routes over HTTPS, and with the managed login's
     redirect back (a top-level GET from another site: SameSite=Lax, not Strict)."""
     return Cookie(
-        name=LOGIN_STATE_COOKIE,
+        name=name,
         value=value,
         path=SSO_PATH,
         secure=True,
@@ -59,9 +68,20 @@ def claim_state(state: str, expires_at: int) -> bool:
     return window_counter().take(subject, 0, 1, expires_at)
 
 
+def forgotten() -> list[Cookie]:
+    """The browser's sign-in and the invitation it came with, forgotten."""
+    return [login_state_cookie("", max_age=0), login_state_cookie("", max_age=0, name=INVITATION_COOKIE)]
+
+
 def refused_page(status: int, message: str) -> Response[Any]:
     """A sign-in that did not complete: its page, and the browser's sign-in forgotten."""
-    return page("error.html", status, cookies=[login_state_cookie("", max_age=0)], message=message)
+    return page("error.html", status, cookies=forgotten(), message=message)
+
+
+def invitation_token() -> str:
+    """The invitation the sign-in was started from (its page's button), or empty."""
+    token = (current_event().query_string_parameters or {}).get("invitation", "")
+    return token if 0 < len(token) <= MAX_TOKEN_CHARS and token.isascii() and token.isprintable() else ""
 
 
 def button_label() -> str | None:
@@ -84,10 +104,18 @@ def start_sign_in() -> Response[Any]:
     # The sign-in's cookie must be set on the host the managed login sends the browser back to.
     callback = urlsplit(sso_settings().callback_url)
     host = browser_host()
+    token = invitation_token()
     if host is not None and host != callback.netloc:
-        return redirect(f"{callback.scheme}://{callback.netloc}{SSO_PATH}")
+        carried = f"?invitation={quote(token, safe='')}" if token else ""
+        return redirect(f"{callback.scheme}://{callback.netloc}{SSO_PATH}{carried}")
     login, cookie = start_login(now(), console_session_secret())
-    return redirect(authorize_url(sso_settings(), login), [login_state_cookie(cookie)])
+    # The invitation's token rides in a cookie of the sign-in's lifetime, never through the IdP.
+    cookies = [login_state_cookie(cookie)]
+    if token:
+        cookies.append(login_state_cookie(token, name=INVITATION_COOKIE))
+    elif cookie_value(current_event().cookies or [], INVITATION_COOKIE):  # an earlier, abandoned one
+        cookies.append(forgotten()[1])
+    return redirect(authorize_url(sso_settings(), login), cookies)
 
 
 @router.get(f"{SSO_PATH}/callback")
@@ -108,11 +136,38 @@ def callback() -> Response[Any]:
         logger.error("single sign-on: the login service failed: %s", error)
         return refused_page(502, "The login service did not answer as it should: try again shortly.")
     person = Person(identity.subject, identity.email)
+    token = cookie_value(event.cookies or [], INVITATION_COOKIE)
+    if token:
+        return accepted(token, person)
     role = role_named(config.default_role) or "viewer"
     added_by = f"single sign-on ({config.provider_name})"
-    joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
+    try:
+        joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
+    except MemberRemoved as refusal:
+        logger.info("single sign-on refused: a removed member", extra={"workspace_id": config.workspace})
+        return refused_page(403, f"{str(refusal).capitalize()}.")
     if joined is not None:
         logger.info("single sign-on: a new member", extra={"workspace_id": config.workspace, "role": role})
     answer = start_person_session(person, config.workspace)
-    answer.cookies.append(login_state_cookie("", max_age=0))
+    answer.cookies.extend(forgotten())
+    return answer
+
+
+def accepted(token: str, person: Person) -> Response[Any]:
+    """`person`, signed in through the IdP from an invitation's page, joins its workspace with its
+    role (a removal from that workspace is cleared) and works there."""
+    # No password is typed here: the invitation must name this person's address, or a page that
+    # sends a browser with a live IdP session here could join it to any workspace.
+    found = invitations().find(hash_token(token), now()) if len(token) <= MAX_TOKEN_CHARS else None
+    if found is not None and found.email != person.email.strip().lower():
+        return refused_page(403, f"This invitation is for {found.email}: sign in as that person to accept it.")
+    try:
+        joined = accept(invitations(), memberships(), token, person, now())
+    except InvitationNotValid as refusal:
+        return refused_page(404, f"{str(refusal).capitalize()}.")
+    if isinstance(joined, Membership):  # a member already keeps their role: nobody joined
+        audit.record(Actor.of_member(joined), "member.joined", person.subject)
+    logger.info("invitation accepted with single sign-on", extra={"workspace_id": joined.workspace_id})
+    answer = start_person_session(person, joined.workspace_id)
+    answer.cookies.extend(forgotten())
     return answer
