@@ -21,7 +21,7 @@ from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
-from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, RoleNotGrantable
+from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, LastOwner, MemberNotFound, RoleNotGrantable
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.settings.edge import EdgeSettings
@@ -208,6 +208,12 @@ def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
 @router.exception_handler(InvalidMemberOption)
 def invalid_member_option(error: InvalidMemberOption) -> Response[Any]:
     return page("error.html", 422, message=str(error))
+
+
+@router.exception_handler(InvitationNotValid)
+def invitation_not_valid(error: InvitationNotValid) -> Response[Any]:
+    # Wherever it is taken (the accept form, or the step after a TOTP code or a new password).
+    return page("error.html", 404, message=str(error))
 
 
 @router.exception_handler(RoleNotGrantable)
