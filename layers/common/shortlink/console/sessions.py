@@ -13,19 +13,19 @@ instead, and their session generation (moved on by Sign out); each request asks 
 membership, so a member removed is out at their next request.
 """
 
-import base64
 import hashlib
 import hmac
-import json
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from shortlink.access.api_keys import ApiKey
+from shortlink.access.sealed_values import seal, unseal
 
 SESSION_COOKIE = "console_session"
 SESSION_LIFETIME = timedelta(hours=12)
 COOKIE_PATH = "/console"
 MAX_COOKIE_CHARS = 512
+SESSION_PURPOSE = "session"
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost"})
 
 
@@ -53,18 +53,6 @@ class Session:
         return token is not None and hmac.compare_digest(token, self.csrf_token(secret))
 
 
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _unb64(text: str) -> bytes:
-    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
-
-
-def _signature(payload: str, secret: bytes) -> str:
-    return _b64(hmac.new(secret, f"session|{payload}".encode(), hashlib.sha256).digest())
-
-
 def issue_session(
     key_hash: str, now: datetime, secret: bytes, generation: int = 0, key_expires_at: datetime | None = None
 ) -> tuple[Session, str]:
@@ -90,19 +78,16 @@ def _signed(session: Session, secret: bytes) -> tuple[Session, str]:
     fields: list[str | int] = [session.key_hash, session.issued_at, session.expires_at, session.generation]
     if session.is_person:
         fields += [session.subject, session.workspace_id]
-    payload = _b64(json.dumps(fields).encode())
-    return session, f"{payload}.{_signature(payload, secret)}"
+    return session, seal(fields, SESSION_PURPOSE, secret)
 
 
 def read_session(cookie: str | None, now: datetime, secret: bytes) -> Session | None:
     """The session a cookie value carries, or None if it is missing, forged, malformed or expired."""
-    if not cookie or len(cookie) > MAX_COOKIE_CHARS or cookie.count(".") != 1:
-        return None
-    payload, signature = cookie.split(".")
-    if not hmac.compare_digest(signature, _signature(payload, secret)):
+    values = unseal(cookie, SESSION_PURPOSE, secret, MAX_COOKIE_CHARS)
+    if values is None:
         return None
     try:
-        key_hash, issued_at, expires_at, generation, *person = json.loads(_unb64(payload))
+        key_hash, issued_at, expires_at, generation, *person = values
         subject, workspace_id = person or ["", ""]
         session = Session(
             str(key_hash), int(issued_at), int(expires_at), int(generation), str(subject), str(workspace_id)

@@ -6,17 +6,18 @@ console records it when the callback arrives), the nonce ties the ID token to it
 verifier proves to the token endpoint that the code is redeemed by whoever asked for it.
 """
 
-import base64
 import hashlib
-import hmac
-import json
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from shortlink.access.sealed_values import b64, seal, unseal
+
 LOGIN_STATE_COOKIE = "console_sso"
 LOGIN_STATE_LIFETIME = timedelta(minutes=10)
 MAX_COOKIE_CHARS = 512
+# Its own purpose: a session cookie's signature is never a valid login state's, or back.
+LOGIN_PURPOSE = "sso-login"
 
 
 @dataclass(frozen=True)
@@ -29,16 +30,7 @@ class LoginState:
     @property
     def challenge(self) -> str:
         """The PKCE S256 challenge of the verifier."""
-        return _b64(hashlib.sha256(self.verifier.encode()).digest())
-
-
-def _b64(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-
-def _signature(payload: str, secret: bytes) -> str:
-    # Its own prefix: a session cookie's signature is never a valid login state's, or back.
-    return _b64(hmac.new(secret, f"sso-login|{payload}".encode(), hashlib.sha256).digest())
+        return b64(hashlib.sha256(self.verifier.encode()).digest())
 
 
 def start_login(now: datetime, secret: bytes) -> tuple[LoginState, str]:
@@ -49,19 +41,16 @@ def start_login(now: datetime, secret: bytes) -> tuple[LoginState, str]:
         secrets.token_urlsafe(32),
         int((now + LOGIN_STATE_LIFETIME).timestamp()),
     )
-    payload = _b64(json.dumps([login.state, login.nonce, login.verifier, login.expires_at]).encode())
-    return login, f"{payload}.{_signature(payload, secret)}"
+    return login, seal([login.state, login.nonce, login.verifier, login.expires_at], LOGIN_PURPOSE, secret)
 
 
 def read_login_state(cookie: str | None, now: datetime, secret: bytes) -> LoginState | None:
     """The sign-in a cookie value carries, or None if it is missing, forged, malformed or expired."""
-    if not cookie or len(cookie) > MAX_COOKIE_CHARS or cookie.count(".") != 1:
+    values = unseal(cookie, LOGIN_PURPOSE, secret, MAX_COOKIE_CHARS)
+    if values is None or len(values) != 4:
         return None
-    payload, signature = cookie.split(".")
-    if not hmac.compare_digest(signature, _signature(payload, secret)):
-        return None
+    state, nonce, verifier, expires_at = values
     try:
-        state, nonce, verifier, expires_at = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
         login = LoginState(str(state), str(nonce), str(verifier), int(expires_at))
     except (ValueError, TypeError):  # signed by us, so only a changed format gets here
         return None
