@@ -169,3 +169,14 @@ def test_a_removed_member_does_not_join_again_on_sign_in_until_a_later_invitatio
     # Invited back, a later sign-in keeps the invited role.
     assert join_on_first_sign_in(memberships, ANN, "ws1", "viewer", NOW) is None
     assert memberships.role_in("ws1", ANN.subject) == "editor"
+
+
+def test_the_console_signs_people_in_at_the_pools_own_region(monkeypatch):
+    # With several regions, every region's console is given the home region's pool
+    from shortlink.adapters.cognito.user_pool import CognitoUserPool
+
+    monkeypatch.setenv("AWS_REGION", "eu-central-1")
+    monkeypatch.setenv("AWS_DEFAULT_REGION", "eu-central-1")
+    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}.items():
+        monkeypatch.setenv(name, value)  # no credentials to look for on the network
+    assert CognitoUserPool("us-east-1_AbC123", "client")._client.meta.region_name == "us-east-1"

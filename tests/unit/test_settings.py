@@ -320,3 +320,11 @@ class Greeting:
 def test_any_model_with_from_env_is_read_by_the_composition_root(environment):
     environment.setenv("GREETING", "hi")
     assert services.settings_of(Greeting).text == "hi"
+
+
+@pytest.mark.parametrize("attempts", ["²", "0", "-1", "1.5", "٣"])
+def test_people_sign_in_attempts_are_ascii_digits_of_at_least_one(attempts):
+    from shortlink.settings.people import PeopleSettings
+
+    with pytest.raises(ConfigurationError, match="PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT"):
+        PeopleSettings.from_env({"PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT": attempts})

@@ -31,7 +31,7 @@ class PeopleSettings:
         )
         jwks = env.get("PEOPLE_JWKS_URL") or (f"{issuer}/.well-known/jwks.json" if issuer else "")
         attempts = env.get("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT", "") or "10"
-        if not attempts.isdigit() or int(attempts) < 1:
+        if not (attempts.isascii() and attempts.isdigit()) or int(attempts) < 1:
             raise ConfigurationError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")

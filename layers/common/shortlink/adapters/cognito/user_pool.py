@@ -34,7 +34,9 @@ class CognitoUserPool:
     def __init__(self, user_pool_id: str, client_id: str) -> None:
         self._pool = user_pool_id
         self._client_id = client_id
-        self._client = botocore_client("cognito-idp")
+        # The pool's own region (its id's prefix): with several regions, each region's console
+        # signs people in at the home region's pool.
+        self._client = botocore_client("cognito-idp", region_name=user_pool_id.partition("_")[0] or None)
 
     def _call(self, operation: str, **parameters: Any) -> dict[str, Any]:
         try:
