@@ -67,6 +67,7 @@ def roles(memberships: DynamoMemberships) -> dict[str, str]:
 def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_an_owner_gives(
     sso_stack, browser, memberships
 ):
+    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -92,6 +93,13 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
         browser.find_element(By.ID, "email").send_keys(owner_email)
         browser.find_element(By.ID, "password").send_keys(owner_password)
         browser.find_element(By.ID, "sign-in-person").click()
+        try:
+            WebDriverWait(browser, 60).until(lambda driver: urlsplit(driver.current_url).path == "/console")
+        except TimeoutException:
+            raise AssertionError(f"the owner's sign-in did not reach the console:\n{page_text()}") from None
+
+    def page_text() -> str:
+        return str(browser.find_element(By.TAG_NAME, "body").text)
 
     browser.get(f"{sso_stack.base_url}/console/sign-in")
     shown("sso-sign-in")
