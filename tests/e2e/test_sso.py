@@ -34,9 +34,15 @@ needs_chromium = pytest.mark.skipif(
 needs_axe = pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make e2e does)")
 
 
+OWNER = "sso-owner@example.com"
+
+
 @pytest.fixture(scope="module")
 def sso_stack(store: dict[str, str]) -> Iterator[RunningStack]:
-    started = RunningStack.start(endpoints=store, SSO="1", SSO_PORT=str(free_port()), SHORTLINK_API_KEY=FIXED_KEY)
+    # An owner of its own: a session's dynalite is shared, and its sign-in limit per account with it.
+    started = RunningStack.start(
+        endpoints=store, SSO="1", SSO_PORT=str(free_port()), SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_OWNER_EMAIL=OWNER
+    )
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()
@@ -59,7 +65,7 @@ def memberships(sso_stack: RunningStack, store: dict[str, str], monkeypatch: pyt
 def roles(memberships: DynamoMemberships) -> dict[str, str]:
     """The workspace's members but its first owner (`make dev`'s, tools.devstack.people)."""
     members = memberships.members_of(WORKSPACE)
-    return {member.email: member.role for member in members if member.email != "owner@example.com"}
+    return {member.email: member.role for member in members if member.email != OWNER}
 
 
 @needs_chromium
