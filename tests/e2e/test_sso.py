@@ -63,9 +63,10 @@ def memberships(sso_stack: RunningStack, store: dict[str, str], monkeypatch: pyt
 
 
 def roles(memberships: DynamoMemberships) -> dict[str, str]:
-    """The workspace's members but its first owner (`make dev`'s, tools.devstack.people)."""
+    """The workspace's members but its owners (`make dev`'s, tools.devstack.people: the session's
+    dynalite may hold another stack's beside this one's)."""
     members = memberships.members_of(WORKSPACE)
-    return {member.email: member.role for member in members if member.email != OWNER}
+    return {member.email: member.role for member in members if member.role != "owner"}
 
 
 @needs_chromium
