@@ -473,7 +473,7 @@ def sso_settings() -> "SsoSettings":
     """Single sign-on's settings (off unless SSO_PROVIDER_NAME names an identity provider)."""
     from shortlink.settings.sso import SsoSettings
 
-    return SsoSettings.from_env(os.environ)
+    return settings_of(SsoSettings)
 
 
 @cache
