@@ -136,7 +136,9 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     fill("password", owner_password)
     browser.find_element(By.ID, "sign-in-person").click()
     shown("members-page").click()
-    browser.find_element(By.CSS_SELECTOR, f'button[aria-label="Remove {editor_email}"]').click()
+    remove = browser.find_element(By.CSS_SELECTOR, f'button[aria-label="Remove {editor_email}"]')
+    remove.click()
+    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(remove))  # the members page again, anew
     shown("invite-form")
     assert editor_email not in browser.find_element(By.ID, "members").text
 
