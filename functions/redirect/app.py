@@ -1,44 +1,31 @@
-"""The redirect function's routes: GET, HEAD and POST /{code} (a password link's unlock form is
-posted back), and a short domain's own addresses.
+"""The redirect function: GET, HEAD and POST /{code} (a password link's form posts back), and a
+short domain's own addresses (shortlink.redirect.domain_addresses).
 
-The fast path: a plain link's GET without a query, on a stack without Domains, gets the response
-made when the link was cached; a hit makes no AWS call before it, a miss one GetItem (plain
-botocore: adapters/dynamodb/link_reader.py). Everything else reads its request once
-(shortlink.redirect.request) and takes the walk (shortlink.redirect.follows). Clicks and metrics
-go to the dispatcher, which sends them after the response (shortlink.redirect.click_dispatch).
-Nothing else is imported here: every import is paid on each cold start a visitor waits for.
+A plain link's GET without a query, on a stack without Domains, gets the answer made when the link
+was cached: no AWS call before it on a hit, one GetItem on a miss. Everything else reads its request
+once (shortlink.redirect.request) and takes the walk (shortlink.redirect.follows). Clicks leave
+after the response (shortlink.redirect.click_dispatch). Each import here is paid on a cold start.
 """
 
 from typing import Any
 
+from shortlink import wiring
 from shortlink.domains.model import KEY_SEPARATOR
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.click_dispatch import click_dispatcher
 from shortlink.redirect.follows import follow
 from shortlink.redirect.refusals import unavailable
 from shortlink.redirect.request import RedirectRequest
-from shortlink.wiring import (
-    cached_links,
-    click_publisher,
-    click_reading,
-    host_prefixes,
-    load_link_reader,
-    packing_rules,
-    redirect_services,
-    visitor_salt_root,
+from shortlink.wiring import cached_links, host_prefixes, redirect_services
+
+wiring.load_link_reader()  # botocore at init, where provisioned concurrency pays it
+# Created at init on purpose: Lambda only accepts extension registrations during init.
+dispatcher = click_dispatcher(
+    wiring.click_publisher, wiring.visitor_salt_root, wiring.click_reading, wiring.packing_rules
 )
 
-load_link_reader()  # botocore at init, where provisioned concurrency pays it
-# Created at init on purpose: Lambda only accepts extension registrations during init.
-dispatcher = click_dispatcher(click_publisher, visitor_salt_root, click_reading, packing_rules)
-
 FOLLOW_ROUTE = "GET /{code}"
-# Link checkers, crawlers and `curl -I`: the answer a GET gets, without its body, its click or a
-# follow taken from max_clicks.
-CHECK_ROUTE = "HEAD /{code}"
-ROBOTS_ROUTE = "GET /robots.txt"
-ROOT_ROUTE = "GET /"
-WELL_KNOWN_ROUTE = "GET /.well-known/{file}"
+ADDRESS_ROUTES = ("GET /", "GET /.well-known/{file}", "GET /robots.txt")  # domain_addresses.ROUTES
 
 
 def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
@@ -53,39 +40,26 @@ def redirect(event: dict[str, Any], method: str, code: str) -> dict[str, Any]:
             found = links.lookup(code)
         except StorageUnavailable:
             return unavailable(redirect_services(dispatcher), "link lookup failed")
-        ready = found.prepared
-        if ready is not None and not event.get("rawQueryString"):
-            url, answer = ready  # the walk's answer, made when the plain link was cached
+        if found.prepared is not None and not event.get("rawQueryString"):
+            url, answer = found.prepared  # the walk's answer, made when the plain link was cached
             dispatcher.record_click(code, event, url, found.link, found.hit)
             return answer
     services = redirect_services(dispatcher)
     return follow(services, RedirectRequest(event, method, code, services.reading), found)
 
 
-def address(event: dict[str, Any], route: str) -> dict[str, Any]:
-    """A short domain's own address: its robots.txt, its root or one of its app-link files."""
-    from shortlink.redirect import domain_addresses
-
-    services = redirect_services(dispatcher)
-    request = RedirectRequest(event, "GET", "", services.reading)
-    if route == ROBOTS_ROUTE:
-        return domain_addresses.robots(services, request)
-    if route == ROOT_ROUTE:
-        return domain_addresses.root(services, request)
-    return domain_addresses.well_known(services, request)
-
-
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
     try:
         route = event.get("routeKey")
-        # API Gateway names the path's code on these routes.
-        if route == FOLLOW_ROUTE:
+        if route == FOLLOW_ROUTE:  # API Gateway names the path's code on the link's routes
             return redirect(event, "GET", event["pathParameters"]["code"])
-        if route == CHECK_ROUTE:
-            return {**redirect(event, "HEAD", event["pathParameters"]["code"]), "body": ""}
-        if route in (ROBOTS_ROUTE, ROOT_ROUTE, WELL_KNOWN_ROUTE):
-            return address(event, route)
+        if route in ADDRESS_ROUTES:
+            from shortlink.redirect import domain_addresses
+
+            return domain_addresses.answer(redirect_services(dispatcher), event, route)
         method = ((event.get("requestContext") or {}).get("http") or {}).get("method", "GET")
-        return redirect(event, method, (event.get("pathParameters") or {}).get("code") or "")
+        answer = redirect(event, method, (event.get("pathParameters") or {}).get("code") or "")
+        # HEAD (link checkers, crawlers, `curl -I`): a GET's answer without its body, click or max_clicks follow.
+        return {**answer, "body": ""} if method == "HEAD" else answer
     finally:
         dispatcher.invocation_done()

@@ -2,6 +2,7 @@
 /.well-known app-link files (shortlink.redirect.domain_pages) and its robots.txt
 (shortlink.redirect.robots). A host that is none of the stack's domains gets the 404 page."""
 
+from collections.abc import Callable
 from typing import Any
 
 from shortlink.domains.model import KEY_SEPARATOR
@@ -42,3 +43,13 @@ def robots(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     except StorageUnavailable:
         return unavailable(services, "crawlable links not read")
     return {"statusCode": 200, "headers": ROBOTS_HEADERS, "body": text}
+
+
+AddressPage = Callable[[RedirectServices, RedirectRequest], dict[str, Any]]
+# The routes of a domain's own addresses, as API Gateway names them (the redirect's app.py too).
+ROUTES: dict[str, AddressPage] = {"GET /": root, "GET /.well-known/{file}": well_known, "GET /robots.txt": robots}
+
+
+def answer(services: RedirectServices, event: dict[str, Any], route: str) -> dict[str, Any]:
+    """The answer at one of the domain's own addresses, by the route API Gateway matched."""
+    return ROUTES[route](services, RedirectRequest(event, "GET", "", services.reading))
