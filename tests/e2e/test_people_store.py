@@ -15,8 +15,8 @@ from moto import mock_aws
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
-from shortlink.people.errors import MemberRemoved
-from shortlink.people.invitations import accept, hash_token, invite
+from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
+from shortlink.people.invitations import accept, hash_token, invite, revoke
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Invitation, Membership, Person
 from shortlink.people.roles import scopes_of
@@ -129,6 +129,25 @@ def test_an_invitation_is_taken_once_and_never_after_its_end(table):
     invitations.add("ab" * 32, expired)
     assert invitations.take("ab" * 32, NOW) is None
     assert invitations.take("cd" * 32, NOW) is None  # unknown
+
+
+def test_a_revoked_invitation_is_no_longer_open_and_its_link_takes_no_one(table):
+    invitations, memberships = DynamoInvitations(table), DynamoMemberships(table)
+    invitation, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
+    # Another workspace's manager, or an id that is no open invitation, revokes nothing
+    for workspace, invitation_id in (("ws2", invitation.invitation_id), ("ws1", "0" * 12)):
+        with pytest.raises(InvitationNotValid):
+            revoke(invitations, scopes_of("owner"), workspace, invitation_id, NOW)
+    # An admin cannot withdraw an owner's invitation, as they could not have made it
+    owners, _ = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "bob@example.com", "owner", NOW)
+    with pytest.raises(RoleNotGrantable):
+        revoke(invitations, scopes_of("admin"), "ws1", owners.invitation_id, NOW)
+    assert revoke(invitations, scopes_of("admin"), "ws1", invitation.invitation_id, NOW) == invitation
+    assert [each.invitation_id for each in invitations.pending_for("ws1")] == [owners.invitation_id]
+    with pytest.raises(InvitationNotValid):
+        accept(invitations, memberships, token, ANN, NOW)
+    assert invitations.revoke("ws1", invitation.invitation_id, NOW) is None  # once
+    assert memberships.members_of("ws1") == []
 
 
 def test_a_persons_session_generation_moves_on_with_each_sign_out(table):

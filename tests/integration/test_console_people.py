@@ -14,6 +14,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
+from shortlink.audit.queries import AuditQuery
 from shortlink.people.invitations import hash_token
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Invitation
@@ -186,6 +187,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
         ("/console/keys", {"name": "crafted", "scopes": "links:read"}),
         ("/console/members/invite", {"email": "friend@example.com", "role": "owner"}),
         (f"/console/members/{viewer.subject}/role", {"role": "owner"}),
+        ("/console/members/invitations/0123456789ab/revoke", {}),
     ]:
         answer = browser.post(path, {"csrf": csrf, **form})
         assert answer["statusCode"] == 403, (path, answer["body"])
@@ -311,3 +313,47 @@ def test_a_role_changed_takes_effect_at_the_members_next_request(handlers, pool,
         assert administering.post(path, {"csrf": csrf, **form})["statusCode"] == 403, path
     assert services.memberships().role_in(workspace, owner.subject) == "owner"
     assert services.memberships().role_in(workspace, editor.subject) == "viewer"
+
+
+def test_an_open_invitation_is_revoked_from_the_members_page_and_its_link_then_takes_no_one(
+    handlers, pool, workspace, capsys
+):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    csrf = browser.csrf("/console/members")
+    for email, role in (("late@example.com", "editor"), ("boss@example.com", "owner")):
+        invited = browser.post("/console/members/invite", {"csrf": csrf, "email": email, "role": role})
+        assert invited["statusCode"] == 201
+    link_email = "late@example.com"
+    link = invitation_link(capsys, link_email)
+    late, boss = sorted(services.invitations().pending_for(workspace), key=lambda each: each.email != link_email)
+    page = browser.get("/console/members")["body"]
+    assert f'aria-label="Revoke the invitation of {late.email}"' in page
+    # An admin may not withdraw an owner's invitation (they could not have made it), nor one that is no open one
+    by_admin = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    admin_csrf = by_admin.csrf("/console/members")
+    assert f"Revoke the invitation of {boss.email}" not in by_admin.get("/console/members")["body"]
+    refused = by_admin.post(f"/console/members/invitations/{boss.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert refused["statusCode"] == 403, refused["body"]
+    unknown = by_admin.post("/console/members/invitations/%3Cscript%3E/revoke", {"csrf": admin_csrf})
+    assert unknown["statusCode"] == 404
+    assert "<script>" not in unknown["body"]
+    # Without the session's CSRF token, nothing happens
+    assert browser.post(f"/console/members/invitations/{late.invitation_id}/revoke", {})["statusCode"] == 403
+    revoked = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert (revoked["statusCode"], revoked["headers"]["Location"]) == (303, "/console/members")
+    assert [each.email for each in services.invitations().pending_for(workspace)] == [boss.email]
+    # The link is dead: its page and its sign-up answer 404, nobody joins
+    newcomer = PersonBrowser(handlers)
+    assert newcomer.get(link)["statusCode"] == 404
+    token = link.rsplit("/", 1)[1]
+    form = {"token": token, "mode": "sign-up", "email": late.email, "password": "Long-enough-1A"}
+    assert newcomer.post("/console/invitations/accept", form)["statusCode"] == 404
+    assert late.email not in {m.email for m in services.memberships().members_of(workspace)}
+    again = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert again["statusCode"] == 404
+    # The audit log names who withdrew which invitation
+    entries = services.audit_trail().page(workspace, AuditQuery()).entries
+    revocations = [(e.actor.id, e.target.id) for e in entries if e.action == "member.invitation_revoked"]
+    assert revocations == [(admin.subject, late.invitation_id)]

@@ -58,6 +58,10 @@ class Invitations(Protocol):
     def pending_for(self, workspace_id: str) -> list[Invitation]:
         """The workspace's invitations neither spent nor expired."""
 
+    def revoke(self, workspace_id: str, invitation_id: str, now: datetime) -> Invitation | None:
+        """The workspace's pending invitation of this public id, spent by this call so that its
+        link no longer works (one conditional write); None if there is no such pending one."""
+
 
 @dataclass(frozen=True)
 class Challenge:
