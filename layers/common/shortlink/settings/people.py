@@ -17,6 +17,7 @@ class PeopleSettings:
     invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
     print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
+    pool_sends_invitations: bool = False  # the stack's own pool: Cognito emails invitations (people.yaml)
 
     @property
     def enabled(self) -> bool:
@@ -35,4 +36,5 @@ class PeopleSettings:
             raise ConfigurationError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")
-        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)
+        by_pool = env.get("PEOPLE_POOL_SENDS_INVITATIONS", "") == "true"
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed, by_pool)
