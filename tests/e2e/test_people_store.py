@@ -15,11 +15,13 @@ from moto import mock_aws
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
+from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
 from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
 from shortlink.people.invitations import accept, hash_token, invite, revoke
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Invitation, Membership, Person
 from shortlink.people.roles import scopes_of
+from shortlink.people.workspaces import rename
 from tools.devstack.resources import tables_of
 from tools.devstack.template import LocalTemplate
 
@@ -148,6 +150,18 @@ def test_a_revoked_invitation_is_no_longer_open_and_its_link_takes_no_one(table)
         accept(invitations, memberships, token, ANN, NOW)
     assert invitations.revoke("ws1", invitation.invitation_id, NOW) is None  # once
     assert memberships.members_of("ws1") == []
+
+
+def test_workspaces_names_are_read_in_one_batch_and_the_last_one_set_wins(table):
+    names = DynamoWorkspaceNames(table)
+    assert names.names_of(["ws1", "ws2"]) == {}
+    rename(names, "ws1", "Acme", NOW)
+    rename(names, "ws1", " Acme marketing ", NOW + timedelta(seconds=1))
+    rename(names, "ws2", "Zürich", NOW)
+    assert names.names_of(["ws1", "ws2", "ws3", "ws1"]) == {"ws1": "Acme marketing", "ws2": "Zürich"}
+    assert names.names_of([f"ws{n}" for n in range(250)])["ws2"] == "Zürich"  # more than one batch
+    # Beside the keys and memberships of the same table, and taken for none of them
+    assert DynamoMemberships(table).members_of("ws1") == []
 
 
 def test_a_persons_session_generation_moves_on_with_each_sign_out(table):

@@ -357,3 +357,54 @@ def test_an_open_invitation_is_revoked_from_the_members_page_and_its_link_then_t
     entries = services.audit_trail().page(workspace, AuditQuery()).entries
     revocations = [(e.actor.id, e.target.id) for e in entries if e.action == "member.invitation_revoked"]
     assert revocations == [(admin.subject, late.invitation_id)]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "1 to 64"),
+        ("   ", "1 to 64"),
+        ("x" * 65, "1 to 64"),
+        ("Acme\u202eevil", "punctuation"),
+        ("a\x00b", "punctuation"),
+    ],
+)
+def test_a_workspace_name_that_cannot_be_read_as_written_is_refused(handlers, pool, workspace, name, problem):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    answer = browser.post("/console/workspace/settings", {"csrf": browser.csrf(), "name": name})
+    assert answer["statusCode"] == 422
+    assert problem in answer["body"]
+    assert services.workspace_names().names_of([workspace]) == {}
+
+
+def test_owners_name_their_workspace_and_its_members_see_the_name_in_their_list(handlers, pool, workspace, aws):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    other = aws.new_api_key("another account")
+    elsewhere = services.api_key_store().find_by_hash(hash_api_key(other)).owner  # type: ignore[union-attr]
+    join_on_first_sign_in(services.memberships(), admin, elsewhere, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    assert 'id="workspace-settings-page"' in browser.get("/console")["body"]
+    saved = browser.post("/console/workspace/settings", {"csrf": browser.csrf(), "name": "  Acme <Marketing>\u0301 "})
+    assert (saved["statusCode"], saved["headers"]["Location"]) == (303, "/console/workspace/settings")
+    assert services.workspace_names().names_of([workspace, elsewhere]) == {workspace: "Acme <Marketing>\u0301"}
+    assert 'value="Acme &lt;Marketing&gt;\u0301"' in browser.get("/console/workspace/settings")["body"]
+    # An admin sees the name among their workspaces (the other one by its id), and may not rename
+    by_admin = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    switched = by_admin.post("/console/workspace", {"csrf": by_admin.csrf(), "workspace_id": workspace})
+    assert switched["statusCode"] == 303
+    listed = by_admin.get("/console/workspaces")["body"]
+    assert '<span class="workspace-name">Acme &lt;Marketing&gt;\u0301</span>' in listed
+    assert f"<code>{workspace}</code>" in listed
+    assert f'aria-label="Switch to workspace {elsewhere}"' in listed  # the one without a name, by its id
+    assert 'id="workspace-settings-page"' not in by_admin.get("/console")["body"]
+    assert by_admin.get("/console/workspace/settings")["statusCode"] == 403
+    refused = by_admin.post("/console/workspace/settings", {"csrf": by_admin.csrf(), "name": "Taken over"})
+    assert refused["statusCode"] == 403
+    assert services.workspace_names().names_of([workspace]) == {workspace: "Acme <Marketing>\u0301"}
+    # The change is in the audit log: which setting, by whom, never its value
+    entries = services.audit_trail().page(workspace, AuditQuery()).entries
+    [change] = [e for e in entries if e.action == "setting.changed"]
+    assert (change.actor.id, change.target.id, change.changed) == (owner.subject, "name", ("name",))
+    assert "Acme" not in json.dumps(change.view())

@@ -93,6 +93,14 @@ class UserPool(Protocol):
         """Turn TOTP on with a first code from the app: it is asked at each sign-in from now on."""
 
 
+class WorkspaceNames(Protocol):
+    def names_of(self, workspace_ids: list[str]) -> dict[str, str]:
+        """The names of those of `workspace_ids` that have one."""
+
+    def rename(self, workspace_id: str, name: str, now: datetime) -> None:
+        """Set the workspace's name (the last one set wins)."""
+
+
 class InvitationMessages(Protocol):
     def send(self, invitation: Invitation, link: str) -> bool:
         """Tell the invited person, at their address, the link that accepts the invitation: True
