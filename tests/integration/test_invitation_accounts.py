@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from shortlink import wiring as services
 from shortlink.adapters.cognito.invitation_accounts import CognitoInvitationMessages
 from shortlink.errors import StorageUnavailable
 from shortlink.people.errors import InvalidMemberOption
@@ -28,9 +29,13 @@ def pool(aws, template, monkeypatch):
     return user_pool_in(template, monkeypatch)
 
 
+def sender_for(user_pool_id: str) -> CognitoInvitationMessages:
+    return CognitoInvitationMessages(user_pool_id, services.workspace_names())
+
+
 def test_the_invited_persons_account_is_created_and_cognito_asked_to_email_them(pool, monkeypatch):
     calls = recorded_account_creations(monkeypatch)
-    sender = CognitoInvitationMessages(pool.local.user_pool_id)
+    sender = sender_for(pool.local.user_pool_id)
     assert sender.send(invitation("ana@example.com"), LINK) is True
     # One call: the email as user name and verified attribute, delivered by email, the invitation
     # for the trigger in ClientMetadata
@@ -62,7 +67,7 @@ def test_the_invited_persons_account_is_created_and_cognito_asked_to_email_them(
 def test_an_address_with_an_account_is_not_sent_and_its_account_is_left_alone(pool, monkeypatch):
     person, password = pool.person("known@example.com")
     calls = recorded_account_creations(monkeypatch)
-    sender = CognitoInvitationMessages(pool.local.user_pool_id)
+    sender = sender_for(pool.local.user_pool_id)
     assert sender.send(invitation("known@example.com"), LINK) is False
     assert len(calls) == 1
     users = pool.cognito.list_users(UserPoolId=pool.local.user_pool_id)["Users"]
@@ -73,13 +78,21 @@ def test_an_address_with_an_account_is_not_sent_and_its_account_is_left_alone(po
 
 
 def test_an_address_the_pool_refuses_is_a_clear_error_and_no_account_is_made(pool):
-    sender = CognitoInvitationMessages(pool.local.user_pool_id)
+    sender = sender_for(pool.local.user_pool_id)
     with pytest.raises(InvalidMemberOption, match="email: the user pool refuses this address"):
         sender.send(invitation("not-an-address"), LINK)
     assert pool.cognito.list_users(UserPoolId=pool.local.user_pool_id)["Users"] == []
 
 
 def test_a_pool_that_cannot_be_reached_is_unavailable_not_a_crash(pool):
-    sender = CognitoInvitationMessages("us-east-1_NoSuchPool")
+    sender = sender_for("us-east-1_NoSuchPool")
     with pytest.raises(StorageUnavailable, match="invitation not sent: ResourceNotFoundException"):
         sender.send(invitation("ana@example.com"), LINK)
+
+
+def test_a_named_workspace_is_called_by_its_name_in_the_email(pool, monkeypatch):
+    services.workspace_names().rename("ws-123", "Acme <Marketing>", NOW)
+    calls = recorded_account_creations(monkeypatch)
+    assert sender_for(pool.local.user_pool_id).send(invitation("bo@example.com"), LINK) is True
+    # As stored: the trigger escapes it in the email
+    assert calls[0]["ClientMetadata"]["workspace"] == "Acme <Marketing>"

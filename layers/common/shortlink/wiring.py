@@ -300,7 +300,7 @@ def invitation_messages() -> "tuple[InvitationMessages, ...]":
         return (PrintedInvitationMessages(),)
     ways: list[InvitationMessages] = []
     if config.pool_sends_invitations and config.enabled:
-        ways.append(CognitoInvitationMessages(config.user_pool_id))
+        ways.append(CognitoInvitationMessages(config.user_pool_id, workspace_names()))
     if config.invitations_from:
         ways.append(SesInvitationMessages(config.invitations_from))
     return tuple(ways)

@@ -10,15 +10,16 @@ from shortlink.adapters.botocore_clients import botocore_client
 from shortlink.errors import StorageUnavailable
 from shortlink.people.errors import InvalidMemberOption
 from shortlink.people.model import Invitation
+from shortlink.people.ports import WorkspaceNames
 
 HAS_AN_ACCOUNT = {"UsernameExistsException", "AliasExistsException"}
 
 
-def invitation_metadata(invitation: Invitation, link: str) -> dict[str, str]:
+def invitation_metadata(invitation: Invitation, link: str, workspace_name: str) -> dict[str, str]:
     """What the trigger writes the email from (functions/invitation_message reads these names)."""
     return {
         "link": link,
-        "workspace": invitation.workspace_id,
+        "workspace": workspace_name or invitation.workspace_id,
         "role": invitation.role,
         "inviter": invitation.invited_by,
         "expires": f"{invitation.expires_at:%Y-%m-%d %H:%M}",
@@ -26,12 +27,14 @@ def invitation_metadata(invitation: Invitation, link: str) -> dict[str, str]:
 
 
 class CognitoInvitationMessages:
-    def __init__(self, user_pool_id: str) -> None:
+    def __init__(self, user_pool_id: str, names: WorkspaceNames) -> None:
         self._pool = user_pool_id
+        self._names = names  # the email names the workspace as its members see it
         # The pool's own region (its id's prefix), as for sign-in: the home region's pool.
         self._client = botocore_client("cognito-idp", region_name=user_pool_id.partition("_")[0] or None)
 
     def send(self, invitation: Invitation, link: str) -> bool:
+        name = self._names.names_of([invitation.workspace_id]).get(invitation.workspace_id, "")
         try:
             self._client.admin_create_user(
                 UserPoolId=self._pool,
@@ -42,7 +45,7 @@ class CognitoInvitationMessages:
                     {"Name": "email_verified", "Value": "true"},
                 ],
                 DesiredDeliveryMediums=["EMAIL"],
-                ClientMetadata=invitation_metadata(invitation, link),
+                ClientMetadata=invitation_metadata(invitation, link, name),
             )
         except ClientError as error:
             code = str(error.response.get("Error", {}).get("Code", ""))
