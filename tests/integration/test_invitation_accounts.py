@@ -96,3 +96,19 @@ def test_a_named_workspace_is_called_by_its_name_in_the_email(pool, monkeypatch)
     assert sender_for(pool.local.user_pool_id).send(invitation("bo@example.com"), LINK) is True
     # As stored: the trigger escapes it in the email
     assert calls[0]["ClientMetadata"]["workspace"] == "Acme <Marketing>"
+
+
+def test_an_account_an_earlier_invitation_made_and_never_used_is_sent_this_one_again(pool, monkeypatch):
+    calls = recorded_account_creations(monkeypatch)
+    sender = sender_for(pool.local.user_pool_id)
+    assert sender.send(invitation("cleo@example.com"), LINK) is True
+    expiry = NOW + timedelta(days=7)
+    later = Invitation("inv-2", "ws-456", "cleo@example.com", "viewer", "admin@example.com", NOW, expiry)
+    # Cognito resends its welcome with a new temporary password, in this invitation's words
+    assert sender.send(later, f"{LINK}-2") is True
+    assert [call.get("MessageAction") for call in calls] == [None, None, "RESEND"]
+    resent = calls[-1]
+    assert resent["Username"] == "cleo@example.com"
+    assert resent["DesiredDeliveryMediums"] == ["EMAIL"]
+    assert (resent["ClientMetadata"]["link"], resent["ClientMetadata"]["workspace"]) == (f"{LINK}-2", "ws-456")
+    # (moto answers RESEND by making a second user of the address; Cognito resets the one it has)

@@ -189,6 +189,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cognito-idp:AdminCreateUser",
                 "cognito-idp:AdminSetUserPassword",
                 "cognito-idp:AdminDeleteUser",
+                "cognito-idp:AdminGetUser",  # an invited account never used is sent the invitation again
                 "ses:SendEmail",
             },
         ),
