@@ -17,6 +17,7 @@ from shortlink.entrypoints.console import (
     keys,
     links,
     members,
+    passkey_sign_in,
     people_sign_in,
     plumbing,
     security,
@@ -31,7 +32,7 @@ STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 
 logger = Logger()
 app = APIGatewayHttpResolver()
-for area in (plumbing, sign_in, people_sign_in, sso, links, stats, keys, members, security, audit):
+for area in (plumbing, sign_in, people_sign_in, passkey_sign_in, sso, links, stats, keys, members, security, audit):
     app.include_router(area.router)
 
 
