@@ -27,7 +27,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 def sign_in_refused(status: int, message: str) -> Response[Any]:
     """The sign-in page with `message`; the challenge cookie ended (the pool's handle is spent)."""
-    answer = page("sign_in.html", status, error=message, people=True, passkeys=True)
+    answer = page("sign_in.html", status, error=message, people=True, passkeys=people_settings().passkeys)
     answer.cookies.append(challenge_cookie(""))
     return answer
 
