@@ -5,6 +5,8 @@ credential, a replayed challenge, another person's credential, a wrong origin, a
 authenticator (its counter gone back)."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -12,11 +14,12 @@ from shortlink import wiring as services
 from shortlink.people.errors import InvalidMemberOption, PasskeyRefused, SignInRefused
 from shortlink.people.model import Person
 from shortlink.people.ports import UserPool
-from tests.integration.passkeys import SoftwarePasskey
+from tests.integration.passkeys import SoftwarePasskey, unb64url
 from tests.integration.people import Pool, user_pool_in
 from tools.devstack.passkeys import install
 
 ORIGIN = "http://localhost:3000"  # make dev's console, as the browser tests browse it
+NEVER_STARTED = {"challenge": "AAAA", "rp": {"id": "localhost"}, "user": {"id": "AAAA"}}  # options nobody gave
 
 
 @pytest.fixture
@@ -64,7 +67,7 @@ def test_registration_refuses_a_wrong_password_a_bad_credential_a_replay_and_a_w
     with pytest.raises(SignInRefused):
         users.start_passkey_registration(person.email, "Not-the-password-1")
     with pytest.raises(PasskeyRefused, match="challenge"):  # nothing started
-        users.complete_passkey_registration(person.email, password, device.create(fake_options(person)))
+        users.complete_passkey_registration(person.email, password, device.create(NEVER_STARTED))
     options = users.start_passkey_registration(person.email, password)
     with pytest.raises(PasskeyRefused, match="Origin"):
         users.complete_passkey_registration(person.email, password, device.create(options, "https://evil.example"))
@@ -77,10 +80,6 @@ def test_registration_refuses_a_wrong_password_a_bad_credential_a_replay_and_a_w
     with pytest.raises(PasskeyRefused, match="challenge"):  # the challenge was spent
         users.complete_passkey_registration(person.email, password, made)
     assert len(users.passkeys(person.email, password)) == 1
-
-
-def fake_options(person: Person) -> dict[str, object]:
-    return {"challenge": "AAAA", "rp": {"id": "localhost"}, "user": {"id": "AAAA"}}
 
 
 def test_sign_in_refuses_a_replay_another_persons_passkey_a_wrong_origin_and_a_clone(pool):
@@ -101,7 +100,7 @@ def test_sign_in_refuses_a_replay_another_persons_passkey_a_wrong_origin_and_a_c
     started = users.start_passkey_sign_in(ada.email)
     request = json.loads(started.request_options)
     with pytest.raises(SignInRefused):  # Eve's passkey answering Ada's challenge
-        users.finish_passkey_sign_in(started.challenge, eve_device.get(request, credential_id=unb64(eve_credential)))
+        users.finish_passkey_sign_in(started.challenge, eve_device.get(request, credential_id=unb64url(eve_credential)))
 
     started = users.start_passkey_sign_in(ada.email)
     with pytest.raises(SignInRefused):
@@ -122,12 +121,6 @@ def test_sign_in_refuses_a_replay_another_persons_passkey_a_wrong_origin_and_a_c
         users.start_passkey_sign_in("unknown@example.com")
 
 
-def unb64(text: str) -> bytes:
-    from tests.integration.passkeys import unb64url
-
-    return unb64url(text)
-
-
 def test_a_person_removes_their_passkey_and_not_anothers(pool):
     ada, ada_password = pool.person("ada3@example.com")
     eve, eve_password = pool.person("eve3@example.com")
@@ -145,3 +138,13 @@ def test_a_person_removes_their_passkey_and_not_anothers(pool):
         users.remove_passkey(ada.email, ada_password, ada_credential)
     with pytest.raises(SignInRefused):  # no passkey left: no passkey sign-in
         users.start_passkey_sign_in(ada.email)
+
+
+def test_the_lambda_layer_ships_no_webauthn_library():
+    # Cognito verifies passkeys deployed: py_webauthn is make dev's emulation's alone.
+    layer = Path(__file__).resolve().parents[2] / "layers" / "common"
+    assert "webauthn" not in (layer / "requirements.txt").read_text().lower()
+    importing = [
+        path.name for path in layer.rglob("*.py") if re.search(r"^\s*(from|import) webauthn", path.read_text(), re.M)
+    ]
+    assert importing == []
