@@ -93,7 +93,7 @@ def test_sign_in_refuses_a_replay_another_persons_passkey_a_wrong_origin_and_a_c
     started = users.start_passkey_sign_in(ada.email)
     request = json.loads(started.request_options)
     answer = ada_device.get(request)
-    assert users.finish_passkey_sign_in(started.challenge, answer).subject == ada.subject
+    assert users.finish_passkey_sign_in(started.challenge, answer) == Person(ada.subject, ada.email)
     with pytest.raises(SignInRefused):  # the same session and answer again
         users.finish_passkey_sign_in(started.challenge, answer)
 

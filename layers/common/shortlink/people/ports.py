@@ -123,8 +123,9 @@ class UserPool(Protocol):
     def start_passkey_sign_in(self, email: str) -> PasskeyChallenge:
         """Begin signing in with a passkey. SignInRefused if the person has none (or no account)."""
 
-    def finish_passkey_sign_in(self, challenge: Challenge, credential: dict[str, Any]) -> Person:
-        """The person, once the pool has checked the browser's answer (AuthenticationResponseJSON)."""
+    def finish_passkey_sign_in(self, challenge: Challenge, credential: dict[str, Any]) -> Person | Challenge:
+        """The person, once the pool has checked the browser's answer (AuthenticationResponseJSON),
+        or what it asks next (a TOTP code, where the pool asks one after a passkey)."""
 
 
 class InvitationMessages(Protocol):

@@ -13,7 +13,7 @@ from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, ope
 from shortlink.console.pages import page
 from shortlink.console.passkey_credentials import parsed_credential
 from shortlink.console.sessions import cookie_value
-from shortlink.entrypoints.console.people_sign_in import counted, pool, signed_in
+from shortlink.entrypoints.console.people_sign_in import counted, next_step, pool
 from shortlink.entrypoints.console.plumbing import Refused, current_event, now, posted_form
 from shortlink.people.errors import InvalidMemberOption, SignInRefused
 from shortlink.people.members import checked_email
@@ -62,7 +62,7 @@ def finish_passkey_sign_in() -> Response[Any]:
     except InvalidMemberOption as error:
         return sign_in_refused(400, f"{error} Start again.")
     try:
-        person = pool().finish_passkey_sign_in(opened[0], credential)
+        outcome = pool().finish_passkey_sign_in(opened[0], credential)
     except SignInRefused:
         return sign_in_refused(401, "This passkey did not sign you in: start again, or use your password.")
-    return signed_in(person, opened[1])
+    return next_step(outcome, opened[1])
