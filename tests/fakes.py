@@ -177,3 +177,12 @@ class InMemoryInvitations:
         return [
             i for i, taken in self.items.values() if i.workspace_id == workspace_id and not taken and i.expires_at > now
         ]
+
+    def revoke(self, workspace_id: str, invitation_id: str, now: datetime) -> Invitation | None:
+        for token_hash, (invitation, taken) in self.items.items():
+            if (invitation.workspace_id, invitation.invitation_id) == (workspace_id, invitation_id):
+                if taken or invitation.expires_at <= now:
+                    return None
+                self.items[token_hash] = (invitation, True)
+                return invitation
+        return None

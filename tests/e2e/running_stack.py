@@ -148,6 +148,10 @@ class RunningStack:
         environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
         for variable in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_SQS"):
             environment.pop(variable, None)  # only the caller's own choice counts
+        if endpoints and "SIGN_IN_ATTEMPTS_PER_WINDOW" not in env:
+            # Every browser signs in from 127.0.0.1, and stacks on the session's dynalite share the
+            # sign-in counts per address it stores: the limit itself is tested where it is alone.
+            env["SIGN_IN_ATTEMPTS_PER_WINDOW"] = "1000"
         environment.update(env)
         environment.update(endpoints or {})
         process = subprocess.Popen(

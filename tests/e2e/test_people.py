@@ -30,7 +30,7 @@ FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 
 @pytest.fixture(scope="module")
 def people_stack(store: dict[str, str]) -> Iterator[RunningStack]:
-    started = RunningStack.start(endpoints=store, SHORTLINK_API_KEY=KEY, SIGN_IN_ATTEMPTS_PER_WINDOW="100")
+    started = RunningStack.start(endpoints=store, SHORTLINK_API_KEY=KEY, SIGN_IN_ATTEMPTS_PER_WINDOW="1000")
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started
     assert started.stop() == 0, started.output()

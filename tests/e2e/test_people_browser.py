@@ -68,8 +68,21 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     assert slug in browser.page_source
     assert browser.execute_script("return document.cookie") == ""  # HttpOnly: no script sees it
     assert not re.search(r"eyJ[\w-]+\.[\w-]+\.", browser.page_source)  # no token of the pool in the page
+    # ... names the workspace, which its list then shows
+    browser.find_element(By.ID, "workspace-settings-page").click()
+    fill("name", "")
+    browser.find_element(By.ID, "save-settings").click()
+    assert "1 to 64 characters" in shown("name-error").text
+    accessible(browser, "workspace-settings-refused")
+    fill("name", "Acme marketing")
+    save = browser.find_element(By.ID, "save-settings")
+    save.click()
+    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(save))  # the page again, saved
+    shown("workspace-settings")
+    accessible(browser, "workspace-settings")
     browser.find_element(By.ID, "workspaces-page").click()
-    assert "(this one)" in shown("workspaces").text
+    assert "Acme marketing" in shown("workspaces").text
+    assert "(this one)" in browser.find_element(By.ID, "workspaces").text
     accessible(browser, "workspaces")
 
     # ... and invites an editor and a viewer
@@ -91,7 +104,7 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     accessible(browser, "invitation")
     fill("sign-up-password", password)
     browser.find_element(By.ID, "sign-up").click()
-    browser.find_element(By.ID, "security-page").click()
+    shown("security-page").click()
     fill("password", password)
     accessible(browser, "security")
     browser.find_element(By.ID, "start-totp").click()

@@ -15,11 +15,13 @@ from moto import mock_aws
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
-from shortlink.people.errors import MemberRemoved
-from shortlink.people.invitations import accept, hash_token, invite
+from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
+from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
+from shortlink.people.invitations import accept, hash_token, invite, revoke
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Invitation, Membership, Person
 from shortlink.people.roles import scopes_of
+from shortlink.people.workspaces import rename
 from tools.devstack.resources import tables_of
 from tools.devstack.template import LocalTemplate
 
@@ -129,6 +131,37 @@ def test_an_invitation_is_taken_once_and_never_after_its_end(table):
     invitations.add("ab" * 32, expired)
     assert invitations.take("ab" * 32, NOW) is None
     assert invitations.take("cd" * 32, NOW) is None  # unknown
+
+
+def test_a_revoked_invitation_is_no_longer_open_and_its_link_takes_no_one(table):
+    invitations, memberships = DynamoInvitations(table), DynamoMemberships(table)
+    invitation, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "ann@example.com", "viewer", NOW)
+    # Another workspace's manager, or an id that is no open invitation, revokes nothing
+    for workspace, invitation_id in (("ws2", invitation.invitation_id), ("ws1", "0" * 12)):
+        with pytest.raises(InvitationNotValid):
+            revoke(invitations, scopes_of("owner"), workspace, invitation_id, NOW)
+    # An admin cannot withdraw an owner's invitation, as they could not have made it
+    owners, _ = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", "bob@example.com", "owner", NOW)
+    with pytest.raises(RoleNotGrantable):
+        revoke(invitations, scopes_of("admin"), "ws1", owners.invitation_id, NOW)
+    assert revoke(invitations, scopes_of("admin"), "ws1", invitation.invitation_id, NOW) == invitation
+    assert [each.invitation_id for each in invitations.pending_for("ws1")] == [owners.invitation_id]
+    with pytest.raises(InvitationNotValid):
+        accept(invitations, memberships, token, ANN, NOW)
+    assert invitations.revoke("ws1", invitation.invitation_id, NOW) is None  # once
+    assert memberships.members_of("ws1") == []
+
+
+def test_workspaces_names_are_read_in_one_batch_and_the_last_one_set_wins(table):
+    names = DynamoWorkspaceNames(table)
+    assert names.names_of(["ws1", "ws2"]) == {}
+    rename(names, "ws1", "Acme", NOW)
+    rename(names, "ws1", " Acme marketing ", NOW + timedelta(seconds=1))
+    rename(names, "ws2", "Zürich", NOW)
+    assert names.names_of(["ws1", "ws2", "ws3", "ws1"]) == {"ws1": "Acme marketing", "ws2": "Zürich"}
+    assert names.names_of([f"ws{n}" for n in range(250)])["ws2"] == "Zürich"  # more than one batch
+    # Beside the keys and memberships of the same table, and taken for none of them
+    assert DynamoMemberships(table).members_of("ws1") == []
 
 
 def test_a_persons_session_generation_moves_on_with_each_sign_out(table):

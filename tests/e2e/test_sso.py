@@ -39,15 +39,9 @@ OWNER = "sso-owner@example.com"
 
 @pytest.fixture(scope="module")
 def sso_stack(store: dict[str, str]) -> Iterator[RunningStack]:
-    # An owner of its own and a roomier limit per address: a session's dynalite is shared, and the
-    # sign-in counts it stores (per account, and per address: every browser test is 127.0.0.1) with it.
+    # An owner of its own: a session's dynalite is shared, and the sign-in counts per account it stores.
     started = RunningStack.start(
-        endpoints=store,
-        SSO="1",
-        SSO_PORT=str(free_port()),
-        SHORTLINK_API_KEY=FIXED_KEY,
-        SHORTLINK_OWNER_EMAIL=OWNER,
-        SIGN_IN_ATTEMPTS_PER_WINDOW="100",
+        endpoints=store, SSO="1", SSO_PORT=str(free_port()), SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_OWNER_EMAIL=OWNER
     )
     assert started.ready, f"local stack did not start:\n{started.output()}"
     yield started

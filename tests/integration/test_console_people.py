@@ -14,6 +14,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key
+from shortlink.audit.queries import AuditQuery
 from shortlink.people.invitations import hash_token
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Invitation
@@ -186,6 +187,7 @@ def test_a_viewer_who_crafts_a_post_gets_403_and_nothing_changes(handlers, pool,
         ("/console/keys", {"name": "crafted", "scopes": "links:read"}),
         ("/console/members/invite", {"email": "friend@example.com", "role": "owner"}),
         (f"/console/members/{viewer.subject}/role", {"role": "owner"}),
+        ("/console/members/invitations/0123456789ab/revoke", {}),
     ]:
         answer = browser.post(path, {"csrf": csrf, **form})
         assert answer["statusCode"] == 403, (path, answer["body"])
@@ -311,3 +313,98 @@ def test_a_role_changed_takes_effect_at_the_members_next_request(handlers, pool,
         assert administering.post(path, {"csrf": csrf, **form})["statusCode"] == 403, path
     assert services.memberships().role_in(workspace, owner.subject) == "owner"
     assert services.memberships().role_in(workspace, editor.subject) == "viewer"
+
+
+def test_an_open_invitation_is_revoked_from_the_members_page_and_its_link_then_takes_no_one(
+    handlers, pool, workspace, capsys
+):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    csrf = browser.csrf("/console/members")
+    for email, role in (("late@example.com", "editor"), ("boss@example.com", "owner")):
+        invited = browser.post("/console/members/invite", {"csrf": csrf, "email": email, "role": role})
+        assert invited["statusCode"] == 201
+    link_email = "late@example.com"
+    link = invitation_link(capsys, link_email)
+    late, boss = sorted(services.invitations().pending_for(workspace), key=lambda each: each.email != link_email)
+    page = browser.get("/console/members")["body"]
+    assert f'aria-label="Revoke the invitation of {late.email}"' in page
+    # An admin may not withdraw an owner's invitation (they could not have made it), nor one that is no open one
+    by_admin = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    admin_csrf = by_admin.csrf("/console/members")
+    assert f"Revoke the invitation of {boss.email}" not in by_admin.get("/console/members")["body"]
+    refused = by_admin.post(f"/console/members/invitations/{boss.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert refused["statusCode"] == 403, refused["body"]
+    unknown = by_admin.post("/console/members/invitations/%3Cscript%3E/revoke", {"csrf": admin_csrf})
+    assert unknown["statusCode"] == 404
+    assert "<script>" not in unknown["body"]
+    # Without the session's CSRF token, nothing happens
+    assert browser.post(f"/console/members/invitations/{late.invitation_id}/revoke", {})["statusCode"] == 403
+    revoked = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert (revoked["statusCode"], revoked["headers"]["Location"]) == (303, "/console/members")
+    assert [each.email for each in services.invitations().pending_for(workspace)] == [boss.email]
+    # The link is dead: its page and its sign-up answer 404, nobody joins
+    newcomer = PersonBrowser(handlers)
+    assert newcomer.get(link)["statusCode"] == 404
+    token = link.rsplit("/", 1)[1]
+    form = {"token": token, "mode": "sign-up", "email": late.email, "password": "Long-enough-1A"}
+    assert newcomer.post("/console/invitations/accept", form)["statusCode"] == 404
+    assert late.email not in {m.email for m in services.memberships().members_of(workspace)}
+    again = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert again["statusCode"] == 404
+    # The audit log names who withdrew which invitation
+    entries = services.audit_trail().page(workspace, AuditQuery()).entries
+    revocations = [(e.actor.id, e.target.id) for e in entries if e.action == "member.invitation_revoked"]
+    assert revocations == [(admin.subject, late.invitation_id)]
+
+
+@pytest.mark.parametrize(
+    ("name", "problem"),
+    [
+        ("", "1 to 64"),
+        ("   ", "1 to 64"),
+        ("x" * 65, "1 to 64"),
+        ("Acme\u202eevil", "punctuation"),
+        ("a\x00b", "punctuation"),
+    ],
+)
+def test_a_workspace_name_that_cannot_be_read_as_written_is_refused(handlers, pool, workspace, name, problem):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    answer = browser.post("/console/workspace/settings", {"csrf": browser.csrf(), "name": name})
+    assert answer["statusCode"] == 422
+    assert problem in answer["body"]
+    assert services.workspace_names().names_of([workspace]) == {}
+
+
+def test_owners_name_their_workspace_and_its_members_see_the_name_in_their_list(handlers, pool, workspace, aws):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
+    other = aws.new_api_key("another account")
+    elsewhere = services.api_key_store().find_by_hash(hash_api_key(other)).owner  # type: ignore[union-attr]
+    join_on_first_sign_in(services.memberships(), admin, elsewhere, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    assert 'id="workspace-settings-page"' in browser.get("/console")["body"]
+    saved = browser.post("/console/workspace/settings", {"csrf": browser.csrf(), "name": "  Acme <Marketing>\u0301 "})
+    assert (saved["statusCode"], saved["headers"]["Location"]) == (303, "/console/workspace/settings")
+    assert services.workspace_names().names_of([workspace, elsewhere]) == {workspace: "Acme <Marketing>\u0301"}
+    assert 'value="Acme &lt;Marketing&gt;\u0301"' in browser.get("/console/workspace/settings")["body"]
+    # An admin sees the name among their workspaces (the other one by its id), and may not rename
+    by_admin = signed_in(PersonBrowser(handlers), admin.email, admin_password)
+    switched = by_admin.post("/console/workspace", {"csrf": by_admin.csrf(), "workspace_id": workspace})
+    assert switched["statusCode"] == 303
+    listed = by_admin.get("/console/workspaces")["body"]
+    assert '<span class="workspace-name">Acme &lt;Marketing&gt;\u0301</span>' in listed
+    assert f"<code>{workspace}</code>" in listed
+    assert f'aria-label="Switch to workspace {elsewhere}"' in listed  # the one without a name, by its id
+    assert 'id="workspace-settings-page"' not in by_admin.get("/console")["body"]
+    assert by_admin.get("/console/workspace/settings")["statusCode"] == 403
+    refused = by_admin.post("/console/workspace/settings", {"csrf": by_admin.csrf(), "name": "Taken over"})
+    assert refused["statusCode"] == 403
+    assert services.workspace_names().names_of([workspace]) == {workspace: "Acme <Marketing>\u0301"}
+    # The change is in the audit log: which setting, by whom, never its value
+    entries = services.audit_trail().page(workspace, AuditQuery()).entries
+    [change] = [e for e in entries if e.action == "setting.changed"]
+    assert (change.actor.id, change.target.id, change.changed) == (owner.subject, "name", ("name",))
+    assert "Acme" not in json.dumps(change.view())

@@ -14,6 +14,7 @@ import urllib3
 from werkzeug.serving import make_server
 
 from shortlink import wiring as services
+from shortlink.audit.queries import AuditQuery
 from shortlink.people.invitations import hash_token, invite
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Person
@@ -165,6 +166,12 @@ def test_a_first_sign_in_joins_the_workspace_as_viewer_and_a_later_one_keeps_the
     assert members() == {"ada@example.com": "viewer"}
     [membership] = memberships().members_of(WORKSPACE)
     assert membership.added_by == "single sign-on (Entra)"
+    # The join is in the workspace's audit log, by the person who joined
+    entries = services.audit_trail().page(WORKSPACE, AuditQuery()).entries  # newest first
+    assert [(e.action, e.target.id, e.actor.id) for e in entries] == [
+        ("session.signed_in", membership.subject, membership.subject),
+        ("member.joined", membership.subject, membership.subject),
+    ]
     home = browser.get("/console")
     assert home["statusCode"] == 200
     assert "id_token" not in home["body"]
@@ -173,6 +180,8 @@ def test_a_first_sign_in_joins_the_workspace_as_viewer_and_a_later_one_keeps_the
     again = signed_in(Browser(handlers), "ada@example.com")
     assert again["statusCode"] == 303
     assert members() == {"ada@example.com": "editor"}
+    actions = [entry.action for entry in services.audit_trail().page(WORKSPACE, AuditQuery()).entries]
+    assert actions.count("member.joined") == 1  # signed in again, not joined again
 
 
 def test_a_replayed_callback_is_refused_and_starts_no_session(sso, handlers):

@@ -2,6 +2,7 @@
 only on requests carrying the edge's secret, so a direct caller cannot forge an address (to reset
 the password-attempt limit) or a country (to pass country rules)."""
 
+import json
 from urllib.parse import urlencode
 
 import pytest
@@ -97,3 +98,28 @@ def test_a_rules_link_through_the_edge_reads_its_request_once_before_and_after_t
     [message] = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"])["Messages"]
     [click] = ClickPack.from_message(message["Body"], message["MessageId"]).clicks
     assert (click.code, click.country) == (code, "DE")
+
+
+def test_the_audit_log_hashes_the_viewers_address_behind_the_edge_and_the_callers_without_it(aws, handlers, edge_on):
+    key = aws.new_api_key("edge audit")
+
+    def created(**headers: str) -> None:
+        event = http_event(
+            "POST",
+            "/links",
+            headers={"authorization": f"Bearer {key}", **{n.replace("_", "-"): v for n, v in headers.items()}},
+            body={"url": "https://example.com/audited"},
+            source_ip="198.51.100.7",  # CloudFront's own address, or a direct caller's
+        )
+        assert handlers["CreateFunction"](event)["statusCode"] == 201
+
+    # Two viewers through the edge, then a direct caller who forges a viewer address
+    created(x_shortlink_edge_secret=EDGE_SECRET, cloudfront_viewer_address="203.0.113.1:443")
+    created(x_shortlink_edge_secret=EDGE_SECRET, cloudfront_viewer_address="203.0.113.2:443")
+    created(cloudfront_viewer_address="203.0.113.1:443")
+    created()
+    audit = http_event("GET", "/audit", headers={"authorization": f"Bearer {key}"})
+    entries = json.loads(handlers["KeysFunction"](audit)["body"])["entries"]
+    direct, forged, second, first = (entry["client"] for entry in entries)  # newest first
+    assert len({first, second, direct}) == 3  # each viewer their own, the edge's address none of theirs
+    assert forged == direct  # not believed without the secret: the caller's own address

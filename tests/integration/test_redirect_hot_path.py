@@ -254,7 +254,8 @@ def test_the_domain_address_routes_are_the_templates_and_the_handler_sends_each_
     assert set(sys.modules[f"test_fn_{REDIRECT}"].ADDRESS_ROUTES) == set(ROUTES)
     # Each is answered by its page, not the walk: robots.txt is text, the others a domain's 404 page here
     robots = handlers[REDIRECT](http_event("GET", "/robots.txt", route="/robots.txt"))
-    assert robots["statusCode"] == 200 and robots["body"].startswith("User-agent: *")
+    assert robots["statusCode"] == 200
+    assert robots["body"].startswith("User-agent: *")
     for path, route in (("/", "/"), ("/.well-known/assetlinks.json", "/.well-known/{file}")):
         answer = handlers[REDIRECT](http_event("GET", path, route=route, path_parameters={"file": "assetlinks.json"}))
         assert answer["statusCode"] == 404, (path, answer)

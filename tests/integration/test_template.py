@@ -573,9 +573,10 @@ def test_the_edge_passes_every_keyed_route_uncached_and_leaves_every_short_code_
         assert edge_behaviour_of(code, behaviours) == "default", code
 
 
-def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_adds():
+def test_every_function_believes_viewer_headers_only_with_the_secret_cloudfront_adds():
     template = yaml_parse((ROOT / "template.yaml").read_text())
     resources = template["Resources"]
+    functions = [r for r in resources.values() if r["Type"] == "AWS::Serverless::Function"]
     secret = {"Fn::Sub": "{{resolve:ssm:${EdgeSecretParameter}}}"}
     # CloudFront sets the secret on every request it sends to the API (the edge is told the
     # parameter's name and resolves it itself: no secret passes as a nested stack's parameter)...
@@ -583,9 +584,11 @@ def test_the_redirect_believes_viewer_headers_only_with_the_secret_cloudfront_ad
     [origin] = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
     [header] = origin["OriginCustomHeaders"]
     assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
-    # ...and the redirect gets the same secret only with the edge: without it, nothing is believed
-    variables = resources["RedirectFunction"]["Properties"]["Environment"]["Variables"]
+    # ...and every function gets the same secret only with the edge (the redirect's rules, the
+    # console's sign-in limits, the audit log's addresses): without it, nothing is believed
+    variables = template["Globals"]["Function"]["Environment"]["Variables"]
     assert variables["EDGE_SECRET"] == {"Fn::If": ["EdgeEnabled", secret, ""]}
+    assert all("EDGE_SECRET" not in (r["Properties"].get("Environment") or {}).get("Variables", {}) for r in functions)
     assert "TRUST_EDGE_HEADERS" not in json.dumps(template)
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
     for function in SamFunctionProvider(stacks).get_all():
@@ -907,7 +910,8 @@ def test_behind_the_edge_one_distribution_reaches_the_nearest_healthy_region():
         assert (record["Name"], record["SetIdentifier"], record["Region"]) == ("origin.sho.rt", region, region)
         assert record["HealthCheckId"] == {"Ref": "ApiHealthCheck"}
         # and the edge's secret, the same value in every region (make secrets)
-        variables = resources["RedirectFunction"]["Properties"]["Environment"]["Variables"]
+        rendered = Rendered(edge, region=region)
+        variables = rendered.value(rendered.template["Globals"]["Function"]["Environment"]["Variables"])
         assert variables["EDGE_SECRET"] == "{{resolve:ssm:/shortlink/edge-secret}}"
         # the domain is CloudFront's alias, on no region's API
         assert "ShortDomain" not in resources

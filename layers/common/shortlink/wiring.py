@@ -48,6 +48,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
+    from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
     from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.adapters.http.managed_login import HttpManagedLogin
     from shortlink.adapters.http.webhooks import HttpWebhookSender
@@ -254,6 +255,15 @@ def person_sessions() -> "DynamoPersonSessions":
     from shortlink.adapters.dynamodb.memberships import DynamoPersonSessions
 
     return DynamoPersonSessions(resources().api_keys_table.value, regions().home_region_name)
+
+
+@cache
+def workspace_names() -> "DynamoWorkspaceNames":
+    """Workspaces' names, beside their members in the API keys table (adapters/dynamodb/workspace_names.py)."""
+    from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
+
+    deployment = regions()
+    return DynamoWorkspaceNames(resources().api_keys_table.value, deployment.home_region_name, deployment.region_name)
 
 
 @cache

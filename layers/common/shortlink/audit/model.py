@@ -25,6 +25,7 @@ Action = Literal[
     "session.signed_out",
     "session.sign_in_failed",
     "member.invited",
+    "member.invitation_revoked",
     "member.joined",
     "member.role_changed",
     "member.removed",

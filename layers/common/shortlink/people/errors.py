@@ -19,6 +19,14 @@ class InvalidMemberOption(ShortlinkError):
         self.field = field
 
 
+class InvalidWorkspaceSetting(ShortlinkError):
+    """A workspace setting that cannot be accepted; names the field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class MemberNotFound(ShortlinkError):
     """No such member (or invitation) in this workspace."""
 

@@ -41,6 +41,23 @@ def invite(
     return invitation, token
 
 
+def revoke(
+    invitations: Invitations, manager_scopes: frozenset[str], workspace_id: str, invitation_id: str, now: datetime
+) -> Invitation:
+    """Withdraw the workspace's pending invitation `invitation_id` (its public id): its link no
+    longer works. The manager must be able to manage its role, as to invite to it."""
+    open_ones = invitations.pending_for(workspace_id)
+    pending = next((each for each in open_ones if each.invitation_id == invitation_id), None)
+    if pending is None:
+        raise InvitationNotValid("no such open invitation in this workspace")
+    if not may_manage(manager_scopes, pending.role):
+        raise RoleNotGrantable(pending.role)
+    revoked = invitations.revoke(workspace_id, invitation_id, now)
+    if revoked is None:
+        raise InvitationNotValid("this invitation was used or expired meanwhile")
+    return revoked
+
+
 def accept(
     invitations: Invitations, memberships: Memberships, token: str, person: Person, now: datetime
 ) -> Membership | Invitation:

@@ -58,6 +58,10 @@ class Invitations(Protocol):
     def pending_for(self, workspace_id: str) -> list[Invitation]:
         """The workspace's invitations neither spent nor expired."""
 
+    def revoke(self, workspace_id: str, invitation_id: str, now: datetime) -> Invitation | None:
+        """The workspace's pending invitation of this public id, spent by this call so that its
+        link no longer works (one conditional write); None if there is no such pending one."""
+
 
 @dataclass(frozen=True)
 class Challenge:
@@ -126,6 +130,14 @@ class UserPool(Protocol):
     def finish_passkey_sign_in(self, challenge: Challenge, credential: dict[str, Any]) -> Person | Challenge:
         """The person, once the pool has checked the browser's answer (AuthenticationResponseJSON),
         or what it asks next (a TOTP code, where the pool asks one after a passkey)."""
+
+
+class WorkspaceNames(Protocol):
+    def names_of(self, workspace_ids: list[str]) -> dict[str, str]:
+        """The names of those of `workspace_ids` that have one."""
+
+    def rename(self, workspace_id: str, name: str, now: datetime) -> None:
+        """Set the workspace's name (the last one set wins)."""
 
 
 class InvitationMessages(Protocol):

@@ -38,8 +38,9 @@ class FunctionSettings:
         return {concern: concern.from_env(env) for concern in concerns}
 
 
-# What the API's link routes read: the links' addresses and domains, and the deployment's regions.
-LINK_ROUTES = (AddressSettings, ShortDomainSettings, RegionSettings)
+# What the API's link routes read: the links' addresses and domains, the deployment's regions, and
+# the edge (its secret: whose address the audit log hashes).
+LINK_ROUTES = (AddressSettings, ShortDomainSettings, RegionSettings, EdgeSettings)
 
 FUNCTIONS: dict[str, FunctionSettings] = {
     "create": FunctionSettings(
@@ -56,11 +57,11 @@ FUNCTIONS: dict[str, FunctionSettings] = {
         ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),
         (*LINK_ROUTES, CodeSettings, RateLimitSettings),
     ),
-    "keys": FunctionSettings(("API_KEYS_TABLE",), (RegionSettings,)),
+    "keys": FunctionSettings(("API_KEYS_TABLE",), (RegionSettings, EdgeSettings)),
     "docs": FunctionSettings((), ()),
     "console": FunctionSettings(
         ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),
-        (*LINK_ROUTES, CodeSettings, RateLimitSettings, EdgeSettings, ConsoleSettings),
+        (*LINK_ROUTES, CodeSettings, RateLimitSettings, ConsoleSettings),
     ),
     "ingest": FunctionSettings(("CLICK_STATS_TABLE",), ()),
     "account-stats": FunctionSettings(("CLICK_STATS_TABLE",), ()),

@@ -268,3 +268,21 @@ class DynamoInvitations:
         except PynamoDBException as error:
             raise unavailable(error) from error
         return sorted(found, key=lambda each: each.created_at)
+
+    def revoke(self, workspace_id: str, invitation_id: str, now: datetime) -> Invitation | None:
+        model = self._model
+        condition = (model.kind == INVITATION) & (model.workspace_id == workspace_id)
+        try:
+            # Found by its public id: its key is the token's hash, and nobody keeps the token.
+            item = next(iter(model.scan(condition & (model.invitation_id == invitation_id))), None)
+            if item is None:
+                return None
+            item.update(
+                actions=[model.taken.set(True)],
+                condition=condition & (model.taken == False) & (model.expires_at > now.astimezone(UTC)),  # noqa: E712
+            )
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return None
+            raise unavailable(error) from error
+        return _invitation(item)

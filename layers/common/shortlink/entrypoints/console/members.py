@@ -15,7 +15,7 @@ from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable
-from shortlink.people.invitations import invite
+from shortlink.people.invitations import invite, revoke
 from shortlink.people.members import change_role, checked_role, remove_member
 from shortlink.people.model import ROLES
 from shortlink.people.roles import ROLE_MEANINGS, may_manage
@@ -74,6 +74,15 @@ def invite_member() -> Response[Any]:
     logger.info("member invited", extra={"by": actor.id, "invitation_id": invitation.invitation_id, "role": role})
     # Without a mail sender the inviter passes the link on: shown this once, as a new key is.
     return members_page(actor, current, forms.FormState(), 201, invited=invitation.email, link="" if messages else link)
+
+
+@router.post("/console/members/invitations/<invitation_id>/revoke")
+def revoke_invitation(invitation_id: str) -> Response[Any]:
+    _, _, actor = posted_by_session(ADMIN)
+    revoked = revoke(invitations(), actor.scopes, actor.workspace_id, invitation_id, now())
+    audit.record(actor, "member.invitation_revoked", revoked.invitation_id)
+    logger.info("invitation revoked", extra={"by": actor.id, "invitation_id": revoked.invitation_id})
+    return see_other("/console/members")
 
 
 @router.post("/console/members/<subject>/remove")

@@ -42,6 +42,7 @@ from shortlink.wiring import (
     settings_of,
     user_pool,
     window_counter,
+    workspace_names,
 )
 
 MAX_PASSWORD_CHARS = 256
@@ -172,7 +173,9 @@ def workspaces() -> Response[Any]:
     current, actor = requiring()
     if not current.is_person:
         raise Refused(400, "an API key works in its own workspace only")
-    return shown("workspaces.html", actor, current, workspaces=memberships().of_person(current.subject))
+    joined = memberships().of_person(current.subject)
+    names = workspace_names().names_of([each.workspace_id for each in joined])
+    return shown("workspaces.html", actor, current, workspaces=joined, names=names)
 
 
 @router.post("/console/workspace")

@@ -147,6 +147,7 @@ def callback() -> Response[Any]:
         logger.info("single sign-on refused: a removed member", extra={"workspace_id": config.workspace})
         return refused_page(403, f"{str(refusal).capitalize()}.")
     if joined is not None:
+        audit.record(Actor.of_member(joined), "member.joined", person.subject)
         logger.info("single sign-on: a new member", extra={"workspace_id": config.workspace, "role": role})
     answer = start_person_session(person, config.workspace)
     answer.cookies.extend(forgotten())
