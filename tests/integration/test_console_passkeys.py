@@ -15,7 +15,7 @@ from shortlink.audit.queries import AuditQuery
 from tests.integration.passkeys import SoftwarePasskey
 from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console_people import PersonBrowser, signed_in, workspace  # noqa: F401
-from tools.devstack.passkeys import install
+from tools.devstack.passkeys import STATE, install
 
 pytestmark = pytest.mark.one_account_per_module
 AUTHENTICATOR_ORIGIN = "http://localhost:3000"  # the pool's relying party is localhost
@@ -205,3 +205,15 @@ def test_without_a_relying_party_the_console_says_passkeys_are_off(handlers, poo
     assert 'id="passkeys-off"' in browser.get("/console/security")["body"]
     answer = browser.post("/console/security/passkeys/start", {"csrf": security_csrf(browser), "password": password})
     assert answer["statusCode"] == 404
+
+
+def test_a_pool_without_webauthn_is_a_409_page_not_a_server_error(handlers, pool, workspace):  # noqa: F811
+    # The console told of a relying party its pool was never given (an operator's half-done change)
+    STATE.configurations.pop(pool.local.user_pool_id)
+    person, password = pool.member("uma@example.com", workspace, "viewer")
+    started = PersonBrowser(handlers).post("/console/sign-in/passkey", {"email": person.email})
+    assert started["statusCode"] == 409
+    assert "offers no passkeys" in started["body"]
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    answer = browser.post("/console/security/passkeys/start", {"csrf": security_csrf(browser), "password": password})
+    assert answer["statusCode"] == 409
