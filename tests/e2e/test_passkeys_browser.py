@@ -67,6 +67,7 @@ def test_a_person_adds_a_passkey_signs_in_with_it_and_removes_it(passkeys_stack,
         )
     )
     console = f"http://localhost:{passkeys_stack.port}/console"
+    assert f"Passkeys:  at {console} (their relying party, localhost, is that host)" in passkeys_stack.output()
     email, password = owner_credentials(passkeys_stack)
 
     # Signed in with the password, the person adds a passkey
