@@ -1219,3 +1219,41 @@ def test_api_gateways_jwt_authorizer_guards_the_route_only_people_call_and_no_ke
     ]
     issuer = authorizer["jwtConfiguration"]["issuer"]
     assert "cognito-idp.${AWS::Region}.amazonaws.com/${People.Outputs.UserPoolId}" in json.dumps(issuer)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "relying_party"),
+    [
+        ({}, ""),
+        ({"PublicBaseUrl": "https://go.example"}, ""),
+        ({"DomainName": "sho.rt", "CertificateArn": CERTIFICATE}, "sho.rt"),
+        ({"Domains": "go.example,sho.rt", "CertificateArn": CERTIFICATE}, "go.example"),
+    ],
+)
+def test_passkeys_are_on_with_a_domain_the_first_one_their_relying_party(overrides, relying_party):
+    stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
+    [people] = [stack for stack in stacks if stack.stack_path == "People"]
+    assert people.parameters["PasskeyDomain"] == relying_party
+    # The console is told the pool's relying party (empty: passkeys off) as its pool and client
+    told = stacks[0].template_dict["Globals"]["Function"]["Environment"]["Variables"]
+    assert told["PEOPLE_PASSKEY_RELYING_PARTY"] == {
+        "Fn::If": ["OwnsUserPool", {"Fn::GetAtt": ["People", "Outputs.PasskeyRelyingPartyId"]}, ""]
+    }
+
+
+def test_people_yamls_passkey_settings_all_hang_on_the_domain():
+    people = yaml_parse((ROOT / "people.yaml").read_text())
+    assert people["Conditions"]["Passkeys"] == {"Fn::Not": [{"Fn::Equals": [{"Ref": "PasskeyDomain"}, ""]}]}
+    pool, off = people["Resources"]["UserPool"]["Properties"], {"Ref": "AWS::NoValue"}
+    assert pool["UserPoolTier"] == {"Fn::If": ["Passkeys", "ESSENTIALS", off]}
+    assert pool["WebAuthnRelyingPartyID"] == {"Fn::If": ["Passkeys", {"Ref": "PasskeyDomain"}, off]}
+    assert pool["WebAuthnUserVerification"] == {"Fn::If": ["Passkeys", "required", off]}
+    assert pool["Policies"]["SignInPolicy"] == {
+        "Fn::If": ["Passkeys", {"AllowedFirstAuthFactors": ["PASSWORD", "WEB_AUTHN"]}, off]
+    }
+    flows = people["Resources"]["ConsoleClient"]["Properties"]["ExplicitAuthFlows"]
+    assert flows == [
+        "ALLOW_USER_PASSWORD_AUTH",
+        "ALLOW_REFRESH_TOKEN_AUTH",
+        {"Fn::If": ["Passkeys", "ALLOW_USER_AUTH", off]},
+    ]

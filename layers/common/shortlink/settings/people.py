@@ -17,10 +17,15 @@ class PeopleSettings:
     invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
     print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
+    passkey_relying_party: str = ""  # the console's domain where the pool offers passkeys; empty: none
 
     @property
     def enabled(self) -> bool:
         return bool(self.user_pool_id and self.client_id)
+
+    @property
+    def passkeys(self) -> bool:
+        return self.enabled and bool(self.passkey_relying_party)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Self:
@@ -35,4 +40,5 @@ class PeopleSettings:
             raise ConfigurationError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")
-        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed)
+        relying_party = env.get("PEOPLE_PASSKEY_RELYING_PARTY", "")
+        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed, relying_party)
