@@ -17,6 +17,7 @@ from shortlink.entrypoints.console import (
     keys,
     links,
     members,
+    passkey_sign_in,
     people_sign_in,
     plumbing,
     security,
@@ -32,7 +33,20 @@ STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; char
 
 logger = Logger()
 app = APIGatewayHttpResolver()
-for area in (plumbing, sign_in, people_sign_in, sso, links, stats, keys, members, security, audit, workspace_settings):
+for area in (
+    plumbing,
+    sign_in,
+    people_sign_in,
+    passkey_sign_in,
+    sso,
+    links,
+    stats,
+    keys,
+    members,
+    security,
+    audit,
+    workspace_settings,
+):
     app.include_router(area.router)
 
 

@@ -113,7 +113,7 @@ def audit_log(
     output: Annotated[str | None, Query(alias="format", description="json (default) or csv")] = None,
     since: Annotated[str | None, Query(description="inclusive: ISO 8601 with a zone, or epoch milliseconds")] = None,
     until: Annotated[str | None, Query(description="exclusive: ISO 8601 with a zone, or epoch milliseconds")] = None,
-    target: Annotated[str | None, Query(description="link, key, webhook, member, setting or session")] = None,
+    target: Annotated[str | None, Query(description="link, key, webhook, member, setting, session or person")] = None,
     target_id: Annotated[str | None, Query(description="with target: that one's entries (a link's code)")] = None,
     limit: Annotated[str | None, Query(description="entries per page, 1 to 1000 (default 100)")] = None,
     cursor: AuditParameter = None,

@@ -1,7 +1,8 @@
-"""POST/GET/DELETE /webhooks: a key's webhook endpoints (deliveries: functions/webhooks)."""
+"""/webhooks: a key's webhook endpoints, registered, listed, changed, given a new signing secret
+and removed (deliveries: functions/webhooks)."""
 
 from datetime import UTC, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, cast
 
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import Response, content_types
@@ -13,16 +14,26 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
 from shortlink.api.responses import BODY_ERRORS, answers
-from shortlink.api.webhook_views import CreatedEndpoint, CreateEndpointRequest, EndpointList, EndpointView
+from shortlink.api.webhook_views import (
+    CreatedEndpoint,
+    CreateEndpointRequest,
+    EditEndpointRequest,
+    EndpointList,
+    EndpointView,
+    RotatedSecret,
+)
 from shortlink.entrypoints import audit
 from shortlink.settings.webhooks import WebhookSettings
 from shortlink.webhooks.model import (
     MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,
+    EndpointChanged,
     EndpointNotFound,
     TooManyEndpoints,
+    edited,
     new_endpoint_id,
     new_secret,
+    rotated,
     validate_endpoint_url,
 )
 from shortlink.wiring import addresses, api_key_store, person_access, settings_of, short_domains, webhook_endpoints
@@ -93,6 +104,63 @@ def list_endpoints() -> dict[str, Any]:
     return {"webhooks": [EndpointView.of(endpoint).model_dump(mode="json") for endpoint in endpoints]}
 
 
+def owned(endpoint_id: str) -> Endpoint:
+    """The caller's account's endpoint `endpoint_id` (404 for another account's: it is not told apart)."""
+    endpoint = webhook_endpoints().get(current_api_key(app).owner, endpoint_id)
+    if endpoint is None:
+        raise EndpointNotFound(endpoint_id)
+    return endpoint
+
+
+@app.patch(
+    "/webhooks/<endpoint_id>",
+    summary="Change a webhook endpoint's address, events or tags, or enable it again",
+    operation_id="editWebhook",
+    # It may send the account's links and clicks somewhere else: what registering one needs.
+    security=needs(ADMIN, LINKS_READ, STATS_READ),
+    responses=documented(
+        answers(200, "the endpoint as changed", EndpointView, *BODY_ERRORS, 404, 409),
+        e404="no such endpoint, or not one of this account's",
+        e409="the endpoint changed meanwhile (another edit or a new secret): read it and try again",
+    ),
+)
+def edit_endpoint(
+    endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)], request: Annotated[EditEndpointRequest, Body()]
+) -> dict[str, Any]:
+    endpoint = owned(endpoint_id)
+    url = None
+    if request.url is not None:
+        policy = destination_policy(app, addresses(), short_domains())
+        url = validate_endpoint_url(request.url, policy, settings_of(WebhookSettings).allow_loopback)
+    changed, fields = edited(endpoint, url, request.events, request.tags, enable=bool(request.enabled))
+    if fields:
+        changed = webhook_endpoints().replace(endpoint, changed)
+        audit.record(app, "webhook.changed", endpoint_id, fields)
+        logger.info("webhook endpoint changed", extra={"endpoint": endpoint_id, "changed": fields})
+    return EndpointView.of(changed).model_dump(mode="json")
+
+
+@app.post(
+    "/webhooks/<endpoint_id>/secret",
+    summary="Give a webhook endpoint a new signing secret (the old one signs beside it for 24 hours)",
+    operation_id="rotateWebhookSecret",
+    security=needs(ADMIN),  # the secret only proves deliveries come from here
+    responses=documented(
+        answers(200, "the new secret, shown this once", RotatedSecret, 404, 409),
+        e404="no such endpoint, or not one of this account's",
+        e409="the endpoint changed meanwhile (another edit or a new secret): read it and try again",
+    ),
+)
+def rotate_secret(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> dict[str, Any]:
+    endpoint = owned(endpoint_id)
+    stored = webhook_endpoints().replace(endpoint, rotated(endpoint, datetime.now(UTC)))
+    audit.record(app, "webhook.secret_rotated", endpoint_id)
+    logger.info("webhook secret rotated", extra={"endpoint": endpoint_id})
+    until = cast(datetime, stored.previous_secret_until)  # a rotation's: always set
+    view = RotatedSecret(id=endpoint_id, secret=stored.secret, previous_secret_valid_until=until)
+    return view.model_dump(mode="json")
+
+
 @app.delete(
     "/webhooks/<endpoint_id>",
     summary="Remove a webhook endpoint (deliveries still queued for it are dropped)",
@@ -110,6 +178,11 @@ def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN
 @app.exception_handler(EndpointNotFound)
 def endpoint_not_found(error: EndpointNotFound) -> Response[Any]:
     return error_response(404, "not_found", f"no webhook endpoint with id {error}")
+
+
+@app.exception_handler(EndpointChanged)
+def endpoint_changed(error: EndpointChanged) -> Response[Any]:
+    return error_response(409, "conflict", f"webhook endpoint {error} changed meanwhile: read it and try again")
 
 
 @app.exception_handler(TooManyEndpoints)

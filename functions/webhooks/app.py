@@ -54,7 +54,8 @@ def deliver(delivery: Delivery, record: dict[str, Any], outcomes: Counter[str]) 
     if endpoint is None or endpoint.disabled_at is not None:
         outcomes["dropped"] += 1
         return True
-    headers = signature_headers(endpoint.secret, delivery.webhook_id, datetime.now(UTC), delivery.payload)
+    at = datetime.now(UTC)
+    headers = signature_headers(endpoint.signing_secrets(at), delivery.webhook_id, at, delivery.payload)
     result = webhook_sender().send(endpoint.url, headers, delivery.payload)
     attempt = int(record.get("attributes", {}).get("ApproximateReceiveCount", "1"))
     log = {"endpoint": endpoint.endpoint_id, "webhook_id": delivery.webhook_id, "attempt": attempt}

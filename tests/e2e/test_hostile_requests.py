@@ -204,3 +204,24 @@ def test_a_signed_in_person_naming_huge_or_foreign_ids_gets_a_4xx(stack):
     )
     assert invited.status == 422
     assert b"email:" in invited.body
+
+
+@pytest.mark.parametrize(
+    ("path", "form", "cookie"),
+    [
+        # Addresses refused before any attempt is counted (the stack is shared: its limit too)
+        (b"/console/sign-in/passkey", b"email=" + b"a" * 5000 + b"@example.com", b""),
+        (b"/console/sign-in/passkey", b"email=%ff%fe@example.com", b""),
+        (b"/console/sign-in/passkey", b"email=", b""),
+        (b"/console/sign-in/passkey/finish", b"credential=" + b"%7B" * 9000, b""),
+        (b"/console/sign-in/passkey/finish", b"credential=%ff%fe", b"console_challenge=forged"),
+        (b"/console/sign-in/passkey/finish", b"credential=" + b"x" * 20000, b"console_challenge=" + b"A" * 5000),
+    ],
+)
+def test_a_hostile_passkey_sign_in_is_a_4xx_naming_nothing(stack, path, form, cookie):
+    headers = [(b"Content-Type", b"application/x-www-form-urlencoded"), (b"Origin", b"http://127.0.0.1")]
+    status, answer, _ = exchange(
+        stack, request_bytes("POST", path, headers + ([(b"Cookie", cookie)] if cookie else []), form)
+    )
+    assert 400 <= status < 500, answer[:500]
+    assert b"Traceback" not in answer

@@ -58,5 +58,12 @@ def test_the_local_user_pool_is_people_yamls(aws, template):
     assert described["AdminCreateUserConfig"]["AllowAdminCreateUserOnly"] is True
     assert cognito.get_user_pool_mfa_config(UserPoolId=pool.user_pool_id)["MfaConfiguration"] == "OPTIONAL"
     client = cognito.describe_user_pool_client(UserPoolId=pool.user_pool_id, ClientId=pool.client_id)["UserPoolClient"]
-    assert set(client["ExplicitAuthFlows"]) == {"ALLOW_USER_PASSWORD_AUTH", "ALLOW_REFRESH_TOKEN_AUTH"}
+    # With passkeys, as people.yaml makes them with a domain (the local one: localhost)
+    assert set(client["ExplicitAuthFlows"]) == {
+        "ALLOW_USER_PASSWORD_AUTH",
+        "ALLOW_REFRESH_TOKEN_AUTH",
+        "ALLOW_USER_AUTH",
+    }
+    assert described["UserPoolTier"] == "ESSENTIALS"
+    assert described["Policies"]["SignInPolicy"]["AllowedFirstAuthFactors"] == ["PASSWORD", "WEB_AUTHN"]
     assert pool.environment()["PEOPLE_JWKS_URL"] == f"http://127.0.0.1:5005/{pool.user_pool_id}/.well-known/jwks.json"

@@ -65,6 +65,7 @@ class World:
     admin: str = ""
     code: str = ""  # the private link's: a capability
     owner: str = ""
+    endpoint: str = ""
     keys: dict[frozenset[str], str] = field(default_factory=dict)
 
     def call(self, function: str, method: str, path: str, route: str, key: str, **request: Any) -> dict[str, Any]:
@@ -90,6 +91,14 @@ class World:
         services.webhook_endpoints().add(endpoint, 1000)
         return endpoint.endpoint_id
 
+    def kept_endpoint(self) -> str:
+        """One endpoint of the account that every edit and rotation changes: one it has already,
+        if it has one (each POST /webhooks that succeeds takes one of its 10)."""
+        if not self.endpoint:
+            found = services.webhook_endpoints().list_for_owner(self.owner)
+            self.endpoint = found[0].endpoint_id if found else self.throwaway_endpoint()
+        return self.endpoint
+
 
 def request_of(world: World, method: str, route: str) -> dict[str, Any]:
     """A request of each route that succeeds for a key holding its scopes."""
@@ -112,6 +121,10 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": route, "body": {"url": "https://hooks.example.com/other", "events": ["link.clicked"]}}
         case ("DELETE", "/webhooks/{endpoint_id}"):
             return {"path": f"/webhooks/{world.throwaway_endpoint()}"}
+        case ("PATCH", "/webhooks/{endpoint_id}"):
+            return {"path": f"/webhooks/{world.kept_endpoint()}", "body": {"tags": ["changed"]}}
+        case ("POST", "/webhooks/{endpoint_id}/secret"):
+            return {"path": f"/webhooks/{world.kept_endpoint()}/secret"}
         case ("PATCH", "/links/{code}"):
             return {"path": f"/links/{code}", "body": {}}
         case (_, _) if "{code}" in route:

@@ -321,3 +321,92 @@ def test_an_event_that_cannot_be_queued_never_fails_the_write_it_tells_of(aws, h
     assert aws.item_count("LinksTable") == 1
     logged = [r.message for r in caplog.records if r.name == "shortlink.webhooks.emitting"]
     assert logged == ["webhook events not queued"] * 2
+
+
+def endpoint_call(handlers, method, endpoint_id, key, body=None, suffix=""):
+    route = "/webhooks/{endpoint_id}" + suffix
+    params = {"endpoint_id": endpoint_id}
+    return api(handlers, method, f"/webhooks/{endpoint_id}{suffix}", key, body, route, params)
+
+
+def test_a_new_secret_signs_beside_the_old_one_until_the_receiver_has_switched(loopback, handlers):
+    key, other = loopback.new_api_key(), loopback.new_api_key("other")
+    with webhook_receiver() as receiver:
+        endpoint = register(handlers, key, receiver.url, events=["link.created"])
+        # Another account's key, or an id that is no endpoint, rotates nothing
+        assert endpoint_call(handlers, "POST", endpoint["id"], other, suffix="/secret")[0] == 404
+        assert endpoint_call(handlers, "POST", "ep_" + "0" * 32, key, suffix="/secret")[0] == 404
+        status, rotated = endpoint_call(handlers, "POST", endpoint["id"], key, suffix="/secret")
+        assert status == 200, rotated
+        assert rotated["secret"].startswith("whsec_")
+        assert rotated["secret"] != endpoint["secret"]
+        until = datetime.fromisoformat(rotated["previous_secret_valid_until"])
+        assert 23 * 3600 < (until - datetime.now(UTC)).total_seconds() <= 24 * 3600
+        create_link(handlers, key)
+        pump(loopback, handlers)
+        # The delivery verifies with either secret: the receiver may switch when it likes
+        assert [p["type"] for p in receiver.verified(endpoint["secret"])] == ["link.created"]
+        assert [p["type"] for p in receiver.verified(rotated["secret"])] == ["link.created"]
+    # The secret is shown this once; the audit log says it was rotated, never what it is
+    assert rotated["secret"] not in json.dumps(api(handlers, "GET", "/webhooks", key)[1])
+    audit = http_event("GET", "/audit", headers=bearer(key))
+    entries = json.loads(handlers["KeysFunction"](audit)["body"])["entries"]
+    assert ("webhook.secret_rotated", endpoint["id"]) in [(e["action"], e["target"]["id"]) for e in entries]
+    assert rotated["secret"] not in json.dumps(entries)
+
+
+def test_an_endpoint_is_changed_by_its_own_account_with_the_checks_of_a_new_one(aws, handlers):
+    key, other = aws.new_api_key(), aws.new_api_key("other")
+    endpoint = register(handlers, key, "https://hooks.example.com/x", events=["link.created"], tags=["a"])
+    for body, problem in [
+        ({}, "at least one"),
+        ({"url": None}, "cannot be null"),
+        ({"events": []}, "events"),
+        ({"events": ["link.exploded"]}, "events.0"),
+        ({"enabled": False}, "enabled"),
+        ({"secret": "whsec_mine"}, "secret"),
+    ]:
+        status, answer = endpoint_call(handlers, "PATCH", endpoint["id"], key, body)
+        assert (status, answer["error"]) == (422, "invalid_request"), (body, answer)
+        assert problem in answer["message"], (body, answer)
+    for url in ("https://169.254.169.254/latest", "https://127.0.0.1/x", "https://sho.rt/hook"):
+        status, answer = endpoint_call(handlers, "PATCH", endpoint["id"], key, {"url": url})
+        assert (status, answer["error"]) == (422, "invalid_url"), url
+    assert endpoint_call(handlers, "PATCH", endpoint["id"], other, {"tags": []})[0] == 404
+    # Unchanged so far; then a new address, every event and every link
+    [listed] = api(handlers, "GET", "/webhooks", key)[1]["webhooks"]
+    assert (listed["url"], listed["events"], listed["tags"]) == ("https://hooks.example.com/x", ["link.created"], ["a"])
+    change = {"url": "https://hooks.example.com/y", "events": ["link.created", "link.deleted"], "tags": []}
+    status, changed = endpoint_call(handlers, "PATCH", endpoint["id"], key, change)
+    assert status == 200, changed
+    assert (changed["url"], changed["events"], changed["tags"]) == (change["url"], change["events"], [])
+    assert api(handlers, "GET", "/webhooks", key)[1]["webhooks"] == [changed]
+    # The same body again changes nothing and is recorded once
+    assert endpoint_call(handlers, "PATCH", endpoint["id"], key, change) == (200, changed)
+    audit = http_event("GET", "/audit", headers=bearer(key))
+    entries = json.loads(handlers["KeysFunction"](audit)["body"])["entries"]
+    edits = [e["changed"] for e in entries if e["action"] == "webhook.changed"]
+    assert edits == [["events", "tags", "url"]]  # by name
+
+
+def test_a_disabled_endpoint_is_enabled_again_and_then_delivered_to(loopback, handlers):
+    key = loopback.new_api_key()
+    with webhook_receiver() as receiver:
+        endpoint = register(handlers, key, receiver.url, events=["link.created"])
+        store = services.webhook_endpoints()
+        store.disable(loopback_owner(key), endpoint["id"], datetime.now(UTC))
+        assert api(handlers, "GET", "/webhooks", key)[1]["webhooks"][0]["disabled"] is True
+        status, enabled = endpoint_call(handlers, "PATCH", endpoint["id"], key, {"enabled": True})
+        assert status == 200, enabled
+        assert (enabled["disabled"], enabled["disabled_at"]) == (False, None)
+        create_link(handlers, key)
+        pump(loopback, handlers)
+        assert [p["type"] for p in receiver.verified(endpoint["secret"])] == ["link.created"]
+
+
+def loopback_owner(key: str) -> str:
+    from shortlink.access.api_keys import hash_api_key
+
+    found = services.api_key_store().find_by_hash(hash_api_key(key))
+    assert found is not None
+    return found.owner

@@ -3,7 +3,7 @@ which refuses before it connects (sockets are off here: a connection attempt wou
 
 import ipaddress
 import json
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from hypothesis import given
@@ -16,6 +16,7 @@ from shortlink.errors import InvalidUrl
 from shortlink.links.urls import DestinationPolicy
 from shortlink.webhooks.model import (
     MAX_ATTEMPTS,
+    SECRET_OVERLAP,
     Endpoint,
     EventMessage,
     LinkOwnership,
@@ -28,6 +29,7 @@ from shortlink.webhooks.model import (
     new_secret,
     parse_message,
     retry_delay,
+    rotated,
     signature_headers,
     validate_endpoint_url,
 )
@@ -138,9 +140,32 @@ def test_a_large_batch_is_split_into_events_that_fit_a_queue_message():
 def test_signatures_verify_with_the_standard_webhooks_library():
     secret = new_secret()
     now = datetime.now(UTC)
-    headers = signature_headers(secret, "msg_1", now, '{"type":"link.created"}')
+    headers = signature_headers([secret], "msg_1", now, '{"type":"link.created"}')
     assert Webhook(secret).verify('{"type":"link.created"}', headers) == {"type": "link.created"}
     assert headers["webhook-timestamp"] == str(int(now.timestamp()))
+
+
+def test_during_a_rotation_a_delivery_verifies_with_the_old_secret_and_the_new_until_the_overlap_ends():
+    old = new_secret()
+    now = datetime.now(UTC)
+    endpoint = rotated(
+        Endpoint("acct", "ep_1", "https://hooks.example.com", ("link.created",), (), old, now - timedelta(days=3)), now
+    )
+    assert endpoint.secret != old
+    assert endpoint.previous_secret == old
+    assert endpoint.previous_secret_until == now + SECRET_OVERLAP
+    body = '{"type":"link.created"}'
+    headers = signature_headers(endpoint.signing_secrets(now), "msg_1", now, body)
+    assert len(headers["webhook-signature"].split(" ")) == 2
+    for secret in (old, endpoint.secret):
+        assert Webhook(secret).verify(body, headers) == {"type": "link.created"}
+    # Once the overlap is over, only the new secret signs
+    later = now + SECRET_OVERLAP
+    assert endpoint.signing_secrets(later) == (endpoint.secret,)
+    assert " " not in signature_headers(endpoint.signing_secrets(later), "msg_2", later, body)["webhook-signature"]
+    # A second rotation within the overlap keeps only the secret it replaces, not the one before
+    again = rotated(endpoint, now + timedelta(hours=1))
+    assert again.signing_secrets(now + timedelta(hours=1)) == (again.secret, endpoint.secret)
 
 
 @pytest.mark.parametrize("address", ["169.254.169.254", "10.0.0.7", "127.0.0.1", "::1", "fd00:ec2::254"])

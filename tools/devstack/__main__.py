@@ -33,6 +33,7 @@ from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, funct
 from tools.devstack.people import (
     COGNITO_ENDPOINT_VARIABLE,
     DEV_OWNER_EMAIL,
+    LocalPool,
     check_totp_codes,
     create_user_pool,
     ensure_first_owner,
@@ -118,6 +119,14 @@ def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
 def cognito_line(endpoint: str, endpoints: dict[str, str]) -> str:
     """The banner's say on where the user pool is, when not where DynamoDB is."""
     return "" if endpoint == endpoints["dynamodb"] else f"  Cognito endpoint:  {endpoint}\n"
+
+
+def passkeys_line(pool: LocalPool, port: int) -> str:
+    """The banner's say on passkeys: where the console offers them (their relying party's host)."""
+    if not pool.passkey_relying_party:
+        return ""
+    host = pool.passkey_relying_party
+    return f"  Passkeys:  at http://{host}:{port}/console (their relying party, {host}, is that host)\n"
 
 
 def serve(port: int, moto_port: int, running: ExitStack) -> None:
@@ -224,6 +233,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
         f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
+        f"{passkeys_line(pool, port)}"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"
         f"{sso_line}"

@@ -2,7 +2,9 @@
 template stays their one definition), with a first owner of the dev key's workspace.
 
 moto checks TOTP codes only with MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true (set here, before
-it serves), and then against one secret it gives every person; it does not send email."""
+it serves), and then against one secret it gives every person; it does not send email. Its
+passkeys are tools.devstack.passkeys' (moto has none): people.yaml's passkey settings taken, the
+console's domain is localhost (a secure context to browsers, as 127.0.0.1 is no relying party)."""
 
 import os
 import secrets
@@ -20,6 +22,10 @@ LOCAL_POOL_NAME = "shortlink-people"
 # CloudFormation properties of a pool that CreateUserPool does not take under that name.
 POOL_NOT_API = {"UserPoolName", "DeletionProtection", "UserPoolAddOns", "Metadata", "EnabledMfas"}
 CLIENT_NOT_API = {"UserPoolId", "Metadata"}
+# CloudFormation's passkey properties of a pool: the API sets them with SetUserPoolMfaConfig.
+PASSKEY_PROPERTIES = {"WebAuthnRelyingPartyID", "WebAuthnUserVerification"}
+PASSKEYS_CONDITION = "Passkeys"
+LOCAL_RELYING_PARTY = "localhost"
 DEV_OWNER_EMAIL = "owner@example.com"
 
 
@@ -28,6 +34,7 @@ class LocalPool:
     user_pool_id: str
     client_id: str
     endpoint: str
+    passkey_relying_party: str = ""  # empty: the pool's endpoint keeps no WebAuthn configuration
 
     def environment(self) -> dict[str, str]:
         """What the functions are told: the pool, its client, and where its keys are served."""
@@ -36,6 +43,7 @@ class LocalPool:
             "PEOPLE_CLIENT_ID": self.client_id,
             "PEOPLE_JWKS_URL": f"{self.endpoint}/{self.user_pool_id}/.well-known/jwks.json",
             "PEOPLE_PRINT_INVITATIONS": "true",
+            "PEOPLE_PASSKEY_RELYING_PARTY": self.passkey_relying_party,
         }
 
 
@@ -44,22 +52,46 @@ def check_totp_codes() -> None:
     os.environ["MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP"] = "true"
 
 
+def with_passkeys(value: Any) -> Any:
+    """people.yaml's properties as deployed with a passkey domain, localhost: `!If [Passkeys,
+    on, off]` takes `on`, `!Ref PasskeyDomain` is localhost, `!Ref AWS::NoValue` is left out."""
+    if isinstance(value, list):
+        return [each for each in (with_passkeys(item) for item in value) if each is not None]
+    if not isinstance(value, dict):
+        return value
+    if value.get("Ref") == "AWS::NoValue":
+        return None
+    if value.get("Ref") == "PasskeyDomain":
+        return LOCAL_RELYING_PARTY
+    if "Fn::If" in value and value["Fn::If"][0] == PASSKEYS_CONDITION:
+        return with_passkeys(value["Fn::If"][1])
+    return {key: each for key, each in ((key, with_passkeys(item)) for key, item in value.items()) if each is not None}
+
+
 def create_user_pool(template: LocalTemplate, cognito: Any, endpoint: str) -> LocalPool:
     """The people stack's user pool and the console's app client (people.yaml), on `endpoint`
-    (single sign-on's client, sso.yaml's, is the stand-in managed login's business)."""
-    (pool,) = template.resources(POOL_TYPE).values()
-    client = template.resources(CLIENT_TYPE)["ConsoleClient"]
-    request = {key: value for key, value in pool.items() if key not in POOL_NOT_API}
+    (single sign-on's client, sso.yaml's, is the stand-in managed login's business), with
+    passkeys where the endpoint keeps a WebAuthn configuration (the embedded moto, taught them)."""
+    (pool,) = (with_passkeys(each) for each in template.resources(POOL_TYPE).values())
+    client = with_passkeys(template.resources(CLIENT_TYPE)["ConsoleClient"])
+    request = {key: value for key, value in pool.items() if key not in POOL_NOT_API | PASSKEY_PROPERTIES}
     pool_id = cognito.create_user_pool(PoolName=LOCAL_POOL_NAME, **request)["UserPool"]["Id"]
+    passkeys = (
+        {"WebAuthnConfiguration": {"RelyingPartyId": LOCAL_RELYING_PARTY, "UserVerification": verification}}
+        if (verification := pool.get("WebAuthnUserVerification"))
+        else {}
+    )
     if "SOFTWARE_TOKEN_MFA" in pool.get("EnabledMfas", []):
         cognito.set_user_pool_mfa_config(
             UserPoolId=pool_id,
             SoftwareTokenMfaConfiguration={"Enabled": True},
             MfaConfiguration=pool["MfaConfiguration"],
+            **passkeys,
         )
+    configured = cognito.get_user_pool_mfa_config(UserPoolId=pool_id).get("WebAuthnConfiguration", {})
     client_request = {key: value for key, value in client.items() if key not in CLIENT_NOT_API}
     client_id = cognito.create_user_pool_client(UserPoolId=pool_id, **client_request)["UserPoolClient"]["ClientId"]
-    return LocalPool(pool_id, client_id, endpoint)
+    return LocalPool(pool_id, client_id, endpoint, str(configured.get("RelyingPartyId", "")))
 
 
 def dev_password() -> str:

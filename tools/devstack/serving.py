@@ -30,9 +30,11 @@ def start_embedded_moto(moto_port: int, running: ExitStack, whole_streams: bool 
     other requests vanish, and sequence numbers come again), as the replicator needs."""
     from moto.server import ThreadedMotoServer
 
+    from tools.devstack.passkeys import install as emulate_passkeys
     from tools.moto_transactions import allow_long_expressions, install
 
     allow_long_expressions()
+    emulate_passkeys()  # Cognito's WebAuthn operations, which moto lacks
     if whole_streams:
         install()
     ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")

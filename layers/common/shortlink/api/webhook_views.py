@@ -1,11 +1,12 @@
-"""How the API reads and shows a webhook endpoint: the body that registers one, and its answers."""
+"""How the API reads and shows a webhook endpoint: the bodies that register and change one, and
+its answers."""
 
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.api.link_views import STRICT_REQUEST, Tags, Url
+from shortlink.api.link_views import DOCUMENTED_WITHOUT_NULL, STRICT_REQUEST, Tags, Url
 from shortlink.webhooks.model import DEFAULT_EVENT_TYPES, EVENT_TYPES, Endpoint, EventType
 
 
@@ -26,6 +27,30 @@ class CreateEndpointRequest(BaseModel):
         ),
     ]
     tags: Annotated[Tags, Field(description="only links carrying one of these tags; none: every link")] = []
+
+
+class EditEndpointRequest(BaseModel):
+    """The fields to change; left out, a field keeps its value."""
+
+    model_config = STRICT_REQUEST | ConfigDict(json_schema_extra={"examples": [{"events": ["link.created"]}]})
+
+    url: Annotated[Url | None, DOCUMENTED_WITHOUT_NULL] = None
+    events: Annotated[
+        list[EventType] | None, Field(min_length=1, max_length=len(EVENT_TYPES)), DOCUMENTED_WITHOUT_NULL
+    ] = None
+    tags: Annotated[Tags | None, Field(description="[]: every link again"), DOCUMENTED_WITHOUT_NULL] = None
+    enabled: Annotated[
+        Literal[True] | None, Field(description="true: deliver again to an endpoint disabled after failures")
+    ] = None
+
+    @model_validator(mode="after")
+    def changes_something(self) -> "EditEndpointRequest":
+        for name in sorted(self.model_fields_set):
+            if getattr(self, name) is None:
+                raise ValueError(f"{name} cannot be null: leave it out to keep it")
+        if not self.model_fields_set:
+            raise ValueError("name at least one of url, events, tags or enabled to change")
+        return self
 
 
 class EndpointView(BaseModel):
@@ -56,6 +81,14 @@ class EndpointView(BaseModel):
 
 class CreatedEndpoint(EndpointView):
     secret: str = Field(description="the signing secret, shown this once")
+
+
+class RotatedSecret(BaseModel):
+    id: str
+    secret: str = Field(description="the new signing secret, shown this once")
+    previous_secret_valid_until: datetime = Field(
+        description="until then every delivery is signed with the old secret too (one signature each)"
+    )
 
 
 class EndpointList(BaseModel):

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -30,6 +30,8 @@ Action = Literal[
     "member.role_changed",
     "member.removed",
     "setting.changed",
+    "person.passkey_added",
+    "person.passkey_removed",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

@@ -1,6 +1,7 @@
-"""A sign-in between its password and its answer (a TOTP code, a new password): the pool's
-handle of it, the email and any invitation being accepted, sealed in a short-lived HttpOnly
-cookie signed as sessions are. Pure code: the secret and the clock are given."""
+"""A sign-in between its password and its answer (a TOTP code, a new password), or between a
+passkey sign-in's start and the browser's signature: the pool's handle of it, the email and
+any invitation being accepted, sealed in a short-lived HttpOnly cookie signed as sessions are.
+Pure code: the secret and the clock are given."""
 
 from datetime import datetime, timedelta
 
@@ -27,7 +28,7 @@ def open_challenge(cookie: str | None, now: datetime, secret: bytes) -> tuple[Ch
     if values is None or len(values) != 5:
         return None
     kind, email, session, token, ends = values
-    if kind not in ("totp", "new_password") or not isinstance(ends, int) or now.timestamp() >= ends:
+    if kind not in ("totp", "new_password", "passkey") or not isinstance(ends, int) or now.timestamp() >= ends:
         return None
     return Challenge(kind, str(email), str(session)), str(token)
 

@@ -53,3 +53,11 @@ class SignInRefused(ShortlinkError):
 
 class WeakPassword(ShortlinkError):
     """The pool's password policy refused the new password (its message says why)."""
+
+
+class PasskeyRefused(ShortlinkError):
+    """The pool did not accept a passkey (its registration or its removal): the reason says why."""
+
+
+class PasskeysUnavailable(ShortlinkError):
+    """The pool offers no passkeys (no relying party, or not the Essentials tier)."""

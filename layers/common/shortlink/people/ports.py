@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from shortlink.people.model import Invitation, Membership, Person, Role
 
@@ -65,13 +65,31 @@ class Invitations(Protocol):
 
 @dataclass(frozen=True)
 class Challenge:
-    """What the pool asks before a sign-in completes: a TOTP code, or a new password (a person
-    the pool made with a temporary one). `session` is the pool's handle of the sign-in: kept in
-    a signed HttpOnly cookie for the minutes the answer takes, never in a page."""
+    """What the pool asks before a sign-in completes: a TOTP code, a new password (a person the
+    pool made with a temporary one), or a passkey's signature. `session` is the pool's handle of
+    the sign-in: kept in a signed HttpOnly cookie for the minutes the answer takes, never in a page."""
 
-    kind: Literal["totp", "new_password"]
+    kind: Literal["totp", "new_password", "passkey"]
     email: str
     session: str
+
+
+@dataclass(frozen=True)
+class PasskeyChallenge:
+    """A passkey sign-in begun: the pool's handle of it, and the options (WebAuthn's
+    PublicKeyCredentialRequestOptions as JSON) the browser's navigator.credentials.get takes."""
+
+    challenge: Challenge
+    request_options: str
+
+
+@dataclass(frozen=True)
+class Passkey:
+    """One of a person's passkeys as the pool lists it."""
+
+    credential_id: str
+    name: str
+    created_at: datetime | None
 
 
 class UserPool(Protocol):
@@ -91,6 +109,27 @@ class UserPool(Protocol):
 
     def confirm_totp(self, email: str, password: str, code: str) -> None:
         """Turn TOTP on with a first code from the app: it is asked at each sign-in from now on."""
+
+    def start_passkey_registration(self, email: str, password: str) -> dict[str, Any]:
+        """Begin adding a passkey (the password asked again): the options (WebAuthn's
+        PublicKeyCredentialCreationOptions, JSON-encoded) for navigator.credentials.create."""
+
+    def complete_passkey_registration(self, email: str, password: str, credential: dict[str, Any]) -> None:
+        """Add the passkey the browser made (its RegistrationResponseJSON) to the person's.
+        PasskeyRefused if the pool does not accept it."""
+
+    def passkeys(self, email: str, password: str) -> list[Passkey]:
+        """The person's passkeys (the password asked again)."""
+
+    def remove_passkey(self, email: str, password: str, credential_id: str) -> None:
+        """Remove one of the person's passkeys; PasskeyRefused if it is none of theirs."""
+
+    def start_passkey_sign_in(self, email: str) -> PasskeyChallenge:
+        """Begin signing in with a passkey. SignInRefused if the person has none (or no account)."""
+
+    def finish_passkey_sign_in(self, challenge: Challenge, credential: dict[str, Any]) -> Person | Challenge:
+        """The person, once the pool has checked the browser's answer (AuthenticationResponseJSON),
+        or what it asks next (a TOTP code, where the pool asks one after a passkey)."""
 
 
 class WorkspaceNames(Protocol):

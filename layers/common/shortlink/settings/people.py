@@ -17,11 +17,16 @@ class PeopleSettings:
     invitations_from: str = ""  # the SES address invitations are sent from; empty: none sent
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
     print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
+    passkey_relying_party: str = ""  # the console's domain where the pool offers passkeys; empty: none
     pool_sends_invitations: bool = False  # the stack's own pool: Cognito emails invitations (people.yaml)
 
     @property
     def enabled(self) -> bool:
         return bool(self.user_pool_id and self.client_id)
+
+    @property
+    def passkeys(self) -> bool:
+        return self.enabled and bool(self.passkey_relying_party)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str]) -> Self:
@@ -36,5 +41,7 @@ class PeopleSettings:
             raise ConfigurationError("PEOPLE_SIGN_IN_ATTEMPTS_PER_ACCOUNT: a whole number of at least 1")
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")
+        relying_party = env.get("PEOPLE_PASSKEY_RELYING_PARTY", "")
         by_pool = env.get("PEOPLE_POOL_SENDS_INVITATIONS", "") == "true"
-        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed, by_pool)
+        client = env.get("PEOPLE_CLIENT_ID", "")
+        return cls(pool, client, issuer, jwks, sender, int(attempts), printed, relying_party, by_pool)

@@ -14,8 +14,8 @@ import json
 import secrets
 import uuid
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 from typing import Any, Literal, get_args
 
 from shortlink.domains.model import ShortDomains, split_key
@@ -30,6 +30,8 @@ AUDIT_EVENT: EventType = "audit.recorded"
 DEFAULT_EVENT_TYPES: tuple[EventType, ...] = tuple(event for event in EVENT_TYPES if event != AUDIT_EVENT)
 SECRET_PREFIX = "whsec_"  # noqa: S105 (a prefix, not a secret)
 SECRET_BYTES = 32  # Standard Webhooks: 24 to 64 random bytes, base64
+# How long a rotated-out secret still signs deliveries beside the new one (the receiver's time to switch).
+SECRET_OVERLAP = timedelta(hours=24)
 MAX_ENDPOINTS_PER_ACCOUNT = 10  # every key of an account shares them
 # Seconds before each retry of a failed delivery (Svix's schedule, capped so that the last
 # attempt, the 8th, comes about a day after the first); the queue dead-letters it after that.
@@ -43,6 +45,10 @@ PRIVATE_SUFFIXES = (".internal", ".local", ".localhost", ".home.arpa")
 
 class EndpointNotFound(ShortlinkError):
     """No webhook endpoint with that id (or not one the caller owns)."""
+
+
+class EndpointChanged(ShortlinkError):
+    """The endpoint changed (another edit or rotation) between its read and this write."""
 
 
 class TooManyEndpoints(ShortlinkError):
@@ -62,6 +68,18 @@ class Endpoint:
     consecutive_failures: int = 0
     # The expiry of the key that registered it: it reads nothing after its key could not.
     expires_at: datetime | None = None
+    # The secret a rotation replaced, which still signs deliveries beside the new one until
+    # `previous_secret_until`, so that a receiver can take the new one without missing any.
+    previous_secret: str | None = None
+    previous_secret_until: datetime | None = None
+
+    def signing_secrets(self, at: datetime) -> tuple[str, ...]:
+        """The secrets a delivery at `at` is signed with: the endpoint's, and the one it replaced
+        while the rotation's overlap lasts."""
+        until = self.previous_secret_until
+        if self.previous_secret and until is not None and at < until:
+            return (self.secret, self.previous_secret)
+        return (self.secret,)
 
     def wants(self, event_type: str, link_tags: Iterable[str], at: datetime) -> bool:
         """Whether an event of this type about a link with these tags, at `at`, goes to this endpoint."""
@@ -70,6 +88,36 @@ class Endpoint:
         if self.expires_at is not None and at >= self.expires_at:
             return False
         return not self.tags or not set(self.tags).isdisjoint(link_tags)
+
+
+def edited(
+    endpoint: Endpoint,
+    url: str | None = None,
+    events: Iterable[str] | None = None,
+    tags: Iterable[str] | None = None,
+    enable: bool = False,
+) -> tuple[Endpoint, tuple[str, ...]]:
+    """`endpoint` with these changes (None: kept; `url` already checked), and the names of the
+    fields that changed (an edit that changes nothing changes none)."""
+    changes: dict[str, Any] = {}
+    if url is not None and url != endpoint.url:
+        changes["url"] = url
+    if events is not None and tuple(dict.fromkeys(events)) != endpoint.events:
+        changes["events"] = tuple(dict.fromkeys(events))
+    if tags is not None and tuple(dict.fromkeys(tags)) != endpoint.tags:
+        changes["tags"] = tuple(dict.fromkeys(tags))
+    names = tuple(changes)
+    if enable and endpoint.disabled_at is not None:
+        changes |= {"disabled_at": None, "consecutive_failures": 0}
+        names += ("enabled",)
+    return replace(endpoint, **changes), names
+
+
+def rotated(endpoint: Endpoint, at: datetime) -> Endpoint:
+    """`endpoint` with a new signing secret, the one it replaces signing beside it for SECRET_OVERLAP."""
+    return replace(
+        endpoint, secret=new_secret(), previous_secret=endpoint.secret, previous_secret_until=at + SECRET_OVERLAP
+    )
 
 
 def new_secret() -> str:
@@ -307,14 +355,15 @@ def disables_endpoint(attempt: int, consecutive_failures: int) -> bool:
     return attempt >= MAX_ATTEMPTS and consecutive_failures >= MAX_ATTEMPTS
 
 
-def signature_headers(secret: str, webhook_id: str, at: datetime, body: str) -> dict[str, str]:
+def signature_headers(secrets: Iterable[str], webhook_id: str, at: datetime, body: str) -> dict[str, str]:
     """A delivery's headers per Standard Webhooks (the `standardwebhooks` package): `webhook-id`
     (the delivery's, the same on every attempt), `webhook-timestamp` (this attempt's) and
-    `webhook-signature`."""
+    `webhook-signature`: one signature per secret, space-separated, as the standard allows
+    during a rotation (a receiver accepts the delivery if any of them is its secret's)."""
     from standardwebhooks import Webhook
 
     return {
         "webhook-id": webhook_id,
         "webhook-timestamp": str(int(at.timestamp())),
-        "webhook-signature": Webhook(secret).sign(webhook_id, at, body),
+        "webhook-signature": " ".join(Webhook(secret).sign(webhook_id, at, body) for secret in secrets),
     }

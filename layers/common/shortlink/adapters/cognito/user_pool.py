@@ -1,16 +1,23 @@
 """The Cognito user pool (botocore's cognito-idp), for the console's sign-in: password, TOTP,
-a new password, sign-up by invitation. The pool's tokens never leave this module: a sign-in
-reads the person (GetUser) with its access token and drops them all."""
+a new password, passkeys, sign-up by invitation. The pool's tokens never leave this module: a
+sign-in reads the person (GetUser) with its access token and drops them all."""
 
+import json
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
 
 from shortlink.adapters.botocore_clients import botocore_client
 from shortlink.errors import ShortlinkError, StorageUnavailable
-from shortlink.people.errors import InvalidMemberOption, SignInRefused, WeakPassword
+from shortlink.people.errors import (
+    InvalidMemberOption,
+    PasskeyRefused,
+    PasskeysUnavailable,
+    SignInRefused,
+    WeakPassword,
+)
 from shortlink.people.model import Person
-from shortlink.people.ports import Challenge
+from shortlink.people.ports import Challenge, Passkey, PasskeyChallenge
 
 REFUSALS = {
     "NotAuthorizedException",
@@ -23,6 +30,15 @@ REFUSALS = {
     "PasswordResetRequiredException",
 }
 CHALLENGES = {"SOFTWARE_TOKEN_MFA": "totp", "NEW_PASSWORD_REQUIRED": "new_password"}
+PASSKEYS_OFF = {"WebAuthnNotEnabledException", "WebAuthnConfigurationMissingException"}
+PASSKEY_REFUSALS = {
+    "WebAuthnChallengeNotFoundException",
+    "WebAuthnRelyingPartyMismatchException",
+    "WebAuthnOriginNotAllowedException",
+    "WebAuthnCredentialNotSupportedException",
+    "WebAuthnClientMismatchException",
+    "LimitExceededException",  # a person's passkeys are at most 20
+}
 DEVICE_NAME = "Shortlink console"
 
 
@@ -45,6 +61,10 @@ class CognitoUserPool:
             code = _code(error)
             if code in REFUSALS:
                 raise SignInRefused(code) from error
+            if code in PASSKEYS_OFF:
+                raise PasskeysUnavailable(code) from error
+            if code in PASSKEY_REFUSALS:
+                raise PasskeyRefused(str(error.response.get("Error", {}).get("Message") or code)) from error
             if code == "InvalidPasswordException":
                 raise WeakPassword(error.response.get("Error", {}).get("Message", "password too weak")) from error
             if code in ("UsernameExistsException", "AliasExistsException"):
@@ -138,3 +158,51 @@ class CognitoUserPool:
             AccessToken=token,
             SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True},
         )
+
+    def start_passkey_registration(self, email: str, password: str) -> dict[str, Any]:
+        answer = self._call("start_web_authn_registration", AccessToken=self._access_token(email, password))
+        options: dict[str, Any] = answer["CredentialCreationOptions"]
+        return options
+
+    def complete_passkey_registration(self, email: str, password: str, credential: dict[str, Any]) -> None:
+        token = self._access_token(email, password)
+        self._call("complete_web_authn_registration", AccessToken=token, Credential=credential)
+
+    def passkeys(self, email: str, password: str) -> list[Passkey]:
+        answer = self._call("list_web_authn_credentials", AccessToken=self._access_token(email, password))
+        return [
+            Passkey(str(each["CredentialId"]), str(each.get("FriendlyCredentialName") or ""), each.get("CreatedAt"))
+            for each in answer.get("Credentials", [])
+        ]
+
+    def remove_passkey(self, email: str, password: str, credential_id: str) -> None:
+        token = self._access_token(email, password)
+        try:
+            self._call("delete_web_authn_credential", AccessToken=token, CredentialId=credential_id)
+        except SignInRefused as error:  # ResourceNotFoundException: none of this person's
+            raise PasskeyRefused("That passkey is not one of yours.") from error
+
+    def start_passkey_sign_in(self, email: str) -> PasskeyChallenge:
+        answer = self._call(
+            "initiate_auth",
+            ClientId=self._client_id,
+            AuthFlow="USER_AUTH",
+            AuthParameters={"USERNAME": email, "PREFERRED_CHALLENGE": "WEB_AUTHN"},
+        )
+        if answer.get("ChallengeName") != "WEB_AUTHN":  # no passkey of theirs: Cognito offers the rest
+            raise SignInRefused(str(answer.get("ChallengeName")))
+        options = answer.get("ChallengeParameters", {}).get("CREDENTIAL_REQUEST_OPTIONS", "")
+        return PasskeyChallenge(Challenge("passkey", email, str(answer["Session"])), str(options))
+
+    def finish_passkey_sign_in(self, challenge: Challenge, credential: dict[str, Any]) -> Person | Challenge:
+        try:
+            reply = self._call(
+                "respond_to_auth_challenge",
+                ClientId=self._client_id,
+                ChallengeName="WEB_AUTHN",
+                Session=challenge.session,
+                ChallengeResponses={"USERNAME": challenge.email, "CREDENTIAL": json.dumps(credential)},
+            )
+        except (PasskeyRefused, InvalidMemberOption) as error:  # at sign-in, one refusal for all
+            raise SignInRefused(str(error)) from error
+        return self._outcome(challenge.email, reply)

@@ -5,7 +5,7 @@ Query. Its failure count and disabled mark live on it, written only when they ch
 """
 
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
 from pynamodb.attributes import ListAttribute, NumberAttribute, UnicodeAttribute, UTCDateTimeAttribute
 from pynamodb.exceptions import PynamoDBException
@@ -13,7 +13,7 @@ from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
 from shortlink.adapters.dynamodb.link_store import LinkItem
-from shortlink.webhooks.model import Endpoint, EndpointNotFound, LinkOwnership, TooManyEndpoints
+from shortlink.webhooks.model import Endpoint, EndpointChanged, EndpointNotFound, LinkOwnership, TooManyEndpoints
 
 BATCH_GET_LIMIT = 100  # DynamoDB's BatchGetItem maximum
 
@@ -32,6 +32,8 @@ class EndpointItem(Model):
     disabled_at = UTCDateTimeAttribute(null=True)
     consecutive_failures = NumberAttribute(null=True)
     expires_at = UTCDateTimeAttribute(null=True)  # the registering key's; absent: never
+    previous_secret = UnicodeAttribute(null=True)  # a rotation's, signing beside `secret` until
+    previous_secret_until = UTCDateTimeAttribute(null=True)
 
 
 def _to_endpoint(item: EndpointItem) -> Endpoint:
@@ -46,6 +48,8 @@ def _to_endpoint(item: EndpointItem) -> Endpoint:
         disabled_at=item.disabled_at,
         consecutive_failures=int(item.consecutive_failures or 0),
         expires_at=item.expires_at,
+        previous_secret=item.previous_secret,
+        previous_secret_until=item.previous_secret_until,
     )
 
 
@@ -95,9 +99,39 @@ class DynamoEndpointStore:
         return True
 
     def _update(self, owner: str, endpoint_id: str, actions: list[Any]) -> EndpointItem:
+        return self._update_if(owner, endpoint_id, actions, self._model.endpoint_id.exists())
+
+    def replace(self, was: Endpoint, now: Endpoint) -> Endpoint:
+        """Write `now`'s address, events, tags, enabled state and secrets over the stored `was`,
+        if it is still as read (else EndpointChanged, or EndpointNotFound if it is gone)."""
+        model = self._model
+        actions: list[Any] = [
+            model.url.set(now.url),
+            model.events.set(cast(Any, list(now.events))),
+            model.tags.set(cast(Any, list(now.tags))) if now.tags else model.tags.remove(),
+            model.secret.set(now.secret),
+        ]
+        if now.disabled_at is None:
+            actions += [model.disabled_at.remove(), model.consecutive_failures.set(0)]
+        if now.previous_secret is not None and now.previous_secret_until is not None:
+            actions += [
+                model.previous_secret.set(now.previous_secret),
+                model.previous_secret_until.set(now.previous_secret_until),
+            ]
+        # The secret read is the one replaced: of two rotations at once, one wins.
+        unchanged = model.endpoint_id.exists() & (model.secret == was.secret) & (model.url == was.url)
+        try:
+            item = self._update_if(was.owner, was.endpoint_id, actions, unchanged)
+        except EndpointNotFound:
+            if self.get(was.owner, was.endpoint_id) is None:
+                raise
+            raise EndpointChanged(was.endpoint_id) from None
+        return _to_endpoint(item)
+
+    def _update_if(self, owner: str, endpoint_id: str, actions: list[Any], condition: Any) -> EndpointItem:
         item = self._model(owner=owner, endpoint_id=endpoint_id)
         try:
-            item.update(actions=actions, condition=self._model.endpoint_id.exists())
+            item.update(actions=actions, condition=condition)
         except PynamoDBException as error:
             if error_code(error) == "ConditionalCheckFailedException":
                 raise EndpointNotFound(endpoint_id) from None

@@ -117,7 +117,7 @@ def answer_challenge() -> Response[Any]:
     opened = open_challenge(
         cookie_value(current_event().cookies or [], CHALLENGE_COOKIE), now(), console_session_secret()
     )
-    if opened is None:
+    if opened is None or opened[0].kind == "passkey":  # a passkey's is answered by its own route
         return refused_page("sign_in.html", 401, "This sign-in took too long: start again.", people=True)
     challenge, invitation_token = opened
     answer = forms.value(form, "answer")

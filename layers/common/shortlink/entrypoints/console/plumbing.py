@@ -21,7 +21,14 @@ from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
-from shortlink.people.errors import InvalidMemberOption, InvitationNotValid, LastOwner, MemberNotFound, RoleNotGrantable
+from shortlink.people.errors import (
+    InvalidMemberOption,
+    InvitationNotValid,
+    LastOwner,
+    MemberNotFound,
+    PasskeysUnavailable,
+    RoleNotGrantable,
+)
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.settings.edge import EdgeSettings
@@ -229,6 +236,12 @@ def member_not_found(_: MemberNotFound) -> Response[Any]:
 @router.exception_handler(LastOwner)
 def last_owner(_: LastOwner) -> Response[Any]:
     return page("error.html", 409, message="A workspace keeps at least one owner: make someone else owner first.")
+
+
+@router.exception_handler(PasskeysUnavailable)
+def passkeys_unavailable(_: PasskeysUnavailable) -> Response[Any]:
+    # The console was told of a relying party the pool has not (yet) been given.
+    return page("error.html", 409, message="The user pool offers no passkeys: ask the stack's operator.")
 
 
 @router.exception_handler(ShortlinkError)

@@ -33,7 +33,8 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
-    return page("sign_in.html", error=None, people=people_settings().enabled, sso_label=button_label())
+    people = people_settings()
+    return page("sign_in.html", error=None, people=people.enabled, passkeys=people.passkeys, sso_label=button_label())
 
 
 @router.post("/console/sign-in")
