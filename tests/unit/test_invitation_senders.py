@@ -15,7 +15,7 @@ AWS = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",
 }  # no lookup
-POOL = {"PEOPLE_USER_POOL_ID": "eu-west-1_Example", "PEOPLE_CLIENT_ID": "client123", **AWS}
+POOL = {"PEOPLE_USER_POOL_ID": "eu-west-1_Example", "PEOPLE_CLIENT_ID": "client123", "API_KEYS_TABLE": "keys", **AWS}
 OWN_POOL = {**POOL, "PEOPLE_POOL_SENDS_INVITATIONS": "true"}
 SES = {"PEOPLE_INVITATIONS_FROM": "invitations@example.com"}
 
