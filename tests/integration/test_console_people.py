@@ -125,6 +125,9 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
         "/console/security/totp/confirm", {"csrf": csrf, "password": password, "code": totp.fresh()}
     )
     assert 'id="totp-on"' in confirmed["body"], confirmed["body"]
+    # Only the code that turned it on is in the audit log, by the person
+    entries = services.audit_trail().page(workspace, AuditQuery()).entries
+    assert [e.actor.id for e in entries if e.action == "person.totp_enabled"] == [person.subject]
     # From now on a password alone is not enough: the pool asks the code
     again = PersonBrowser(handlers)
     challenge = again.sign_in(person.email, password)

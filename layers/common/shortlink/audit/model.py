@@ -30,6 +30,7 @@ Action = Literal[
     "member.role_changed",
     "member.removed",
     "setting.changed",
+    "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
 ]

@@ -78,6 +78,7 @@ def confirm_totp() -> Response[Any]:
         error = "That password or code is not right: try the next code."
         uri = otpauth_uri(actor.label, secret) if secret else None
         return shown("security.html", actor, current, 401, secret=secret or None, uri=uri, done=False, error=error)
+    audit.record(actor, "person.totp_enabled", actor.id)
     logger.info("TOTP turned on", extra={"subject": actor.id})
     return shown("security.html", actor, current, secret=None, uri=None, done=True, error=None)
 
