@@ -53,6 +53,8 @@ def test_every_variable_sam_is_given_is_declared_by_every_function():
     # Then SAM applies all of it: it sets only variables a function declares (item 21)
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
     for function in SamFunctionProvider(stacks).get_all():
+        if function.name == "InvitationMessageFunction":
+            continue  # the user pool's trigger (people.yaml) reads no variable: SAM sets it none
         assert set(document["Parameters"]) <= set(function.environment["Variables"]), function.name
         assert set(document.get(function.name, {})) <= set(function.environment["Variables"]), function.name
     assert document["RedirectFunction"] == {"CLICKS_QUEUE_URL": queue}

@@ -57,6 +57,16 @@ def read(path: str) -> dict[str, Any]:
     return template
 
 
+# The user pool's custom message trigger (people.yaml): no function of the layer, it has neither
+# the Globals' environment nor settings of the shortlink package.
+POOL_TRIGGERS = {"InvitationMessageFunction"}
+
+
+def layer_functions(stacks: list[Any]) -> list[Any]:
+    """Every function of these stacks that runs the shortlink package (all but the pool's trigger)."""
+    return [function for function in SamFunctionProvider(stacks).get_all() if function.name not in POOL_TRIGGERS]
+
+
 def test_the_edge_is_a_nested_stack_created_only_when_something_stands_before_the_api():
     main = read("template.yaml")
     application = main["Resources"]["Edge"]
@@ -180,6 +190,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cognito-idp:AdminCreateUser",
                 "cognito-idp:AdminSetUserPassword",
                 "cognito-idp:AdminDeleteUser",
+                "cognito-idp:AdminGetUser",  # an invited account never used is sent the invitation again
                 "ses:SendEmail",
             },
         ),
@@ -243,12 +254,14 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
+        "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
         module, _, _ = (function.handler or "").rpartition(".")
         assert (ROOT / (function.codeuri or "") / f"{module}.py").is_file()
         assert function.runtime == "python3.13"
-        assert [layer.name for layer in function.layers] == ["CommonLayer"]
+        layers = [] if function.name == "InvitationMessageFunction" else ["CommonLayer"]
+        assert [layer.name for layer in function.layers] == layers
 
 
 def test_routes_and_trigger(template):
@@ -332,7 +345,7 @@ CERTIFICATE = "arn:aws:acm:us-east-1:123456789012:certificate/0a1b2c3d"
 def test_short_urls_name_the_short_domain_whenever_there_is_one(overrides, base_url):
     # Resolved the way SAM CLI resolves a deployment's parameters (conditions included).
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
-    functions = list(SamFunctionProvider(stacks).get_all())
+    functions = layer_functions(stacks)
     assert functions
     for function in functions:
         assert function.environment["Variables"]["PUBLIC_BASE_URL"] == base_url, function.name
@@ -415,7 +428,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
             assert variables[name] == {"Ref": "AWS::NoValue"}, name
     # sam local sets through --env-vars only what a function declares: every function declares them.
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
-    for function in SamFunctionProvider(stacks).get_all():
+    for function in layer_functions(stacks):
         assert set(LOCAL_ONLY_VARIABLES) <= set(function.environment["Variables"]), function.name
 
 
@@ -441,7 +454,7 @@ def test_functions_are_told_where_the_stacks_other_hosts_are_when_it_has_some(ov
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"), parameter_overrides=overrides)
     [edge] = [stack for stack in stacks if stack.stack_path == "Edge"]
     named = edge.resources["OwnHostsParameter"]["Properties"]["Name"]
-    for function in SamFunctionProvider(stacks).get_all():
+    for function in layer_functions(stacks):
         assert function.environment["Variables"]["OWN_HOSTS_PARAMETER"] == (named if told else ""), function.name
     for function in ("CreateFunction", "ManageFunction"):
         statements = stacks[0].resources[function]["Properties"]["Policies"][0]["Statement"]
@@ -594,7 +607,7 @@ def test_every_function_believes_viewer_headers_only_with_the_secret_cloudfront_
     assert all("EDGE_SECRET" not in (r["Properties"].get("Environment") or {}).get("Variables", {}) for r in functions)
     assert "TRUST_EDGE_HEADERS" not in json.dumps(template)
     stacks, _ = SamLocalStackProvider.get_stacks(str(ROOT / "template.yaml"))
-    for function in SamFunctionProvider(stacks).get_all():
+    for function in layer_functions(stacks):
         assert function.environment["Variables"].get("EDGE_SECRET", "") == "", function.name
     # The secret is kept in SSM under the name `make secrets` creates
     assert template["Parameters"]["EdgeSecretParameter"]["Default"] == secrets_command.TEMPLATE_DEFAULT_EDGE_PARAMETER
@@ -616,6 +629,8 @@ RESOURCE_VARIABLES = {
 def test_each_function_is_told_what_its_settings_require_and_only_the_resources_it_may_use(template):
     services = set()
     for name, function in template.functions.items():
+        if name in POOL_TRIGGERS:
+            continue
         # Given what the template gives the function (SAM CLI resolves a !Ref to the logical id)
         variables = {
             variable: str(value)
@@ -672,7 +687,7 @@ def test_upgrading_a_single_region_stack_keeps_every_table_its_logical_id_name_k
         parameter_overrides={"TableNamePrefix": "shortlink-prod-", "LinksTableSuffix": "-1QX7ZK2M9ABCD"},
     )
     assert stacks[0].resources["LinksTable"]["Properties"]["TableName"] == "shortlink-prod-LinksTable-1QX7ZK2M9ABCD"
-    for function in SamFunctionProvider(stacks).get_all():
+    for function in layer_functions(stacks):
         variables = function.environment["Variables"]
         if "LINKS_TABLE" in variables:
             assert variables["LINKS_TABLE"] == "shortlink-prod-LinksTable-1QX7ZK2M9ABCD", function.name
@@ -718,7 +733,7 @@ def test_one_region_by_default_and_every_listed_region_a_replica_of_the_home_reg
         str(ROOT / "template.yaml"),
         parameter_overrides={"Regions": "eu-central-1,us-east-1,ap-southeast-1", "HomeRegion": "eu-central-1"},
     )
-    for function in SamFunctionProvider(stacks).get_all():
+    for function in layer_functions(stacks):
         variables = function.environment["Variables"]
         assert variables["SHORTLINK_REGIONS"] == "eu-central-1,us-east-1,ap-southeast-1", function.name
         assert variables["SHORTLINK_HOME_REGION"] == "eu-central-1", function.name

@@ -7,6 +7,8 @@ SHORTLINK_CREATE_RATE_LIMIT (links per key per minute; default: the template's),
 SHORTLINK_LINK_CACHE_TTL (seconds a function keeps a link it read; default: the template's),
 SHORTLINK_REDELIVERY (the chance that SQS delivers a handled message again; default 0),
 SHORTLINK_OWNER_EMAIL (the first owner's email; default owner@example.com),
+SHORTLINK_INVITATIONS=cognito (invitations go through the user pool as deployed, the embedded
+moto printing the email the pool's trigger writes: tools.devstack.invitation_emails; default: printed),
 AWS_ENDPOINT_URL_COGNITO_IDENTITY_PROVIDER (the user pool's endpoint; default: the embedded moto),
 SSO=1 (a stand-in for the user pool's managed login on SSO_PORT, 5006, for the console's single
 sign-on: tools.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_LABEL, SSO_DEFAULT_ROLE,
@@ -26,6 +28,7 @@ from typing import Any
 
 from tools.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
 from tools.devstack.edge import as_the_edge
+from tools.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.devstack.people import (
     COGNITO_ENDPOINT_VARIABLE,
@@ -170,6 +173,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
     pool = create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
+    if pool_sends_invitations():  # as deployed, moto standing in for Cognito's email (its trigger run here)
+        os.environ.update(emulate_invitation_emails(template))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
     os.environ["EDGE_SECRET"] = DEV_EDGE_SECRET
     # Two short domains: 127.0.0.1 (the default) and go.localhost (curl resolves *.localhost to

@@ -33,7 +33,6 @@ from shortlink.settings.resources import Resources
 from shortlink.settings.webhooks import WebhookSettings
 
 if TYPE_CHECKING:
-    from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
     from shortlink.adapters.cognito.user_pool import CognitoUserPool
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
@@ -60,6 +59,7 @@ if TYPE_CHECKING:
     from shortlink.domains.model import ShortDomains
     from shortlink.domains.settings import DomainSettings
     from shortlink.people.access_tokens import PersonAccess
+    from shortlink.people.ports import InvitationMessages
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.click_dispatch import ClickDispatcher
     from shortlink.redirect.click_events import ClickReading
@@ -288,15 +288,22 @@ def user_pool() -> "CognitoUserPool":
 
 
 @cache
-def invitation_messages() -> "SesInvitationMessages | PrintedInvitationMessages | None":
-    """How invitations are sent: SES from the configured address, printed (`make dev`), or None:
-    the inviter is shown the link to pass on."""
+def invitation_messages() -> "tuple[InvitationMessages, ...]":
+    """The ways invitations are sent, tried in turn until one reaches the person: printed
+    (`make dev`); else Cognito's email (the stack's own pool, whose trigger writes it), then SES
+    from the configured address. None left: the inviter is shown the link to pass on."""
+    from shortlink.adapters.cognito.invitation_accounts import CognitoInvitationMessages
     from shortlink.adapters.cognito.invitation_messages import PrintedInvitationMessages, SesInvitationMessages
 
     config = people_settings()
+    if config.print_invitations:
+        return (PrintedInvitationMessages(),)
+    ways: list[InvitationMessages] = []
+    if config.pool_sends_invitations and config.enabled:
+        ways.append(CognitoInvitationMessages(config.user_pool_id, workspace_names()))
     if config.invitations_from:
-        return SesInvitationMessages(config.invitations_from)
-    return PrintedInvitationMessages() if config.print_invitations else None
+        ways.append(SesInvitationMessages(config.invitations_from))
+    return tuple(ways)
 
 
 def person_access() -> "PersonAccess | None":

@@ -141,5 +141,7 @@ class WorkspaceNames(Protocol):
 
 
 class InvitationMessages(Protocol):
-    def send(self, invitation: Invitation, link: str) -> None:
-        """Tell the invited person, at their address, the link that accepts the invitation."""
+    def send(self, invitation: Invitation, link: str) -> bool:
+        """Tell the invited person, at their address, the link that accepts the invitation: True
+        once it is on its way, False if this way cannot reach them (Cognito welcomes only an
+        address with no account yet), and the next way is tried."""

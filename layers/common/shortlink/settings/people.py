@@ -18,6 +18,7 @@ class PeopleSettings:
     sign_in_attempts_per_account: int = 10  # per email and 15 minutes, beside the per-address limit
     print_invitations: bool = False  # `make dev`: invitations printed to the local stack's output
     passkey_relying_party: str = ""  # the console's domain where the pool offers passkeys; empty: none
+    pool_sends_invitations: bool = False  # the stack's own pool: Cognito emails invitations (people.yaml)
 
     @property
     def enabled(self) -> bool:
@@ -41,4 +42,6 @@ class PeopleSettings:
         printed = env.get("PEOPLE_PRINT_INVITATIONS", "") == "true"
         sender = env.get("PEOPLE_INVITATIONS_FROM", "")
         relying_party = env.get("PEOPLE_PASSKEY_RELYING_PARTY", "")
-        return cls(pool, env.get("PEOPLE_CLIENT_ID", ""), issuer, jwks, sender, int(attempts), printed, relying_party)
+        by_pool = env.get("PEOPLE_POOL_SENDS_INVITATIONS", "") == "true"
+        client = env.get("PEOPLE_CLIENT_ID", "")
+        return cls(pool, client, issuer, jwks, sender, int(attempts), printed, relying_party, by_pool)

@@ -21,7 +21,7 @@ class SesInvitationMessages:
         self._sender = sender
         self._client = botocore_client("sesv2")
 
-    def send(self, invitation: Invitation, link: str) -> None:
+    def send(self, invitation: Invitation, link: str) -> bool:
         content = {
             "Simple": {
                 "Subject": {"Data": "You are invited to a Shortlink workspace"},
@@ -34,10 +34,12 @@ class SesInvitationMessages:
             )
         except (BotoCoreError, ClientError) as error:
             raise StorageUnavailable(f"invitation not sent: {error}") from error
+        return True
 
 
 class PrintedInvitationMessages:
     """`make dev`: the message on the local stack's output, where a developer (or a test) reads it."""
 
-    def send(self, invitation: Invitation, link: str) -> None:
+    def send(self, invitation: Invitation, link: str) -> bool:
         print(f"Invitation email to {invitation.email}:\n{_text(invitation, link)}", flush=True)
+        return True

@@ -13,6 +13,7 @@ from shortlink.console.pages import see_other
 from shortlink.console.sessions import LOOPBACK_HOSTS, Session
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
+from shortlink.errors import ShortlinkError
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable
 from shortlink.people.invitations import invite, revoke
@@ -67,13 +68,16 @@ def invite_member() -> Response[Any]:
         message = f"role: you cannot invite a member of role {error.role}"
         return members_page(actor, current, forms.FormState(form, {"role": message}), 403)
     link = console_url(f"/console/invitations/{token}")
-    messages = invitation_messages()
-    if messages is not None:
-        messages.send(invitation, link)
+    try:
+        sent = any(messages.send(invitation, link) for messages in invitation_messages())  # each way in turn
+    except ShortlinkError:
+        invitations().revoke(actor.workspace_id, invitation.invitation_id, now())  # no one was told of it
+        raise
     audit.record(actor, "member.invited", invitation.invitation_id)  # its public id: never the token
     logger.info("member invited", extra={"by": actor.id, "invitation_id": invitation.invitation_id, "role": role})
-    # Without a mail sender the inviter passes the link on: shown this once, as a new key is.
-    return members_page(actor, current, forms.FormState(), 201, invited=invitation.email, link="" if messages else link)
+    # Not emailed (no sender, or an address Cognito has an account for): the inviter passes the
+    # link on, shown this once, as a new key is.
+    return members_page(actor, current, forms.FormState(), 201, invited=invitation.email, link="" if sent else link)
 
 
 @router.post("/console/members/invitations/<invitation_id>/revoke")
