@@ -90,8 +90,8 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
         resources = yaml_parse(copy.read_text())["Resources"]
         expected = yaml_parse(source.read_text())["Resources"]
         # A nested stack's function (the pool's trigger) is built beside it: CodeUri names the build.
-        functions = [each for each, resource in expected.items() if resource["Type"] == "AWS::Serverless::Function"]
-        for function in functions:
+        nested_functions = [n for n, resource in expected.items() if resource["Type"] == "AWS::Serverless::Function"]
+        for function in nested_functions:
             built_function = resources[function]
             assert (copy.parent / built_function["Properties"].pop("CodeUri") / "app.py").is_file(), function
             assert built_function.pop("Metadata") == {"SamResourceId": function}
