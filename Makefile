@@ -42,7 +42,7 @@ dev: venv
 test: lint unit integration e2e
 
 # What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
-# marked slow (the multi-minute ones; `make test` runs them, and e2e).
+# marked slow (the ones that take seconds of a machine or more; `make test` runs them, and e2e).
 check: lint unit
 	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 

@@ -44,6 +44,7 @@ def tagged_link(handlers, key, tags):
     return json.loads(response["body"])["code"]
 
 
+@pytest.mark.slow
 def test_two_owners_links_and_tags_are_counted_once_under_redelivery_crashes_and_throttling(aws, handlers, template):
     rng = random.Random(42)
     # Given two keys' links with tags: one link busy enough to make its account day hot

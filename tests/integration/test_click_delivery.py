@@ -73,6 +73,7 @@ def clicks_counted(handlers, key: str, code: str) -> int:
     return int(json.loads(handlers["ManageFunction"](event)["body"])["clicks"])
 
 
+@pytest.mark.slow
 def test_a_response_that_fails_to_be_written_neither_repeats_nor_shifts_clicks(aws, handlers, runner):
     key, code = new_link(aws, handlers)
     extension = runner.extensions[REDIRECT]

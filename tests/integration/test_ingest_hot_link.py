@@ -7,6 +7,8 @@ import uuid
 from collections import Counter
 from datetime import UTC, datetime, timedelta
 
+import pytest
+
 from shortlink import wiring as services
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.clicks.tally import dimension_counter
@@ -60,6 +62,7 @@ def hot_and_cool_packs(rng: random.Random) -> tuple[list[ClickPack], list[ClickE
     return packs, clicks
 
 
+@pytest.mark.slow
 def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, template):
     rng = random.Random(13)
     packs, clicks = hot_and_cool_packs(rng)

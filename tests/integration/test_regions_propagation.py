@@ -24,6 +24,7 @@ def regions(template, monkeypatch) -> Iterator[Deployment]:
     yield from deployment(template, monkeypatch)
 
 
+@pytest.mark.slow
 def test_an_edit_and_a_delete_reach_another_region_within_the_lag_plus_the_cache_ttl(regions, handlers):
     # Given a link made at home and replicated, followed in another region (now in its cache)
     key = regions.new_api_key()

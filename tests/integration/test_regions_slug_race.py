@@ -55,6 +55,7 @@ def reset_moto(endpoint: str) -> None:
     urlopen(request, timeout=10).close()  # noqa: S310
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("home", "expected"), [(HOME, [201, 409]), ("", [201, 201])], ids=["home", "no-home"])
 def test_the_same_slug_at_the_same_instant_through_two_regions(template, monkeypatch, home, expected):
     # Given two regions' tables on one moto server, and a key made at home

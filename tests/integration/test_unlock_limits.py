@@ -47,6 +47,7 @@ def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, api, edge_o
     assert guess(handlers, code, "2001:db8:aa:bc::1", "the-right-one") == 303
 
 
+@pytest.mark.slow
 def test_a_links_ceiling_holds_over_many_addresses(aws, handlers, api, edge_on, monkeypatch):
     monkeypatch.setenv("UNLOCK_ATTEMPTS_PER_WINDOW", "1000")  # only the ceiling limits here
     services.reset()
