@@ -26,13 +26,18 @@ ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules/axe-core/axe.min.js"
 SCREENSHOTS = ROOT / "console-screenshots"
 
-pytestmark = [
+# What a browser test with axe-core needs (each such module's pytestmark starts with these).
+NEEDS_A_BROWSER = [
     pytest.mark.skipif(
         CHROMIUM is None or CHROMEDRIVER is None,
         reason="Debian's chromium and chromium-driver are not installed; `make e2e` installs them with apt-get "
         "when it runs as root, and could not here",
     ),
     pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make e2e does)"),
+]
+
+pytestmark = [
+    *NEEDS_A_BROWSER,
     # Custom slugs are written in a transaction: one stack start (moto's) is enough.
     pytest.mark.dynamodb_features("TransactWriteItems"),
 ]

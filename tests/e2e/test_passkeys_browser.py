@@ -18,17 +18,12 @@ from typing import Any
 import pytest
 
 from tests.e2e.running_stack import RunningStack
-from tests.e2e.test_console_browser import AXE, accessible
-from tests.e2e.test_password_page_browser import CHROMEDRIVER, CHROMIUM, browser
+from tests.e2e.test_console_browser import NEEDS_A_BROWSER, accessible
+from tests.e2e.test_password_page_browser import browser
 from tests.e2e.test_people import owner_credentials
 
 pytestmark = [
-    pytest.mark.skipif(
-        CHROMIUM is None or CHROMEDRIVER is None,
-        reason="Debian's chromium and chromium-driver are not installed; `make e2e` installs them with apt-get "
-        "when it runs as root, and could not here",
-    ),
-    pytest.mark.skipif(not AXE.exists(), reason="axe-core is not installed: run `npm ci` (make e2e does)"),
+    *NEEDS_A_BROWSER,
 ]
 __all__ = ["browser"]  # a fixture used by name
 

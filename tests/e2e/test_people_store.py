@@ -47,14 +47,18 @@ def table(store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[st
     yield _api_keys_table()
 
 
-def _api_keys_table() -> str:
-    """The template's API keys table under a name of this test's own."""
-    properties = tables_of(LocalTemplate.load(ROOT / "template.yaml"))["ApiKeysTable"]
-    name = f"ApiKeysTable-{uuid.uuid4().hex[:8]}"
+def template_table(logical_id: str) -> str:
+    """The template's table `logical_id`, made under a name of this test's own."""
+    properties = tables_of(LocalTemplate.load(ROOT / "template.yaml"))[logical_id]
+    name = f"{logical_id}-{uuid.uuid4().hex[:8]}"
     boto3.client("dynamodb").create_table(
         TableName=name, **{key: properties[key] for key in ("AttributeDefinitions", "KeySchema", "BillingMode")}
     )
     return name
+
+
+def _api_keys_table() -> str:
+    return template_table("ApiKeysTable")
 
 
 def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(table):

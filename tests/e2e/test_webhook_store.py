@@ -2,19 +2,15 @@
 and moto lets pass): an edit and a secret rotation are one conditional update each, and of two
 made from the same read only the first is written."""
 
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
-import boto3
 import pytest
 from moto import mock_aws
 
 from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
 from shortlink.webhooks.model import Endpoint, EndpointChanged, EndpointNotFound, edited, new_secret, rotated
-from tests.e2e.running_stack import ROOT
-from tools.devstack.resources import tables_of
-from tools.devstack.template import LocalTemplate
+from tests.e2e.test_people_store import template_table
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 
@@ -39,12 +35,7 @@ def endpoints(store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterato
 
 
 def _webhooks_table() -> str:
-    properties = tables_of(LocalTemplate.load(ROOT / "template.yaml"))["WebhooksTable"]
-    name = f"WebhooksTable-{uuid.uuid4().hex[:8]}"
-    boto3.client("dynamodb").create_table(
-        TableName=name, **{key: properties[key] for key in ("AttributeDefinitions", "KeySchema", "BillingMode")}
-    )
-    return name
+    return template_table("WebhooksTable")
 
 
 def test_an_edit_and_a_rotation_are_written_once_from_the_endpoint_read(endpoints):
