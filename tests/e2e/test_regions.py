@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
+import boto3
 import pytest
 
 from tests.e2e.conftest import FIXED_KEY
@@ -26,7 +27,8 @@ LAG_MS = 300
 CACHE_TTL_SECONDS = 1
 # The documented bound (replication lag + the link cache's time to live), plus what a busy shared
 # machine adds to the replicator's read of the stream and to each request.
-BOUND_SECONDS = LAG_MS / 1000 + CACHE_TTL_SECONDS + 2.0
+BOUND_SECONDS = LAG_MS / 1000 + CACHE_TTL_SECONDS + 3.0
+LINKS_TABLE = "LinksTable"  # the template's name with make dev's empty TableNamePrefix
 SETTLE_SECONDS = 30  # how long clicks may take through ingest, the stream and replication
 
 
@@ -56,10 +58,23 @@ def new_account(regions: RunningStack) -> dict[str, str]:
     return {"Authorization": f"Bearer {created.strip().splitlines()[-1]}", "Content-Type": "application/json"}
 
 
-def after_the_lag() -> None:
-    """Wait out the replication lag (and the replicator's read of the stream) before a region's
-    first request for a new link: a miss would be cached (LINK_NEGATIVE_CACHE_TTL_SECONDS)."""
-    time.sleep(LAG_MS / 1000 + 0.5)
+def replicated(regions: RunningStack, *codes: str, among: tuple[str, ...] = tuple(REGIONS)) -> None:
+    """Wait until every region's links table holds each of `codes`, read from the shared moto: a
+    region's first request for a link must not come before its replica has it, or the miss is
+    cached (LINK_NEGATIVE_CACHE_TTL_SECONDS) longer than the bound a test then allows. On a busy
+    machine the replicator's polls can take longer than the lag; they must still arrive."""
+    time.sleep(LAG_MS / 1000)
+    for region in among:
+        table = boto3.client(
+            "dynamodb",
+            region_name=region,
+            endpoint_url=f"http://127.0.0.1:{regions.moto_port}",
+            aws_access_key_id="testing",
+            aws_secret_access_key="testing",
+        )
+        for code in codes:
+            held = partial(table.get_item, TableName=LINKS_TABLE, Key={"code": {"S": code}}, ProjectionExpression="code")
+            assert until(lambda: "Item" in held(), SETTLE_SECONDS, 0.2), f"{code} never reached {region}'s links table"
 
 
 def until(check: Callable[[], Any], timeout: float, pause: float = 0.1) -> Any:
@@ -128,7 +143,7 @@ def converged(regions: RunningStack, headers: dict[str, str], expected: dict[str
 
 def test_a_link_created_at_home_redirects_in_every_region_after_the_lag(regions, key):
     link = create(regions, HOME, {"url": "https://example.com/everywhere"}, key)
-    after_the_lag()
+    replicated(regions, link["code"])
     for region in REGIONS:
         first_redirect(regions, region, link["code"])
         assert redirects(regions, region, link["code"]).headers["location"] == "https://example.com/everywhere"
@@ -153,7 +168,7 @@ def clicked(regions: RunningStack) -> Clicked:
         {"url": "https://example.com/c"},
     ]
     codes = [create(regions, HOME, body, headers)["code"] for body in bodies]
-    after_the_lag()
+    replicated(regions, *codes)
     follows = {codes[0]: (3, 2, 1), codes[1]: (1, 2, 2), codes[2]: (0, 1, 1)}
     for code, per_region in follows.items():
         for region, times in zip(REGIONS, per_region, strict=True):
@@ -195,7 +210,7 @@ def test_the_same_slug_claimed_at_once_in_two_regions_makes_one_link(regions, ke
     assert statuses == [201, 409], {region: answer.body for region, answer in answers.items()}
     [winner] = [region for region, answer in answers.items() if answer.status == 201]
     # And every region redirects the slug to the one link made
-    after_the_lag()
+    replicated(regions, slug)
     for region in REGIONS:
         first_redirect(regions, region, slug)
         assert redirects(regions, region, slug).headers["location"] == f"https://example.com/{winner}"
@@ -203,7 +218,7 @@ def test_the_same_slug_claimed_at_once_in_two_regions_makes_one_link(regions, ke
 
 def test_max_clicks_holds_across_regions(regions, key):
     link = create(regions, HOME, {"url": "https://example.com/seven", "max_clicks": 7}, key)
-    after_the_lag()  # replicated everywhere before the first follow
+    replicated(regions, link["code"])  # everywhere before the first follow
     statuses = [redirects(regions, REGIONS[n % 3], link["code"]).status for n in range(30)]
     assert statuses.count(302) == 7, statuses
     assert set(statuses) == {302, 410}, statuses
@@ -212,7 +227,7 @@ def test_max_clicks_holds_across_regions(regions, key):
 def test_an_edit_and_a_delete_reach_every_region_within_the_bound(regions, key):
     link = create(regions, HOME, {"url": "https://example.com/before"}, key)
     code = link["code"]
-    after_the_lag()
+    replicated(regions, code)
     for region in REGIONS:
         first_redirect(regions, region, code)  # each region now has it cached
     # When it is edited through one region
@@ -238,7 +253,7 @@ def test_a_stopped_region_leaves_the_others_redirecting_and_its_return_converges
         create(regions, region, {"url": f"https://example.com/{region}", "tags": [tag]}, key)["code"]
         for region in REGIONS
     ]
-    after_the_lag()
+    replicated(regions, *codes)
     for code in codes:
         for region in REGIONS:
             first_redirect(regions, region, code)
@@ -248,7 +263,7 @@ def test_a_stopped_region_leaves_the_others_redirecting_and_its_return_converges
         # Then the others redirect every link, a new one too, and count what they answer
         made_meanwhile = create(regions, HOME, {"url": "https://example.com/meanwhile", "tags": [tag]}, key)["code"]
         codes.append(made_meanwhile)
-        after_the_lag()
+        replicated(regions, made_meanwhile, among=(HOME, EUROPE))
         for code in codes:
             for region in (HOME, EUROPE):
                 assert until(partial(answers, regions, region, code, 302), BOUND_SECONDS), (region, code)
@@ -258,7 +273,7 @@ def test_a_stopped_region_leaves_the_others_redirecting_and_its_return_converges
         regions.control("POST", f"/regions/{ASIA}/start")
     # And once it is back (and the replicator has caught up), it redirects the link made meanwhile
     # and every region's totals agree exactly
-    after_the_lag()
+    replicated(regions, made_meanwhile)
     first_redirect(regions, ASIA, made_meanwhile)
     expected = {code: 3 + 2 for code in codes[:3]} | {made_meanwhile: 3}  # three before, two during
     converged(regions, key, expected)
