@@ -73,8 +73,11 @@ def replicated(regions: RunningStack, *codes: str, among: tuple[str, ...] = tupl
             aws_secret_access_key="testing",
         )
         for code in codes:
-            held = partial(table.get_item, TableName=LINKS_TABLE, Key={"code": {"S": code}}, ProjectionExpression="code")
-            assert until(lambda: "Item" in held(), SETTLE_SECONDS, 0.2), f"{code} never reached {region}'s links table"
+            assert until(partial(holds, table, code), SETTLE_SECONDS, 0.2), (code, region)
+
+
+def holds(table: Any, code: str) -> bool:
+    return "Item" in table.get_item(TableName=LINKS_TABLE, Key={"code": {"S": code}}, ProjectionExpression="code")
 
 
 def until(check: Callable[[], Any], timeout: float, pause: float = 0.1) -> Any:
