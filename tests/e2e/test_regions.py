@@ -77,7 +77,10 @@ def replicated(regions: RunningStack, *codes: str, among: tuple[str, ...] = tupl
 
 
 def holds(table: Any, code: str) -> bool:
-    return "Item" in table.get_item(TableName=LINKS_TABLE, Key={"code": {"S": code}}, ProjectionExpression="code")
+    key = {"code": {"S": code}}
+    return "Item" in table.get_item(
+        TableName=LINKS_TABLE, Key=key, ProjectionExpression="#c", ExpressionAttributeNames={"#c": "code"}
+    )
 
 
 def until(check: Callable[[], Any], timeout: float, pause: float = 0.1) -> Any:
