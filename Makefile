@@ -61,13 +61,13 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
 unit: venv
-	$(PY) -m pytest tests/unit
+	$(PY) -m pytest $(PARALLEL) tests/unit
 
 integration: venv
 	$(PY) -m pytest $(PARALLEL) tests/integration
 
 e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed $(CLIENT_VENV)/.installed
-	$(PY) -m pytest tests/e2e
+	$(PY) -m pytest $(PARALLEL) tests/e2e
 
 # dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
 # since it refuses what DynamoDB refuses and moto lets pass. No install scripts: it runs in memory.

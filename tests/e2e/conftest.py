@@ -44,26 +44,61 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.skip(reason=f"{store.name} does not implement {', '.join(missing)}"))
 
 
-@pytest.fixture(scope="session", params=list(STORES))
-def store(request: pytest.FixtureRequest) -> Iterator[dict[str, str]]:
-    """The environment that points the local stack's DynamoDB at this store."""
-    if request.param == "moto":
-        yield {}
-        return
-    if not DYNALITE.exists():
-        pytest.skip("dynalite is not installed: run `npm ci` (make e2e does)")
-    dynalite = Dynalite.start()
-    yield {"AWS_ENDPOINT_URL_DYNAMODB": dynalite.endpoint}
-    dynalite.stop()
+class Running:
+    """What the session started, kept until it ends: one dynalite, and the stack on each store.
+    pytest tears a parametrized session fixture down whenever the parameter changes, and under
+    pytest-xdist a worker's files alternate between the stores; kept here, neither restarts."""
+
+    def __init__(self) -> None:
+        self._dynalite: Dynalite | None = None
+        self._stacks: dict[str, RunningStack] = {}  # by the DynamoDB endpoint ("": the embedded moto)
+
+    def endpoints(self, store: str) -> dict[str, str]:
+        """The environment that points the local stack's DynamoDB at this store."""
+        if store == "moto":
+            return {}
+        if not DYNALITE.exists():
+            pytest.skip("dynalite is not installed: run `npm ci` (make e2e does)")
+        if self._dynalite is None:
+            self._dynalite = Dynalite.start()
+        return {"AWS_ENDPOINT_URL_DYNAMODB": self._dynalite.endpoint}
+
+    def stack(self, endpoints: dict[str, str]) -> RunningStack:
+        """The session's stack on the store these `endpoints` name."""
+        store = endpoints.get("AWS_ENDPOINT_URL_DYNAMODB", "")
+        if store not in self._stacks:
+            # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
+            started = RunningStack.start(
+                endpoints=endpoints, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true"
+            )
+            assert started.ready, f"local stack did not start:\n{started.output()}"
+            self._stacks[store] = started
+        return self._stacks[store]
+
+    def stop(self) -> None:
+        stopped = {store: (stack.stop(), stack) for store, stack in self._stacks.items()}
+        if self._dynalite is not None:
+            self._dynalite.stop()
+        for store, (code, stack) in stopped.items():
+            assert code == 0, f"the stack on {store or 'moto'} did not stop cleanly:\n{stack.output()}"
 
 
 @pytest.fixture(scope="session")
-def stack(store: dict[str, str]) -> Iterator[RunningStack]:
-    # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
-    started = RunningStack.start(endpoints=store, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true")
-    assert started.ready, f"local stack did not start:\n{started.output()}"
-    yield started
-    assert started.stop() == 0, started.output()
+def running() -> Iterator[Running]:
+    kept = Running()
+    yield kept
+    kept.stop()
+
+
+@pytest.fixture(scope="session", params=list(STORES))
+def store(request: pytest.FixtureRequest, running: Running) -> dict[str, str]:
+    """The environment that points the local stack's DynamoDB at this store."""
+    return running.endpoints(request.param)
+
+
+@pytest.fixture(scope="session")
+def stack(store: dict[str, str], running: Running) -> RunningStack:
+    return running.stack(store)
 
 
 @pytest.fixture

@@ -30,12 +30,23 @@ def _ephemeral_low() -> int:
         return 32768  # Linux's default
 
 
+def _ports_of_this_worker(low: int) -> range:
+    """This process's share of the ports below `low`: pytest-xdist's workers (make e2e runs two)
+    each pick from a slice of their own, so two never start a server on the same port."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "gw0").removeprefix("gw")
+    workers = int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1"))
+    index = int(worker) if worker.isascii() and worker.isdigit() else 0
+    share = (low - low // 2) // max(workers, 1)
+    first = low // 2 + index * share
+    return range(first, first + share)
+
+
 def free_port() -> int:
     """A free port below the kernel's ephemeral range. A port the kernel picks (bind to 0) is
     free only until it is released: the next outgoing connection of any process may take it as
     its local port before the server we start binds it ("port … is already in use" in CI)."""
     low = _ephemeral_low()
-    candidates = range(low // 2, low)
+    candidates = _ports_of_this_worker(low)
     for _ in range(200):
         port = random.choice(candidates)
         if port in _HANDED_OUT:
@@ -55,8 +66,8 @@ def free_ports(count: int) -> int:
     for _ in range(50):
         first = free_port()
         ports = range(first, first + count)
-        taken = False
-        for port in ports[1:]:
+        taken = ports.stop > _ports_of_this_worker(_ephemeral_low()).stop  # into another worker's share
+        for port in ports[1:] if not taken else ():
             with socket.socket() as probe:
                 try:
                     probe.bind(("127.0.0.1", port))

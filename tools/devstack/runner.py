@@ -61,8 +61,13 @@ class InProcessRunner:
                 del os.environ["AWS_LAMBDA_RUNTIME_API"]
 
     def stop(self) -> None:
-        for api in self.extensions.values():
-            api.stop()
+        # All at once: each server notices its shutdown only at its next poll (half a second),
+        # one after the other that was four seconds of every stop.
+        stopping = [threading.Thread(target=api.stop) for api in self.extensions.values()]
+        for thread in stopping:
+            thread.start()
+        for thread in stopping:
+            thread.join()
 
     def handler(self, function_name: str) -> Handler:
         """The loaded handler itself (benchmarks time it without the runner around it)."""
