@@ -43,7 +43,7 @@ test: lint unit integration e2e
 
 # What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
 # marked slow (the ones that take seconds of a machine or more; `make test` runs them, and e2e).
-check: lint unit
+check: lint unit node_modules/.installed
 	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 
 $(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
@@ -63,14 +63,15 @@ lint: venv $(CHECKOV_VENV)/.installed
 unit: venv
 	$(PY) -m pytest $(PARALLEL) tests/unit
 
-integration: venv
+integration: venv node_modules/.installed
 	$(PY) -m pytest $(PARALLEL) tests/integration
 
 e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed $(CLIENT_VENV)/.installed
 	$(PY) -m pytest $(PARALLEL) tests/e2e
 
 # dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
-# since it refuses what DynamoDB refuses and moto lets pass. No install scripts: it runs in memory.
+# since it refuses what DynamoDB refuses and moto lets pass, and the integration tests of concurrent
+# writes run on it (moto is not atomic across threads). No install scripts: it runs in memory.
 node_modules/.installed: package.json package-lock.json
 	npm ci --ignore-scripts --no-audit --no-fund
 	@touch $@
