@@ -15,7 +15,7 @@ TEMPLATES := template.yaml $(shell sed -n 's/^ *Location: *\([A-Za-z0-9_.\/-]*\.
 export SAM_CLI_TELEMETRY := 0
 export AWS_DEFAULT_REGION ?= us-east-1
 
-# Integration tests run on this many pytest-xdist workers (a module's tests stay on one).
+# Unit, integration and e2e tests run on this many pytest-xdist workers (a module's tests stay on one).
 TEST_WORKERS ?= auto
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile
 
