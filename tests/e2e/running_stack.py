@@ -66,8 +66,10 @@ def free_ports(count: int) -> int:
     for _ in range(50):
         first = free_port()
         ports = range(first, first + count)
-        taken = ports.stop > _ports_of_this_worker(_ephemeral_low()).stop  # into another worker's share
-        for port in ports[1:] if not taken else ():
+        if ports.stop > _ports_of_this_worker(_ephemeral_low()).stop:
+            continue  # it would run into another worker's share
+        taken = False
+        for port in ports[1:]:
             with socket.socket() as probe:
                 try:
                     probe.bind(("127.0.0.1", port))

@@ -3,14 +3,10 @@ DynamoDB the e2e tests run against (the `store` fixture): moto in this process a
 which refuses the expressions DynamoDB refuses. Memberships, invitations and people's session
 generations live in the API keys table beside the keys: the keys' own listing must not see them."""
 
-import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 
-import boto3
 import pytest
-from moto import mock_aws
 
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
@@ -22,10 +18,8 @@ from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Invitation, Membership, Person
 from shortlink.people.roles import scopes_of
 from shortlink.people.workspaces import rename
-from tools.devstack.resources import tables_of
-from tools.devstack.template import LocalTemplate
+from tests.e2e.store_tables import template_table_on
 
-ROOT = Path(__file__).resolve().parents[2]
 NOW = datetime.now(UTC).replace(microsecond=0)
 OWNER = Person("sub-owner", "owner@example.com")
 ANN = Person("sub-ann", "ann@example.com")
@@ -33,32 +27,8 @@ ANN = Person("sub-ann", "ann@example.com")
 
 @pytest.fixture
 def table(store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """The template's tables on this store, in a fresh moto account or on dynalite."""
-    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    if not store:
-        with mock_aws():
-            yield _api_keys_table()
-        return
-    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", store["AWS_ENDPOINT_URL_DYNAMODB"])
-    yield _api_keys_table()
-
-
-def template_table(logical_id: str) -> str:
-    """The template's table `logical_id`, made under a name of this test's own."""
-    properties = tables_of(LocalTemplate.load(ROOT / "template.yaml"))[logical_id]
-    name = f"{logical_id}-{uuid.uuid4().hex[:8]}"
-    boto3.client("dynamodb").create_table(
-        TableName=name, **{key: properties[key] for key in ("AttributeDefinitions", "KeySchema", "BillingMode")}
-    )
-    return name
-
-
-def _api_keys_table() -> str:
-    return template_table("ApiKeysTable")
+    """The template's API keys table on this store."""
+    yield from template_table_on(store, monkeypatch, "ApiKeysTable")
 
 
 def test_memberships_are_added_once_found_by_person_and_workspace_and_removed(table):

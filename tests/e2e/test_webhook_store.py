@@ -6,36 +6,19 @@ from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
-from moto import mock_aws
 
 from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
 from shortlink.webhooks.model import Endpoint, EndpointChanged, EndpointNotFound, edited, new_secret, rotated
-from tests.e2e.test_people_store import template_table
+from tests.e2e.store_tables import template_table_on
 
 NOW = datetime.now(UTC).replace(microsecond=0)
 
 
 @pytest.fixture
 def endpoints(store: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> Iterator[DynamoEndpointStore]:
-    """The template's webhooks table on this store, in a fresh moto account or on dynalite."""
-    for name in ("AWS_ENDPOINT_URL", "AWS_PROFILE"):
-        monkeypatch.delenv(name, raising=False)
-    for name, value in (
-        ("AWS_ACCESS_KEY_ID", "x"),
-        ("AWS_SECRET_ACCESS_KEY", "x"),
-        ("AWS_DEFAULT_REGION", "us-east-1"),
-    ):
-        monkeypatch.setenv(name, value)
-    if not store:
-        with mock_aws():
-            yield DynamoEndpointStore(_webhooks_table())
-        return
-    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", store["AWS_ENDPOINT_URL_DYNAMODB"])
-    yield DynamoEndpointStore(_webhooks_table())
-
-
-def _webhooks_table() -> str:
-    return template_table("WebhooksTable")
+    """The template's webhooks table on this store."""
+    for table in template_table_on(store, monkeypatch, "WebhooksTable"):
+        yield DynamoEndpointStore(table)
 
 
 def test_an_edit_and_a_rotation_are_written_once_from_the_endpoint_read(endpoints):
