@@ -198,7 +198,7 @@ def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
         reading=request_reading(),
         unlock_attempts_per_window=settings_of(RateLimitSettings).unlock_attempts_per_window,
         click_budget=click_budget,
-        attempt_log=window_counter,
+        attempt_log=attempt_log,
         domain_settings=domain_settings,
         robots=cached_robots,
     )
@@ -396,11 +396,23 @@ def visitor_salt_root() -> bytes:
 
 @cache
 def window_counter() -> "DynamoWindowCounter":
+    """The create rate limit's windows: this region's own (no cross-region call on a create of a
+    generated code), so regions x the limit in all (docs/regions.md)."""
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
 
     deployment = regions()
     # Several regions: windows of this region's own (a global table would lose concurrent ADDs).
     return DynamoWindowCounter(resources().counters_table.value, deployment.region_name)
+
+
+@cache
+def attempt_log() -> "DynamoWindowCounter":
+    """The limits that bound guesses (passwords, sign-ins, an SSO state's one use), counted in the
+    home region's items: exact however the attempts spread over the regions, one cross-region
+    round trip per attempt away from home."""
+    from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
+
+    return DynamoWindowCounter(resources().counters_table.value, home_region=regions().home_region_name)
 
 
 @cache

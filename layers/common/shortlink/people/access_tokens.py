@@ -95,14 +95,17 @@ class PersonAccess:
     memberships: Memberships
 
 
-def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, now: datetime) -> Actor:
+def actor_of_token(
+    token: str, workspace_id: str | None, access: PersonAccess, now: datetime, *, fresh: bool = False
+) -> Actor:
     """The person an access token names, acting in `workspace_id` with their role's scopes (one
-    GetItem: a request names its workspace, never makes us look for it). AccessTokenNotValid for
-    a bad token; NoWorkspaceChosen if no workspace is named or it is not one of theirs."""
+    GetItem: a request names its workspace, never makes us look for it; `fresh` for a write).
+    AccessTokenNotValid for a bad token; NoWorkspaceChosen if no workspace is named or it is not
+    one of theirs."""
     subject = access_token_subject(token, access.key_set, access.issuer, now)
     membership = None
     if workspace_id is not None and plausible_id(workspace_id):
-        membership = access.memberships.membership_in(workspace_id, subject)
+        membership = access.memberships.membership_in(workspace_id, subject, fresh=fresh)
     if membership is None:
         raise NoWorkspaceChosen(subject)
     return Actor.of_member(membership)

@@ -35,7 +35,8 @@ class ApiKeyItem(Model):
 class DynamoApiKeyStore:
     """API keys; in a deployment of several regions every write and listing goes to the home
     region's table, and away from home a lookup reads this `region`'s replica first, the home's
-    only for a key not (yet) replicated here."""
+    only for a key not (yet) replicated here; a `fresh` lookup (before a write) reads the home
+    region's item, strongly consistent, so that no write follows a revocation that has returned."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(ApiKeyItem, table_name, home_region)
@@ -55,10 +56,11 @@ class DynamoApiKeyStore:
             session_generation=int(item.session_generation or 0),
         )
 
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        models = (self._model,) if fresh else tuple(dict.fromkeys((self._replica, self._model)))
+        for model in models:
             try:
-                return self._to_domain(model.get(key_hash))
+                return self._to_domain(model.get(key_hash, consistent_read=fresh))
             except DoesNotExist:
                 continue
             except PynamoDBException as error:

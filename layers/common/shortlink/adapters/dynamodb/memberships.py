@@ -93,7 +93,8 @@ def membership_key(workspace_id: str, subject: str) -> str:
 
 class DynamoMemberships:
     """Memberships; writes and listings in the home region's table, a role check in this
-    region's replica first (the home's for a membership not replicated yet), as keys are found."""
+    region's replica first (the home's for a membership not replicated yet), as keys are found;
+    a `fresh` check (before a write) only at home, as a fresh key lookup."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(MembershipItem, table_name, home_region)
@@ -103,16 +104,16 @@ class DynamoMemberships:
         membership = self.membership_in(workspace_id, subject)
         return membership.role if membership else None
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
-        item = self._item(workspace_id, subject)
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
+        item = self._item(workspace_id, subject, fresh)
         return _membership(item) if item is not None and item.kind == MEMBERSHIP else None
 
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         item = self._item(workspace_id, subject)
         return item is not None and item.kind == REMOVED
 
-    def _item(self, workspace_id: str, subject: str) -> MembershipItem | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def _item(self, workspace_id: str, subject: str, fresh: bool = False) -> MembershipItem | None:
+        for model in (self._model,) if fresh else dict.fromkeys((self._replica, self._model)):
             try:
                 return model.get(membership_key(workspace_id, subject), consistent_read=True)
             except DoesNotExist:

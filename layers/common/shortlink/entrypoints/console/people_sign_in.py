@@ -35,13 +35,13 @@ from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring import (
+    attempt_log,
     console_session_secret,
     invitations,
     memberships,
     people_settings,
     settings_of,
     user_pool,
-    window_counter,
     workspace_names,
 )
 
@@ -63,8 +63,8 @@ def counted(email: str) -> None:
     """Count one attempt of this client's address and one of the account, before the pool is asked."""
     client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
     limit = settings_of(RateLimitSettings).sign_in_attempts_per_window
-    take_sign_in_attempt(str(client or "unknown"), limit, now(), window_counter())
-    take_account_sign_in_attempt(email, people_settings().sign_in_attempts_per_account, now(), window_counter())
+    take_sign_in_attempt(str(client or "unknown"), limit, now(), attempt_log())
+    take_account_sign_in_attempt(email, people_settings().sign_in_attempts_per_account, now(), attempt_log())
 
 
 def credentials(form: forms.Form) -> tuple[str, str]:
