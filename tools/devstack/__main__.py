@@ -37,6 +37,9 @@ from tools.devstack.people import (
     check_totp_codes,
     create_user_pool,
     ensure_first_owner,
+    first_owner_line,
+    shared_pool,
+    workspace_of,
 )
 from tools.devstack.regions import RegionsSetting
 from tools.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
@@ -93,16 +96,6 @@ def ensure_api_key(table: str, plaintext: str | None) -> str:
     if store.find_by_hash(key_hash) is None:
         store.add(key_hash, key_id_for(key_hash), DEV_KEY_NAME)
     return key
-
-
-def workspace_of(table: str, plaintext: str) -> str:
-    """The workspace (account) of a stored key."""
-    from shortlink.access.api_keys import hash_api_key
-    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-
-    key = DynamoApiKeyStore(table).find_by_hash(hash_api_key(plaintext))
-    assert key is not None, "the dev key was just stored"
-    return key.owner
 
 
 def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
@@ -171,7 +164,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     os.environ.update(function_environment(template, queue_urls))
     cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
-    pool = create_user_pool(template, cognito, cognito_endpoint)
+    pool = shared_pool(cognito_endpoint) or create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
     if pool_sends_invitations():  # as deployed, moto standing in for Cognito's email (its trigger run here)
         os.environ.update(emulate_invitation_emails(template))
@@ -202,7 +195,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
-    owner_password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
+    base = f"http://{HOST}:{port}"
+    if shared_pool(cognito_endpoint):  # a region of several: the stack made the pool and its first owner
+        console_line = f"  Console:   {base}/console/sign-in as a person of the regions' one user pool\n"
+    else:
+        password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
+        console_line = first_owner_line(f"{base}/console/sign-in", owner_email, password)
     sso_line = ""
     if os.environ.get("SSO") == "1":
         os.environ["SSO_WORKSPACE"] = os.environ.get("SSO_WORKSPACE") or workspace_id
@@ -217,7 +215,6 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         running.callback(poller.join, timeout=5)
         running.callback(poller.stopping.set)
 
-    base = f"http://{HOST}:{port}"
     ttl_line = (
         f"  TTL:       not supported by this DynamoDB ({', '.join(without_ttl)}): expired items are never deleted\n"
         if without_ttl
@@ -232,7 +229,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
-        f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
+        f"{console_line}"
         f"{passkeys_line(pool, port)}"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"

@@ -13,6 +13,7 @@
 
 import json
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -95,6 +96,8 @@ class HttpApiService(LocalApigwService):  # type: ignore[misc]
         )
         # The host the request came in on, as API Gateway names a custom domain (SAM: "localhost").
         event["requestContext"]["domainName"] = flask_request.host
+        # Each request its own id, as API Gateway gives it (SAM's is one fixed value for all).
+        event["requestContext"]["requestId"] = str(uuid.uuid4())
         return event
 
     @staticmethod
