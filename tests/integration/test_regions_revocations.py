@@ -10,6 +10,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, key_id_for
+from shortlink.errors import StorageUnavailable
 from shortlink.people.model import Membership
 from tests.integration.regions import AWAY, HOME, REGIONS, Deployment, deployment
 from tests.integration.test_console import Browser, signed_in
@@ -92,3 +93,20 @@ def test_a_person_removed_at_home_is_no_member_for_a_write_anywhere(regions):
         # Then a write's check finds no membership in any region, a read's the replica's
         assert services.memberships().membership_in("ws-1", "person-1", fresh=True) is None
         assert services.memberships().membership_in("ws-1", "person-1") == member
+
+
+def test_while_home_cannot_be_reached_a_write_checks_its_key_in_this_regions_replica(regions):
+    # Given a key known in every region, and the home region's keys table out of reach
+    key = regions.new_api_key()
+    regions.replicate(HOME, (KEYS,))
+    regions.dynamodb(HOME).delete_table(TableName=KEYS)
+    for region in AWAY:
+        regions.enter(region)
+        # Then a write's fresh lookup takes the replica's key (no revocation can return meanwhile)
+        found = services.api_key_store().find_by_hash(hash_api_key(key), fresh=True)
+        assert found is not None
+        assert found.key_id == key_id_for(hash_api_key(key))
+    # While at home itself the failure is the request's (nothing to fall back on)
+    regions.enter(HOME)
+    with pytest.raises(StorageUnavailable):
+        services.api_key_store().find_by_hash(hash_api_key(key), fresh=True)

@@ -146,16 +146,22 @@ host_prefixes: dict[str, str] = {}
 @cache
 def cached_links() -> "CachedLinks[PlainRedirect]":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, which
-    keeps each plain link's ready-made redirect."""
-    from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
+    keeps each plain link's ready-made redirect (away from home, a miss asks the home region too)."""
+    from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader, MissesAskHome
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import plain_redirect
 
     cache = settings_of(LinkCacheSettings)
     host_prefixes.clear()
     host_prefixes.update(short_domains().prefixes)
+    table, deployment = resources().links_table.value, regions()
+    here = DynamoLinkReader(table)
+    source: DynamoLinkReader | MissesAskHome = here
+    if deployment.away_from_home:
+        home = DynamoLinkReader(table, deployment.home_region_name)
+        source = MissesAskHome(here, home, time.monotonic, cache.negative_ttl_seconds)
     return CachedLinks(
-        DynamoLinkReader(resources().links_table.value),
+        source,
         max_entries=cache.max_entries,
         ttl_seconds=cache.ttl_seconds,
         negative_ttl_seconds=cache.negative_ttl_seconds,
@@ -527,12 +533,14 @@ def sso_signing_keys() -> "SigningKeys":
 @cache
 def audit_trail() -> "DynamoAuditTrail":
     """The audit log, in the home region's table: written beside the changes it records, which
-    are made at home (a link of a generated code away from home is the exception)."""
+    are made at home (a link of a generated code away from home is the exception: while home
+    cannot be reached, its entry goes to this region's replica)."""
     from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
     from shortlink.settings.audit import AuditSettings
 
-    audit = settings_of(AuditSettings)
-    return DynamoAuditTrail(audit.required_table(), audit.retention_days, regions().home_region_name)
+    audit, deployment = settings_of(AuditSettings), regions()
+    home, here = deployment.home_region_name, deployment.region_name
+    return DynamoAuditTrail(audit.required_table(), audit.retention_days, home, here)
 
 
 @cache

@@ -16,6 +16,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.errors import StorageUnavailable
 from shortlink.people.model import Invitation, Membership, Role, role_named
 
 MEMBERSHIP = "membership"
@@ -113,14 +114,27 @@ class DynamoMemberships:
         return item is not None and item.kind == REMOVED
 
     def _item(self, workspace_id: str, subject: str, fresh: bool = False) -> MembershipItem | None:
-        for model in (self._model,) if fresh else dict.fromkeys((self._replica, self._model)):
+        key = membership_key(workspace_id, subject)
+        if fresh:
             try:
-                return model.get(membership_key(workspace_id, subject), consistent_read=True)
-            except DoesNotExist:
-                continue
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                return self._get(self._model, key)
+            except StorageUnavailable:
+                if self._replica is self._model:
+                    raise
+                return self._get(self._replica, key)  # home out of reach: as DynamoApiKeyStore.find_by_hash
+        for model in dict.fromkeys((self._replica, self._model)):
+            if (item := self._get(model, key)) is not None:
+                return item
         return None
+
+    @staticmethod
+    def _get(model: type[MembershipItem], key: str) -> MembershipItem | None:
+        try:
+            return model.get(key, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def _scan(self, condition: Condition) -> list[Membership]:
         model = self._model
