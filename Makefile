@@ -132,8 +132,9 @@ build: venv
 sam-local: venv
 	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.samlocal
 
+# Away from the home region, the stack is told its click-stats replica's stream, looked up here.
 deploy: build
-	$(BIN)/sam deploy --config-env $(ENV)
+	overrides="$$($(PY) -m tools.stream_arn --env $(ENV))" && eval $(BIN)/sam deploy --config-env $(ENV) "$$overrides"
 
 delete: venv
 	$(BIN)/sam delete --config-env $(ENV)
