@@ -162,6 +162,7 @@ def redirect_metrics_bytes() -> int:
     """The EMF record of the redirect's metrics that ingest emits per batch, measured by emitting
     one (a redirect's own click carries its counts there; see shortlink.clicks)."""
     from shortlink.redirect import metrics as deferred_metrics
+    from shortlink.settings.metrics import RedirectMetricSettings
 
     # The redirect's own service name and namespace, as the template sets them.
     redirect_environment = {
@@ -172,7 +173,9 @@ def redirect_metrics_bytes() -> int:
 
     captured = io.StringIO()
     with redirect_stdout(captured):
-        deferred_metrics.emit({"CacheHits": 950, "CacheMisses": 50}, redirect_environment)
+        deferred_metrics.emit(
+            {"CacheHits": 950, "CacheMisses": 50}, lambda: RedirectMetricSettings.from_env(redirect_environment)
+        )
     return len(captured.getvalue().encode())
 
 

@@ -147,11 +147,8 @@ with mock_aws():
     api = ExtensionsApi("RedirectFunction", "us-east-1")
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     from shortlink import wiring as services
-    from shortlink.redirect.click_dispatch import click_dispatcher
 
-    dispatcher = click_dispatcher(
-        services.click_publisher, services.visitor_salt_root, services.click_reading, services.packing_rules
-    )
+    dispatcher = services.click_dispatcher()
     request = {"headers": {"user-agent": "probe"}, "requestContext": {"http": {"sourceIp": "203.0.113.9"}}}
     for n in range(5):
         api.wait_until_idle(10)

@@ -59,15 +59,12 @@ def own_stack_floor() -> tuple[Handler, ExtensionsApi]:
     """A constant 302 through our redirect's own stack: a click handed to an internal extension
     with its cache outcome, as ours hands it, which sends it and counts the outcome after the
     response."""
-    from shortlink.redirect.click_dispatch import click_dispatcher
     from tools.bench.handlers import FOUND
 
     api = ExtensionsApi("OwnStackFloor", REGION)
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     try:
-        dispatcher = click_dispatcher(
-            services.click_publisher, services.visitor_salt_root, services.click_reading, services.packing_rules
-        )
+        dispatcher = services.click_dispatcher()
     finally:
         del os.environ["AWS_LAMBDA_RUNTIME_API"]
 

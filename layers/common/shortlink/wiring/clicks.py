@@ -4,7 +4,7 @@ the stats' tables."""
 from typing import TYPE_CHECKING, Any
 
 from shortlink.settings.clicks import ClickSettings
-from shortlink.wiring.environment import resources, settings_of
+from shortlink.wiring.environment import lambda_runtime, redirect_metric_settings, resources, settings_of
 from shortlink.wiring.factories import factory
 from shortlink.wiring.redirect import request_reading
 
@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.clicks.packing import PackingRules
+    from shortlink.redirect.click_dispatch import ClickDispatcher
     from shortlink.redirect.click_events import ClickReading
 
 
@@ -53,6 +54,22 @@ def visitor_salt_root() -> bytes:
 
     clicks = settings_of(ClickSettings)
     return load_salt_root(clicks.visitor_salt, clicks.visitor_salt_parameter)
+
+
+def click_dispatcher() -> "ClickDispatcher":
+    """The redirect's click dispatcher, with this module's providers: the redirect makes it once,
+    at init (Lambda takes an extension's registration only then), and keeps it; not cached here,
+    so reset() never forgets the one registered."""
+    from shortlink.redirect.click_dispatch import click_dispatcher as dispatcher_for
+
+    return dispatcher_for(
+        click_publisher,
+        visitor_salt_root,
+        click_reading,
+        packing_rules,
+        redirect_metric_settings,
+        lambda_runtime().extensions_api,
+    )
 
 
 @factory

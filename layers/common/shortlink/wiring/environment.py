@@ -9,6 +9,8 @@ from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.environment import Concern
 from shortlink.settings.functions import function_settings
+from shortlink.settings.lambda_runtime import LambdaRuntimeSettings
+from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.settings.people import PeopleSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
@@ -58,6 +60,17 @@ def short_domains() -> "ShortDomains":
 
 def addresses() -> AddressSettings:
     return settings_of(AddressSettings)
+
+
+def redirect_metric_settings() -> RedirectMetricSettings:
+    """The namespace and service the redirect's metrics are emitted under (by it and by ingest)."""
+    return settings_of(RedirectMetricSettings)
+
+
+def lambda_runtime() -> LambdaRuntimeSettings:
+    """What Lambda's runtime tells this process, read afresh at each call: the redirect reads it
+    once, at init, where the runtime (or the local stack, per function) has set it."""
+    return LambdaRuntimeSettings.from_env(os.environ)
 
 
 def people_settings() -> PeopleSettings:
