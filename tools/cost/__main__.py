@@ -1,0 +1,5 @@
+"""`python -m tools.cost` (`make cost`)."""
+
+from tools.cost import main
+
+main()
