@@ -26,11 +26,11 @@ CLIENT_VENV := .venv-client
 
 .PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
-$(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
+$(BIN)/.installed: requirements/dev.txt requirements/dev-constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt -c constraints.txt
+	$(PY) -m pip install --quiet -r requirements/dev.txt -c requirements/dev-constraints.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation --editable .
 	@touch $@
 
@@ -46,9 +46,9 @@ test: lint unit integration e2e
 check: lint unit node_modules/.installed
 	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 
-$(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
+$(CHECKOV_VENV)/.installed: requirements/checkov.txt requirements/checkov-constraints.txt
 	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
-	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements-checkov.txt -c constraints-checkov.txt
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements/checkov.txt -c requirements/checkov-constraints.txt
 	@touch $@
 
 lint: venv $(CHECKOV_VENV)/.installed
@@ -77,16 +77,16 @@ node_modules/.installed: package.json package-lock.json
 	@touch $@
 
 # schemathesis lives in its own virtualenv: its click would move SAM CLI's pin.
-$(FUZZ_VENV)/.installed: requirements-fuzz.txt constraints-fuzz.txt
+$(FUZZ_VENV)/.installed: requirements/fuzz.txt requirements/fuzz-constraints.txt
 	@test -x $(FUZZ_VENV)/bin/python || $(PYTHON) -m venv $(FUZZ_VENV)
-	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements-fuzz.txt -c constraints-fuzz.txt
+	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements/fuzz.txt -c requirements/fuzz-constraints.txt
 	@touch $@
 
 # openapi-python-client, in its own virtualenv: the e2e test generates a client from the OpenAPI
 # document with it and runs Getting started through that client.
-$(CLIENT_VENV)/.installed: requirements-client.txt constraints-client.txt
+$(CLIENT_VENV)/.installed: requirements/client.txt requirements/client-constraints.txt
 	@test -x $(CLIENT_VENV)/bin/python || $(PYTHON) -m venv $(CLIENT_VENV)
-	$(CLIENT_VENV)/bin/python -m pip install --quiet -r requirements-client.txt -c constraints-client.txt
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -r requirements/client.txt -c requirements/client-constraints.txt
 	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
@@ -111,9 +111,9 @@ bench: venv
 	$(PY) -m tools.bench
 
 # locust lives in its own virtualenv so that it never moves a pin of the dev environment.
-$(LOAD_VENV)/.installed: requirements-load.txt
+$(LOAD_VENV)/.installed: requirements/load.txt
 	@test -x $(LOAD_VENV)/bin/python || $(PYTHON) -m venv $(LOAD_VENV)
-	$(LOAD_VENV)/bin/python -m pip install --quiet -r requirements-load.txt
+	$(LOAD_VENV)/bin/python -m pip install --quiet -r requirements/load.txt
 	@touch $@
 
 load: venv $(LOAD_VENV)/.installed
