@@ -37,7 +37,7 @@ $(BIN)/.installed: requirements/dev.txt requirements/dev-constraints.txt layers/
 venv: $(BIN)/.installed
 
 dev: venv
-	$(PY) -m tools.devstack
+	$(PY) -m tools.developers.devstack
 
 test: lint unit integration e2e
 
@@ -108,7 +108,7 @@ docs: venv
 
 # Benchmarks are not tests: nothing in `make test` asserts a timing.
 bench: venv
-	$(PY) -m tools.bench
+	$(PY) -m tools.developers.bench
 
 # locust lives in its own virtualenv so that it never moves a pin of the dev environment.
 $(LOAD_VENV)/.installed: requirements/load.txt
@@ -117,7 +117,7 @@ $(LOAD_VENV)/.installed: requirements/load.txt
 	@touch $@
 
 load: venv $(LOAD_VENV)/.installed
-	$(PY) -m tools.load
+	$(PY) -m tools.developers.load
 
 # sam build needs the runtime's Python (3.13) on PATH; the layer's Makefile gets its real path
 # (a pyenv shim resolves it only inside this directory).
@@ -128,9 +128,9 @@ build: venv
 	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build --config-env $(ENV)
 
 # The template under `sam local start-api` (Docker needed): create → follow → stats, then stops.
-# `$(PY) -m tools.samlocal --serve` keeps it running (README, sam local).
+# `$(PY) -m tools.developers.samlocal --serve` keeps it running (README, sam local).
 sam-local: venv
-	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.samlocal
+	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.developers.samlocal
 
 deploy: build
 	$(BIN)/sam deploy --config-env $(ENV)
@@ -140,17 +140,17 @@ delete: venv
 
 cost: venv
 	@test -f bench-results/latest.json || $(MAKE) bench
-	$(PY) -m tools.cost
+	$(PY) -m tools.developers.cost
 
 secrets: venv
-	$(PY) -m tools.secrets --env $(ENV)
+	$(PY) -m tools.operators.secrets --env $(ENV)
 
 admin: venv
-	$(PY) -m tools.admin $(ARGS)
+	$(PY) -m tools.operators.admin $(ARGS)
 
 # The API's OpenAPI document, generated from the routes (a test fails when it drifts).
 openapi: venv
-	$(PY) -m tools.openapi
+	$(PY) -m tools.developers.openapi
 
 clean:
 	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) $(CLIENT_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results site

@@ -19,8 +19,8 @@ from shortlink.adapters.dynamodb.memberships import DynamoMemberships
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person, Role
 from shortlink.wiring import people as people_wiring
-from tools.devstack.people import LocalPool, create_user_pool, dev_password
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.people import LocalPool, create_user_pool, dev_password
+from tools.developers.devstack.template import LocalTemplate
 
 
 class MotoPoolKeys:

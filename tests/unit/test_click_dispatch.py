@@ -432,7 +432,7 @@ def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadlin
 
 
 def test_a_lost_click_of_a_private_link_is_logged_without_its_code(caplog):
-    from tools.replay_clicks import lost_packs, unreplayable
+    from tools.operators.replay_clicks import lost_packs, unreplayable
 
     private = "Q2xpY2tzIG9mIHByaXZhdG"  # a private code's length: 22 characters
     pack = ClickPack(

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("shortlink.clicks")
 
-# The marker of a click that could not be queued; `python -m tools.replay_clicks` looks for it.
+# The marker of a click that could not be queued; `python -m tools.operators.replay_clicks` looks for it.
 LOST_CLICK_EVENT = "click_not_queued"
 SEND_ATTEMPTS = 3
 RETRY_PAUSE_SECONDS = 0.05

@@ -1,5 +1,0 @@
-"""`python -m tools.cost` (`make cost`)."""
-
-from tools.cost import main
-
-main()
