@@ -51,14 +51,17 @@ def resources() -> Resources:
 
 
 def regions() -> RegionSettings:
+    """This region, the deployment's regions and its home region."""
     return settings_of(RegionSettings)
 
 
 def short_domains() -> "ShortDomains":
+    """The stack's short domains (none: links live under their bare codes)."""
     return settings_of(ShortDomainSettings).short_domains
 
 
 def addresses() -> AddressSettings:
+    """The public base URL, the blocked destination domains and where the stack's own hosts are."""
     return settings_of(AddressSettings)
 
 
@@ -74,6 +77,7 @@ def lambda_runtime() -> LambdaRuntimeSettings:
 
 
 def people_settings() -> PeopleSettings:
+    """The user pool people sign in with, and how invitations reach them."""
     return settings_of(PeopleSettings)
 
 
