@@ -57,6 +57,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
+	$(PY) -m tools.developers.module_sizes
 	@for t in $(TEMPLATES); do $(BIN)/sam validate --lint --template $$t || exit 1; done
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
