@@ -1,4 +1,4 @@
-"""make deploy's lookup of a region's click-stats stream (tools/stream_arn.py), on moto: the value
+"""make deploy's lookup of a region's click-stats stream (tools/operators/stream_arn.py), on moto: the value
 docs/regions.md once had you paste by hand after the home region's deploy."""
 
 import shlex
@@ -8,8 +8,8 @@ import pytest
 from moto import mock_aws
 
 from tests.integration.conftest import use_moto_credentials
-from tools.secrets import environment_overrides
-from tools.stream_arn import deploy_arguments, needs_stream
+from tools.operators.secrets import environment_overrides
+from tools.operators.stream_arn import deploy_arguments, needs_stream
 
 TABLE = "shortlink-global-ClickStatsTable"
 
