@@ -3,6 +3,7 @@
 import threading
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from typing import Any
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
@@ -98,6 +99,16 @@ class InMemoryApiKeys:
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         return self.keys.get(key_hash)
+
+    def add(self, key_hash: str, key_id: str, name: str, **options: Any) -> ApiKey:
+        key = ApiKey(key_id, name, datetime.now(UTC), **options)
+        self.keys[key_hash] = key
+        return key
+
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        found = {h: k for h, k in self.keys.items() if (k.owner, k.maker, k.revoked) == (owner, maker, False)}
+        self.keys.update({h: replace(k, revoked=True) for h, k in found.items()})
+        return sorted(k.key_id for k in found.values())
 
     def mark_used(self, key_hash: str, day: date) -> None:
         if self.busy:

@@ -29,6 +29,7 @@ from shortlink.people.errors import (
     PasskeysUnavailable,
     RoleNotGrantable,
 )
+from shortlink.people.key_access import key_actor
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.settings.edge import EdgeSettings
@@ -86,7 +87,10 @@ def session() -> tuple[Session, Actor]:
     key = api_key_store().find_by_hash(found.key_hash) if found else None
     if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
-    return found, Actor.of_key(key)
+    actor = key_actor(key, memberships())  # its maker removed or gone: out, as a member would be
+    if actor is None:
+        raise SignInNeeded
+    return found, actor
 
 
 def _member_of(found: Session) -> Actor:
