@@ -163,6 +163,24 @@ class InMemoryMemberships:
         return True
 
 
+class InMemoryPersonSessions:
+    """shortlink.people.ports.PersonSessions in dicts."""
+
+    def __init__(self) -> None:
+        self.generations: dict[str, int] = {}
+        self.signed_out: dict[str, int] = {}
+
+    def session_generation(self, subject: str) -> int:
+        return self.generations.get(subject, 0)
+
+    def signed_out_at(self, subject: str) -> int:
+        return self.signed_out.get(subject, 0)
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        self.generations[subject] = self.session_generation(subject) + 1
+        self.signed_out[subject] = int((now or datetime.now(UTC)).timestamp())
+
+
 class InMemoryInvitations:
     """shortlink.people.ports.Invitations in a dict."""
 

@@ -5,6 +5,7 @@ counted per address (IPv6 by /64) and per account."""
 
 import json
 import re
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -329,6 +330,29 @@ def test_an_invitation_is_accepted_only_by_the_invited_address(handlers, pool, w
     joined = PersonBrowser(handlers).post("/console/invitations/accept", form)
     assert (joined["statusCode"], joined["headers"].get("Location")) == (303, "/console"), joined["body"]
     assert services.memberships().role_in(workspace, invited.subject) == "admin"
+
+
+def test_the_consoles_sign_out_ends_the_persons_access_tokens_on_the_api(handlers, pool, workspace):
+    person, password = pool.member("api-user@example.com", workspace, "editor")
+    colleague, colleague_password = pool.member("colleague@example.com", workspace, "viewer")
+
+    def api(token: str, path: str) -> int:
+        headers = {"authorization": f"Bearer {token}", "x-shortlink-workspace": workspace}
+        function = "ManageFunction" if path == "/links" else "KeysFunction"
+        return int(handlers[function](http_event("GET", path, route=path, headers=headers))["statusCode"])
+
+    # Given the person's token and a colleague's, both working on the API
+    token = pool.access_token(person.email, password)
+    others = pool.access_token(colleague.email, colleague_password)
+    assert (api(token, "/links"), api(token, "/people/me"), api(others, "/links")) == (200, 200, 200)
+    # When the person signs out of the console
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    assert browser.post("/console/sign-out", {"csrf": browser.csrf()})["statusCode"] == 303
+    # Then their token no longer works on the API, on any route; the colleague's does
+    assert (api(token, "/links"), api(token, "/people/me"), api(others, "/links")) == (401, 401, 200)
+    # And a sign-in after it (the next second: tokens carry whole seconds) gives a token that works
+    time.sleep(1.05 - time.time() % 1)
+    assert api(pool.access_token(person.email, password), "/links") == 200
 
 
 def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch):

@@ -50,9 +50,9 @@ from shortlink.people.access_tokens import (
     AccessTokenNotValid,
     NoWorkspaceChosen,
     PersonAccess,
-    access_token_subject,
     actor_of_token,
     looks_like_jwt,
+    person_of_token,
 )
 from shortlink.people.actors import Actor
 from shortlink.people.key_access import key_actor
@@ -216,7 +216,7 @@ def _person_precheck(app: APIGatewayHttpResolver, people: PersonAccess | None) -
     try:
         if people is None or token is None:
             raise AccessTokenNotValid("no token")
-        app.context[PERSON_CONTEXT] = access_token_subject(token, people.key_set, people.issuer, datetime.now(UTC))
+        app.context[PERSON_CONTEXT] = person_of_token(token, people, datetime.now(UTC))
     except AccessTokenNotValid:
         return error_response(
             401,

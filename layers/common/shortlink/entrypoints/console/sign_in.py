@@ -72,7 +72,7 @@ def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
     _, current, actor = posted_by_session()
     if current.is_person:
-        person_sessions().end_sessions(current.subject)
+        person_sessions().end_sessions(current.subject, now())  # their access tokens on the API too
     else:
         api_key_store().end_sessions(current.key_hash)
     audit.record(actor, "session.signed_out", actor.id)
