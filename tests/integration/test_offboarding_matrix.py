@@ -77,6 +77,9 @@ def test_a_makers_keys_and_their_children_answer_only_what_the_makers_role_now_g
     assert makers[admins.key_id] is None  # the admin command's key acts for nobody
     # When they are removed, leave, or are downgraded, through the console
     boss = signed_in(PersonBrowser(handlers, "198.51.100.1"), stays.email, stays_password)
+    keys_page = boss.get("/console/keys")["body"]
+    assert keys_page.count(f'<td class="maker">{maker.email}</td>') == 2  # the key and its child
+    assert '<td class="maker">nobody recorded</td>' in keys_page  # the admin command's
     if change == "removed":
         answer = boss.post(f"/console/members/{maker.subject}/remove", {"csrf": boss.csrf("/console/members")})
     elif change == "left":

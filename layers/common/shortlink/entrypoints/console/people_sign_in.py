@@ -1,6 +1,7 @@
 """People signing in to the console with the user pool: email and password, then a TOTP code or
 a new password where the pool asks one; signing up or in through an invitation's link; switching
-workspace. Each attempt is counted per address and per account before the pool is asked."""
+workspace, leaving one. Each attempt is counted per address and per account before the pool is
+asked, and given back once the pool finds it right: only failures stay counted."""
 
 from typing import Any
 

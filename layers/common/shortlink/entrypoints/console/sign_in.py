@@ -12,17 +12,22 @@ from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
 from shortlink.console.sessions import issue_session
 from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
+from shortlink.entrypoints.console.plumbing import (
+    SIGN_IN,
+    acting_key,
+    current_event,
+    now,
+    posted_by_session,
+    posted_form,
+)
 from shortlink.entrypoints.console.sso import button_label
 from shortlink.people.actors import Actor
-from shortlink.people.key_access import key_actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring import (
     api_key_store,
     console_session_secret,
-    memberships,
     people_settings,
     person_sessions,
     settings_of,
@@ -49,7 +54,7 @@ def sign_in() -> Response[Any]:
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
-    actor = key_actor(key, memberships()) if key is not None else None
+    actor = acting_key(key) if key is not None else None
     if key is None or key.state(now()) != "active" or actor is None:
         if key is not None:  # a known key, revoked, expired or its maker gone: its workspace learns of it
             audit.record(Actor.of_key(key), "session.sign_in_failed", key.key_id)
