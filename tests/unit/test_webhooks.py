@@ -274,8 +274,9 @@ def test_a_multicast_address_is_refused_in_every_spelling_at_registration_and_at
         with pytest.raises(InvalidUrl, match="not a public address"):
             validate_endpoint_url(f"https://{host}/hook", DestinationPolicy())
         resolved = host.strip("[]")
-        sender = HttpWebhookSender(resolver=lambda host, port, resolved=resolved: ["93.184.215.14", resolved])
         if ":" in resolved or "." in resolved:  # what DNS can answer: an address, not a number
+            # Called within this iteration only, so the loop variable is the one meant
+            sender = HttpWebhookSender(resolver=lambda _host, _port: ["93.184.215.14", resolved])  # noqa: B023
             assert sender.send("https://hooks.example.com/x", {}, "{}").reason == (
                 "host resolves to an address webhooks may not reach"
             ), host
