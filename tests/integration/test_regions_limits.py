@@ -7,12 +7,13 @@ from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime
+from uuid import uuid4
 
 import boto3
 import pytest
 
 from shortlink import wiring as services
-from shortlink.access.rate_limits import take_account_sign_in_attempt, take_sign_in_attempt, take_unlock_attempt
+from shortlink.access.rate_limits import take_sign_in_attempt, take_unlock_attempt
 from shortlink.errors import RateLimited
 from tests.e2e.running_stack import DYNALITE, Dynalite
 from tests.events import bearer, http_event
@@ -80,7 +81,8 @@ def test_concurrent_follows_in_three_regions_take_exactly_the_budget(regions, te
     [
         lambda log, limit, now: take_unlock_attempt("secret1", "198.51.100.7", limit, now, log),
         lambda log, limit, now: take_sign_in_attempt("198.51.100.7", limit, now, log),
-        lambda log, limit, now: take_account_sign_in_attempt("person@example.com", limit, now, log),
+        # a failure per attempt from addresses of their own, at one account
+        lambda log, limit, now: take_sign_in_attempt(f"198.51.100.{uuid4().int % 250}", 1000, now, log, "a@b.c", limit),
     ],
     ids=["password", "sign-in per address", "sign-in per account"],
 )
