@@ -47,21 +47,24 @@ export function keyValueStore(entries) {
   };
 }
 
-// The entries the local stack publishes at `path`, re-read when its mtime changes ({} while it
-// does not exist: a store with nothing in it).
+// The entries the local stack publishes at `path` (written to a temporary file, then renamed
+// over it), re-read when it changes: its mtime, or its inode within the same millisecond. {}
+// while it does not exist: a store with nothing in it.
 export function publishedEntries(path) {
   let seen = null;
   let entries = {};
   return () => {
-    let mtime;
+    let version;
     try {
-      mtime = statSync(path).mtimeMs;
+      const stat = statSync(path);
+      version = `${stat.mtimeMs}:${stat.ino}:${stat.size}`;
     } catch (absent) {
+      seen = null;
       return (entries = {});
     }
-    if (mtime !== seen) {
+    if (version !== seen) {
       entries = JSON.parse(readFileSync(path, 'utf8'));
-      seen = mtime;
+      seen = version;
     }
     return entries;
   };
