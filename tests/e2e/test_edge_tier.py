@@ -5,8 +5,6 @@ invocation, an ineligible link always reaches the origin, and the parity test as
 links and queries of the origin (store empty) and of the edge (store published) and compares
 the status and every header."""
 
-import json
-import os
 import re
 import time
 from collections.abc import Iterator
@@ -19,8 +17,9 @@ import pytest
 
 from shortlink.adapters.dynamodb.link_items import link_from_item
 from shortlink.domains.model import ShortDomains
-from shortlink.edge.entries import DOMAINS_KEY, domains_entry, edge_entry, edge_key
+from shortlink.links.model import Link
 from tests.e2e.running_stack import Response, RunningStack
+from tests.edge_store import publish
 
 OTHER = {"Host": "go.localhost"}
 # Added by the HTTP server to any answer, not by the redirect or the function (CloudFront adds
@@ -51,17 +50,12 @@ class EdgeStack:
     def publish(self, *links: dict[str, Any]) -> None:
         """The store as the sync would publish it: each link read from the table and encoded."""
         domains = ShortDomains.parse(f"127.0.0.1:{self.stack.port},go.localhost:{self.stack.port}")
-        entries = {DOMAINS_KEY: domains_entry(domains)}
-        for created in links:
-            key = created["code"] if created["domain"] == "127.0.0.1" else f"{created['domain']}/{created['code']}"
-            item = self.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": key}}, ConsistentRead=True)
-            link = link_from_item(item["Item"])
-            value = edge_entry(link, datetime.now(UTC))
-            if value is not None:
-                entries[edge_key(link)] = value
-        temporary = self.store_file.with_suffix(".tmp")
-        temporary.write_text(json.dumps(entries))
-        os.replace(temporary, self.store_file)
+        publish(self.store_file, [self.stored(created) for created in links], domains)
+
+    def stored(self, created: dict[str, Any]) -> Link:
+        key = created["code"] if created["domain"] == "127.0.0.1" else f"{created['domain']}/{created['code']}"
+        item = self.dynamodb.get_item(TableName="LinksTable", Key={"code": {"S": key}}, ConsistentRead=True)
+        return link_from_item(item["Item"])
 
     def lambda_follows(self) -> int:
         """Follows the redirect function was invoked for, from the stack's request log."""

@@ -3,8 +3,6 @@ shortlink.edge.entries and events made as the local edge makes them: whatever it
 origin's answer (shortlink.redirect.responses, shortlink.links.destinations), and a follow it
 can reproduce exactly is answered, not passed on."""
 
-import json
-import os
 import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
@@ -18,11 +16,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shortlink.domains.model import ShortDomains
-from shortlink.edge.entries import DOMAINS_KEY, domains_entry, edge_entry, edge_key
 from shortlink.errors import DestinationTooLong
 from shortlink.links.destinations import Utm, destination
 from shortlink.links.model import Link
 from shortlink.redirect.responses import redirect_response
+from tests.edge_store import publish
 from tools.devstack.edge_function import EdgeFunction, viewer_request_event
 from tools.devstack.edge_log_fields import FUNCTION_GENERATED, log_fields
 
@@ -38,14 +36,7 @@ class Store:
         self.path = path
 
     def publish(self, *links: Link) -> None:
-        entries = {DOMAINS_KEY: domains_entry(DOMAINS)}
-        for link in links:
-            value = edge_entry(link, datetime.now(UTC))
-            if value is not None:
-                entries[edge_key(link)] = value
-        temporary = self.path.with_suffix(".tmp")
-        temporary.write_text(json.dumps(entries))
-        os.replace(temporary, self.path)
+        publish(self.path, links, DOMAINS)
 
 
 @pytest.fixture(scope="module")
