@@ -138,7 +138,7 @@ links = st.builds(
         redirect_type=status,
         forward_query=forward,
         crawlable=crawlable,
-        expires_at=None if expires is None else NOW + timedelta(minutes=10, seconds=expires),
+        expires_at=None if expires is None else datetime.now(UTC) + timedelta(minutes=10, seconds=expires),
     ),
     st.sampled_from(
         [
