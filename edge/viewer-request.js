@@ -59,8 +59,11 @@ async function follow(request, host) {
   return {statusCode: link.status, statusDescription: REASONS[link.status], headers: headers};
 }
 
+// A header's value, all of them when repeated (as API Gateway joins them for the origin).
 function header(headers, name) {
-  return headers[name] ? headers[name].value : '';
+  const field = headers[name];
+  if (!field) return '';
+  return field.multiValue ? field.multiValue.map((each) => each.value).join(',') : field.value;
 }
 
 // A browser's prefetch or prerender: the origin declines it uncounted (any purpose header).

@@ -167,6 +167,8 @@ test('a link with a card: previewers (and anything like one) go to the origin fo
   const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
   assert.deepEqual(await edge(stored, {headers: {'user-agent': {value: browser}}}), redirect(302, 'https://example.com/a'));
   assert.deepEqual(await edge(stored, {}), redirect(302, 'https://example.com/a'));
+  const twice = {value: browser, multiValue: [{value: browser}, {value: 'Twitterbot/1.0'}]};
+  assert.ok(passedOn(await edge(stored, {headers: {'user-agent': twice}})), 'a second User-Agent counts too');
 });
 
 test('paths that are not a code go to the origin', async () => {
