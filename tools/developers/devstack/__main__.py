@@ -15,6 +15,8 @@ sign-on: tools.developers.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_
 SSO_WORKSPACE: default, the key's workspace).
 REGIONS (several regions on this machine; see tools.developers.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
+EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before the API, reading
+the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function).
 """
 
 import logging
@@ -66,7 +68,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def request_log_handler() -> type:
     from werkzeug.serving import WSGIRequestHandler
 
-    from tools.developers.devstack.http_api import READ_SECONDS, route_key_of
+    from tools.developers.devstack.http_api import READ_SECONDS
+    from tools.developers.devstack.route_keys import route_key_of
 
     class RequestLogHandler(WSGIRequestHandler):
         """One plain line per request: route key, status, milliseconds. The route, never the
@@ -191,7 +194,15 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         from shortlink.domains.model import ShortDomains
 
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
+        function = None
+        if os.environ.get("EDGE_TIER") == "1":
+            from tools.developers.devstack.edge_function import EdgeFunction, edge_store_path
+
+            store_path = edge_store_path(port)
+            function = EdgeFunction(store_path)
+            running.callback(function.close)
+            print(f"Edge tier: edge/viewer-request.js under Node, its store published at {store_path}", flush=True)
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, domains.several, function)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
