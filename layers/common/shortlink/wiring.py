@@ -33,6 +33,9 @@ from shortlink.settings.resources import Resources
 from shortlink.settings.webhooks import WebhookSettings
 
 if TYPE_CHECKING:
+    from datetime import date
+
+    from shortlink.adapters.cloudfront.key_value_store import KeyValueStore
     from shortlink.adapters.cognito.user_pool import CognitoUserPool
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
@@ -43,9 +46,11 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
+    from shortlink.adapters.dynamodb.link_feed import DynamoLinkScan
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
     from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
     from shortlink.adapters.dynamodb.rate_windows import DynamoWindowCounter
+    from shortlink.adapters.dynamodb.recent_clicks import RecentLinkClicks
     from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore, DynamoLinkOwners
     from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
     from shortlink.adapters.http.jwks import CachedJwks
@@ -58,6 +63,7 @@ if TYPE_CHECKING:
     from shortlink.codes.generator import CodeSource
     from shortlink.domains.model import ShortDomains
     from shortlink.domains.settings import DomainSettings
+    from shortlink.links.model import Link
     from shortlink.people.access_tokens import PersonAccess
     from shortlink.people.ports import InvitationMessages
     from shortlink.redirect.cache import CachedLinks
@@ -531,6 +537,40 @@ def audit_recorder() -> "AuditRecorder":
     return AuditRecorder(audit_trail(), webhook_queue())
 
 
+# The edge tier's sync (functions/edge_sync): the store it writes, the links it reads.
+
+
+@cache
+def edge_store() -> "KeyValueStore":
+    """The edge's KeyValueStore (its endpoint from botocore's settings: the local store's in the
+    local stack)."""
+    from shortlink.adapters.botocore_clients import botocore_client
+    from shortlink.adapters.cloudfront.key_value_store import KeyValueStore
+
+    return KeyValueStore(botocore_client("cloudfront-keyvaluestore"), resources().edge_store.value)
+
+
+@cache
+def link_scan() -> "DynamoLinkScan":
+    from shortlink.adapters.dynamodb.link_feed import DynamoLinkScan
+
+    return DynamoLinkScan(resources().links_table.value)
+
+
+def link_stream_changes(records: list[dict[str, Any]]) -> "list[tuple[Link | None, Link | None]]":
+    """The (old, new) links of the links table's stream records."""
+    from shortlink.adapters.dynamodb.link_feed import stream_changes
+
+    return stream_changes(records)
+
+
+def recent_link_clicks(today: "date") -> "RecentLinkClicks":
+    """Links' clicks of the days up to `today`: how hot each is for the store's capacity rule."""
+    from shortlink.adapters.dynamodb.recent_clicks import RecentLinkClicks
+
+    return RecentLinkClicks(click_stats(), today)
+
+
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
@@ -575,6 +615,8 @@ def reset() -> None:
         sso_signing_keys,
         audit_trail,
         audit_recorder,
+        edge_store,
+        link_scan,
     ):
         factory.cache_clear()
     forget_settings()
