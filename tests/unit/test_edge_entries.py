@@ -83,7 +83,7 @@ def test_the_domains_entry_names_the_default_first_and_is_no_link_key():
     assert not is_possible_key(DOMAINS_KEY)
 
 
-texts = st.characters(codec="utf-8", exclude_categories=("Cs",))
+texts = st.characters(codec="utf-8", exclude_categories=["Cs"])
 urls = st.builds(
     lambda host, path, query: URL(f"https://{host}.example/{path}?{query}").href,  # stored as WHATWG serializes it
     st.from_regex(r"[a-z0-9]{1,40}", fullmatch=True),

@@ -15,6 +15,8 @@ sign-on: tools.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_LABEL, SSO_
 SSO_WORKSPACE: default, the key's workspace).
 REGIONS (several regions on this machine; see tools.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
+EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before the API, reading
+the KeyValueStore entries published at EDGE_STORE_FILE; see tools.devstack.edge_function).
 """
 
 import logging
@@ -198,7 +200,15 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         from shortlink.domains.model import ShortDomains
 
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
+        function = None
+        if os.environ.get("EDGE_TIER") == "1":
+            from tools.devstack.edge_function import EdgeFunction, edge_store_path
+
+            store_path = edge_store_path(port)
+            function = EdgeFunction(store_path)
+            running.callback(function.close)
+            print(f"Edge tier: edge/viewer-request.js under Node, its store published at {store_path}", flush=True)
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, domains.several, function)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
