@@ -5,8 +5,8 @@ tab-separated, one line per Kinesis record), and a poller hands batches to the i
 Lambda's Kinesis event source does: in order, base64 data, a sequence number per record, the
 batch offered again from the first record the function reports failed.
 
-`redelivery` (EDGE_LOG_REDELIVERY, 0 to 1) is the chance that a batch counted is offered again
-whole, as Kinesis does after a function error or timeout: exactly-once is tried on every run.
+`redelivery` (EDGE_LOG_REDELIVERY, 0 to 1) is the chance that a batch counted is offered once
+more, whole, as Kinesis does after a function error or timeout: exactly-once is tried on every run.
 """
 
 import base64
@@ -41,6 +41,7 @@ class LocalLogStream(Poller):
         self._redelivery = redelivery
         self._records: list[dict[str, Any]] = []
         self._position = 0  # the index of the first record not yet counted
+        self._offered_again = False  # the batch at the position has been offered twice already
         self._lock = threading.Lock()
 
     def on_request(self, fields: dict[str, str]) -> None:
@@ -76,8 +77,11 @@ class LocalLogStream(Poller):
         if failed:  # offered again from the first failed record, as Lambda does for Kinesis
             sequences = [record["kinesis"]["sequenceNumber"] for record in batch]
             self._position += min(sequences.index(sequence) for sequence in failed)
-        elif random.random() >= self._redelivery:  # noqa: S311 - a test's chance, not a secret
+        elif self._offered_again or random.random() >= self._redelivery:  # noqa: S311 - a test's chance
             self._position += len(batch)
+            self._offered_again = False
+        else:  # once more, whole, as after a timeout the function did not see
+            self._offered_again = True
         return len(batch)
 
     @property

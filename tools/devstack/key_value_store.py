@@ -165,12 +165,14 @@ class KeyValueStoreService:
         publish(self.propagation.path, store.entries)
         return store
 
-    def start(self, port: int) -> str:
-        ensure_free(port, "the local KeyValueStore needs it: set EDGE_STORE_PORT=<free port>")
+    def start(self, port: int = 0) -> str:
+        """Serve the API on `port` (0: any free one); the endpoint_url that reaches it."""
+        if port:
+            ensure_free(port, "the local KeyValueStore needs it: set EDGE_STORE_PORT=<free port>")
         self.server = ThreadingHTTPServer((HOST, port), _handler(self))
         threading.Thread(target=self.server.serve_forever, name="kvs-api", daemon=True).start()
         self.propagation.start()
-        return client_endpoint(port)
+        return client_endpoint(self.server.server_address[1])
 
     def stop(self) -> None:
         self.propagation.stop()
