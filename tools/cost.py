@@ -480,6 +480,8 @@ def cost_page(bench: dict[str, Any], specs: dict[str, FunctionSpec], tables: dic
 
 
 def main() -> None:
+    from tools.edge_cost import print_edge_costs
+
     if not BENCH_RESULTS.is_file():
         raise SystemExit("no bench-results/latest.json: run `make bench` first")
     bench = json.loads(BENCH_RESULTS.read_text())
@@ -514,7 +516,9 @@ def main() -> None:
     print("\nPer million, by the number of regions (every write replicated to the others):")
     for name, by_count in regional.items():
         print("  " + name + ": " + ", ".join(f"N = {n}: ${price:.4f}" for n, price in by_count.items()))
+    edge = print_edge_costs(bench, specs, tables["redirect_hit_sustained"][1], render)
     summary = {name: round(first, 4) for name, (first, _) in results.items()}
+    summary |= {name: round(price, 4) for name, price in edge.items()}
     summary |= {f"{name}_regions_{n}": round(price, 4) for name, by in regional.items() for n, price in by.items()}
     summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
     print(json.dumps(summary))
