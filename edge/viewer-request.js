@@ -6,6 +6,8 @@
 // answered here with the origin's own redirect: same status, Location, Cache-Control and
 // X-Robots-Tag. Anything this function cannot decide exactly as the origin would goes on to
 // the origin unchanged. Entries: layers/common/shortlink/edge/entries.py; docs/edge.md.
+// Written in what the runtime documents (ES 5.1, const/let, async/await): no for-of, no
+// destructuring.
 import cf from 'cloudfront';
 
 const store = cf.kvs();
@@ -68,8 +70,8 @@ async function read(key) {
 // own host), as the origin reads it; null when the store names no domains or `host` is none.
 function keyPrefix(names, host) {
   if (!Array.isArray(names)) return null;
-  const name = host.endsWith(']') ? host.toLowerCase() : host.replace(/:[^:]*$/, '').toLowerCase();
-  if (names.length < 2 || name === names[0] || host.endsWith(EDGE_HOST_SUFFIX)) return '';
+  const name = endsWith(host, ']') ? host.toLowerCase() : host.replace(/:[^:]*$/, '').toLowerCase();
+  if (names.length < 2 || name === names[0] || endsWith(host, EDGE_HOST_SUFFIX)) return '';
   return names.indexOf(name) > 0 ? name + '/' : null;
 }
 
@@ -77,14 +79,22 @@ function keyPrefix(names, host) {
 // is not one this function reads.
 function entry(value) {
   if (!Array.isArray(value) || value.length !== 6 || value[0] !== ENTRY_VERSION) return null;
-  const [, location, status, flags, validFrom, expiresAt] = value;
-  if (typeof location !== 'string' || !/^https?:\/\//.test(location) || !REASONS[status]) return null;
-  if (!Number.isInteger(flags) || !moment(validFrom) || !moment(expiresAt)) return null;
-  return {location: location, status: status, flags: flags, validFrom: validFrom, expiresAt: expiresAt};
+  const link = {location: value[1], status: value[2], flags: value[3], validFrom: value[4], expiresAt: value[5]};
+  if (typeof link.location !== 'string' || !/^https?:\/\//.test(link.location)) return null;
+  if (!integer(link.status) || !REASONS[link.status] || !integer(link.flags)) return null;
+  return moment(link.validFrom) && moment(link.expiresAt) ? link : null;
+}
+
+function integer(value) {
+  return typeof value === 'number' && value % 1 === 0;
 }
 
 function moment(value) {
-  return value === null || Number.isInteger(value);
+  return value === null || integer(value);
+}
+
+function endsWith(text, end) {
+  return text.slice(text.length - end.length) === end;
 }
 
 // 302 and 307: never cached. 301 and 308: an hour, never past the link's expiry.
@@ -107,7 +117,8 @@ function withQuery(location, querystring) {
   const taken = queryNames(own);
   if (taken === null) return null;
   const added = [];
-  for (const name of names) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
     const parameter = querystring[name];
     if (parameter.multiValue || INDEX.test(name) || !VERBATIM.test(name) || !VERBATIM.test(parameter.value)) {
       return null;
@@ -123,9 +134,10 @@ function withQuery(location, querystring) {
 // The decoded names of a query; null if one does not decode.
 function queryNames(query) {
   const names = [];
-  for (const segment of query.split('&')) {
-    if (!segment) continue;
-    const name = segment.split('=')[0];
+  const segments = query.split('&');
+  for (let i = 0; i < segments.length; i++) {
+    if (!segments[i]) continue;
+    const name = segments[i].split('=')[0];
     try {
       names.push(decodeURIComponent(name.replace(/\+/g, ' ')));
     } catch (undecodable) {

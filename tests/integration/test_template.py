@@ -394,24 +394,29 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     resources, conditions = template["Resources"], template["Conditions"]
     assert resources["SecondShortDomain"]["Condition"] == "SecondDomainOnApi"
     assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
-    assert resources["EdgeHostFunction"]["Condition"] == "EdgeServesSeveralDomains"
+    assert resources["EdgeHostFunction"]["Condition"] == "HostFunctionAlone"  # the edge tier's function names it else
+    assert conditions["HostFunctionAlone"] == {
+        "Fn::And": [{"Condition": "EdgeServesSeveralDomains"}, {"Fn::Not": [{"Condition": "EdgeTierOn"}]}]
+    }
     assert conditions["EdgeServesSeveralDomains"] == {
         "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeHere"}]
     }
     # The edge's function copies the viewer's Host into the header the redirect reads
     code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
     assert "request.headers['x-shortlink-host'] = {value: host}" in code
-    # On every behaviour: the API's requests need the domain as the redirects do
-    distribution = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]
+    # On every behaviour: the API's requests need the domain as the redirects do (without the
+    # edge tier, whose function does it: tests/integration/test_edge_template.py)
+    edge_of_two = Rendered({"EnableEdge": "true", "Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE})
+    distribution = edge_of_two.resources()["EdgeDistribution"]["Properties"]["DistributionConfig"]
     behaviours = [distribution["DefaultCacheBehavior"], *distribution["CacheBehaviors"]]
     assert len(behaviours) > 1
     for behaviour in behaviours:
-        condition, [association], otherwise = behaviour["FunctionAssociations"]["Fn::If"]
-        assert (condition, otherwise) == ("EdgeServesSeveralDomains", {"Ref": "AWS::NoValue"})
-        assert association == {
-            "EventType": "viewer-request",
-            "FunctionARN": {"Fn::GetAtt": ["EdgeHostFunction", "FunctionMetadata.FunctionARN"]},
-        }
+        assert behaviour["FunctionAssociations"] == [
+            {
+                "EventType": "viewer-request",
+                "FunctionARN": {"Fn::GetAtt": ["EdgeHostFunction", "FunctionMetadata.FunctionARN"]},
+            }
+        ]
     # Whose host is in the edge cache's key, so that the domains' cached answers stay apart
     headers = resources["EdgeRedirectCachePolicy"]["Properties"]["CachePolicyConfig"][
         "ParametersInCacheKeyAndForwardedToOrigin"
@@ -1134,7 +1139,7 @@ def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lac
 WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1"
 # The last commit whose template.yaml held the edge, its domains and DNS itself.
 BEFORE_THE_EDGE_STACK = "f46a3ed"
-# What edge.yaml gained since, with the edge tier (docs/edge.md).
+# Added to edge.yaml after the move, with the edge tier (EnableEdgeTier, off by default; docs/edge.md).
 EDGE_TIER_RESOURCES = {
     "EdgeKeyValueStore",
     "EdgeRedirectFunction",

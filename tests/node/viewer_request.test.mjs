@@ -170,6 +170,8 @@ test('malformed, foreign or oversized entries go to the origin', async () => {
     JSON.stringify([2, 'https://example.com/a', 302, 1, null, null]),
     JSON.stringify([1, 'javascript:alert(1)', 302, 1, null, null]),
     JSON.stringify([1, 'https://example.com/a', 303, 1, null, null]),
+    JSON.stringify([1, 'https://example.com/a', '__proto__', 1, null, null]),
+    '[1, "https://example.com/a", 302, 1, null, 1e400]',
     JSON.stringify([1, 'https://example.com/a', 302, '1', null, null]),
     JSON.stringify([1, 'https://example.com/a', 302, 1, 'soon', null]),
     JSON.stringify([1, 'https://example.com/a', 302, 1, null]),

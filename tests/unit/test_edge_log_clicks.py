@@ -15,6 +15,7 @@ from shortlink.redirect.request import RequestReading
 
 AT = datetime(2026, 12, 6, 12, tzinfo=UTC).timestamp()
 BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+ONE_DOMAIN = ShortDomains()
 LINK = Link("promo", "https://example.com/sale", "key-1", datetime(2026, 1, 1, tzinfo=UTC), tags=("spring",))
 
 
@@ -42,7 +43,7 @@ def reading() -> ClickReading:
     return ClickReading(RequestReading(), RecentFollows(10), None)
 
 
-def packs(*lines: str, link: Link | None = LINK, domains: ShortDomains = ShortDomains()):
+def packs(*lines: str, link: Link | None = LINK, domains: ShortDomains = ONE_DOMAIN):
     numbered = [(str(index), text) for index, text in enumerate(lines)]
     return edge_packs(numbered, domains, lambda key: link, b"salt-root", reading())
 
@@ -86,7 +87,7 @@ def test_a_second_domain_is_the_prefix_of_the_key_and_a_gone_link_still_counts()
 
 def test_malformed_fields_are_refused_not_guessed():
     assert log_fields("a\tb") is None
-    fields = log_fields(line(timestamp="１２３"))  # full-width digits are not a time
+    fields = log_fields(line(timestamp="\uff11\uff12\uff13"))  # full-width digits are not a time
     assert fields is not None
     assert edge_follow(fields, ShortDomains()) is None
     long_id = log_fields(line(x_edge_request_id="x" * 65))

@@ -68,7 +68,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def request_log_handler() -> type:
     from werkzeug.serving import WSGIRequestHandler
 
-    from tools.devstack.http_api import READ_SECONDS, route_key_of
+    from tools.devstack.http_api import READ_SECONDS
+    from tools.devstack.route_keys import route_key_of
 
     class RequestLogHandler(WSGIRequestHandler):
         """One plain line per request: route key, status, milliseconds. The route, never the

@@ -76,7 +76,7 @@ def with_the_function(
     from tools.devstack.edge_function import EdgeFunctionFailed, apply_request, header_value, request_id
     from tools.devstack.edge_function import viewer_request_event as event_of
     from tools.devstack.edge_log_fields import FROM_ORIGIN, FUNCTION_GENERATED, log_fields
-    from tools.devstack.http_api import ROUTE_KEY
+    from tools.devstack.route_keys import ROUTE_KEY
 
     def viewer_request(environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         event = event_of(environ, request_id())

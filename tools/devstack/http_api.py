@@ -22,18 +22,13 @@ from samcli.local.apigw.local_apigw_service import LocalApigwService
 from samcli.local.apigw.path_converter import PathConverter
 from werkzeug.exceptions import BadRequest
 
+from tools.devstack.route_keys import ROUTE_KEY
+
 NOT_FOUND = {"message": "Not Found"}
 BAD_REQUEST = {"message": "Bad Request"}
 # How long the server waits for a client's next bytes (the request handler's socket timeout).
 READ_SECONDS = 2.0
-# The environ key under which the request's route key ("GET /{code}") is kept for the request log.
-ROUTE_KEY = "shortlink.route_key"
 TEXT_TYPES = ("text/", "application/json")
-
-
-def route_key_of(environ: dict[str, Any]) -> str:
-    """The route key a request was routed to, "-" for none (as API Gateway's $context.routeKey)."""
-    return str(environ.get(ROUTE_KEY, "-"))
 
 
 def sent_as_base64(mimetype: str, body: bytes) -> bool:
