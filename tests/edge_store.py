@@ -1,4 +1,4 @@
-"""The edge's store file as the local stack publishes it (tools/devstack/edge_host.mjs reads it):
+"""The edge's store file as the local stack publishes it (tools/developers/devstack/edge_host.mjs reads it):
 links encoded by shortlink.edge.entries, written to a temporary file and renamed over it."""
 
 import json

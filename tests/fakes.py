@@ -194,7 +194,7 @@ class InMemoryEdgeStore:
     ETag checks), recording each update it was given."""
 
     def __init__(self) -> None:
-        from tools.devstack.key_value_store import LocalStore, local_arn
+        from tools.developers.devstack.key_value_store import LocalStore, local_arn
 
         self.store = LocalStore(local_arn("unit"))
         self.updates: list[StoreUpdate] = []

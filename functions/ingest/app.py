@@ -38,6 +38,7 @@ from shortlink.wiring import (
     cached_links,
     click_counter,
     click_reading,
+    redirect_metric_settings,
     short_domains,
     visitor_salt_root,
     webhook_queue,
@@ -115,7 +116,7 @@ def count_packs(packs: list[ClickPack]) -> list[str]:
             redirect_counts.update(click.counts)
     # link.clicked: one message per batch
     webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
-    deferred_metrics.emit(redirect_counts)
+    deferred_metrics.emit(redirect_counts, redirect_metric_settings)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
     metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)

@@ -15,7 +15,7 @@ from shortlink import wiring as services
 from shortlink.clicks.tally import dimension_counter
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.edge_log_clicks import LOG_FIELDS
-from tools.devstack.edge_logs import log_line
+from tools.developers.devstack.edge_logs import log_line
 
 AT = datetime.now(UTC).replace(microsecond=0)
 DAY = AT.date().isoformat()

@@ -3,7 +3,9 @@
 import pytest
 
 from tests.integration.test_cost import BENCH, items_of
-from tools import cost, edge_cost
+from tools.developers import cost
+from tools.developers.cost import edge as edge_cost
+from tools.developers.cost.page import table
 
 
 def regional_hit():
@@ -43,7 +45,7 @@ def test_the_blend_is_the_share_answered_at_the_edge_and_passed_on_follows_pay_b
 
 
 def test_make_cost_prints_the_edge_tables_and_blends(capsys):
-    figures = edge_cost.print_edge_costs(BENCH, cost.function_specs(), regional_hit(), cost.table)
+    figures = edge_cost.print_edge_costs(BENCH, cost.function_specs(), regional_hit(), table)
     printed = capsys.readouterr().out
     assert "Per million redirects answered at the edge (North America)" in printed
     assert f"North America: ${figures['edge_north_america']:.4f}" in printed

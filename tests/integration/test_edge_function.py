@@ -1,4 +1,4 @@
-"""edge/viewer-request.js under Node (tools/devstack/edge_host.mjs), fed entries made by
+"""edge/viewer-request.js under Node (tools/developers/devstack/edge_host.mjs), fed entries made by
 shortlink.edge.entries and events made as the local edge makes them: whatever it answers is the
 origin's answer (shortlink.redirect.responses, shortlink.links.destinations), and a follow it
 can reproduce exactly is answered, not passed on."""
@@ -21,8 +21,8 @@ from shortlink.links.destinations import Utm, destination
 from shortlink.links.model import Link
 from shortlink.redirect.responses import redirect_response
 from tests.edge_store import publish
-from tools.devstack.edge_function import EdgeFunction, viewer_request_event
-from tools.devstack.edge_log_fields import FUNCTION_GENERATED, log_fields
+from tools.developers.devstack.edge_function import EdgeFunction, viewer_request_event
+from tools.developers.devstack.edge_log_fields import FUNCTION_GENERATED, log_fields
 
 DOMAINS = ShortDomains.parse("s.example,go.example")
 NOW = datetime.now(UTC)

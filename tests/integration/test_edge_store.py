@@ -16,7 +16,7 @@ from shortlink.adapters.cloudfront.key_value_store import KeyValueStore
 from shortlink.edge.entries import DOMAINS_KEY
 from shortlink.edge.store_plan import StoreUpdate
 from shortlink.errors import StorageUnavailable
-from tools.devstack.key_value_store import KeyValueStoreService, local_arn
+from tools.developers.devstack.key_value_store import KeyValueStoreService, local_arn
 
 PROPAGATION_SECONDS = 0.05
 

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import {fileURLToPath} from 'node:url';
 import {test} from 'node:test';
 
-import {keyValueStore, loadFunction} from '../../tools/devstack/edge_host.mjs';
+import {keyValueStore, loadFunction} from '../../tools/developers/devstack/edge_host.mjs';
 
 const FUNCTION = fileURLToPath(new URL('../../edge/viewer-request.js', import.meta.url));
 const HOUR = 3600 * 1000;

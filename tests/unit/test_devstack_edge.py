@@ -4,7 +4,7 @@ only where the template's viewer-request function would (several domains)."""
 
 from typing import Any
 
-from tools.devstack.edge import API_HOST, EDGE_ADDRESS, as_the_edge
+from tools.developers.devstack.edge import API_HOST, EDGE_ADDRESS, as_the_edge
 
 
 def environ_seen(names_the_host: bool, **sent: str) -> dict[str, Any]:
@@ -39,14 +39,14 @@ def test_host_is_the_apis_own_and_the_viewers_address_travels_in_the_edges_heade
 
 
 class FakeFunction:
-    """Stands in for the Node-run edge function (tools.devstack.edge_function.EdgeFunction)."""
+    """Stands in for the Node-run edge function (tools.developers.devstack.edge_function.EdgeFunction)."""
 
     def __init__(self, answer: Any) -> None:
         self.answer = answer
         self.events: list[dict[str, Any]] = []
 
     def run(self, event: dict[str, Any]) -> dict[str, Any]:
-        from tools.devstack.edge_function import EdgeFunctionFailed
+        from tools.developers.devstack.edge_function import EdgeFunctionFailed
 
         self.events.append(event)
         if isinstance(self.answer, Exception):
@@ -110,7 +110,7 @@ def test_with_the_tier_a_function_that_fails_is_a_503_as_in_cloudfront():
 
 
 def test_the_event_is_built_as_cloudfront_builds_it():
-    from tools.devstack.edge_function import viewer_request_event
+    from tools.developers.devstack.edge_function import viewer_request_event
 
     environ = {
         "REQUEST_METHOD": "HEAD",
