@@ -80,6 +80,17 @@ def apply_rules(
     # 3. access rules: 403
     if link.rules is not None and link.rules.denies(request.visitor):
         return None, refused(services, DENIED, request)
+    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 4
+    # and 5: an address too long spends no unlock attempt and takes no follow from the budget)
+    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
+    query = request.query if link.forward_query else ""
+    if query or link.utm is not None:
+        from shortlink.links.destinations import destination
+
+        try:
+            url = destination(url, link.utm, query)
+        except DestinationTooLong:
+            return None, refused(services, TOO_LONG, request)
     # 4. password: the unlock form until the right one is posted
     status = link.redirect_type
     if link.password_hash is not None:
@@ -91,17 +102,6 @@ def apply_rules(
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif request.method not in ("GET", "HEAD"):
         return None, WRONG_METHOD.page({"Allow": "GET, HEAD"})
-    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 5:
-    # an address too long takes no follow from the budget)
-    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
-    query = request.query if link.forward_query else ""
-    if query or link.utm is not None:
-        from shortlink.links.destinations import destination
-
-        try:
-            url = destination(url, link.utm, query)
-        except DestinationTooLong:
-            return None, refused(services, TOO_LONG, request)
     # 5. max_clicks: one follow taken from the budget, 410 once used up
     if link.max_clicks is not None and not checking:
         try:
