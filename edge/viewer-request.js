@@ -14,6 +14,7 @@ const store = cf.kvs();
 const ENTRY_VERSION = 1;
 const FORWARD_QUERY = 1;
 const CRAWLABLE = 2;
+const PREVIEW = 4;
 const DOMAINS_KEY = '.domains';
 const MAX_URL_LENGTH = 2048;
 const PERMANENT_MAX_AGE = 3600;
@@ -24,11 +25,16 @@ const FOLLOW_PATH = /^\/([A-Za-z0-9_-]{1,64})$/;
 const VERBATIM = /^[A-Za-z0-9*._-]*$/;
 // Names an object orders before all others (array indices): their place in the query is lost.
 const INDEX = /^[0-9]+$/;
+// Link-preview bots, which the origin shows a link's card: shortlink.rules.user_agents'
+// LINK_PREVIEW_PATTERN and more (any bot, any previewer, any non-ASCII User-Agent, which Python's
+// case-insensitive match may fold), so none of them is ever answered here.
+const PREVIEWER = new RegExp('bot|preview|crawl|spider|facebookexternalhit|slack-imgproxy|whatsapp|pinterest|' +
+  'embedly|iframely|vkshare|mastodon|bluesky|cardyb|[^\\x00-\\x7f]', 'i');
 const REASONS = {301: 'Moved Permanently', 302: 'Found', 307: 'Temporary Redirect', 308: 'Permanent Redirect'};
 
 async function handler(event) {
   const request = event.request;
-  const host = request.headers.host ? request.headers.host.value : '';
+  const host = header(request.headers, 'host');
   request.headers['x-shortlink-host'] = {value: host};
   const answer = await follow(request, host);
   return answer || request;
@@ -45,11 +51,19 @@ async function follow(request, host) {
   const now = Date.now();
   if (!link || (link.validFrom !== null && now < link.validFrom)) return null;
   if (link.expiresAt !== null && now >= link.expiresAt) return null;
+  if (link.flags & PREVIEW && PREVIEWER.test(header(request.headers, 'user-agent'))) return null;
   const location = link.flags & FORWARD_QUERY ? withQuery(link.location, request.querystring) : link.location;
   if (location === null) return null;
   const headers = {location: {value: location}, 'cache-control': {value: cacheControl(link, now)}};
   if (!(link.flags & CRAWLABLE)) headers['x-robots-tag'] = {value: 'noindex'};
   return {statusCode: link.status, statusDescription: REASONS[link.status], headers: headers};
+}
+
+// A header's value, all of them when repeated (as API Gateway joins them for the origin).
+function header(headers, name) {
+  const field = headers[name];
+  if (!field) return '';
+  return field.multiValue ? field.multiValue.map((each) => each.value).join(',') : field.value;
 }
 
 // A browser's prefetch or prerender: the origin declines it uncounted (any purpose header).

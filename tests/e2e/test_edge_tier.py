@@ -100,6 +100,7 @@ def test_the_same_links_answer_the_same_through_the_edge_and_the_origin(edge):
             expires_at=(datetime.now(UTC) + timedelta(days=2)).isoformat(),
         ),
         edge.create(url="https://example.com/go", domain="go.localhost"),
+        edge.create(url="https://example.com/card", preview={"title": "A card"}),  # no User-Agent: not a previewer
     ]
     plain_queries = ["", "?ref=mail", "?utm_source=x&b=&ref=a.b"]
     # Queries the function cannot merge exactly as ada-url does: not UTF-8, '+', escapes, repeated
@@ -147,15 +148,20 @@ def test_an_ineligible_link_always_reaches_the_origin(edge):
         url="https://example.com/later", valid_from=(datetime.now(UTC) + timedelta(hours=1)).isoformat()
     )
     plain = edge.create(url="https://example.com/plain")
-    edge.publish(budgeted, locked, later, plain)
+    card = edge.create(url="https://example.com/card", preview={"title": "A card"})
+    edge.publish(budgeted, locked, later, plain, card)
     before = edge.lambda_follows()
     assert edge.follow("GET", f"/{budgeted['code']}").headers["location"] == "https://example.com/budget"
     assert edge.follow("GET", f"/{locked['code']}").status == 200  # the unlock form
     assert edge.follow("GET", f"/{later['code']}").status == 404  # not yet valid: unknown
     assert edge.follow("GET", f"/{plain['code']}", {"Sec-Purpose": "prefetch"}).status != 302  # declined
     assert edge.lambda_follows() - before == 4
+    card_page = edge.follow("GET", f"/{card['code']}", {"User-Agent": "facebookexternalhit/1.1"})
+    assert (card_page.status, b"A card" in card_page.body) == (200, True)  # the origin's card
+    assert edge.lambda_follows() - before == 5
     assert edge.follow("GET", f"/{plain['code']}").headers["location"] == "https://example.com/plain"
-    assert edge.lambda_follows() - before == 4  # answered at the edge: no invocation
+    assert edge.follow("GET", f"/{card['code']}").headers["location"] == "https://example.com/card"
+    assert edge.lambda_follows() - before == 5  # both answered at the edge: no invocation
 
 
 def test_an_edge_answer_is_logged_as_the_edges_and_hosts_stay_apart(edge):

@@ -19,7 +19,9 @@ from shortlink.domains.model import ShortDomains
 from shortlink.errors import DestinationTooLong
 from shortlink.links.destinations import Utm, destination
 from shortlink.links.model import Link
+from shortlink.links.previews import LinkPreview
 from shortlink.redirect.responses import redirect_response
+from shortlink.rules.user_agents import LINK_PREVIEW_PATTERN, is_link_preview
 from tests.edge_store import publish
 from tools.developers.devstack.edge_function import EdgeFunction, viewer_request_event
 from tools.developers.devstack.edge_log_fields import FUNCTION_GENERATED, log_fields
@@ -113,6 +115,21 @@ def test_ineligible_links_are_never_answered(edge):
         assert passed["headers"]["x-shortlink-host"] == {"value": "s.example"}
 
 
+def test_every_link_preview_bot_of_the_origin_is_passed_on_for_a_link_with_a_card(edge):
+    # Given a link with a card, and a User-Agent for each of the origin's previewer patterns
+    function, store = edge
+    store.publish(replace(LINK, preview=LinkPreview(title="A card")))
+    tokens = LINK_PREVIEW_PATTERN.pattern.split("|")
+    assert len(tokens) > 10
+    for token in tokens:
+        for agent in (f"Mozilla/5.0 ({token}/1.0)", token.upper()):
+            assert is_link_preview(agent)
+            # Then the function leaves each of them to the origin, which shows the card
+            assert "statusCode" not in function.run(event("abc", USER_AGENT=agent)), agent
+    browser = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
+    assert function.run(event("abc", USER_AGENT=browser))["statusCode"] == 302
+
+
 def test_the_log_record_of_an_edge_answer_names_it(edge):
     function, store = edge
     store.publish(LINK)
@@ -138,7 +155,7 @@ links = st.builds(
         redirect_type=status,
         forward_query=forward,
         crawlable=crawlable,
-        expires_at=None if expires is None else NOW + timedelta(minutes=10, seconds=expires),
+        expires_at=None if expires is None else datetime.now(UTC) + timedelta(minutes=10, seconds=expires),
     ),
     st.sampled_from(
         [

@@ -8,7 +8,7 @@ import pytest
 from samcli.yamlhelper import yaml_parse
 
 from tests.integration.test_template import CERTIFICATE, DOMAIN, ROOT, Rendered
-from tools.edge_function_code import FUNCTION_FILE, TEMPLATE, with_code
+from tools.developers.edge_function_code import FUNCTION_FILE, TEMPLATE, with_code
 
 # CloudFront Functions' limit on a function's code (bytes).
 MAX_FUNCTION_BYTES = 10 * 1024
@@ -62,7 +62,9 @@ def test_without_the_tier_several_domains_keep_the_host_function():
 def test_the_inline_code_is_the_function_file_byte_for_byte_within_cloudfronts_limit():
     code = FUNCTION_FILE.read_text()
     inline = yaml_parse(TEMPLATE.read_text())["Resources"]["EdgeRedirectFunction"]["Properties"]["FunctionCode"]
-    assert inline == code, "edge.yaml's copy differs from edge/viewer-request.js: python -m tools.edge_function_code"
+    assert inline == code, (
+        "edge.yaml's copy differs from edge/viewer-request.js: python -m tools.developers.edge_function_code"
+    )
     assert len(code.encode()) <= MAX_FUNCTION_BYTES
     # and the tool that copies it writes back exactly what it is given
     changed = code + "// a change\n"

@@ -150,10 +150,25 @@ test('a prefetch or prerender goes to the origin, which declines it uncounted', 
   }
 });
 
-test('a link-preview bot gets the redirect the origin gives it (links with a preview card are never in the store)', async () => {
+test('a link-preview bot gets the redirect of a link without a card, as from the origin', async () => {
   const stored = {abc: entry('https://example.com/a')};
   const answer = await edge(stored, {headers: {'user-agent': {value: 'facebookexternalhit/1.1'}}});
   assert.deepEqual(answer, redirect(302, 'https://example.com/a'));
+});
+
+test('a link with a card: previewers (and anything like one) go to the origin for it, browsers get the redirect', async () => {
+  const stored = {abc: entry('https://example.com/a', {flags: 1 | 4})};
+  const agents = ['facebookexternalhit/1.1', 'Twitterbot/1.0', 'Slack-ImgProxy', 'WhatsApp/2.23', 'SkypeUriPreview', 'vk\u017Fhare'];
+  for (const agent of agents) {
+    for (const method of ['GET', 'HEAD']) {
+      assert.ok(passedOn(await edge(stored, {method, headers: {'user-agent': {value: agent}}})), agent);
+    }
+  }
+  const browser = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36';
+  assert.deepEqual(await edge(stored, {headers: {'user-agent': {value: browser}}}), redirect(302, 'https://example.com/a'));
+  assert.deepEqual(await edge(stored, {}), redirect(302, 'https://example.com/a'));
+  const twice = {value: browser, multiValue: [{value: browser}, {value: 'Twitterbot/1.0'}]};
+  assert.ok(passedOn(await edge(stored, {headers: {'user-agent': twice}})), 'a second User-Agent counts too');
 });
 
 test('paths that are not a code go to the origin', async () => {

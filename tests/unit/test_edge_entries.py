@@ -14,6 +14,7 @@ from shortlink.edge.entries import (
     FORWARD_QUERY,
     MAX_KEY_BYTES,
     MAX_VALUE_BYTES,
+    PREVIEW,
     domains_entry,
     edge_entry,
     edge_key,
@@ -62,7 +63,6 @@ def test_the_window_is_narrowed_to_whole_milliseconds_on_the_safe_side():
         {"password_hash": "scrypt$x"},
         {"max_clicks": 5},
         {"rules": parse_rules({"allow": {"countries": ["DE"]}})},
-        {"preview": LinkPreview(title="A card")},
         {"expires_at": NOW},  # expired at this moment: the origin answers 410 from now on
         {"redirect_type": 303},
         {"url": "https://example.com/" + "a" * 1000},  # a value over 1,024 bytes
@@ -71,6 +71,11 @@ def test_the_window_is_narrowed_to_whole_milliseconds_on_the_safe_side():
 )
 def test_what_the_edge_may_not_answer_has_no_entry(change):
     assert edge_entry(replace(LINK, **change), NOW) is None
+
+
+def test_a_link_with_a_preview_card_is_flagged_for_the_function_to_pass_previewers_on():
+    entry = json.loads(edge_entry(replace(LINK, preview=LinkPreview(title="A card")), NOW) or "")
+    assert entry[3] == FORWARD_QUERY | PREVIEW
 
 
 def test_a_link_not_yet_valid_has_an_entry_the_function_checks_against_the_request_time():

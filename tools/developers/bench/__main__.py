@@ -8,8 +8,8 @@ to docs/performance.md (report.py). `python -m tools.developers.bench clicks` ru
 (bench-results/clicks.json), `python -m tools.developers.bench redirects` all but it (latest.json, the page's
 click tables then from clicks.json); `python -m tools.developers.bench report` writes the page again.
 `python -m tools.developers.bench bots` measures the bot classifier alone (bots.py: bench-results/bots.json
-and the table of docs/analytics.md), as every full run does too; `python -m tools.developers.bench edge` the
-edge function under Node (edge_function.py: bench-results/edge.json and the table of docs/edge.md).
+and the table of docs/analytics.md), as every full run does too; `python -m tools.developers.bench edge`
+the edge function under Node (edge_function.py: bench-results/edge.json and the table of docs/edge.md).
 """
 
 import json

@@ -10,14 +10,17 @@ A link's entry is a JSON array, its first item the format's version:
   follow without a query (shortlink.links.destinations); the function merges a visitor's query
   into it only where it reproduces the origin's merge byte for byte, else passes the request on.
 - status: the redirect type (301, 302, 307, 308).
-- flags: FORWARD_QUERY | CRAWLABLE (bits).
+- flags: FORWARD_QUERY | CRAWLABLE | PREVIEW (bits). A link with a preview card is answered at
+  the edge too, but for a request whose User-Agent may be a link-preview bot's: the function
+  passes those on (a superset of shortlink.rules.user_agents.LINK_PREVIEW_PATTERN), and the
+  origin gives them the card.
 - valid_from_ms, expires_at_ms: epoch milliseconds or null. valid_from is rounded up and
   expires_at down, so the edge never answers a moment the origin would refuse; outside that
   window the function passes the request on and the origin answers 404 or 410.
 
-Never at the edge: deleted links, password links, max_clicks, access rules and routes, preview
-cards (what the answer depends on is not in the request, or needs a write), links already
-expired, and entries over CloudFront's limits (key 512 bytes, value 1,024 bytes).
+Never at the edge: deleted links, password links, max_clicks, access rules and routes (what the
+answer depends on is not in the request, or needs a write), links already expired, and entries
+over CloudFront's limits (key 512 bytes, value 1,024 bytes).
 """
 
 import json
@@ -35,6 +38,7 @@ MAX_KEY_BYTES = 512
 MAX_VALUE_BYTES = 1024
 FORWARD_QUERY = 1
 CRAWLABLE = 2
+PREVIEW = 4
 # The entry naming the stack's short domains: the function's only setting. No link's key can be
 # it: '.' never starts a code or a host name.
 DOMAINS_KEY = ".domains"
@@ -56,6 +60,7 @@ def edge_entry(link: Link, now: datetime) -> str | None:
     except DestinationTooLong:
         return None
     flags = (FORWARD_QUERY if link.forward_query else 0) | (CRAWLABLE if link.crawlable else 0)
+    flags |= PREVIEW if link.preview is not None else 0
     valid_from = None if link.valid_from is None else math.ceil(link.valid_from.timestamp() * 1000)
     expires_at = None if link.expires_at is None else math.floor(link.expires_at.timestamp() * 1000)
     fields = [ENTRY_VERSION, location, link.redirect_type, flags, valid_from, expires_at]
@@ -76,7 +81,6 @@ def _eligible(link: Link, now: datetime) -> bool:
         and link.password_hash is None
         and link.max_clicks is None
         and link.rules is None
-        and link.preview is None
         and link.redirect_type in REDIRECT_TYPES
         and (link.expires_at is None or now < link.expires_at)
     )

@@ -1,7 +1,7 @@
 """Copy edge/viewer-request.js into edge.yaml, where CloudFormation takes the edge function's
 code (AWS::CloudFront::Function accepts it only inline), byte for byte:
 
-    python -m tools.edge_function_code
+    python -m tools.developers.edge_function_code
 
 tests/integration/test_template.py fails while the two differ, so an edit of the file is never
 deployed half-way.
@@ -10,7 +10,7 @@ deployed half-way.
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FUNCTION_FILE = ROOT / "edge" / "viewer-request.js"
 TEMPLATE = ROOT / "edge.yaml"
 INDENT = " " * 8
