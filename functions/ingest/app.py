@@ -12,6 +12,9 @@ The clicks the edge answered come as CloudFront real-time log lines through Kine
 (shortlink.redirect.edge_log_clicks): one pack per follow, its id the edge's request id, counted
 by the same ledger, so a line delivered twice, late or out of order is counted once.
 
+Each click counts where it was answered: the clicks of the queue in this function's region,
+the log lines' at the edge (the `answered` dimension).
+
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
 here are emitted as one record per batch, as the redirect's (under REDIRECT_SERVICE_NAME).
 """
@@ -27,7 +30,7 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.clicks.events import ClickPack
+from shortlink.clicks.events import EDGE, ClickPack
 from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect import metrics as deferred_metrics
@@ -39,6 +42,7 @@ from shortlink.wiring import (
     click_counter,
     click_reading,
     redirect_metric_settings,
+    regions,
     short_domains,
     visitor_salt_root,
     webhook_queue,
@@ -55,8 +59,10 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     packs: list[ClickPack] = []
     message_ids: dict[str, list[str]] = {}
 
+    region = regions().region
+
     def parse(record: SQSRecord) -> None:
-        pack = ClickPack.from_message(record.body, message_id=record.message_id)
+        pack = ClickPack.from_message(record.body, message_id=record.message_id).answered_in(region)
         packs.append(pack)
         message_ids.setdefault(pack.pack_id, []).append(record.message_id)
 
@@ -80,7 +86,7 @@ def count_edge_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     links = cached_links()
     packs = edge_packs(lines, short_domains(), lambda key: links.lookup(key).link, visitor_salt_root(), click_reading())
     record_of = {pack.pack_id: record for record, pack in packs}
-    failed = count_packs([pack for _, pack in packs])
+    failed = count_packs([pack.answered_in(EDGE) for _, pack in packs])
     metrics.add_metric(name="EdgeLogLines", unit=MetricUnit.Count, value=len(lines))
     logger.info("edge batch counted", extra={"records": len(records), "lines": len(lines), "clicks": len(packs)})
     return {"batchItemFailures": [{"itemIdentifier": record_of[pack_id]} for pack_id in dict.fromkeys(failed)]}

@@ -12,9 +12,11 @@ from unittest import mock
 from urllib.parse import quote
 
 from shortlink import wiring as services
+from shortlink.clicks.events import ClickEvent
 from shortlink.clicks.tally import dimension_counter
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.edge_log_clicks import LOG_FIELDS
+from tests.integration.ingest_faults import record
 from tools.developers.devstack.edge_logs import log_line
 
 AT = datetime.now(UTC).replace(microsecond=0)
@@ -73,6 +75,24 @@ def test_each_answered_follow_counts_once_however_its_line_comes(aws, handlers):
     assert (counted["clicks"], counted["bots"]) == (10, 2)
     assert counted["repeats"] == 7  # the same visitor 8 times within the repeat window
     assert counted[dimension_counter("country", "FR")] == 10
+    assert counted[dimension_counter("answered", "edge")] == 10
+
+
+def test_a_link_answered_at_the_edge_and_in_the_region_counts_each_where_it_was_answered(aws, handlers):
+    # Given three follows the edge answered and two the region did (the queue's clicks)
+    ingest = handlers["IngestFunction"]
+    edge_lines = [line("both", offset=index) for index in range(3)]
+    regional = [ClickEvent(secrets.token_hex(16), "both", AT, country="DE") for _ in range(2)]
+    queued = [record(f"m{index}", click.to_json()) for index, click in enumerate(regional)]
+    # When both paths deliver them, each twice
+    for _ in range(2):
+        assert ingest({"Records": records(edge_lines)}, None) == {"batchItemFailures": []}
+        assert ingest({"Records": queued}, None) == {"batchItemFailures": []}
+    # Then the day counts five clicks, three answered at the edge and two in the region
+    counted = totals("both")
+    assert counted["clicks"] == 5
+    assert counted[dimension_counter("answered", "edge")] == 3
+    assert counted[dimension_counter("answered", "us-east-1")] == 2
 
 
 def test_a_record_whose_clicks_were_not_written_is_offered_again_from_its_sequence_number(aws, handlers):

@@ -59,6 +59,8 @@ def test_a_redelivered_message_never_counts_twice(aws, handlers):
     again = [first[1], record("m3", click("aaa")), first[1]]
     assert handlers["IngestFunction"]({"Records": again}, None) == {"batchItemFailures": []}
     assert (totals("aaa")["clicks"], totals("aaa")["bots"]) == (3, 1)
+    # Each answered in this function's region: what the queue's clicks count where
+    assert totals("aaa")[dimension_counter("answered", "us-east-1")] == 3
 
 
 def test_malformed_messages_fail_alone(aws, handlers):
@@ -160,6 +162,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
                 "clicks": 1,
                 dimension_counter("country", event.country): 1,
                 dimension_counter("device", event.device): 1,
+                dimension_counter("answered", "us-east-1"): 1,
                 "bots": int(event.bot),
             }
         )

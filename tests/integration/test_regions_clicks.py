@@ -76,7 +76,7 @@ def count_clicks_in_each_region(regions: Deployment, handlers, code: str, owner:
 def aggregate_each_regions_stream(regions: Deployment, handlers, template) -> Counter[str]:
     """Each region's AccountStatsFunction fed with its own stream (replicated records included),
     until drained; the records each region was offered."""
-    (trigger,) = template.stream_triggers()
+    (trigger,) = [each for each in template.stream_triggers() if each.function_name == "AccountStatsFunction"]
     offered: Counter[str] = Counter()
     for region in REGIONS:
         regions.enter(region)
@@ -108,6 +108,8 @@ def test_clicks_in_three_regions_are_counted_once_each_and_summed_in_every_regio
         regions.enter(region)
         status, report = stats(handlers, key, code)
         assert (status, report["clicks"]) == (200, total), report
+        answered = {top["value"]: top["clicks"] for top in report["top"]["answered"]}
+        assert answered == CLICKS_PER_REGION  # where each click was answered: its region
         orphans = services.click_stats().days(STACK_ORPHANS, TODAY, TODAY)
         assert sum(day.counters.get("orphans", 0) for day in orphans) == 3
 
@@ -123,7 +125,9 @@ def test_clicks_in_three_regions_are_counted_once_each_and_summed_in_every_regio
         for query in ({}, {"tag": "spring"}):
             response = handlers["ManageFunction"](http_event("GET", "/stats", headers=bearer(key), query=query), None)
             assert response["statusCode"] == 200, response
-            assert json.loads(response["body"])["clicks"] == total
+            account = json.loads(response["body"])
+            assert account["clicks"] == total
+            assert {top["value"]: top["clicks"] for top in account["top"]["answered"]} == CLICKS_PER_REGION
     # And a stream read again (replicated account days in it) adds nothing
     aggregate_each_regions_stream(regions, handlers, template)
     regions.enter(REGIONS[2])

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.events import EDGE, ClickEvent, ClickPack
 from shortlink.clicks.tally import PackPart, counter_increments, pack_digest, parts_per_link_day, visitor_elements
 from shortlink.clicks.unique_visitors import (
     REGISTERS,
@@ -68,6 +68,21 @@ def test_a_campaign_is_a_dimension_visitors_may_flood_like_referrers():
     assert (counts["cp#spring"], counts["cp#(none)"]) == (2, 1)
     # A forwarded utm_campaign is the visitor's to choose: counted under (other) once the item is full.
     assert counter_increments([click("aaa", campaign="made-up")], coarse=True)["cp#(other)"] == 1
+
+
+def test_where_a_click_was_answered_is_said_by_the_path_it_came_by_not_by_the_queued_click():
+    # Given a pack as the redirect queues it: its clicks do not say where they were answered
+    pack = ClickPack("p1", (click("aaa"), click("bbb", country="DE")))
+    assert '"answered"' not in pack.to_json()
+    queued = ClickPack.from_message(pack.to_json(), "m1")
+    assert {each.answered for each in queued.clicks} == {"unknown"}
+    # When ingest reads it from a region's queue, or as the edge's log lines
+    regional, edge = queued.answered_in("eu-west-1"), queued.answered_in(EDGE)
+    # Then each click counts under that place, and under nothing else
+    assert counter_increments(regional.clicks)["an#eu-west-1"] == 2
+    assert counter_increments(edge.clicks)["an#edge"] == 2
+    assert "an#unknown" not in counter_increments(edge.clicks)
+    assert (edge.pack_id, [each.code for each in edge.clicks]) == ("p1", ["aaa", "bbb"])
 
 
 def test_bots_are_not_visitors():

@@ -49,6 +49,10 @@ class TopByDimension(BaseModel):
     referrer: TopValues
     language: TopValues
     campaign: TopValues
+    answered: Annotated[
+        list[TopValue],
+        Field(description="where the clicks were answered: `edge` (at a CloudFront POP) or a region's name"),
+    ]
 
 
 class StatsReport(BaseModel):

@@ -9,18 +9,20 @@ a metric, one record per batch: a redirect that queues its click writes no metri
 
 import json
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal, Protocol, get_args
 
 from shortlink.links.keys import is_possible_key
 
 # Every dimension a click is counted by (besides clicks and bots), in the stats' order.
-Dimension = Literal["country", "device", "browser", "os", "referrer", "language", "campaign"]
+Dimension = Literal["country", "device", "browser", "os", "referrer", "language", "campaign", "answered"]
 DIMENSIONS: tuple[Dimension, ...] = get_args(Dimension)
+QUEUED = tuple(name for name in DIMENSIONS if name != "answered")  # the dimensions a queued click says
 UNKNOWN = "unknown"
 DIRECT = "(direct)"  # no Referer
 NO_CAMPAIGN = "(none)"  # a destination without utm_campaign
+EDGE = "edge"  # answered at a POP by the edge function; otherwise a click was answered in a region
 # The redirect's metrics a click may carry (the others are emitted by the redirect itself), and
 # at most one invocation's worth of each: a queued message never makes up metrics.
 CARRIED_METRICS = frozenset({"CacheHits", "CacheMisses"})
@@ -51,6 +53,9 @@ class ClickEvent:
     owner: str = ""  # the link's owner (its API key's id) at click time; empty when unknown
     tags: tuple[str, ...] = ()  # the link's tags at click time
     repeat: bool = False  # its visitor followed the link moments before (shortlink.clicks.repeats)
+    # Where it was answered: EDGE or a region's name. Ingest knows it from the path a click came
+    # by (ClickPack.answered_in), so a queued click does not carry it.
+    answered: str = UNKNOWN
 
     @property
     def link_owner(self) -> "LinkOwner":
@@ -60,6 +65,7 @@ class ClickEvent:
         """The click as queued; without its owner and tags when they are `shared` (a pack says
         them once per link)."""
         data = {**asdict(self), "at": self.at.isoformat()}
+        del data["answered"]
         if not self.counts:
             del data["counts"]
         if not self.repeat:
@@ -87,7 +93,7 @@ class ClickEvent:
             at = at.astimezone(UTC)  # here, so that a time out of range fails this click alone
         except OverflowError:
             raise ValueError("click time out of range") from None
-        text = {name: str(data[name])[:253] for name in DIMENSIONS if isinstance(data.get(name), str) and data[name]}
+        text = {name: str(data[name])[:253] for name in QUEUED if isinstance(data.get(name), str) and data[name]}
         owner = LinkOwner.from_dict(data) if "owner" in data else shared or LinkOwner("", ())
         return cls(
             click_id=click_id,
@@ -209,6 +215,10 @@ class ClickPack:
             if click.owner and click.code not in owners:
                 owners[click.code] = click.link_owner
         return owners
+
+    def answered_in(self, where: str) -> "ClickPack":
+        """The pack with each of its clicks answered `where` (EDGE or a region's name)."""
+        return replace(self, clicks=tuple(replace(click, answered=where) for click in self.clicks))
 
     def to_json(self) -> str:
         owners = self.link_owners()

@@ -37,6 +37,7 @@ DIMENSION_KEYS = {
     "referrer": "rf",
     "language": "ln",
     "campaign": "cp",
+    "answered": "an",
 }
 DIMENSION_OF_KEY = {key: dimension for dimension, key in DIMENSION_KEYS.items()}
 LINK_KEY = "lk"
