@@ -73,7 +73,8 @@ def test_a_rules_link_through_the_edge_reads_its_request_once_before_and_after_t
     aws, handlers, edge_on, api, monkeypatch
 ):
     from shortlink.clicks.events import ClickPack
-    from shortlink.redirect import edge, request, visitors
+    from shortlink.redirect import request, visitors
+    from shortlink.web import edge, events
 
     calls = {"lower-casing": 0, "edge check": 0, "visitor": 0}
 
@@ -84,10 +85,10 @@ def test_a_rules_link_through_the_edge_reads_its_request_once_before_and_after_t
 
         return count
 
-    monkeypatch.setattr(request, "request_headers", counted("lower-casing", edge.request_headers))
+    code = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
+    monkeypatch.setattr(events.HTTP_API, "headers", counted("lower-casing", events.HTTP_API.headers))
     monkeypatch.setattr(request, "came_through_edge", counted("edge check", edge.came_through_edge))
     monkeypatch.setattr(visitors, "visitor_of", counted("visitor", visitors.visitor_of))
-    code = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
     # When a German visitor follows it through the edge (names spelled as `sam local` passes them)
     headers = {"User-Agent": "curl/8.5", "X-Shortlink-Edge-Secret": EDGE_SECRET, "CloudFront-Viewer-Country": "DE"}
     event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}, headers=headers)

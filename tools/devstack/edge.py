@@ -33,8 +33,8 @@ def viewer_address(environ: dict[str, Any]) -> str:
 
 def as_the_edge(app: Any, secret: str, names_the_host: bool) -> Any:
     """`app` (the local HTTP API, a WSGI app) behind the edge's changes to each request."""
-    from shortlink.redirect.edge import EDGE_SECRET_HEADER  # the layer is importable once the stack runs
-    from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
+    from shortlink.web.edge import EDGE_SECRET_HEADER  # the layer is importable once the stack runs
+    from shortlink.web.hosts import EDGE_HOST_HEADER
 
     def through_the_edge(environ: dict[str, Any], start_response: Any) -> Any:
         viewer_host = environ.get("HTTP_HOST", "")

@@ -138,11 +138,6 @@ def importing_links() -> "DynamoImportingLinks":
     return DynamoImportingLinks(resources().links_table.value, regions().home_region_name)
 
 
-# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
-# cached_links(): the redirect reads it without a call. Empty on a stack without Domains.
-host_prefixes: dict[str, str] = {}
-
-
 @cache
 def cached_links() -> "CachedLinks[PlainRedirect]":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, which
@@ -152,8 +147,6 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
     from shortlink.redirect.responses import plain_redirect
 
     cache = settings_of(LinkCacheSettings)
-    host_prefixes.clear()
-    host_prefixes.update(short_domains().prefixes)
     return CachedLinks(
         DynamoLinkReader(resources().links_table.value),
         max_entries=cache.max_entries,
@@ -212,7 +205,7 @@ def click_reading() -> "ClickReading":
 
     clicks = settings_of(ClickSettings)
     follows = RecentFollows(clicks.repeat_window_seconds)
-    return ClickReading(request_reading(), follows, open_country_database(clicks.country_database))
+    return ClickReading(follows, open_country_database(clicks.country_database))
 
 
 @cache
@@ -534,7 +527,6 @@ def audit_recorder() -> "AuditRecorder":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
-    host_prefixes.clear()
 
 
 def reset() -> None:

@@ -31,9 +31,9 @@ from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
 from shortlink.people.model import Membership, Person, plausible_id
 from shortlink.people.ports import Challenge, UserPool
-from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.web.addresses import client_ip
 from shortlink.wiring import (
     console_session_secret,
     invitations,
