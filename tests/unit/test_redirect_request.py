@@ -1,6 +1,6 @@
-"""The redirect reads its request once: a link with rules followed through the edge lower-cases
-its headers once, checks the edge's secret once and builds its visitor once, for the rules
-before the response and for the click after it (shortlink.redirect.request)."""
+"""The redirect reads its request once: a link with rules followed through the edge reads its
+event once (its headers lower-cased then), checks the edge's secret once and builds its visitor
+once, for the rules before the response and for the click after it (shortlink.redirect.request)."""
 
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -76,11 +76,11 @@ def through_edge(code: str, **headers: str) -> dict[str, Any]:
 def counted(monkeypatch) -> dict[str, Counted]:
     """The request's three readings counted where it calls them."""
     counts = {
-        "lower-casing": Counted(events.HTTP_API.headers),
+        "event read": Counted(events.read_event),
         "edge check": Counted(edge.came_through_edge),
         "visitor": Counted(visitors.visitor_of),
     }
-    monkeypatch.setattr(events.HTTP_API, "headers", counts["lower-casing"])
+    monkeypatch.setattr(request, "read_event", counts["event read"])
     monkeypatch.setattr(request, "came_through_edge", counts["edge check"])
     monkeypatch.setattr(visitors, "visitor_of", counts["visitor"])
     return counts
@@ -95,13 +95,13 @@ def test_a_rules_link_behind_the_edge_reads_its_request_once_for_the_rules_and_t
     answer = follow(services, RedirectRequest(event, reading))
     # Then the rules let it through and route it, from one reading of the request
     assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://example.com/de")
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
     # And the click, described after the response, is read from the same visitor: nothing again
     dispatcher.invocation_done()
     [pack] = publisher.packs
     [click] = pack.clicks
     assert (click.code, click.country, click.browser, click.language) == ("rules1", "DE", "firefox", "de")
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
 def test_a_refused_visitor_is_read_once_and_makes_no_click(counted):
@@ -111,7 +111,7 @@ def test_a_refused_visitor_is_read_once_and_makes_no_click(counted):
     assert follow(services, RedirectRequest(event, reading))["statusCode"] == 403
     dispatcher.invocation_done()
     assert [pack.clicks for pack in publisher.packs] == []
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
 def test_a_plain_hit_reads_only_its_purpose_headers_before_the_response_and_the_rest_after(counted):
@@ -122,12 +122,12 @@ def test_a_plain_hit_reads_only_its_purpose_headers_before_the_response_and_the_
     # When it is followed: its headers are read (is it a prefetch?), nothing else before the response
     answer = follow(services, RedirectRequest(through_edge("plain1"), reading))
     assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://example.com/")
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 0, "visitor": 0}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 0, "visitor": 0}
     # Then, once the response is out, its click reads the rest once, through the edge as the rules would
     dispatcher.invocation_done()
     [pack] = publisher.packs
     assert [(click.code, click.country) for click in pack.clicks] == [("plain1", "DE")]
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
 def test_without_the_edge_no_header_is_believed_and_the_secret_is_never_compared(counted):

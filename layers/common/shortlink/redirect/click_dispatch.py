@@ -34,11 +34,16 @@ class PendingWork:
     (code, outcome, epoch seconds)."""
 
     __slots__ = ("clicks", "counts", "orphans")
+    clicks: list[tuple[str, str, float, RedirectRequest, str, Link | None, bool | None]]
+    orphans: list[tuple[str, str, float]]
+    counts: dict[str, int]
 
     def __init__(self) -> None:
-        self.clicks: list[tuple[str, str, float, RedirectRequest, str, Link | None, bool | None]] = []
-        self.orphans: list[tuple[str, str, float]] = []
-        self.counts: dict[str, int] = {}
+        # Not annotated here: each invocation makes one, and an attribute's annotation is
+        # evaluated at every call.
+        self.clicks = []
+        self.orphans = []
+        self.counts = {}
 
 
 class ClickDispatcher(Hashable, Protocol):  # hashable: the composition root keeps what it built per dispatcher

@@ -14,5 +14,5 @@ def answer(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     if request.code is None:
         from shortlink.redirect import domain_addresses
 
-        return request.response(domain_addresses.answer(services, request))
-    return request.response(follow(services, request))
+        return request.front.response(domain_addresses.answer(services, request), request.method)
+    return request.front.response(follow(services, request), request.method)

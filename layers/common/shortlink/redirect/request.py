@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from shortlink.domains.model import KEY_SEPARATOR, ShortDomains
 from shortlink.redirect.routes import ROUTES
 from shortlink.web.edge import came_through_edge
-from shortlink.web.events import EventShape, event_shape
+from shortlink.web.events import EventShape, read_event
 from shortlink.web.hosts import request_host
 
 if TYPE_CHECKING:  # the rules' model loads only when a request's visitor or address is read
@@ -46,50 +46,31 @@ class RedirectRequest:
     the template names it, "" for none), `method` and `code` (the path's, None on a route that
     names none: a domain's own address) at once, the rest on first use."""
 
-    __slots__ = (
-        "_client_ip",
-        "_event",
-        "_form",
-        "_headers",
-        "_key",
-        "_key_prefix",
-        "_query",
-        "_reading",
-        "_shape",
-        "_through_edge",
-        "_visitor",
-        "code",
-        "method",
-        "route",
-    )
+    # Parts not read yet: the class's values until a request reads its own (a hit sets few).
+    _through_edge: bool | None = None
+    _key_prefix: str | None = _UNREAD
+    _key: str | None = _UNREAD
+    _client_ip: "IpAddress | None" = _UNREAD
+    _visitor: "Visitor | None" = None
+    _form: dict[str, str] | None = _UNREAD
+
+    front: EventShape
+    route: str
+    method: str
+    # What every request reads, and cheap to read: the headers by lower-case name, whatever the
+    # spelling the front passed on; the query as the client sent it ("" without one).
+    headers: Mapping[str, str]
+    query: str
+    code: str | None
 
     def __init__(self, event: dict[str, Any], reading: RequestReading) -> None:
-        shape = event_shape(event, reading.routes)
-        self._shape: EventShape = shape
+        # No annotations here: on an attribute they are evaluated at every call.
         self._event = event
         self._reading = reading
-        self.route = shape.route(event)
-        self.method = shape.method(event)
-        self.code: str | None = shape.path_parameters(event).get("code")
-        self._headers: Mapping[str, str] | None = None
-        self._query: str | None = None
-        self._through_edge: bool | None = None
-        self._key_prefix: str | None = _UNREAD
-        self._key: str | None = _UNREAD
-        self._client_ip: IpAddress | None = _UNREAD
-        self._visitor: Visitor | None = None
-        self._form: dict[str, str] | None = _UNREAD
-
-    def response(self, answer: dict[str, Any]) -> dict[str, Any]:
-        """`answer` as the request's front takes it back (a HEAD's without its body)."""
-        return self._shape.response(answer, self.method)
-
-    @property
-    def headers(self) -> Mapping[str, str]:
-        """The request's headers by lower-case name, whatever the spelling the front passed on."""
-        if self._headers is None:
-            self._headers = self._shape.headers(self._event)
-        return self._headers
+        self.front, (self.route, self.method, self._parameters, self.headers, self.query) = read_event(
+            event, reading.routes
+        )
+        self.code = self._parameters.get("code")
 
     @property
     def through_edge(self) -> bool:
@@ -104,22 +85,17 @@ class RedirectRequest:
         return self.headers.get("user-agent", "")
 
     @property
-    def query(self) -> str:
-        """The visitor's query string, as the client sent it ("" without one)."""
-        if self._query is None:
-            self._query = self._shape.query(self._event)
-        return self._query
-
-    @property
     def speculative(self) -> bool:
         """A browser's prefetch or prerender (Sec-Purpose, or the older Purpose and X-Moz)."""
         headers = self.headers
-        purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz")
-        return purpose is not None and ("prefetch" in purpose or "prerender" in purpose)
+        if "sec-purpose" not in headers and "purpose" not in headers and "x-moz" not in headers:
+            return False  # most requests: three lookups
+        purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz") or ""
+        return "prefetch" in purpose or "prerender" in purpose
 
     def path_parameter(self, name: str) -> str:
         """A part of the path the route names ("" when absent)."""
-        return str(self._shape.path_parameters(self._event).get(name) or "")
+        return str(self._parameters.get(name) or "")
 
     @property
     def key_prefix(self) -> str | None:
@@ -127,7 +103,7 @@ class RedirectRequest:
         if self._key_prefix is _UNREAD:
             domains = self._reading.domains
             headers = self.headers if self.through_edge else {}
-            front_host = self._shape.front_host(self._event)
+            front_host = self.front.front_host(self._event)
             host, own = request_host(headers, self.through_edge, front_host, domains.several)
             self._key_prefix = domains.key_prefix_of_host(host, own)
         return self._key_prefix
@@ -138,18 +114,22 @@ class RedirectRequest:
         stack's (or a route without a code). A path that holds the separator
         (`go.example%2Fpromo`, decoded by API Gateway) gets a key no link has, never another
         domain's link's."""
-        if self._key is _UNREAD:
-            self._key = None if self.code is None else self._key_of(self.code)
-        return self._key
+        key = self._key
+        if key is _UNREAD:
+            code = self.code
+            if code is None:
+                key = None
+            elif KEY_SEPARATOR in code:
+                key = KEY_SEPARATOR + code
+            else:  # without Domains a code is its key
+                key = self._key_of(code) if self._reading.domains.hosts else code
+            self._key = key
+        return key
 
     def _key_of(self, code: str) -> str | None:
-        if KEY_SEPARATOR in code:
-            return KEY_SEPARATOR + code
         domains = self._reading.domains
-        if not domains.hosts:
-            return code
         if not self._reading.edge_secret:  # the usual case: the front names a domain of ours
-            known = domains.prefixes.get(self._shape.front_host(self._event)[0])
+            known = domains.prefixes.get(self.front.front_host(self._event)[0])
             if known is not None:
                 return known + code
         prefix = self.key_prefix
@@ -174,7 +154,7 @@ class RedirectRequest:
             from shortlink.web.addresses import viewer_address
 
             headers = self.headers if self.through_edge else {}
-            self._client_ip = viewer_address(self._shape.source_ip(self._event), headers, self.through_edge)
+            self._client_ip = viewer_address(self.front.source_ip(self._event), headers, self.through_edge)
         return self._client_ip
 
     @property
@@ -197,7 +177,7 @@ class RedirectRequest:
         import base64
         from urllib.parse import parse_qsl
 
-        raw, encoded = self._shape.body(self._event)
+        raw, encoded = self.front.body(self._event)
         if len(raw) > MAX_FORM_BYTES * 2:
             return None
         data = base64.b64decode(raw) if encoded else raw.encode()

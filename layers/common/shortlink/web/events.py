@@ -18,24 +18,21 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
+# What every request's reading needs, and is cheap to read: the route as the template names it
+# ("GET /{code}", "" for none), the method (upper case), the path's parts the route names
+# (decoded), the headers by lower-case name (several values of one name joined by commas) and
+# the query as the client sent it, percent-encoded ("" without one). A plain tuple: a hit makes one.
+EventParts = tuple[str, str, Mapping[str, str], Mapping[str, str], str]
+
 
 class EventShape(Protocol):
     """The parts of a request as one front's event holds them."""
 
-    def route(self, event: dict[str, Any]) -> str:
-        """The route the front matched, as the template names it ("GET /{code}"); "" for none."""
-
-    def method(self, event: dict[str, Any]) -> str:
-        """The request's method, upper case."""
-
-    def path_parameters(self, event: dict[str, Any]) -> Mapping[str, str]:
-        """The path's parts the route names, decoded."""
+    def read(self, event: dict[str, Any]) -> EventParts:
+        """The parts every request's reading needs."""
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         """The headers by lower-case name (several values of one name joined by commas)."""
-
-    def query(self, event: dict[str, Any]) -> str:
-        """The query string as the client sent it, percent-encoded ("" without one)."""
 
     def source_ip(self, event: dict[str, Any]) -> str:
         """The address the front saw the request come from (CloudFront's, behind the edge)."""
@@ -54,25 +51,11 @@ class EventShape(Protocol):
 class HttpApiEvent:
     """API Gateway's HTTP API, payload format 2.0."""
 
-    def route(self, event: dict[str, Any]) -> str:
-        return str(event.get("routeKey") or "")
-
-    def method(self, event: dict[str, Any]) -> str:
-        return str(((event.get("requestContext") or {}).get("http") or {}).get("method") or "GET").upper()
-
-    def path_parameters(self, event: dict[str, Any]) -> Mapping[str, str]:
-        parameters: Mapping[str, str] = event.get("pathParameters") or {}
-        return parameters
+    def read(self, event: dict[str, Any]) -> EventParts:
+        return read_event(event)[1]
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
-        headers: Mapping[str, str] = event.get("headers") or {}
-        # One check of all names at once: API Gateway's are lower case already.
-        if "".join(headers).islower():
-            return headers
-        return {name.lower(): value for name, value in headers.items()}
-
-    def query(self, event: dict[str, Any]) -> str:
-        return str(event.get("rawQueryString") or "")
+        return read_event(event)[1][3]
 
     def source_ip(self, event: dict[str, Any]) -> str:
         return str(((event.get("requestContext") or {}).get("http") or {}).get("sourceIp") or "")
@@ -108,10 +91,14 @@ class LoadBalancerEvent:
             key=lambda entry: -sum(not part.startswith("{") for part in entry[2].split("/")),
         )
 
-    def _matched(self, event: dict[str, Any]) -> tuple[str, dict[str, str]]:
+    def read(self, event: dict[str, Any]) -> EventParts:
+        route, method, parameters = self._routed(event)
+        return route, method, parameters, self.headers(event), self._query(event)
+
+    def _routed(self, event: dict[str, Any]) -> tuple[str, str, Mapping[str, str]]:
         from urllib.parse import unquote
 
-        method, parts = self.method(event), str(event.get("path") or "/").split("/")
+        method, parts = str(event.get("httpMethod") or "GET").upper(), str(event.get("path") or "/").split("/")
         for route, route_method, template in self._routes:
             names = template.split("/")
             if route_method != method or len(names) != len(parts):
@@ -125,17 +112,8 @@ class LoadBalancerEvent:
                 elif name != part:
                     break
             else:
-                return route, parameters
-        return "", {}
-
-    def route(self, event: dict[str, Any]) -> str:
-        return self._matched(event)[0]
-
-    def method(self, event: dict[str, Any]) -> str:
-        return str(event.get("httpMethod") or "GET").upper()
-
-    def path_parameters(self, event: dict[str, Any]) -> Mapping[str, str]:
-        return self._matched(event)[1]
+                return route, method, parameters
+        return "", method, {}
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         if self.multi_value:
@@ -144,7 +122,7 @@ class LoadBalancerEvent:
         headers: Mapping[str, str] = event.get("headers") or {}
         return {name.lower(): value for name, value in headers.items()}
 
-    def query(self, event: dict[str, Any]) -> str:
+    def _query(self, event: dict[str, Any]) -> str:
         # Values as the client sent them (not decoded); "?flag" arrives as "flag=".
         if self.multi_value:
             several: Mapping[str, list[str]] = event.get("multiValueQueryStringParameters") or {}
@@ -188,9 +166,25 @@ def load_balancer_event(routes: tuple[str, ...], multi_value: bool) -> LoadBalan
     return LoadBalancerEvent(routes, multi_value)
 
 
-def event_shape(event: dict[str, Any], routes: tuple[str, ...] = ()) -> EventShape:
-    """The shape of `event`, by what its front puts in it: a load balancer's names itself in
-    `requestContext.elb` (its path is matched against `routes`), any other is API Gateway's."""
-    if "elb" in (event.get("requestContext") or {}):
-        return load_balancer_event(routes, "multiValueHeaders" in event)
-    return HTTP_API
+def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> tuple[EventShape, EventParts]:
+    """The shape of `event`, by what its front puts in it, and the parts every request reads. A
+    load balancer's names itself in `requestContext.elb` (its path is matched against `routes`);
+    any other is API Gateway's, read here in one call: a redirect's hit reads no more before its
+    response."""
+    context = event.get("requestContext") or {}
+    if "elb" in context:
+        shape = load_balancer_event(routes, "multiValueHeaders" in event)
+        return shape, shape.read(event)
+    headers = event.get("headers") or {}
+    # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
+    # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
+    if "host" not in headers:
+        headers = {name.lower(): value for name, value in headers.items()}
+    method = (context.get("http") or {}).get("method") or "GET"
+    route = event.get("routeKey") or ""
+    return HTTP_API, (route, method, event.get("pathParameters") or {}, headers, event.get("rawQueryString") or "")
+
+
+def event_shape(event: dict[str, Any]) -> EventShape:
+    """The shape of `event` (read_event), for a door that reads only a part or two of it."""
+    return read_event(event)[0]
