@@ -14,6 +14,7 @@ from shortlink.redirect.click_events import ClickReading
 from shortlink.redirect.request import RequestReading
 from shortlink.redirect.responses import plain_redirect
 from shortlink.redirect.services import RedirectServices
+from shortlink.settings.metrics import RedirectMetricSettings
 
 
 class Publisher:
@@ -34,7 +35,8 @@ def redirect_of(
     publisher = Publisher()
     links = CachedLinks(source, 10, 30, 5, prepare=plain_redirect)
     clicks = ClickReading(RecentFollows(10), None)
-    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks)
+    metrics = RedirectMetricSettings(own_service="redirect")
+    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
 
     def unused() -> Any:
         pytest.fail("these links read no budget, attempt log or robots.txt")

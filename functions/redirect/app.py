@@ -10,16 +10,13 @@ here is paid on a cold start.
 from typing import Any
 
 from shortlink import wiring
-from shortlink.redirect.click_extension import click_dispatcher
 from shortlink.redirect.door import answer
 from shortlink.redirect.request import RedirectRequest
 from shortlink.wiring import redirect_services
 
 wiring.load_link_reader()  # botocore at init, where provisioned concurrency pays it
 # Created at init on purpose: Lambda only accepts extension registrations during init.
-dispatcher = click_dispatcher(
-    wiring.click_publisher, wiring.visitor_salt_root, wiring.click_reading, wiring.packing_rules
-)
+dispatcher = wiring.click_dispatcher()
 
 
 def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:

@@ -49,11 +49,12 @@ from shortlink.people.access_tokens import (
     AccessTokenNotValid,
     NoWorkspaceChosen,
     PersonAccess,
-    access_token_subject,
     actor_of_token,
     looks_like_jwt,
+    person_of_token,
 )
 from shortlink.people.actors import Actor
+from shortlink.people.key_access import key_actor
 from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.environment import comma_list
 from shortlink.web.urls import DestinationPolicy
@@ -153,8 +154,9 @@ def is_json_media_type(content_type: str | None) -> bool:
 
 
 def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: PersonAccess | None) -> Actor | None:
-    """Who the Authorization header names: a key of the store, or (a JWT, where a user pool is
-    configured) a person of the pool in one of their workspaces; None if neither."""
+    """Who the Authorization header names: a key of the store (capped by its maker's role), or (a
+    JWT, where a user pool is configured) a person of the pool in one of their workspaces; None
+    if neither, or a key whose maker is no member of its workspace any more."""
     authorization = event.headers.get("authorization")
     token = bearer_token(authorization)
     if people is not None and token is not None and looks_like_jwt(token):
@@ -163,7 +165,7 @@ def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: Person
         except AccessTokenNotValid:
             return None
     key = authenticate(authorization, api_keys, datetime.now(UTC))
-    return Actor.of_key(key) if key is not None else None
+    return key_actor(key, people.memberships if people is not None else None) if key is not None else None
 
 
 def _precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonAccess | None) -> Response[Any] | None:
@@ -214,7 +216,7 @@ def _person_precheck(app: APIGatewayHttpResolver, people: PersonAccess | None) -
     try:
         if people is None or token is None:
             raise AccessTokenNotValid("no token")
-        app.context[PERSON_CONTEXT] = access_token_subject(token, people.key_set, people.issuer, datetime.now(UTC))
+        app.context[PERSON_CONTEXT] = person_of_token(token, people, datetime.now(UTC))
     except AccessTokenNotValid:
         return error_response(
             401,

@@ -1,2 +1,2 @@
 """Clicks: events, packing, tallies, orphans, unique visitors, stats, the redirect's click metrics;
-imports links and the bases."""
+imports links, domains, rules, settings and the bases."""

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     # Loaded by the first click's work, after the response: never at init, which a visitor waits for.
     from shortlink.clicks.events import ClickEvent, ClickPublisher
     from shortlink.redirect.click_events import ClickReading
+    from shortlink.settings.metrics import RedirectMetricSettings
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -112,10 +113,12 @@ class InvocationRecorder:
         publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
         click_reading: "Callable[[], ClickReading]",
+        metric_settings: "Callable[[], RedirectMetricSettings]",
     ) -> None:
         self._publisher = publisher
         self._visitor_salt_root = visitor_salt_root
         self._click_reading = click_reading
+        self._metric_settings = metric_settings
         self._pending = PendingWork()
         # Click ids: a random prefix drawn on the first click (never at init, which a snapshot
         # would share) and a sequence: unique, and cheaper than a random id per click.
@@ -155,4 +158,4 @@ class InlineDispatcher(InvocationRecorder):
 
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
         held.add(*describe(self.take(), self._visitor_salt_root, self._click_reading))
-        send(self._publisher(), held.take(time.monotonic()))
+        send(self._publisher(), held.take(time.monotonic()), self._metric_settings)

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from shortlink.clicks.events import ClickPack, ClickPublisher
     from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
     from shortlink.redirect.click_events import ClickReading
+    from shortlink.settings.metrics import RedirectMetricSettings
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -68,10 +69,11 @@ class ExtensionDispatcher(InvocationRecorder):
         publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
         click_reading: "Callable[[], ClickReading]",
+        metric_settings: "Callable[[], RedirectMetricSettings]",
         extensions: ExtensionsClient,
         rules: "Callable[[], PackingRules]",
     ) -> None:
-        super().__init__(publisher, visitor_salt_root, click_reading)
+        super().__init__(publisher, visitor_salt_root, click_reading, metric_settings)
         self._extensions = extensions
         self._rules = rules
         self._held: HeldClicks | None = None  # made on first use: the settings are read then
@@ -124,7 +126,7 @@ class ExtensionDispatcher(InvocationRecorder):
         self._hold(self._handed_over(deadline_ms))
 
     def _send(self, flush: "Flush") -> None:
-        send(self._publisher(), flush)
+        send(self._publisher(), flush, self._metric_settings)
 
     def _handed_over(self, deadline_ms: int | None) -> list[PendingWork]:
         """This invocation's work, once its handler is done, and any an unseen one left."""
@@ -218,7 +220,7 @@ class ExtensionDispatcher(InvocationRecorder):
         finally:
             self._state.release()
         if not flush.packs:  # nothing held (an environment of refusals, checks or no clicks yet)
-            emit(flush.counts)  # no client made, no thread started within SIGTERM's 500 ms
+            emit(flush.counts, self._metric_settings)  # no client made, no thread started within SIGTERM's 500 ms
             return
         queued: list[ClickPack] = []
 
@@ -237,7 +239,7 @@ class ExtensionDispatcher(InvocationRecorder):
         if lost:
             counts.update(log_lost(lost))
             counts["HeldClicksLost"] = sum(len(pack.clicks) for pack in lost)
-        emit(counts)
+        emit(counts, self._metric_settings)
 
 
 def click_dispatcher(
@@ -245,12 +247,16 @@ def click_dispatcher(
     visitor_salt_root: Callable[[], bytes],
     click_reading: "Callable[[], ClickReading]",
     packing_rules: "Callable[[], PackingRules]",
+    metric_settings: "Callable[[], RedirectMetricSettings]",
+    extensions_api: str,
 ) -> ClickDispatcher:
-    """The extension where Lambda's Extensions API exists (call at init), else inline sending.
-    The providers come from the composition root and are called after a response."""
-    runtime_api = os.environ.get("AWS_LAMBDA_RUNTIME_API")
-    if runtime_api:
-        extensions = LambdaExtensionsApi(runtime_api)
-        return ExtensionDispatcher(publisher, visitor_salt_root, click_reading, extensions, packing_rules)
+    """The extension where Lambda's Extensions API exists (`extensions_api`, its address; call
+    at init), else inline sending. The providers come from the composition root and are called
+    after a response."""
+    if extensions_api:
+        extensions = LambdaExtensionsApi(extensions_api)
+        return ExtensionDispatcher(
+            publisher, visitor_salt_root, click_reading, metric_settings, extensions, packing_rules
+        )
     logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
-    return InlineDispatcher(publisher, visitor_salt_root, click_reading)
+    return InlineDispatcher(publisher, visitor_salt_root, click_reading, metric_settings)

@@ -4,6 +4,7 @@ still fail are logged for replay (shortlink.redirect.lost_clicks) and counted.""
 import logging
 import time
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from shortlink.clicks import metrics as deferred_metrics
@@ -13,6 +14,7 @@ from shortlink.redirect.lost_clicks import log_lost
 if TYPE_CHECKING:
     from shortlink.clicks.events import ClickPack, ClickPublisher
     from shortlink.clicks.packing import Flush
+    from shortlink.settings.metrics import RedirectMetricSettings
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -36,7 +38,7 @@ def deliver(publisher: "ClickPublisher", packs: "list[ClickPack]", attempts: int
     return lost
 
 
-def send(publisher: "ClickPublisher", flush: "Flush") -> None:
+def send(publisher: "ClickPublisher", flush: "Flush", metric_settings: "Callable[[], RedirectMetricSettings]") -> None:
     """Queue a flush's packs, then emit its metrics, and those of its lost clicks."""
     counts = flush.counts
     if flush.packs:
@@ -44,12 +46,12 @@ def send(publisher: "ClickPublisher", flush: "Flush") -> None:
         if lost:
             counts.update(log_lost(lost))
             counts["ClickDispatchFailures"] = sum(len(pack.clicks) for pack in lost)
-    emit(counts)
+    emit(counts, metric_settings)
 
 
-def emit(counts: Counter[str]) -> None:
+def emit(counts: Counter[str], metric_settings: "Callable[[], RedirectMetricSettings]") -> None:
     try:
-        deferred_metrics.emit(counts)
+        deferred_metrics.emit(counts, metric_settings)
     except Exception:
         # Metrics are worth a log line, never a lost click or a stuck extension.
         logger.exception("metrics not emitted")

@@ -1,5 +1,5 @@
 """Clicks that could not be queued: one replayable log line each, which
-`python -m tools.replay_clicks` looks for."""
+`python -m tools.operators.replay_clicks` looks for."""
 
 import json
 import logging
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 logger = logging.getLogger("shortlink.clicks")
 
-# The marker of a click that could not be queued; `python -m tools.replay_clicks` looks for it.
+# The marker of a click that could not be queued; `python -m tools.operators.replay_clicks` looks for it.
 LOST_CLICK_EVENT = "click_not_queued"
 
 
