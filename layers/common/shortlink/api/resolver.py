@@ -28,7 +28,7 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 from aws_lambda_powertools.event_handler.types import EventHandlerInstance
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
+from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token, writes
 from shortlink.api.link_views import LinkView
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import (
@@ -159,12 +159,14 @@ def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: Person
     if neither, or a key whose maker is no member of its workspace any more."""
     authorization = event.headers.get("authorization")
     token = bearer_token(authorization)
+    fresh = writes(event.request_context.http.method)
     if people is not None and token is not None and looks_like_jwt(token):
         try:
-            return actor_of_token(token, event.headers.get(WORKSPACE_HEADER), people, datetime.now(UTC))
+            workspace_id = event.headers.get(WORKSPACE_HEADER)
+            return actor_of_token(token, workspace_id, people, datetime.now(UTC), fresh=fresh)
         except AccessTokenNotValid:
             return None
-    key = authenticate(authorization, api_keys, datetime.now(UTC))
+    key = authenticate(authorization, api_keys, datetime.now(UTC), fresh=fresh)
     return key_actor(key, people.memberships if people is not None else None) if key is not None else None
 
 
