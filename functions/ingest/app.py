@@ -30,10 +30,10 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shortlink.clicks import metrics as deferred_metrics
 from shortlink.clicks.events import EDGE, ClickPack
 from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
-from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.edge_log_clicks import edge_packs
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events

@@ -19,9 +19,9 @@ from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
 from shortlink.links.slugs import RESERVED_SLUGS
-from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from shortlink.settings.functions import FUNCTIONS
 from shortlink.settings.resources import Resources
+from shortlink.web.edge import EDGE_SECRET_HEADER
 from tools.developers.devstack.template import LocalTemplate, nested_templates
 from tools.operators import secrets as secrets_command
 

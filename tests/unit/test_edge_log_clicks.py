@@ -11,7 +11,6 @@ from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.redirect.click_events import ClickReading
 from shortlink.redirect.edge_log_clicks import LOG_FIELDS, edge_follow, edge_packs, log_fields, request_headers
-from shortlink.redirect.request import RequestReading
 
 AT = datetime(2026, 12, 6, 12, tzinfo=UTC).timestamp()
 BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
@@ -40,7 +39,7 @@ def line(**values: str) -> str:
 
 
 def reading() -> ClickReading:
-    return ClickReading(RequestReading(), RecentFollows(10), None)
+    return ClickReading(RecentFollows(10), None)
 
 
 def packs(*lines: str, link: Link | None = LINK, domains: ShortDomains = ONE_DOMAIN):

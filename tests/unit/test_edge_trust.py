@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from shortlink.redirect.edge import EDGE_SECRET_HEADER, came_through_edge
 from shortlink.redirect.request import RedirectRequest, RequestReading
-from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
+from shortlink.web.addresses import client_ip
+from shortlink.web.edge import EDGE_SECRET_HEADER, came_through_edge
 
 SOURCE = ipaddress.ip_address("198.51.100.4")
 FORGED = {"cloudfront-viewer-address": "203.0.113.66:443", "cloudfront-viewer-country": "DE"}
@@ -46,7 +46,7 @@ def test_without_an_edge_a_forged_viewer_address_and_country_are_never_believed(
     # The console's client address (what its sign-in limits count)
     assert client_ip(forged, "") == SOURCE
     # The redirect's request: its address (unlock limits) and its visitor (rules)
-    request = RedirectRequest(forged, "GET", "abc", RequestReading(""))
+    request = RedirectRequest(forged, RequestReading(""))
     assert request.through_edge is False
     assert request.client_ip == SOURCE
     assert (request.visitor.country, request.visitor.ip) == ("XX", SOURCE)

@@ -13,7 +13,7 @@ from standardwebhooks import Webhook
 from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
-from shortlink.links.urls import DestinationPolicy
+from shortlink.web.urls import DestinationPolicy
 from shortlink.webhooks.model import (
     MAX_ATTEMPTS,
     SECRET_OVERLAP,

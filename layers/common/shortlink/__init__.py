@@ -3,7 +3,8 @@
 The bases: errors (domain errors), accepted_moments, numbers, secrets, and settings (the
 functions' settings, one small model per concern).
 The domain: codes, links, domains, rules, access, people, clicks, webhooks, audit, sso; none
-calls AWS.
+calls AWS. web: what any door may believe of a request (event shapes, edge trust, hosts,
+addresses) and URLs as browsers read them.
 What the functions run: api (the API-key functions' HTTP), redirect, console, transfer.
 adapters talk to AWS and turn its errors into domain errors; wiring, the composition root, is
 the only package that builds them and the only one that reads the environment; entrypoints

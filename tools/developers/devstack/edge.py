@@ -48,8 +48,8 @@ def as_the_edge(
 ) -> Any:
     """`app` (the local HTTP API, a WSGI app) behind the edge's changes to each request; with
     `function`, the edge tier's viewer-request function before it."""
-    from shortlink.redirect.edge import EDGE_SECRET_HEADER  # the layer is importable once the stack runs
-    from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
+    from shortlink.web.edge import EDGE_SECRET_HEADER  # the layer is importable once the stack runs
+    from shortlink.web.hosts import EDGE_HOST_HEADER
 
     def to_the_origin(environ: dict[str, Any], start_response: Any) -> Any:
         viewer_host = environ.get("HTTP_HOST", "")

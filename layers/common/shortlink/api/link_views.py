@@ -15,7 +15,7 @@ from shortlink.access.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
-from shortlink.links.urls import MAX_URL_LENGTH
+from shortlink.web.urls import MAX_URL_LENGTH
 
 TAG_PATTERN = r"^[A-Za-z0-9_-]{1,32}$"
 UNIX_TIME = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")

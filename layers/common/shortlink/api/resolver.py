@@ -45,7 +45,6 @@ from shortlink.errors import (
     StorageUnavailable,
 )
 from shortlink.links.model import Link
-from shortlink.links.urls import DestinationPolicy
 from shortlink.people.access_tokens import (
     AccessTokenNotValid,
     NoWorkspaceChosen,
@@ -58,6 +57,7 @@ from shortlink.people.actors import Actor
 from shortlink.people.key_access import key_actor
 from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.environment import comma_list
+from shortlink.web.urls import DestinationPolicy
 
 MAX_BODY_BYTES = 16 * 1024
 # A bulk create carries up to 100 links of up to 2,048-character URLs.

@@ -12,8 +12,8 @@ from shortlink.api.resolver import current_actor
 from shortlink.audit.model import Action
 from shortlink.audit.recording import RequestOrigin, client_hash, recorded
 from shortlink.people.actors import Actor
-from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
+from shortlink.web.addresses import client_ip
 from shortlink.webhooks.model import EventMessage
 from shortlink.wiring import audit_recorder, settings_of, visitor_salt_root
 

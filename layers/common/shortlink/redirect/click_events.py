@@ -21,7 +21,7 @@ from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, ho
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
 from shortlink.links.model import Link
-from shortlink.redirect.request import RedirectRequest, RequestReading
+from shortlink.redirect.request import RedirectRequest
 from shortlink.rules.countries import UNKNOWN_COUNTRY
 from shortlink.rules.user_agents import human_device
 
@@ -67,10 +67,9 @@ def campaign_of(destination: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClickReading:
-    """What clicks are read with, made by the composition root: how their requests are read,
-    this environment's memory of recent follows and the country database (None: none)."""
+    """What clicks are read with, made by the composition root: this environment's memory of
+    recent follows and the country database (None: none)."""
 
-    requests: RequestReading
     recent_follows: RecentFollows
     country_database: CountryDatabase | None
 

@@ -20,8 +20,9 @@ from shortlink.errors import DestinationTooLong
 from shortlink.links.destinations import destination
 from shortlink.links.model import Link
 from shortlink.redirect.click_events import ClickReading, click_of
-from shortlink.redirect.visitors import viewer_address, visitor_of
+from shortlink.redirect.visitors import visitor_of
 from shortlink.rules.model import IpAddress
+from shortlink.web.addresses import viewer_address
 
 # The real-time log's fields, in the order edge.yaml's RealtimeLogConfig lists them.
 LOG_FIELDS = (

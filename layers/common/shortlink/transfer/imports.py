@@ -35,9 +35,9 @@ from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import PRIVATE_CODE_LENGTH, LinkOptions
 from shortlink.links.ports import Allowance, LinkRepository
-from shortlink.links.urls import DestinationPolicy, validate_destination
 from shortlink.links.use_cases import create_link, find_link
 from shortlink.transfer.formats import Record
+from shortlink.web.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:
     from shortlink.codes.generator import CodeSource

@@ -20,7 +20,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.domains.model import ShortDomains, split_key
 from shortlink.errors import InvalidUrl, ShortlinkError
-from shortlink.links.urls import DestinationPolicy, validate_destination
+from shortlink.web.urls import DestinationPolicy, validate_destination
 
 EventType = Literal["link.created", "link.updated", "link.deleted", "link.restored", "link.clicked", "audit.recorded"]
 EVENT_TYPES: tuple[EventType, ...] = get_args(EventType)

@@ -23,10 +23,6 @@ if TYPE_CHECKING:
     from shortlink.redirect.robots import CachedRobots
     from shortlink.redirect.services import RedirectServices
 
-# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
-# cached_links(): the redirect reads it without a call. Empty on a stack without Domains.
-host_prefixes: dict[str, str] = {}
-
 
 @factory
 def cached_links() -> "CachedLinks[PlainRedirect]":
@@ -37,8 +33,6 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
     from shortlink.redirect.responses import plain_redirect
 
     cache = settings_of(LinkCacheSettings)
-    host_prefixes.clear()
-    host_prefixes.update(short_domains().prefixes)
     table, deployment = resources().links_table.value, regions()
     here = DynamoLinkReader(table)
     source: DynamoLinkReader | MissesAskHome = here
@@ -58,7 +52,6 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
-    host_prefixes.clear()
 
 
 @factory

@@ -40,9 +40,9 @@ from shortlink.people.members import checked_email
 from shortlink.people.model import Membership, Person, plausible_id
 from shortlink.people.offboarding import leave
 from shortlink.people.ports import Challenge, UserPool
-from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.web.addresses import client_ip
 from shortlink.wiring import (
     api_key_store,
     attempt_log,

@@ -19,7 +19,6 @@ from shortlink.console.pages import ended_session_cookie, link_path, page, see_o
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
 from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
 from shortlink.links.model import Link
-from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
 from shortlink.people.errors import (
@@ -31,9 +30,11 @@ from shortlink.people.errors import (
     RoleNotGrantable,
 )
 from shortlink.people.key_access import key_actor
-from shortlink.redirect.edge import came_through_edge, request_headers
-from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.settings.edge import EdgeSettings
+from shortlink.web.edge import came_through_edge
+from shortlink.web.events import event_shape
+from shortlink.web.hosts import EDGE_HOST_HEADER
+from shortlink.web.urls import DestinationPolicy
 from shortlink.wiring import (
     addresses,
     api_key_store,
@@ -123,7 +124,8 @@ def requiring(*scopes: str) -> tuple[Session, Actor]:
 def browser_host() -> str | None:
     """The host the browser sent the request to: Host, but behind the edge (which replaces Host
     with the API's own) the viewer's host it names, or None where it names none (one domain)."""
-    headers = request_headers(current_event().raw_event)
+    event = current_event().raw_event
+    headers = event_shape(event).headers(event)
     if came_through_edge(headers, settings_of(EdgeSettings).secret):
         return headers.get(EDGE_HOST_HEADER) or None
     return headers.get("host", "")

@@ -22,9 +22,9 @@ from shortlink.entrypoints.console.plumbing import (
 )
 from shortlink.entrypoints.console.sso import button_label
 from shortlink.people.actors import Actor
-from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.web.addresses import client_ip
 from shortlink.wiring import (
     api_key_store,
     attempt_log,

@@ -4,19 +4,9 @@ headers it sets believed. Light on imports: the redirect's request reads it (sho
 
 import hmac
 from collections.abc import Mapping
-from typing import Any
 
 # The origin header CloudFront adds; its value is the edge secret (Settings.edge_secret).
 EDGE_SECRET_HEADER = "x-shortlink-edge-secret"  # noqa: S105 - the header's name, not a secret
-
-
-def request_headers(event: dict[str, Any]) -> Mapping[str, str]:
-    """The request's headers by lower-case name, as API Gateway hands them over (SAM CLI's
-    `sam local start-api` keeps the client's spelling)."""
-    headers: Mapping[str, str] = event.get("headers") or {}
-    if all(name.islower() for name in headers):
-        return headers
-    return {name.lower(): value for name, value in headers.items()}
 
 
 def came_through_edge(headers: Mapping[str, str], edge_secret: str) -> bool:
