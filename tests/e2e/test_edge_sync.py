@@ -104,3 +104,4 @@ def test_clicks_the_edge_answers_are_counted_once_with_bots_and_repeats(edge):
     assert (report["clicks"], report["bots"]) == (12, 3)
     assert report["repeat_clicks"] >= 6  # each person's second and later follows within the window
     assert report["top"]["country"][0] == {"value": "DE", "clicks": 12}
+    assert report["top"]["answered"] == [{"value": "edge", "clicks": 12}]  # where they were answered
