@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.running_stack import RunningStack
-from tests.e2e.test_edge_sync import BROWSER, LAMBDA_FOLLOW, auth, published, seconds_until
+from tests.e2e.test_edge_sync import BROWSER, LAMBDA_FOLLOW, auth, edge_stack, published, seconds_until
 
 RECONCILE_SECONDS = 15  # long enough that the entry outlives the expiry by a few seconds
 LIFETIME = timedelta(seconds=6)
@@ -20,18 +20,11 @@ LIFETIME = timedelta(seconds=6)
 
 @pytest.fixture(scope="module")
 def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningStack, Path]]:
-    store_file = tmp_path_factory.mktemp("edge-expiry") / "store.json"
-    stack = RunningStack.start(
-        EDGE_TIER="1",
-        EDGE_STORE_FILE=str(store_file),
-        EDGE_PROPAGATION_MS="300",
-        EDGE_RECONCILE_SECONDS=str(RECONCILE_SECONDS),
+    yield from edge_stack(
+        tmp_path_factory.mktemp("edge-expiry") / "store.json",
+        propagation_ms=300,
+        reconcile_seconds=RECONCILE_SECONDS,
     )
-    try:
-        assert stack.ready, stack.output()
-        yield stack, store_file
-    finally:
-        stack.stop()
 
 
 def lambda_follows(stack: RunningStack) -> int:

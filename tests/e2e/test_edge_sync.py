@@ -25,20 +25,31 @@ LAMBDA_FOLLOW = re.compile(r"devstack\.http (GET|HEAD) /\{code\} ->")
 BOT = "Googlebot/2.1 (+http://www.google.com/bot.html)"
 
 
-@pytest.fixture(scope="module")
-def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningStack, Path]]:
-    store_file = tmp_path_factory.mktemp("edge-sync") / "store.json"
+def edge_stack(
+    store_file: Path, propagation_ms: int, log_redelivery: float = 0, reconcile_seconds: float = 300
+) -> Iterator[tuple[RunningStack, Path]]:
+    """A local stack with the edge tier, its store published at `store_file`, stopped after."""
     stack = RunningStack.start(
         EDGE_TIER="1",
         EDGE_STORE_FILE=str(store_file),
-        EDGE_PROPAGATION_MS=str(PROPAGATION_MS),
-        EDGE_LOG_REDELIVERY="0.5",  # every other batch of log lines comes again
+        EDGE_PROPAGATION_MS=str(propagation_ms),
+        EDGE_LOG_REDELIVERY=str(log_redelivery),
+        EDGE_RECONCILE_SECONDS=str(reconcile_seconds),
     )
     try:
         assert stack.ready, stack.output()
         yield stack, store_file
     finally:
         stack.stop()
+
+
+@pytest.fixture(scope="module")
+def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[RunningStack, Path]]:
+    yield from edge_stack(
+        tmp_path_factory.mktemp("edge-sync") / "store.json",
+        PROPAGATION_MS,
+        log_redelivery=0.5,  # every other batch of log lines comes again
+    )
 
 
 def auth(stack: RunningStack) -> dict[str, str]:
