@@ -27,7 +27,7 @@ from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.webhooks import emitting as webhook_events
-from shortlink.webhooks.model import click_events
+from shortlink.webhooks.events import click_events
 from shortlink.wiring import click_counter, webhook_queue
 
 logger = Logger()

@@ -18,17 +18,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api.audit_views import AuditEntries, audit_answer
+from shortlink.api.auth import current_api_key, current_person, for_people, needs
+from shortlink.api.errors import error_response, missing_scope
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.api.people_views import PersonView, WorkspaceView
-from shortlink.api.resolver import (
-    api_resolver,
-    current_api_key,
-    current_person,
-    error_response,
-    for_people,
-    missing_scope,
-    needs,
-)
+from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, answers, content_answer
 from shortlink.audit.queries import InvalidAuditQuery, audit_query, export_format
 from shortlink.entrypoints import audit

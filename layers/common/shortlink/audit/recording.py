@@ -13,7 +13,7 @@ from shortlink.clicks.visitor_hashes import daily_salt
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.actors import Actor
 from shortlink.webhooks import emitting
-from shortlink.webhooks.model import AUDIT_EVENT, EventMessage, link_event
+from shortlink.webhooks.events import AUDIT_EVENT, EventMessage, link_event
 
 
 def client_hash(salt_root: bytes, address: str | None, at: datetime) -> str:

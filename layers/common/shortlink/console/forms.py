@@ -12,8 +12,8 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
+from shortlink.api.errors import describe_validation_errors
 from shortlink.api.link_views import DestinationOptions, MaxClicks, Moment, Password, RedirectType, Tags, Title, Url
-from shortlink.api.resolver import describe_validation_errors
 from shortlink.links.model import LinkChanges, LinkOptions
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.rules.model import ACCESS_KEYS

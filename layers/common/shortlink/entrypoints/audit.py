@@ -8,13 +8,13 @@ from datetime import UTC, datetime
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.api.resolver import current_actor
+from shortlink.api.auth import current_actor
 from shortlink.audit.model import Action
 from shortlink.audit.recording import RequestOrigin, client_hash, recorded
 from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
-from shortlink.webhooks.model import EventMessage
+from shortlink.webhooks.events import EventMessage
 from shortlink.wiring import audit_recorder, settings_of, visitor_salt_root
 
 

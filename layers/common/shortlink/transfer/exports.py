@@ -39,7 +39,7 @@ CSV_COLUMNS = (
     "domain",
 )
 STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks")
-# How the API shows a link (shortlink.api.resolver.link_view).
+# How the API shows a link (shortlink.api.link_presentation.link_view).
 ViewOf = Callable[[Link], LinkView]
 
 

@@ -11,8 +11,8 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
+from shortlink.api.link_presentation import destination_policy, link_view, requested_key
 from shortlink.api.link_views import LinkView
-from shortlink.api.resolver import destination_policy, link_view, requested_key
 from shortlink.console import forms
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session

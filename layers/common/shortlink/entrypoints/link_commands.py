@@ -1,0 +1,69 @@
+"""The link commands of a request, for either door: the composition root's stores and queues,
+the caller's allowance, and what the door gives (the request's origin, what its links may point
+to, how it shows a link). The API's functions take theirs from `link_commands(app)`."""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
+
+from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.idempotency import OncePerKey, idempotency_key
+from shortlink.api.link_presentation import destination_policy, link_view
+from shortlink.audit.recording import RequestOrigin
+from shortlink.commands.links import LinkCommands, LinkPresenter, Once
+from shortlink.entrypoints.audit import request_origin
+from shortlink.links.model import Link
+from shortlink.links.urls import DestinationPolicy
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.wiring import (
+    addresses,
+    audit_recorder,
+    code_generator,
+    idempotency_store,
+    link_repository,
+    settings_of,
+    short_domains,
+    webhook_queue,
+    window_counter,
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], present: LinkPresenter) -> LinkCommands:
+    """The commands of a request from `origin`, in its workspace (whose keys share the allowance)."""
+
+    def allowance() -> CreateAllowance:
+        limit = settings_of(RateLimitSettings).creates_per_minute
+        return CreateAllowance(origin.workspace, limit, now(), window_counter())
+
+    return LinkCommands(
+        origin=origin,
+        clock=now,
+        links=link_repository(),
+        codes=code_generator,
+        policy=policy,
+        allowance=allowance,
+        present=present,
+        recorder=audit_recorder(),
+        events=webhook_queue(),
+    )
+
+
+def link_commands(app: APIGatewayHttpResolver) -> LinkCommands:
+    """The commands of the API request `app` is answering, in its caller's account."""
+
+    def shown(link: Link) -> dict[str, Any]:
+        return link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
+
+    return commands_of(request_origin(app, now()), lambda: destination_policy(app, addresses(), short_domains()), shown)
+
+
+def once_per_key(app: APIGatewayHttpResolver, owner: str, request: dict[str, Any], prefix: str) -> Once | None:
+    """The request's idempotency (None without an Idempotency-Key): once per key in `owner`'s account."""
+    key = idempotency_key(app.current_event.headers)
+    return None if key is None else OncePerKey(idempotency_store(), owner, key, request, prefix)
