@@ -13,15 +13,16 @@ from pydantic import ValidationError
 from shortlink.access.api_keys import LINKS_WRITE
 from shortlink.api.auth import needs
 from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer
-from shortlink.api.idempotency import IDEMPOTENCY
+from shortlink.api.idempotency import IDEMPOTENCY, once_per_key
 from shortlink.api.link_requests import MAX_BULK_PASSWORDS, BulkCreateRequest, CreateLinkRequest
 from shortlink.api.link_views import LinkView
+from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.commands.links import LinkCommands
-from shortlink.entrypoints.link_commands import link_commands, once_per_key
+from shortlink.entrypoints.link_commands import link_commands
 from shortlink.errors import ShortlinkError
-from shortlink.wiring import api_key_store, person_access, short_domains
+from shortlink.wiring import api_key_store, idempotency_store, person_access, short_domains
 
 logger = Logger()
 tracer = Tracer()
@@ -45,8 +46,9 @@ def created(commands: LinkCommands, request: CreateLinkRequest) -> dict[str, Any
     security=needs(LINKS_WRITE),
 )
 def create(request: Annotated[CreateLinkRequest, Body()]) -> Response[Any]:
-    commands = link_commands(app)
-    once = once_per_key(app, commands.owner, request.model_dump(mode="json"), "create-link")
+    caller = api_request(app)  # read once by the door
+    commands = link_commands(caller)
+    once = once_per_key(caller, request.model_dump(mode="json"), "create-link", idempotency_store)
     view = created(commands, request) if once is None else once(lambda: created(commands, request))
     return Response(status_code=201, content_type=content_types.APPLICATION_JSON, body=json.dumps(view))
 
@@ -76,7 +78,7 @@ def one_of_many(commands: LinkCommands, index: int, item: dict[str, Any]) -> dic
 )
 def create_many(request: Annotated[BulkCreateRequest, Body()]) -> Response[Any]:
     """Up to 100 links, each created or refused on its own; 200 with one result per link, in order."""
-    commands = link_commands(app)
+    commands = link_commands(api_request(app))
     results = []
     passwords = 0
     with commands.together():  # one queue call for the whole batch

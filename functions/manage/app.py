@@ -19,6 +19,7 @@ from shortlink.api.auth import current_api_key, needs
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery, EditLinkRequest
 from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN, LinkView
+from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, WRITE_ONLY_ANSWER, LinkPage, answers
 from shortlink.entrypoints import link_qr as qr_routes
@@ -41,7 +42,7 @@ app = api_resolver(api_key_store, person_access)
 
 
 def view(link: Link) -> dict[str, Any]:
-    return link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
+    return link_view(api_request(app).host, link, addresses(), short_domains()).model_dump(mode="json")
 
 
 def stored_key(code: str, domain: str | None) -> str:
@@ -103,7 +104,7 @@ def get_link(code: str, domain: DomainQuery = None) -> dict[str, Any]:
     security=needs(LINKS_WRITE),
 )
 def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: DomainQuery = None) -> Response[Any]:
-    return written(link_commands(app).edit(stored_key(code, domain), request.changes()).view)
+    return written(link_commands(api_request(app)).edit(stored_key(code, domain), request.changes()).view)
 
 
 @app.delete(
@@ -114,7 +115,7 @@ def patch_link(code: str, request: Annotated[EditLinkRequest, Body()], domain: D
     security=needs(LINKS_WRITE),
 )
 def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
-    link_commands(app).delete(stored_key(code, domain))
+    link_commands(api_request(app)).delete(stored_key(code, domain))
     return Response(status_code=204)  # no body, so no Content-Type either
 
 
@@ -126,7 +127,7 @@ def remove_link(code: str, domain: DomainQuery = None) -> Response[Any]:
     security=needs(LINKS_WRITE),
 )
 def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
-    return written(link_commands(app).restore(stored_key(code, domain)).view)
+    return written(link_commands(api_request(app)).restore(stored_key(code, domain)).view)
 
 
 # After the routes above: the document lists them in this order.

@@ -19,6 +19,7 @@ from shortlink.access.api_keys import LINKS_WRITE
 from shortlink.api.auth import needs
 from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES, file_body
 from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer, error_response
+from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import ImportSummary, answers
 from shortlink.entrypoints import link_exports as export_routes
@@ -79,7 +80,7 @@ def import_links(
         return error_response(422, "invalid_request", str(error))
     if not records:
         return error_response(422, "invalid_request", "the file holds no links")
-    commands = link_commands(app)
+    commands = link_commands(api_request(app))
     # One entry per link, not one per file (each link's page shows where it came from), each
     # written in the transaction that writes its link.
     links = importing_links().recording(audit_trail(), commands.imported_entry)

@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.auth import current_api_key, needs
 from shortlink.api.link_presentation import destination_policy
+from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.webhook_views import (
     CREATE_ANSWERS,
@@ -48,7 +49,7 @@ EndpointId = Annotated[str, Path(pattern=r"^ep_[0-9a-f]{32}$")]
 
 def checked_url(url: str) -> str:
     """Where a webhook of this request's account may be sent (422 invalid_url naming the problem)."""
-    policy = destination_policy(app, addresses(), short_domains())
+    policy = destination_policy(api_request(app).host, addresses(), short_domains())
     return validate_endpoint_url(url, policy, settings_of(WebhookSettings).allow_loopback)
 
 

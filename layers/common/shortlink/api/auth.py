@@ -12,6 +12,7 @@ from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
 from shortlink.api.bodies import body_bytes, body_limit, is_json_media_type, takes_file
 from shortlink.api.errors import error_response, missing_scope
+from shortlink.api.requests import REQUEST_CONTEXT, ApiRequest, api_request
 from shortlink.errors import ConfigurationError
 from shortlink.people.access_tokens import (
     AccessTokenNotValid,
@@ -23,7 +24,6 @@ from shortlink.people.access_tokens import (
 )
 from shortlink.people.actors import Actor
 
-ACTOR_CONTEXT = "actor"
 API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
 # The scheme of the routes only people call (API Gateway's JWT authorizer guards them deployed).
 PERSON_SCHEME = "personAccessToken"
@@ -113,7 +113,7 @@ def precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonA
         return error_response(
             415, "unsupported_media_type", "request body must be JSON (Content-Type: application/json)"
         )
-    app.context[ACTOR_CONTEXT] = caller
+    app.context[REQUEST_CONTEXT] = ApiRequest.of(caller, event)
     return None
 
 
@@ -141,8 +141,7 @@ def current_person(app: APIGatewayHttpResolver) -> str:
 
 def current_actor(app: APIGatewayHttpResolver) -> Actor:
     """Who made this request (a key, or a person with an access token), in its workspace."""
-    actor: Actor = app.context[ACTOR_CONTEXT]
-    return actor
+    return api_request(app).actor
 
 
 # The routes' older name for it: what they read (owner, allows, expires_at) an actor has too.

@@ -16,9 +16,9 @@ from aws_lambda_powertools.utilities.idempotency.exceptions import (
     IdempotencyValidationError,
 )
 
+from shortlink.api.requests import ApiRequest
 from shortlink.errors import IdempotencyKeyReused, InvalidLinkOption, RequestInProgress, StorageUnavailable
 
-IDEMPOTENCY_KEY_HEADER = "idempotency-key"  # API Gateway lower-cases header names
 IDEMPOTENCY_KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
 IDEMPOTENCY = IdempotencyConfig(
     event_key_jmespath="[owner, key]",
@@ -27,10 +27,9 @@ IDEMPOTENCY = IdempotencyConfig(
 )
 
 
-def idempotency_key(headers: Mapping[str, str]) -> str | None:
-    """The request's Idempotency-Key, if it sent one; InvalidLinkOption (422) for one that is not
+def idempotency_key(key: str | None) -> str | None:
+    """The Idempotency-Key a request sent, if any; InvalidLinkOption (422) for one that is not
     1-255 printable ASCII characters."""
-    key = headers.get(IDEMPOTENCY_KEY_HEADER)
     if key is not None and not IDEMPOTENCY_KEY_PATTERN.fullmatch(key):
         raise InvalidLinkOption("Idempotency-Key", "Idempotency-Key: 1-255 printable ASCII characters")
     return key
@@ -65,3 +64,12 @@ class OncePerKey:
         except IdempotencyPersistenceLayerError as error:
             raise StorageUnavailable(f"idempotency record not read or written: {error}") from error
         return answer
+
+
+def once_per_key(
+    request: ApiRequest, body: Mapping[str, Any], prefix: str, store: Callable[[], BasePersistenceLayer]
+) -> OncePerKey | None:
+    """The request's idempotency (None without an Idempotency-Key): once per key and `body` in
+    its caller's account, kept in the `store` the composition root builds."""
+    key = idempotency_key(request.idempotency_key)
+    return None if key is None else OncePerKey(store(), request.actor.owner, key, body, prefix)

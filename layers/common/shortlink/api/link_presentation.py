@@ -4,8 +4,6 @@ stack names no public base), the key of a code a request names, and what its lin
 from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
-
 from shortlink.api.link_views import LinkView
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import StorageUnavailable
@@ -15,14 +13,15 @@ from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.environment import comma_list
 
 
-def public_base_url(app: APIGatewayHttpResolver, addresses: AddressSettings) -> str:
-    """Where short links live: the configured base, else the domain this request came in on."""
-    return addresses.public_base_url or f"https://{app.current_event.request_context.domain_name}"
+def public_base_url(host: str, addresses: AddressSettings) -> str:
+    """Where short links live: the configured base, else the host the request came in on."""
+    return addresses.public_base_url or f"https://{host}"
 
 
-def link_view(app: APIGatewayHttpResolver, link: Link, addresses: AddressSettings, domains: ShortDomains) -> LinkView:
-    """How the API shows `link`: its short URL and domain are its domain's."""
-    base = domains.base_url(link.domain, public_base_url(app, addresses))
+def link_view(host: str, link: Link, addresses: AddressSettings, domains: ShortDomains) -> LinkView:
+    """How the API shows `link` to a request that came in on `host`: its short URL and domain
+    are its domain's."""
+    base = domains.base_url(link.domain, public_base_url(host, addresses))
     return LinkView.of(link, base, domains.public_name(link.domain))
 
 
@@ -32,15 +31,13 @@ def requested_key(code: str, domain: str | None, domains: ShortDomains) -> str:
     return link_key(domains.domain_named(domain), code)
 
 
-def destination_policy(
-    app: APIGatewayHttpResolver, addresses: AddressSettings, domains: ShortDomains
-) -> DestinationPolicy:
-    """Our own hosts (the public one, every short domain, the one this request came in on, the
-    stack's others) and the blocklist, each in any spelling a browser reads."""
+def destination_policy(host: str, addresses: AddressSettings, domains: ShortDomains) -> DestinationPolicy:
+    """Our own hosts (the public one, every short domain, `host`, the one the request came in
+    on, the stack's others) and the blocklist, each in any spelling a browser reads."""
     own = {
-        urlsplit(public_base_url(app, addresses)).netloc,
+        urlsplit(public_base_url(host, addresses)).netloc,
         *domains.names,
-        app.current_event.request_context.domain_name or "",
+        host,
         *stack_own_hosts(addresses.own_hosts_parameter),
     }
     return _policy(frozenset(host for host in own if host), addresses.blocked_domains)

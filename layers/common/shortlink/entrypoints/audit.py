@@ -4,40 +4,35 @@ call per change, made after the change is written (a failure to record answers 5
 
 from collections.abc import Iterable
 from datetime import UTC, datetime
+from typing import Any
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
-from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.api.auth import current_actor
+from shortlink.api.requests import ApiRequest, api_request
 from shortlink.audit.model import Action
 from shortlink.audit.recording import RequestOrigin, client_hash, recorded
 from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings
-from shortlink.webhooks.events import EventMessage
 from shortlink.wiring import audit_recorder, settings_of, visitor_salt_root
 
 
-def origin_of(actor: Actor, event: APIGatewayProxyEventV2, at: datetime) -> RequestOrigin:
-    """`actor`'s request `event`, in their workspace: the client's address (behind the edge, the
-    viewer's, believed only with the edge's secret) hashed with the day's salt."""
-    address = client_ip(event.raw_event, settings_of(EdgeSettings).secret)
+def origin_of(actor: Actor, raw_event: dict[str, Any], request_id: str, at: datetime) -> RequestOrigin:
+    """`actor`'s request (`raw_event`, API Gateway's `request_id`), in their workspace: the
+    client's address (behind the edge, the viewer's, believed only with the edge's secret) hashed
+    with the day's salt."""
+    address = client_ip(raw_event, settings_of(EdgeSettings).secret)
     hashed = client_hash(visitor_salt_root(), str(address or ""), at)
-    return RequestOrigin(actor.owner, recorded(actor), hashed, event.request_context.request_id or "")
+    return RequestOrigin(actor.owner, recorded(actor), hashed, request_id)
 
 
-def request_origin(app: APIGatewayHttpResolver, at: datetime) -> RequestOrigin:
-    return origin_of(current_actor(app), app.current_event, at)  # a key, or a person with the pool's token
+def request_origin(request: ApiRequest, at: datetime) -> RequestOrigin:
+    """The origin of an API request (a key, or a person with the pool's token)."""
+    return origin_of(request.actor, request.raw_event, request.request_id, at)
 
 
-def record(
-    app: APIGatewayHttpResolver,
-    action: Action,
-    target_id: str,
-    changed: Iterable[str] = (),
-    along: list[EventMessage] | None = None,
-) -> None:
-    """One entry of `action` on `target_id` by this request; its audit.recorded event is queued
-    now, or added to `along`, the webhook events the caller queues (one queue call for all)."""
+def record(app: APIGatewayHttpResolver, action: Action, target_id: str, changed: Iterable[str] = ()) -> None:
+    """One entry of `action` on `target_id` by the request `app` answers; its audit.recorded
+    event queued."""
     now = datetime.now(UTC)
-    audit_recorder().record([request_origin(app, now).entry(action, target_id, now, changed)], along)
+    audit_recorder().record([request_origin(api_request(app), now).entry(action, target_id, now, changed)])

@@ -1,18 +1,16 @@
 """The link commands of a request, for either door: the composition root's stores and queues,
 the caller's allowance, and what the door gives (the request's origin, what its links may point
-to, how it shows a link). The API's functions take theirs from `link_commands(app)`."""
+to, how it shows a link). The API's functions take theirs from `link_commands(request)`."""
 
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver
-
 from shortlink.access.rate_limits import CreateAllowance
-from shortlink.api.idempotency import OncePerKey, idempotency_key
 from shortlink.api.link_presentation import destination_policy, link_view
+from shortlink.api.requests import ApiRequest
 from shortlink.audit.recording import RequestOrigin
-from shortlink.commands.links import LinkCommands, LinkPresenter, Once
+from shortlink.commands.links import LinkCommands, LinkPresenter
 from shortlink.entrypoints.audit import request_origin
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
@@ -21,7 +19,6 @@ from shortlink.wiring import (
     addresses,
     audit_recorder,
     code_generator,
-    idempotency_store,
     link_repository,
     settings_of,
     short_domains,
@@ -54,16 +51,13 @@ def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], 
     )
 
 
-def link_commands(app: APIGatewayHttpResolver) -> LinkCommands:
-    """The commands of the API request `app` is answering, in its caller's account."""
+def link_commands(request: ApiRequest) -> LinkCommands:
+    """The commands of an API request, in its caller's account."""
 
     def shown(link: Link) -> dict[str, Any]:
-        return link_view(app, link, addresses(), short_domains()).model_dump(mode="json")
+        return link_view(request.host, link, addresses(), short_domains()).model_dump(mode="json")
 
-    return commands_of(request_origin(app, now()), lambda: destination_policy(app, addresses(), short_domains()), shown)
+    def policy() -> DestinationPolicy:
+        return destination_policy(request.host, addresses(), short_domains())
 
-
-def once_per_key(app: APIGatewayHttpResolver, owner: str, request: dict[str, Any], prefix: str) -> Once | None:
-    """The request's idempotency (None without an Idempotency-Key): once per key in `owner`'s account."""
-    key = idempotency_key(app.current_event.headers)
-    return None if key is None else OncePerKey(idempotency_store(), owner, key, request, prefix)
+    return commands_of(request_origin(request, now()), policy, shown)

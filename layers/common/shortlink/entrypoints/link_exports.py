@@ -3,17 +3,18 @@ daily clicks (stats-csv), read page by page."""
 
 from datetime import UTC, datetime
 from functools import partial
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
-from shortlink.api.auth import current_api_key, needs
+from shortlink.api.auth import needs
 from shortlink.api.errors import error_response, missing_scope
 from shortlink.api.link_presentation import link_view
 from shortlink.api.link_views import Moment
+from shortlink.api.requests import api_request
 from shortlink.api.responses import ExportedLinks, content_answer
 from shortlink.clicks.stats import stats_range
 from shortlink.transfer.exports import (
@@ -28,10 +29,6 @@ from shortlink.transfer.exports import (
 from shortlink.wiring import addresses, click_stats, importing_links, short_domains
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
-
-
-def resolver() -> APIGatewayHttpResolver:
-    return cast(APIGatewayHttpResolver, router.api_resolver)
 
 
 ExportFormat = Literal["json", "csv", "stats-csv"]
@@ -65,9 +62,9 @@ def export_links(
         Query(description="json: the passwords as their hashes (needs the admin scope too)"),
     ] = None,
 ) -> Response[Any]:
-    key = current_api_key(resolver())
+    key = api_request(router).actor
     owner = key.owner  # the account's links
-    view_of = partial(link_view, resolver(), addresses=addresses(), domains=short_domains())
+    view_of = partial(link_view, api_request(router).host, addresses=addresses(), domains=short_domains())
     stats = export_format == "stats-csv"
     # What an export carries beyond links:read needs its own scope (docs/api.md, Scopes).
     if stats and not key.allows(STATS_READ):

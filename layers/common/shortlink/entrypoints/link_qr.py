@@ -2,17 +2,18 @@
 
 import base64
 import io
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ
-from shortlink.api.auth import current_api_key, needs
+from shortlink.api.auth import needs
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery
+from shortlink.api.requests import api_request
 from shortlink.api.responses import content_answer
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
@@ -21,12 +22,8 @@ from shortlink.wiring import addresses, link_repository, short_domains
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
-def resolver() -> APIGatewayHttpResolver:
-    return cast(APIGatewayHttpResolver, router.api_resolver)
-
-
 def owner() -> str:
-    return current_api_key(resolver()).owner  # the account: each of its keys sees its links
+    return api_request(router).actor.owner  # the account: each of its keys sees its links
 
 
 @router.get(
@@ -49,7 +46,7 @@ def qr_code(
 
     link = owned_link(requested_key(code, domain, short_domains()), owner(), link_repository())
     image = io.BytesIO()
-    segno.make(link_view(resolver(), link, addresses(), short_domains()).short_url, error="m").save(
+    segno.make(link_view(api_request(router).host, link, addresses(), short_domains()).short_url, error="m").save(
         image, kind=image_format, scale=scale, border=4
     )
     if image_format == "svg":

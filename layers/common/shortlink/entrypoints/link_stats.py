@@ -3,17 +3,18 @@ as JSON or CSV."""
 
 import json
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal, cast
+from typing import Annotated, Any, Literal
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import LINKS_READ, STATS_READ
-from shortlink.api.auth import current_api_key, needs
+from shortlink.api.auth import needs
 from shortlink.api.link_presentation import requested_key
 from shortlink.api.link_requests import DomainQuery
 from shortlink.api.link_views import TAG_PATTERN, Moment
+from shortlink.api.requests import api_request
 from shortlink.api.responses import content_answer
 from shortlink.api.stats_views import AccountStats, LinkStats, StatsReport
 from shortlink.clicks.account_stats import account_stats
@@ -27,12 +28,8 @@ from shortlink.wiring import click_stats, link_repository, short_domains
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
-def resolver() -> APIGatewayHttpResolver:
-    return cast(APIGatewayHttpResolver, router.api_resolver)
-
-
 def owner() -> str:
-    return current_api_key(resolver()).owner  # the account: each of its keys sees its links
+    return api_request(router).actor.owner  # the account: each of its keys sees its links
 
 
 # The stats routes' parameters and answers (a link's, the account's).
@@ -100,7 +97,7 @@ def all_links_stats(
     number); `?format=csv`: the series."""
     span = stats_range(start, end, granularity, datetime.now(UTC))
     report = account_stats(click_stats(), owner(), tag, span, short_domains().public_name)
-    if not current_api_key(resolver()).allows(LINKS_READ):
+    if not api_request(router).actor.allows(LINKS_READ):
         report["top_links"] = []  # they name codes, a private link's capability: links:read's to read
     filename = f"tag-{tag}-stats.csv" if tag is not None else "stats.csv"
     return stats_response(report, output, filename)

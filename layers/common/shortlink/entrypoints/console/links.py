@@ -16,13 +16,10 @@ from shortlink.commands.links import LinkCommands
 from shortlink.console import forms
 from shortlink.console.pages import see_other
 from shortlink.console.sessions import Session
-from shortlink.entrypoints.audit import origin_of
 from shortlink.entrypoints.console import audit
 from shortlink.entrypoints.console.plumbing import (
     Refused,
-    current_event,
     destinations,
-    now,
     page_of,
     posted_by_session,
     query,
@@ -142,7 +139,7 @@ def errors_of(error: ShortlinkError) -> dict[str, str]:
 def link_commands(actor: Actor) -> LinkCommands:
     """The link commands of this console request by `actor` (each writes its entry and queues its
     link.* event, as the API's do)."""
-    return commands_of(origin_of(actor, current_event(), now()), destinations, view)
+    return commands_of(audit.origin(actor), destinations, view)
 
 
 def create_from(form: forms.Form, commands: LinkCommands) -> Link:
