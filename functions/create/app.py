@@ -14,14 +14,14 @@ from shortlink.access.api_keys import LINKS_WRITE
 from shortlink.api.auth import needs
 from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer
 from shortlink.api.idempotency import IDEMPOTENCY, once_per_key
+from shortlink.api.link_commands import link_commands
 from shortlink.api.link_requests import MAX_BULK_PASSWORDS, BulkCreateRequest, CreateLinkRequest
-from shortlink.api.link_views import LinkView
 from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answers
 from shortlink.commands.links import LinkCommands
-from shortlink.entrypoints.link_commands import link_commands
 from shortlink.errors import ShortlinkError
+from shortlink.schemas.links import LinkView
 from shortlink.wiring import api_key_store, idempotency_store, person_access, short_domains
 
 logger = Logger()

@@ -17,6 +17,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
+from shortlink.api import audit
 from shortlink.api.audit_views import AuditEntries, audit_answer
 from shortlink.api.auth import current_api_key, current_person, for_people, needs
 from shortlink.api.errors import missing_scope
@@ -25,7 +26,6 @@ from shortlink.api.people_views import PersonView, WorkspaceView
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, answers, content_answer
 from shortlink.audit.queries import audit_query, export_format
-from shortlink.entrypoints import audit
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
 from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
 

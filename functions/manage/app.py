@@ -1,5 +1,5 @@
 """A key's own links: read, list, edit, delete and restore (their QR codes and stats: the
-routers of shortlink.entrypoints.link_qr and link_stats).
+routers of shortlink.api.link_qr and link_stats).
 
 Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
 """
@@ -15,19 +15,19 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
+from shortlink.api import link_qr as qr_routes
+from shortlink.api import link_stats as stats_routes
 from shortlink.api.auth import current_api_key, needs
+from shortlink.api.link_commands import link_commands
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery, EditLinkRequest
-from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN, LinkView
 from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, WRITE_ONLY_ANSWER, LinkPage, answers
-from shortlink.entrypoints import link_qr as qr_routes
-from shortlink.entrypoints import link_stats as stats_routes
-from shortlink.entrypoints.link_commands import link_commands
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
+from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN, LinkView
 from shortlink.wiring import (
     addresses,
     api_key_store,

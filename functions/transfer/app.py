@@ -2,7 +2,7 @@
 
 An import creates each record through the link commands' create (validation, destination checks,
 the key's create allowance, a link.created event) and answers a report; an export (the router of
-shortlink.entrypoints.link_exports) reads the key's links page by page.
+shortlink.api.link_exports) reads the key's links page by page.
 """
 
 import json
@@ -16,14 +16,14 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
 from shortlink.access.api_keys import LINKS_WRITE
+from shortlink.api import link_exports as export_routes
 from shortlink.api.auth import needs
 from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES, file_body
 from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer, error_response
+from shortlink.api.link_commands import link_commands
 from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import ImportSummary, answers
-from shortlink.entrypoints import link_exports as export_routes
-from shortlink.entrypoints.link_commands import link_commands
 from shortlink.errors import ShortlinkError
 from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS

@@ -11,6 +11,7 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
+from shortlink.api import audit
 from shortlink.api.auth import current_api_key, needs
 from shortlink.api.link_presentation import destination_policy
 from shortlink.api.requests import api_request
@@ -27,7 +28,6 @@ from shortlink.api.webhook_views import (
     EndpointView,
     RotatedSecret,
 )
-from shortlink.entrypoints import audit
 from shortlink.settings.webhooks import WebhookSettings
 from shortlink.webhooks.addresses import validate_endpoint_url
 from shortlink.webhooks.endpoints import (

@@ -2,8 +2,10 @@
 
 The bases: config (the environment, parsed once), errors (domain errors), accepted_moments, secrets.
 The domain: codes, links, domains, rules, access, clicks, webhooks; none calls AWS.
-What the functions run: api (the API-key functions' HTTP), redirect, console, transfer.
-adapters talk to AWS and turn its errors into domain errors; wiring, the composition root, is
-the only module that builds them. pyproject.toml's import-linter contracts (make lint) hold
-the direction: wiring > adapters > console|transfer > api|redirect > domain > bases.
+The doors: console and api (each its routes and presentation, above the composition root) and
+redirect; commands (what every door asks of links), transfer (file formats), schemas (a link's
+public shapes). adapters talk to AWS and turn its errors into domain errors; wiring, the
+composition root, is the only module that builds them. pyproject.toml's import-linter contracts
+(make lint) hold the direction: console > api > wiring > adapters > commands > transfer|redirect
+> schemas > domain > bases.
 """

@@ -4,11 +4,11 @@ stack names no public base), the key of a code a request names, and what its lin
 from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
-from shortlink.api.link_views import LinkView
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
+from shortlink.schemas.links import LinkView
 from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.environment import comma_list
 

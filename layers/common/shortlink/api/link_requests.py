@@ -6,7 +6,9 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.api.link_views import (
+from shortlink.domains.model import ShortDomains
+from shortlink.links.model import LinkChanges, LinkOptions
+from shortlink.schemas.links import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     Crawlable,
@@ -25,8 +27,6 @@ from shortlink.api.link_views import (
     UtmFields,
     link_values,
 )
-from shortlink.domains.model import ShortDomains
-from shortlink.links.model import LinkChanges, LinkOptions
 
 
 class CreateLinkRequest(DestinationOptions):

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import BaseModel, Field
 
-from shortlink.api.link_views import LinkView
+from shortlink.schemas.links import LinkView
 
 
 class ErrorBody(BaseModel):

@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.api.link_views import DOCUMENTED_WITHOUT_NULL, STRICT_REQUEST, Tags, Url
 from shortlink.api.responses import BODY_ERRORS, answers, documented
+from shortlink.schemas.links import DOCUMENTED_WITHOUT_NULL, STRICT_REQUEST, Tags, Url
 from shortlink.webhooks.endpoints import MAX_ENDPOINTS_PER_ACCOUNT, Endpoint
 from shortlink.webhooks.events import DEFAULT_EVENT_TYPES, EVENT_TYPES, EventType
 

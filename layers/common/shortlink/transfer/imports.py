@@ -20,7 +20,13 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from shortlink.access.passwords import password_hash_problem
-from shortlink.api.link_views import (
+from shortlink.domains.model import ShortDomains, link_key
+from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
+from shortlink.links.model import PRIVATE_CODE_LENGTH, Link, LinkOptions
+from shortlink.links.ports import Allowance, LinkRepository
+from shortlink.links.urls import DestinationPolicy, validate_destination
+from shortlink.links.use_cases import create_link, find_link
+from shortlink.schemas.links import (
     STRICT_REQUEST,
     DestinationOptions,
     MaxClicks,
@@ -31,12 +37,6 @@ from shortlink.api.link_views import (
     Title,
     Url,
 )
-from shortlink.domains.model import ShortDomains, link_key
-from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import PRIVATE_CODE_LENGTH, Link, LinkOptions
-from shortlink.links.ports import Allowance, LinkRepository
-from shortlink.links.urls import DestinationPolicy, validate_destination
-from shortlink.links.use_cases import create_link, find_link
 from shortlink.transfer.formats import Record
 
 if TYPE_CHECKING:

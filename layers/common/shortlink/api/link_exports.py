@@ -13,10 +13,10 @@ from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
 from shortlink.api.auth import needs
 from shortlink.api.errors import error_response, missing_scope
 from shortlink.api.link_presentation import link_view
-from shortlink.api.link_views import Moment
 from shortlink.api.requests import api_request
 from shortlink.api.responses import ExportedLinks, content_answer
 from shortlink.clicks.stats import stats_range
+from shortlink.schemas.links import Moment
 from shortlink.transfer.exports import (
     MAX_EXPORT_LINKS,
     MAX_STATS_EXPORT_LINKS,

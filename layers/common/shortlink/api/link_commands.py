@@ -7,11 +7,11 @@ from datetime import UTC, datetime
 from typing import Any
 
 from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.audit import request_origin
 from shortlink.api.link_presentation import destination_policy, link_view
 from shortlink.api.requests import ApiRequest
 from shortlink.audit.recording import RequestOrigin
 from shortlink.commands.links import LinkCommands, LinkPresenter
-from shortlink.entrypoints.audit import request_origin
 from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
 from shortlink.settings.rate_limits import RateLimitSettings

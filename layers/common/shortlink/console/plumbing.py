@@ -12,7 +12,6 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.api.link_presentation import destination_policy, link_view, requested_key
-from shortlink.api.link_views import LinkView
 from shortlink.console import forms
 from shortlink.console.error_pages import error_page
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
@@ -24,6 +23,7 @@ from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
+from shortlink.schemas.links import LinkView
 from shortlink.settings.edge import EdgeSettings
 from shortlink.wiring import (
     addresses,

@@ -11,13 +11,11 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
+from shortlink.api.link_commands import commands_of
 from shortlink.commands.links import LinkCommands
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
-from shortlink.console.sessions import Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import (
+from shortlink.console.plumbing import (
     Refused,
     destinations,
     page_of,
@@ -30,12 +28,13 @@ from shortlink.entrypoints.console.plumbing import (
     stored_key,
     view,
 )
-from shortlink.entrypoints.console.stats import chosen_range, clicks_last_7_days, stats_report
-from shortlink.entrypoints.link_commands import commands_of
+from shortlink.console.sessions import Session
+from shortlink.console.stats import chosen_range, clicks_last_7_days, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
+from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
 from shortlink.wiring import link_repository, short_domains
 
 PAGE_SIZE = 25

@@ -8,12 +8,11 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import hash_api_key
 from shortlink.access.rate_limits import take_sign_in_attempt
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
+from shortlink.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
 from shortlink.console.sessions import issue_session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
-from shortlink.entrypoints.console.sso import button_label
+from shortlink.console.sso import button_label
 from shortlink.people.actors import Actor
 from shortlink.redirect.visitors import client_ip
 from shortlink.settings.edge import EdgeSettings

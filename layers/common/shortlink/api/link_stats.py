@@ -13,7 +13,6 @@ from shortlink.access.api_keys import LINKS_READ, STATS_READ
 from shortlink.api.auth import needs
 from shortlink.api.link_presentation import requested_key
 from shortlink.api.link_requests import DomainQuery
-from shortlink.api.link_views import TAG_PATTERN, Moment
 from shortlink.api.requests import api_request
 from shortlink.api.responses import content_answer
 from shortlink.api.stats_views import AccountStats, LinkStats, StatsReport
@@ -23,6 +22,7 @@ from shortlink.clicks.events import Dimension
 from shortlink.clicks.stats import Granularity, dimension_csv, link_report, series_csv, span_days, stats_range
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.use_cases import owned_link
+from shortlink.schemas.links import TAG_PATTERN, Moment
 from shortlink.wiring import click_stats, link_repository, short_domains
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped

@@ -9,12 +9,12 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
+from shortlink.api.audit import origin_of
 from shortlink.audit.export import entries_csv, entries_json
 from shortlink.audit.model import TARGET_KINDS, Action
 from shortlink.audit.queries import MAX_LIMIT, AuditQuery, InvalidAuditQuery, audit_query
 from shortlink.audit.recording import RequestOrigin, link_target
-from shortlink.entrypoints.audit import origin_of
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now, query, requiring, shown
+from shortlink.console.plumbing import Refused, current_event, now, query, requiring, shown
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
 from shortlink.wiring import audit_recorder, audit_trail
