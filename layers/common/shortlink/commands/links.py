@@ -5,7 +5,8 @@ whichever door asked (the API's functions, the console, an import).
 A command writes the link, then its audit entry (a failure there is the request's: a 503),
 then queues the link's `link.*` event beside the entry's `audit.recorded` in one queue call (a
 failure to queue is logged: the link is written, its event is what is lost). Commands run
-`together()` (a bulk create) queue every event of the batch in one call at its end.
+`together()` (a bulk create) queue every event of the batch in one call at its end. A door's
+idempotency (the API's Idempotency-Key) wraps the command: a replay runs none of it.
 """
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -38,12 +39,6 @@ if TYPE_CHECKING:  # only the create draws codes
 
 # How a door shows a link: the view its answer carries and the link's events carry as `data`.
 LinkPresenter = Callable[[Link], dict[str, Any]]
-
-
-class Once(Protocol):
-    def __call__(self, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
-        """`run`'s answer, computed once for the request's idempotency key: a retry with the same
-        key and request gets the first answer and runs nothing."""
 
 
 class RecordedImports(ImportRepository, Protocol):
@@ -110,11 +105,6 @@ class LinkCommands:
         at = self._clock()
         link = create_link(url, self.owner, self._codes(), self._links, at, options, self._policy(), self._allowance())
         return self._announced("link.created", "link.created", link, at)
-
-    def create_once(self, url: str, options: LinkOptions, once: Once) -> dict[str, Any]:
-        """The create's view, made once per idempotency key: a replay takes no allowance and
-        writes, records and queues nothing."""
-        return once(lambda: self.create(url, options).view)
 
     def edit(self, key: str, changes: LinkChanges, compared_with: Link | None = None) -> LinkWritten:
         """The link edited (`link.updated`); its entry names the fields that changed: those

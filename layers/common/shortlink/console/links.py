@@ -12,7 +12,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.api.link_commands import commands_of
-from shortlink.commands.links import LinkCommands
+from shortlink.commands.links import LinkCommands, LinkWritten
 from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
 from shortlink.console.plumbing import (
@@ -141,17 +141,17 @@ def link_commands(actor: Actor) -> LinkCommands:
     return commands_of(audit.origin(actor), destinations, view)
 
 
-def create_from(form: forms.Form, commands: LinkCommands) -> Link:
+def create_from(form: forms.Form, commands: LinkCommands) -> LinkWritten:
     url, options = forms.link_options(form)
     options = replace(options, domain=short_domains().domain_named(forms.value(form, "domain") or None))
-    return commands.create(url, options).link
+    return commands.create(url, options)
 
 
 @router.post("/console/links")
 def create() -> Response[Any]:
     form, current, key = posted_by_session("links:write")
     try:
-        link = create_from(form, link_commands(key))
+        link = create_from(form, link_commands(key)).link
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
@@ -179,7 +179,7 @@ def create_many() -> Response[Any]:
             except ShortlinkError as error:
                 results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
                 continue
-            results.append({"line": number, "text": line, "link": view(created)})
+            results.append({"line": number, "text": line, "link": created.view})
     bulk = {"results": results, "created": sum("link" in result for result in results)}
     return link_form(key, current, forms.FormState(), editing=None, bulk=bulk)
 
