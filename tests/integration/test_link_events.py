@@ -41,7 +41,8 @@ def through_api(handlers, key, method, path, body=None, route=None, code=None) -
         method, path, route=route, path_parameters={"code": code} if code else None, headers=bearer(key), body=body
     )
     function = "CreateFunction" if path == "/links" else "ManageFunction"
-    return handlers[function](event)
+    answer: dict[str, Any] = handlers[function](event)
+    return answer
 
 
 EXPECTED = [
