@@ -131,8 +131,8 @@ def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
 
 
 # After the routes above: the document lists them in this order.
-app.include_router(qr_routes.router)
-app.include_router(stats_routes.router)
+qr_routes.include_in(app)
+stats_routes.include_in(app)
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.

@@ -89,7 +89,7 @@ def import_links(
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 
 
-app.include_router(export_routes.router)
+export_routes.include_in(app)
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.
