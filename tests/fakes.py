@@ -4,6 +4,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from typing import Any
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.audit.model import AuditEntry
@@ -103,6 +104,16 @@ class InMemoryApiKeys:
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
         return self.keys.get(key_hash)
 
+    def add(self, key_hash: str, key_id: str, name: str, **options: Any) -> ApiKey:
+        key = ApiKey(key_id, name, datetime.now(UTC), **options)
+        self.keys[key_hash] = key
+        return key
+
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        found = {h: k for h, k in self.keys.items() if (k.owner, k.maker, k.revoked) == (owner, maker, False)}
+        self.keys.update({h: replace(k, revoked=True) for h, k in found.items()})
+        return sorted(k.key_id for k in found.values())
+
     def mark_used(self, key_hash: str, day: date) -> None:
         if self.busy:
             raise StorageUnavailable("throttled")
@@ -154,6 +165,24 @@ class InMemoryMemberships:
             return False
         self.removed[(workspace_id, subject)] = removed_at
         return True
+
+
+class InMemoryPersonSessions:
+    """shortlink.people.ports.PersonSessions in dicts."""
+
+    def __init__(self) -> None:
+        self.generations: dict[str, int] = {}
+        self.signed_out: dict[str, int] = {}
+
+    def session_generation(self, subject: str) -> int:
+        return self.generations.get(subject, 0)
+
+    def signed_out_at(self, subject: str) -> int:
+        return self.signed_out.get(subject, 0)
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        self.generations[subject] = self.session_generation(subject) + 1
+        self.signed_out[subject] = int((now or datetime.now(UTC)).timestamp())
 
 
 class InMemoryInvitations:

@@ -18,11 +18,12 @@ from shortlink.people.access_tokens import (
     AccessTokenNotValid,
     NoWorkspaceChosen,
     PersonAccess,
-    access_token_subject,
     actor_of_token,
     looks_like_jwt,
+    person_of_token,
 )
 from shortlink.people.actors import Actor
+from shortlink.people.key_access import key_actor
 
 API_KEY_SCHEME = "apiKey"  # the OpenAPI security scheme of every API-key route
 # The scheme of the routes only people call (API Gateway's JWT authorizer guards them deployed).
@@ -64,8 +65,9 @@ def _route_scopes(app: APIGatewayHttpResolver) -> tuple[str, list[str]] | None:
 
 
 def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: PersonAccess | None) -> Actor | None:
-    """Who the Authorization header names: a key of the store, or (a JWT, where a user pool is
-    configured) a person of the pool in one of their workspaces; None if neither."""
+    """Who the Authorization header names: a key of the store (capped by its maker's role), or (a
+    JWT, where a user pool is configured) a person of the pool in one of their workspaces; None
+    if neither, or a key whose maker is no member of its workspace any more."""
     authorization = event.headers.get("authorization")
     token = bearer_token(authorization)
     if people is not None and token is not None and looks_like_jwt(token):
@@ -74,7 +76,7 @@ def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: Person
         except AccessTokenNotValid:
             return None
     key = authenticate(authorization, api_keys, datetime.now(UTC))
-    return Actor.of_key(key) if key is not None else None
+    return key_actor(key, people.memberships if people is not None else None) if key is not None else None
 
 
 def precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonAccess | None) -> Response[Any] | None:
@@ -123,7 +125,7 @@ def _person_precheck(app: APIGatewayHttpResolver, people: PersonAccess | None) -
     try:
         if people is None or token is None:
             raise AccessTokenNotValid("no token")
-        app.context[PERSON_CONTEXT] = access_token_subject(token, people.key_set, people.issuer, datetime.now(UTC))
+        app.context[PERSON_CONTEXT] = person_of_token(token, people, datetime.now(UTC))
     except AccessTokenNotValid:
         return error_response(
             401,

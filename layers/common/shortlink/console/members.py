@@ -16,10 +16,11 @@ from shortlink.errors import ShortlinkError
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable
 from shortlink.people.invitations import invite, revoke
-from shortlink.people.members import change_role, checked_role, remove_member
+from shortlink.people.members import change_role, checked_role
 from shortlink.people.model import ROLES
+from shortlink.people.offboarding import remove_with_keys
 from shortlink.people.roles import ROLE_MEANINGS, may_manage
-from shortlink.wiring import addresses, invitation_messages, invitations, memberships
+from shortlink.wiring import addresses, api_key_store, invitation_messages, invitations, memberships
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -91,9 +92,15 @@ def revoke_invitation(invitation_id: str) -> Response[Any]:
 @router.post("/console/members/<subject>/remove")
 def remove(subject: str) -> Response[Any]:
     _, _, actor = posted_by_session(ADMIN)
-    removed = remove_member(memberships(), actor.scopes, actor.workspace_id, subject, now())
+    removal = remove_with_keys(memberships(), api_key_store(), actor.scopes, actor.workspace_id, subject, now())
+    removed = removal.membership
     audit.record(actor, "member.removed", removed.subject)
-    logger.info("member removed", extra={"by": actor.id, "subject": removed.subject, "role": removed.role})
+    for key_id in removal.revoked_keys:  # the keys that acted for them end with the membership
+        audit.record(actor, "key.revoked", key_id)
+    logger.info(
+        "member removed",
+        extra={"by": actor.id, "subject": removed.subject, "role": removed.role, "keys": removal.revoked_keys},
+    )
     return see_other("/console/members")
 
 

@@ -41,11 +41,12 @@ def start_passkey_sign_in() -> Response[Any]:
         email = checked_email(forms.value(form, "email"))
     except InvalidMemberOption as error:
         return sign_in_refused(422, str(error))
-    counted(email)
+    attempt = counted(email)
     try:
         started = pool().start_passkey_sign_in(email)
     except SignInRefused:
         return sign_in_refused(401, NO_PASSKEY)
+    attempt.passed()  # nothing guessed: the pool's signature check decides at the finish
     sealed = seal_challenge(started.challenge, "", now(), console_session_secret())
     return page("sign_in_passkey.html", options=started.request_options, cookies=[challenge_cookie(sealed)])
 
@@ -61,8 +62,9 @@ def finish_passkey_sign_in() -> Response[Any]:
         credential = parsed_credential(forms.value(form, "credential"), "authentication")
     except InvalidMemberOption as error:
         return sign_in_refused(400, f"{error} Start again.")
+    attempt = counted(opened[0].email)
     try:
         outcome = pool().finish_passkey_sign_in(opened[0], credential)
     except SignInRefused:
         return sign_in_refused(401, "This passkey did not sign you in: start again, or use your password.")
-    return next_step(outcome, opened[1])
+    return next_step(outcome, opened[1], attempt)

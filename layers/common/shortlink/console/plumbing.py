@@ -11,6 +11,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
+from shortlink.access.api_keys import ApiKey
 from shortlink.api.link_presentation import destination_policy, link_view, requested_key
 from shortlink.console import forms
 from shortlink.console.error_pages import error_page
@@ -21,6 +22,7 @@ from shortlink.links.model import Link
 from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
+from shortlink.people.key_access import key_actor
 from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.redirect.request_hosts import EDGE_HOST_HEADER
 from shortlink.schemas.links import LinkView
@@ -31,6 +33,7 @@ from shortlink.wiring import (
     console_session_secret,
     link_repository,
     memberships,
+    people_settings,
     person_sessions,
     settings_of,
     short_domains,
@@ -85,7 +88,16 @@ def session() -> tuple[Session, Actor]:
     key = api_key_store().find_by_hash(found.key_hash) if found else None
     if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
-    return found, Actor.of_key(key)
+    actor = acting_key(key)  # its maker removed or gone: out, as a member would be
+    if actor is None:
+        raise SignInNeeded
+    return found, actor
+
+
+def acting_key(key: ApiKey) -> Actor | None:
+    """The actor `key` is, capped by its maker's role (shortlink.people.key_access); None if its
+    maker is no member any more, or the stack has no people to ask about (as the API has it)."""
+    return key_actor(key, memberships() if people_settings().enabled else None)
 
 
 def _member_of(found: Session) -> Actor:

@@ -11,6 +11,7 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
+from shortlink.access.rate_limits import SignInAttempt
 from shortlink.console import audit, forms
 from shortlink.console.passkey_credentials import BASE64URL, MAX_FIELD_CHARS, parsed_credential
 from shortlink.console.people_sign_in import MAX_PASSWORD_CHARS, counted, pool
@@ -55,12 +56,13 @@ def security() -> Response[Any]:
 def start_totp() -> Response[Any]:
     form, current, actor = posted_by_session()
     person_only(actor)
-    counted(actor.label)
+    attempt = counted(actor.label)
     try:
         secret = pool().start_totp(actor.label, password_of(form))
     except SignInRefused:
         error = "That password is not right, or TOTP is on already."
         return shown("security.html", actor, current, 401, secret=None, uri=None, done=False, error=error)
+    attempt.succeeded()
     uri = otpauth_uri(actor.label, secret)
     return shown("security.html", actor, current, secret=secret, uri=uri, done=False, error=None)
 
@@ -69,7 +71,7 @@ def start_totp() -> Response[Any]:
 def confirm_totp() -> Response[Any]:
     form, current, actor = posted_by_session()
     person_only(actor)
-    counted(actor.label)
+    attempt = counted(actor.label)
     secret = forms.value(form, "secret")[:64]
     try:
         pool().confirm_totp(actor.label, password_of(form), forms.value(form, "code")[:16])
@@ -77,6 +79,7 @@ def confirm_totp() -> Response[Any]:
         error = "That password or code is not right: try the next code."
         uri = otpauth_uri(actor.label, secret) if secret else None
         return shown("security.html", actor, current, 401, secret=secret or None, uri=uri, done=False, error=error)
+    attempt.succeeded()
     audit.record(actor, "person.totp_enabled", actor.id)
     logger.info("TOTP turned on", extra={"subject": actor.id})
     return shown("security.html", actor, current, secret=None, uri=None, done=True, error=None)
@@ -109,15 +112,14 @@ def passkeys_page(
     )
 
 
-def passkey_form() -> tuple[forms.Form, Session, Actor]:
-    """A passkey form of a signed-in person, on a console whose pool offers passkeys (counted
-    as a sign-in attempt: each asks the pool to check the password)."""
+def passkey_form() -> tuple[forms.Form, Session, Actor, SignInAttempt]:
+    """A passkey form of a signed-in person, on a console whose pool offers passkeys, and its
+    sign-in attempt (each asks the pool to check the password; given back once it was right)."""
     form, current, actor = posted_by_session()
     person_only(actor)
     if not people_settings().passkeys:
         raise Refused(404, "Passkeys are off on this console.")
-    counted(actor.label)
-    return form, current, actor
+    return form, current, actor, counted(actor.label)
 
 
 RECHECK_REFUSED = "That password is not right (or two-step sign-in is on: passkeys are added before it)."
@@ -125,28 +127,32 @@ RECHECK_REFUSED = "That password is not right (or two-step sign-in is on: passke
 
 @router.post("/console/security/passkeys")
 def list_passkeys() -> Response[Any]:
-    form, current, actor = passkey_form()
+    form, current, actor, attempt = passkey_form()
     try:
-        return passkeys_page(actor, current, passkeys=pool().passkeys(actor.label, password_of(form)))
+        listed = pool().passkeys(actor.label, password_of(form))
     except SignInRefused:
         return passkeys_page(actor, current, 401, error=RECHECK_REFUSED)
+    attempt.succeeded()
+    return passkeys_page(actor, current, passkeys=listed)
 
 
 @router.post("/console/security/passkeys/start")
 def start_passkey() -> Response[Any]:
-    form, current, actor = passkey_form()
+    form, current, actor, attempt = passkey_form()
     try:
         options = pool().start_passkey_registration(actor.label, password_of(form))
     except SignInRefused:
         return passkeys_page(actor, current, 401, error=RECHECK_REFUSED)
     except PasskeyRefused as error:
+        attempt.succeeded()  # the password was right
         return passkeys_page(actor, current, 409, error=f"No passkey can be added now: {error}")
+    attempt.succeeded()
     return passkeys_page(actor, current, registration=json.dumps(options))
 
 
 @router.post("/console/security/passkeys/complete")
 def complete_passkey() -> Response[Any]:
-    form, current, actor = passkey_form()
+    form, current, actor, attempt = passkey_form()
     try:
         credential = parsed_credential(forms.value(form, "credential"), "registration")
         password = password_of(form)
@@ -156,7 +162,9 @@ def complete_passkey() -> Response[Any]:
     except SignInRefused:
         return passkeys_page(actor, current, 401, error=f"{RECHECK_REFUSED} Start again: Add a passkey.")
     except PasskeyRefused as error:
+        attempt.succeeded()  # the password was right
         return passkeys_page(actor, current, 400, error=f"The pool did not accept the passkey: {error}")
+    attempt.succeeded()
     audit.record(actor, "person.passkey_added", actor.id)
     logger.info("passkey added", extra={"subject": actor.id})
     listed = pool().passkeys(actor.label, password)
@@ -165,9 +173,10 @@ def complete_passkey() -> Response[Any]:
 
 @router.post("/console/security/passkeys/remove")
 def remove_passkey() -> Response[Any]:
-    form, current, actor = passkey_form()
+    form, current, actor, attempt = passkey_form()
     credential_id = forms.value(form, "credential_id")
     if not (0 < len(credential_id) <= MAX_FIELD_CHARS and BASE64URL.fullmatch(credential_id)):
+        attempt.passed()  # no password was checked
         return passkeys_page(actor, current, 400, error="That is no passkey's id.")
     try:
         password = password_of(form)
@@ -175,7 +184,9 @@ def remove_passkey() -> Response[Any]:
     except SignInRefused:
         return passkeys_page(actor, current, 401, error=RECHECK_REFUSED)
     except PasskeyRefused as error:
+        attempt.succeeded()  # the password was right
         return passkeys_page(actor, current, 404, error=str(error))
+    attempt.succeeded()
     audit.record(actor, "person.passkey_removed", actor.id)
     logger.info("passkey removed", extra={"subject": actor.id})
     listed = pool().passkeys(actor.label, password)

@@ -10,7 +10,14 @@ from shortlink.access.api_keys import hash_api_key
 from shortlink.access.rate_limits import take_sign_in_attempt
 from shortlink.console import audit, forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
-from shortlink.console.plumbing import SIGN_IN, current_event, now, posted_by_session, posted_form
+from shortlink.console.plumbing import (
+    SIGN_IN,
+    acting_key,
+    current_event,
+    now,
+    posted_by_session,
+    posted_form,
+)
 from shortlink.console.sessions import issue_session
 from shortlink.console.sso import button_label
 from shortlink.people.actors import Actor
@@ -41,14 +48,14 @@ def sign_in() -> Response[Any]:
     form = posted_form()
     # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
     client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
-    take_sign_in_attempt(
-        str(client or "unknown"), settings_of(RateLimitSettings).sign_in_attempts_per_window, now(), window_counter()
-    )
+    limit = settings_of(RateLimitSettings).sign_in_attempts_per_window
+    attempt = take_sign_in_attempt(str(client or "unknown"), limit, now(), window_counter())
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
-    if key is None or key.state(now()) != "active":
-        if key is not None:  # a known key, revoked or expired: its workspace learns of the attempt
+    actor = acting_key(key) if key is not None else None
+    if key is None or key.state(now()) != "active" or actor is None:
+        if key is not None:  # a known key, revoked, expired or its maker gone: its workspace learns of it
             audit.record(Actor.of_key(key), "session.sign_in_failed", key.key_id)
         return page(
             "sign_in.html",
@@ -57,8 +64,9 @@ def sign_in() -> Response[Any]:
             people=people_settings().enabled,
             sso_label=button_label(),
         )
+    attempt.succeeded()  # only failures count against the address
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)
-    audit.record(Actor.of_key(key), "session.signed_in", key.key_id)
+    audit.record(actor, "session.signed_in", key.key_id)
     logger.info("console sign-in", extra={"key_id": key.key_id})
     return see_other("/console", [session_cookie(cookie)])
 
@@ -68,7 +76,7 @@ def sign_out() -> Response[Any]:
     """Ends the session on the server too: its cookie, kept or copied, is refused from now on."""
     _, current, actor = posted_by_session()
     if current.is_person:
-        person_sessions().end_sessions(current.subject)
+        person_sessions().end_sessions(current.subject, now())  # their access tokens on the API too
     else:
         api_key_store().end_sessions(current.key_hash)
     audit.record(actor, "session.signed_out", actor.id)

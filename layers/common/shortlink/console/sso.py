@@ -20,8 +20,8 @@ from shortlink.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.console.sessions import cookie_value
 from shortlink.errors import StorageUnavailable
 from shortlink.people.actors import Actor
-from shortlink.people.errors import InvitationNotValid, MemberRemoved
-from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
+from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved
+from shortlink.people.invitations import MAX_TOKEN_CHARS, accept
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Membership, Person, role_named
 from shortlink.sso.authorize import authorize_url
@@ -157,13 +157,12 @@ def callback() -> Response[Any]:
 def accepted(token: str, person: Person) -> Response[Any]:
     """`person`, signed in through the IdP from an invitation's page, joins its workspace with its
     role (a removal from that workspace is cleared) and works there."""
-    # No password is typed here: the invitation must name this person's address, or a page that
-    # sends a browser with a live IdP session here could join it to any workspace.
-    found = invitations().find(hash_token(token), now()) if len(token) <= MAX_TOKEN_CHARS else None
-    if found is not None and found.email != person.email.strip().lower():
-        return refused_page(403, f"This invitation is for {found.email}: sign in as that person to accept it.")
+    # No password is typed here: the invitation must name this person's address (accept checks
+    # it), or a page that sends a browser with a live IdP session here could join it to any workspace.
     try:
         joined = accept(invitations(), memberships(), token, person, now())
+    except InvitationForAnother as refusal:
+        return refused_page(403, f"{str(refusal).capitalize()}.")
     except InvitationNotValid as refusal:
         return refused_page(404, f"{str(refusal).capitalize()}.")
     if isinstance(joined, Membership):  # a member already keeps their role: nobody joined

@@ -1,5 +1,5 @@
 """A follow of a short link that is not a plain hit: the walk through the link's settings in
-the order the README's "Rules" section gives, and the click it makes.
+this order (each setting: docs/links.md), and the click it makes.
 
   unknown or not yet valid → 404; deleted or expired → 410; access rules → 403;
   password → unlock form; max_clicks → 410 once used up; routes pick the destination.
@@ -69,8 +69,8 @@ def follow(
 def apply_rules(
     services: RedirectServices, request: RedirectRequest, key: str, link: Link | None, checking: bool
 ) -> tuple[str | None, dict[str, Any]]:
-    """The destination of a follow of `link` and its answer, the README's rules applied in their
-    order; no destination when a rule refused it (the answer is then the refusal's page)."""
+    """The destination of a follow of `link` and its answer, its settings applied in the order
+    above; no destination when one refused it (the answer is then the refusal's page)."""
     # 1. unknown, or not yet valid: 404; 2. deleted or expired: 410
     if link is None:
         return None, refused(services, UNKNOWN, request, key, checking)
@@ -80,6 +80,17 @@ def apply_rules(
     # 3. access rules: 403
     if link.rules is not None and link.rules.denies(request.visitor):
         return None, refused(services, DENIED, request)
+    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 4
+    # and 5: an address too long spends no unlock attempt and takes no follow from the budget)
+    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
+    query = request.query if link.forward_query else ""
+    if query or link.utm is not None:
+        from shortlink.links.destinations import destination
+
+        try:
+            url = destination(url, link.utm, query)
+        except DestinationTooLong:
+            return None, refused(services, TOO_LONG, request)
     # 4. password: the unlock form until the right one is posted
     status = link.redirect_type
     if link.password_hash is not None:
@@ -91,17 +102,6 @@ def apply_rules(
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif request.method not in ("GET", "HEAD"):
         return None, WRONG_METHOD.page({"Allow": "GET, HEAD"})
-    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 5:
-    # an address too long takes no follow from the budget)
-    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
-    query = request.query if link.forward_query else ""
-    if query or link.utm is not None:
-        from shortlink.links.destinations import destination
-
-        try:
-            url = destination(url, link.utm, query)
-        except DestinationTooLong:
-            return None, refused(services, TOO_LONG, request)
     # 5. max_clicks: one follow taken from the budget, 410 once used up
     if link.max_clicks is not None and not checking:
         try:

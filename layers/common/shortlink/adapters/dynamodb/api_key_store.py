@@ -30,6 +30,8 @@ class ApiKeyItem(Model):
     last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
     owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
     session_generation = NumberAttribute(null=True)  # absent: 0, no Sign out yet
+    maker = UnicodeAttribute(null=True)  # the person it acts for; absent: nobody
+    maker_email = UnicodeAttribute(null=True)
 
 
 class DynamoApiKeyStore:
@@ -53,6 +55,8 @@ class DynamoApiKeyStore:
             last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
             owner=item.owner or "",
             session_generation=int(item.session_generation or 0),
+            maker=item.maker or "",
+            maker_email=item.maker_email or "",
         )
 
     def find_by_hash(self, key_hash: str) -> ApiKey | None:
@@ -74,6 +78,8 @@ class DynamoApiKeyStore:
         scopes: frozenset[str] = ALL_SCOPES,
         expires_at: datetime | None = None,
         owner: str = "",
+        maker: str = "",
+        maker_email: str = "",
     ) -> ApiKey:
         item = self._model(
             key_hash=key_hash,
@@ -83,6 +89,8 @@ class DynamoApiKeyStore:
             scopes=set(scopes),
             expires_at=expires_at,
             owner=owner or None,
+            maker=maker or None,
+            maker_email=maker_email or None,
         )
         try:
             item.save(condition=self._model.key_hash.does_not_exist())
@@ -140,3 +148,17 @@ class DynamoApiKeyStore:
         except PynamoDBException as error:
             raise unavailable(error) from error
         return found
+
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        """Revoke every key of `owner`'s account that acts for `maker` (a scan of a small table,
+        as the listing; each key one conditional update): the ids of those revoked now."""
+        model = self._model
+        active = model.revoked.does_not_exist() | (model.revoked == False)  # noqa: E712  (a condition)
+        revoked = []
+        try:
+            for item in model.scan((model.owner == owner) & (model.maker == maker) & active):
+                item.update(actions=[model.revoked.set(True)], condition=model.key_hash.exists())
+                revoked.append(item.key_id)
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return sorted(revoked)

@@ -62,6 +62,7 @@ class PersonItem(Model):
 
     item_key = UnicodeAttribute(hash_key=True, attr_name="key_hash")
     session_generation = NumberAttribute(null=True, attr_name="session_generation")
+    signed_out_at = NumberAttribute(null=True, attr_name="signed_out_at")  # Unix seconds of the last Sign out
 
 
 def _role(text: str) -> Role:
@@ -191,18 +192,30 @@ class DynamoPersonSessions:
     def __init__(self, table_name: str, home_region: str | None = None) -> None:
         self._model = bound_model(PersonItem, table_name, home_region)
 
-    def session_generation(self, subject: str) -> int:
+    def _person(self, subject: str) -> PersonItem | None:
         try:
-            return int(self._model.get(f"person#{subject}", consistent_read=True).session_generation or 0)
+            return self._model.get(f"person#{subject}", consistent_read=True)
         except DoesNotExist:
-            return 0
+            return None
         except PynamoDBException as error:
             raise unavailable(error) from error
 
-    def end_sessions(self, subject: str) -> None:
+    def session_generation(self, subject: str) -> int:
+        found = self._person(subject)
+        return int(found.session_generation or 0) if found else 0
+
+    def signed_out_at(self, subject: str) -> int:
+        found = self._person(subject)
+        return int(found.signed_out_at or 0) if found else 0
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        """One update: the generation moved on, and the moment kept (the latest Sign out wins)."""
         model = self._model
+        moment = int((now or datetime.now(UTC)).timestamp())
         try:
-            model(item_key=f"person#{subject}").update(actions=[model.session_generation.add(1)])
+            model(item_key=f"person#{subject}").update(
+                actions=[model.session_generation.add(1), model.signed_out_at.set(moment)]
+            )
         except PynamoDBException as error:
             raise unavailable(error) from error
 
