@@ -100,8 +100,10 @@ class InMemoryApiKeys:
         self.keys = keys or {}
         self.writes = 0
         self.busy = busy  # every write fails as a throttled table's would
+        self.fresh_lookups = 0  # those that must see the latest change (made before a write)
 
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        self.fresh_lookups += fresh
         return self.keys.get(key_hash)
 
     def add(self, key_hash: str, key_id: str, name: str, **options: Any) -> ApiKey:
@@ -133,7 +135,7 @@ class InMemoryMemberships:
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         return (workspace_id, subject) in self.removed
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
         return self.items.get((workspace_id, subject))
 
     def role_in(self, workspace_id: str, subject: str) -> Role | None:

@@ -22,6 +22,7 @@ from shortlink.errors import InvalidApiKeyOption, ScopeNotGrantable, StorageUnav
 KEY_PREFIX = "sl_"
 KEY_RANDOM_CHARS = 32
 BEARER_PREFIX = "bearer "
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Scope = Literal["links:read", "links:write", "stats:read", "admin"]
 LINKS_READ: Scope = "links:read"
@@ -67,8 +68,9 @@ class ApiKey:
 
 
 class ApiKeyStore(Protocol):
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        """The key stored under this hash, or None."""
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        """The key stored under this hash, or None; `fresh`: as the latest change left it (before
+        a write: no revocation or sign-out that has returned is missed)."""
 
     def mark_used(self, key_hash: str, day: date) -> None:
         """Record `day` as the key's last use, unless a day as late is recorded already."""
@@ -129,6 +131,12 @@ def key_id_for(key_hash: str) -> str:
     return key_hash[:12]
 
 
+def writes(method: str) -> bool:
+    """Whether a request of this HTTP method may change something: its caller is then checked
+    as the latest change left them (ApiKeyStore.find_by_hash's `fresh`)."""
+    return method.upper() not in READ_ONLY_METHODS
+
+
 def bearer_token(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer <token>` header, or None."""
     if not authorization or not authorization.lower().startswith(BEARER_PREFIX):
@@ -137,14 +145,15 @@ def bearer_token(authorization: str | None) -> str | None:
     return token or None
 
 
-def authenticate(authorization: str | None, store: ApiKeyStore, now: datetime) -> ApiKey | None:
-    """The active key that the header carries, or None (unknown, revoked or expired). Its first
-    use of a UTC day records the day: one conditional write per key and day, never per request."""
+def authenticate(authorization: str | None, store: ApiKeyStore, now: datetime, *, fresh: bool = False) -> ApiKey | None:
+    """The active key that the header carries, or None (unknown, revoked or expired; `fresh` for
+    a request that writes). Its first use of a UTC day records the day: one conditional write per
+    key and day, never per request."""
     token = bearer_token(authorization)
     if token is None or len(token) > 128:
         return None
     key_hash = hash_api_key(token)
-    key = store.find_by_hash(key_hash)
+    key = store.find_by_hash(key_hash, fresh=fresh)
     if key is None or key.state(now) != "active":
         return None
     today = now.date()

@@ -9,7 +9,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token
+from shortlink.access.api_keys import ApiKeyStore, authenticate, bearer_token, writes
 from shortlink.api.bodies import body_bytes, body_limit, is_json_media_type, takes_file
 from shortlink.api.errors import error_response, missing_scope
 from shortlink.api.requests import REQUEST_CONTEXT, ApiRequest, api_request
@@ -70,12 +70,14 @@ def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: Person
     if neither, or a key whose maker is no member of its workspace any more."""
     authorization = event.headers.get("authorization")
     token = bearer_token(authorization)
+    fresh = writes(event.request_context.http.method)
     if people is not None and token is not None and looks_like_jwt(token):
         try:
-            return actor_of_token(token, event.headers.get(WORKSPACE_HEADER), people, datetime.now(UTC))
+            workspace_id = event.headers.get(WORKSPACE_HEADER)
+            return actor_of_token(token, workspace_id, people, datetime.now(UTC), fresh=fresh)
         except AccessTokenNotValid:
             return None
-    key = authenticate(authorization, api_keys, datetime.now(UTC))
+    key = authenticate(authorization, api_keys, datetime.now(UTC), fresh=fresh)
     return key_actor(key, people.memberships if people is not None else None) if key is not None else None
 
 

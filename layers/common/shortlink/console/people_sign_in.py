@@ -44,13 +44,13 @@ from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring import (
     api_key_store,
+    attempt_log,
     console_session_secret,
     invitations,
     memberships,
     people_settings,
     settings_of,
     user_pool,
-    window_counter,
     workspace_names,
 )
 
@@ -75,7 +75,7 @@ def counted(email: str) -> SignInAttempt:
     client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
     limit = settings_of(RateLimitSettings).sign_in_attempts_per_window
     per_account = people_settings().sign_in_attempts_per_account
-    return take_sign_in_attempt(str(client or "unknown"), limit, now(), window_counter(), email, per_account)
+    return take_sign_in_attempt(str(client or "unknown"), limit, now(), attempt_log(), email, per_account)
 
 
 def credentials(form: forms.Form) -> tuple[str, str]:

@@ -11,7 +11,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
-from shortlink.access.api_keys import ApiKey
+from shortlink.access.api_keys import ApiKey, writes
 from shortlink.api.link_presentation import destination_policy, link_view, requested_key
 from shortlink.console import forms
 from shortlink.console.error_pages import error_page
@@ -83,9 +83,10 @@ def session() -> tuple[Session, Actor]:
     """This request's session and who is behind it: a key that is still active, or a person
     still a member of the session's workspace (asked on every request: removed, they are out)."""
     found = read_session(cookie_value(current_event().cookies or []), now(), console_session_secret())
+    fresh = writes(current_event().request_context.http.method)
     if found is not None and found.is_person:
-        return found, _member_of(found)
-    key = api_key_store().find_by_hash(found.key_hash) if found else None
+        return found, _member_of(found, fresh)
+    key = api_key_store().find_by_hash(found.key_hash, fresh=fresh) if found else None
     if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
     actor = acting_key(key)  # its maker removed or gone: out, as a member would be
@@ -100,8 +101,8 @@ def acting_key(key: ApiKey) -> Actor | None:
     return key_actor(key, memberships() if people_settings().enabled else None)
 
 
-def _member_of(found: Session) -> Actor:
-    membership = memberships().membership_in(found.workspace_id, found.subject)
+def _member_of(found: Session, fresh: bool) -> Actor:
+    membership = memberships().membership_in(found.workspace_id, found.subject, fresh=fresh)
     if membership is None or person_sessions().session_generation(found.subject) != found.generation:
         raise SignInNeeded
     return Actor.of_member(membership)

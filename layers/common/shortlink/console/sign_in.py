@@ -26,11 +26,11 @@ from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring import (
     api_key_store,
+    attempt_log,
     console_session_secret,
     people_settings,
     person_sessions,
     settings_of,
-    window_counter,
 )
 
 logger = Logger()
@@ -49,10 +49,10 @@ def sign_in() -> Response[Any]:
     # The viewer's address (behind the edge, CloudFront-Viewer-Address; never the edge's own).
     client = client_ip(current_event().raw_event, settings_of(EdgeSettings).secret)
     limit = settings_of(RateLimitSettings).sign_in_attempts_per_window
-    attempt = take_sign_in_attempt(str(client or "unknown"), limit, now(), window_counter())
+    attempt = take_sign_in_attempt(str(client or "unknown"), limit, now(), attempt_log())
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
-    key = api_key_store().find_by_hash(key_hash) if 0 < len(plaintext) <= 128 else None
+    key = api_key_store().find_by_hash(key_hash, fresh=True) if 0 < len(plaintext) <= 128 else None
     actor = acting_key(key) if key is not None else None
     if key is None or key.state(now()) != "active" or actor is None:
         if key is not None:  # a known key, revoked, expired or its maker gone: its workspace learns of it

@@ -29,13 +29,13 @@ from shortlink.sso.callback import completed_sign_in
 from shortlink.sso.login_state import LOGIN_STATE_COOKIE, LOGIN_STATE_LIFETIME, read_login_state, start_login
 from shortlink.sso.refusals import LoginServiceUnavailable, SsoRefused
 from shortlink.wiring import (
+    attempt_log,
     console_session_secret,
     invitations,
     managed_login,
     memberships,
     sso_settings,
     sso_signing_keys,
-    window_counter,
 )
 
 SSO_PATH = "/console/sso"
@@ -65,7 +65,7 @@ def claim_state(state: str, expires_at: int) -> bool:
     """A sign-in's state is used once: a window of one use in the counters table, kept until
     the state would expire anyway (the table's TTL then removes it)."""
     subject = f"sso-state#{hashlib.sha256(state.encode()).hexdigest()}"
-    return window_counter().take(subject, 0, 1, expires_at)
+    return attempt_log().take(subject, 0, 1, expires_at)
 
 
 def forgotten() -> list[Cookie]:

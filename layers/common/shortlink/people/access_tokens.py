@@ -118,14 +118,17 @@ def person_of_token(token: str, access: PersonAccess, now: datetime) -> str:
     return holder.subject
 
 
-def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, now: datetime) -> Actor:
+def actor_of_token(
+    token: str, workspace_id: str | None, access: PersonAccess, now: datetime, *, fresh: bool = False
+) -> Actor:
     """The person an access token names, acting in `workspace_id` with their role's scopes (one
-    GetItem: a request names its workspace, never makes us look for it). AccessTokenNotValid for
-    a bad token; NoWorkspaceChosen if no workspace is named or it is not one of theirs."""
+    GetItem: a request names its workspace, never makes us look for it; `fresh` for a write).
+    AccessTokenNotValid for a bad token; NoWorkspaceChosen if no workspace is named or it is not
+    one of theirs."""
     subject = person_of_token(token, access, now)
     membership = None
     if workspace_id is not None and plausible_id(workspace_id):
-        membership = access.memberships.membership_in(workspace_id, subject)
+        membership = access.memberships.membership_in(workspace_id, subject, fresh=fresh)
     if membership is None:
         raise NoWorkspaceChosen(subject)
     return Actor.of_member(membership)

@@ -11,8 +11,9 @@ class Memberships(Protocol):
     def of_person(self, subject: str) -> list[Membership]:
         """Every workspace `subject` belongs to, by workspace id."""
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
-        """`subject`'s membership of `workspace_id`, or None if they are no member."""
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
+        """`subject`'s membership of `workspace_id`, or None if they are no member; `fresh`:
+        as the latest change left it (before a write: no removal that has returned is missed)."""
 
     def role_in(self, workspace_id: str, subject: str) -> Role | None:
         """The role `subject` holds in `workspace_id`, or None if they are no member."""

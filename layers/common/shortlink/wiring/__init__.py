@@ -39,7 +39,7 @@ from shortlink.wiring.environment import (
     sso_settings,
 )
 from shortlink.wiring.factories import forget_all
-from shortlink.wiring.limits import window_counter
+from shortlink.wiring.limits import attempt_log, window_counter
 from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_repository
 from shortlink.wiring.people import (
     api_key_store,
@@ -84,6 +84,7 @@ __all__ = [
     "account_days",
     "addresses",
     "api_key_store",
+    "attempt_log",
     "audit_recorder",
     "audit_trail",
     "cached_links",

@@ -14,6 +14,7 @@ from pynamodb.models import Model
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.errors import StorageUnavailable
 
 
 class ApiKeyItem(Model):
@@ -37,7 +38,9 @@ class ApiKeyItem(Model):
 class DynamoApiKeyStore:
     """API keys; in a deployment of several regions every write and listing goes to the home
     region's table, and away from home a lookup reads this `region`'s replica first, the home's
-    only for a key not (yet) replicated here."""
+    only for a key not (yet) replicated here; a `fresh` lookup (before a write) reads the home
+    region's item, strongly consistent, so that no write follows a revocation that has returned
+    (this region's replica while the home region cannot be reached)."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(ApiKeyItem, table_name, home_region)
@@ -59,15 +62,28 @@ class DynamoApiKeyStore:
             maker_email=item.maker_email or "",
         )
 
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        if fresh:
             try:
-                return self._to_domain(model.get(key_hash))
-            except DoesNotExist:
-                continue
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                return self._get(self._model, key_hash, consistent=True)
+            except StorageUnavailable:
+                if self._replica is self._model:
+                    raise
+                # The home region is out of reach, so no revocation returns meanwhile; one made in
+                # the replication lag before the outage may not be here yet (docs/regions.md).
+                return self._get(self._replica, key_hash, consistent=False)
+        for model in dict.fromkeys((self._replica, self._model)):
+            if (key := self._get(model, key_hash, consistent=False)) is not None:
+                return key
         return None
+
+    def _get(self, model: type[ApiKeyItem], key_hash: str, consistent: bool) -> ApiKey | None:
+        try:
+            return self._to_domain(model.get(key_hash, consistent_read=consistent))
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def add(
         self,

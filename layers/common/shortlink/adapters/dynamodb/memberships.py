@@ -16,6 +16,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.errors import StorageUnavailable
 from shortlink.people.model import Invitation, Membership, Role, role_named
 
 MEMBERSHIP = "membership"
@@ -94,7 +95,8 @@ def membership_key(workspace_id: str, subject: str) -> str:
 
 class DynamoMemberships:
     """Memberships; writes and listings in the home region's table, a role check in this
-    region's replica first (the home's for a membership not replicated yet), as keys are found."""
+    region's replica first (the home's for a membership not replicated yet), as keys are found;
+    a `fresh` check (before a write) only at home, as a fresh key lookup."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(MembershipItem, table_name, home_region)
@@ -104,23 +106,36 @@ class DynamoMemberships:
         membership = self.membership_in(workspace_id, subject)
         return membership.role if membership else None
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
-        item = self._item(workspace_id, subject)
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
+        item = self._item(workspace_id, subject, fresh)
         return _membership(item) if item is not None and item.kind == MEMBERSHIP else None
 
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         item = self._item(workspace_id, subject)
         return item is not None and item.kind == REMOVED
 
-    def _item(self, workspace_id: str, subject: str) -> MembershipItem | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def _item(self, workspace_id: str, subject: str, fresh: bool = False) -> MembershipItem | None:
+        key = membership_key(workspace_id, subject)
+        if fresh:
             try:
-                return model.get(membership_key(workspace_id, subject), consistent_read=True)
-            except DoesNotExist:
-                continue
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                return self._get(self._model, key)
+            except StorageUnavailable:
+                if self._replica is self._model:
+                    raise
+                return self._get(self._replica, key)  # home out of reach: as DynamoApiKeyStore.find_by_hash
+        for model in dict.fromkeys((self._replica, self._model)):
+            if (item := self._get(model, key)) is not None:
+                return item
         return None
+
+    @staticmethod
+    def _get(model: type[MembershipItem], key: str) -> MembershipItem | None:
+        try:
+            return model.get(key, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def _scan(self, condition: Condition) -> list[Membership]:
         model = self._model
