@@ -9,6 +9,7 @@ from typing import Any
 from shortlink.access.api_keys import ApiKey
 from shortlink.audit.model import AuditEntry
 from shortlink.audit.trail import AuditPage
+from shortlink.edge.store_plan import StoreUpdate
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.model import Invitation, Membership, Role
@@ -249,3 +250,38 @@ class InMemoryEventQueue:
 
     def send(self, messages: Sequence[EventMessage]) -> None:
         self.calls.append(list(messages))
+
+
+class InMemoryEdgeStore:
+    """shortlink.edge.sync's EdgeStore over the local stack's KeyValueStore state (its limits and
+    ETag checks), recording each update it was given."""
+
+    def __init__(self) -> None:
+        from tools.developers.devstack.key_value_store import LocalStore, local_arn
+
+        self.store = LocalStore(local_arn("unit"))
+        self.updates: list[StoreUpdate] = []
+        self.largest_size = 0
+
+    def size(self) -> int:
+        return self.store.size()
+
+    def apply(self, update: StoreUpdate) -> None:
+        self.store.update(self.store.etag, list(update.puts), list(update.deletes))
+        self.updates.append(update)
+        self.largest_size = max(self.largest_size, self.store.size())
+
+    def entries(self) -> dict[str, str]:
+        return dict(self.store.entries)
+
+
+class RecentClicksOf:
+    """shortlink.edge.sync's RecentClicks from a dict, counting its reads."""
+
+    def __init__(self, clicks: dict[str, int]) -> None:
+        self.clicks = clicks
+        self.reads = 0
+
+    def recent_clicks(self, key: str) -> int:
+        self.reads += 1
+        return self.clicks.get(key, 0)

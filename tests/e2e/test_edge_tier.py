@@ -70,7 +70,8 @@ class EdgeStack:
 @pytest.fixture(scope="module")
 def edge(tmp_path_factory: pytest.TempPathFactory) -> Iterator[EdgeStack]:
     store_file = tmp_path_factory.mktemp("edge") / "store.json"
-    stack = RunningStack.start(EDGE_TIER="1", EDGE_STORE_FILE=str(store_file))
+    # EDGE_SYNC=0: the store file is this test's to write (the sync's: tests/e2e/test_edge_sync.py)
+    stack = RunningStack.start(EDGE_TIER="1", EDGE_SYNC="0", EDGE_STORE_FILE=str(store_file))
     try:
         assert stack.ready, stack.output()
         yield EdgeStack(stack, store_file)

@@ -125,7 +125,33 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "sqs:SendMessage",
             },
         ),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
+        (
+            "IngestFunction",
+            {
+                "dynamodb:UpdateItem",
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "sqs:SendMessage",
+                # With the edge tier: the edge's log stream, the links its clicks followed, the visitor salt
+                "ssm:GetParameter",
+                "kinesis:GetRecords",
+                "kinesis:GetShardIterator",
+                "kinesis:DescribeStream",
+                "kinesis:DescribeStreamSummary",
+                "kinesis:ListShards",
+                "kinesis:SubscribeToShard",
+            },
+        ),
+        (
+            "EdgeSyncFunction",
+            {
+                "dynamodb:Scan",
+                "dynamodb:Query",
+                "cloudfront-keyvaluestore:DescribeKeyValueStore",
+                "cloudfront-keyvaluestore:ListKeys",
+                "cloudfront-keyvaluestore:UpdateKeys",
+            },
+        ),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "WebhookEndpointsFunction",
@@ -254,6 +280,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
+        "EdgeSyncFunction",
         "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
@@ -305,8 +332,9 @@ def test_routes_and_trigger(template):
     assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
     # The stream aggregator: in order per shard, a failed batch retried whole, the shard's id in
     # its events (a tumbling window), the table's stream with both images.
-    [stream] = template.stream_triggers()
-    assert (stream.function_name, stream.table_id) == ("AccountStatsFunction", "ClickStatsTable")
+    streams = {(stream.function_name, stream.table_id) for stream in template.stream_triggers()}
+    # and the edge tier's sync (docs/edge.md)
+    assert streams == {("AccountStatsFunction", "ClickStatsTable"), ("EdgeSyncFunction", "LinksTable")}
     (event,) = template.functions["AccountStatsFunction"].events.values()
     properties = event["Properties"]
     assert (properties["ParallelizationFactor"], properties["BisectBatchOnFunctionError"]) == (1, False)
@@ -426,7 +454,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 11
+    assert len(functions) == 12
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -533,7 +561,8 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     distribution = resources["EdgeDistribution"]
     assert distribution["Condition"] == "EdgeHere"
     config = distribution["Properties"]["DistributionConfig"]
-    [origin] = config["Origins"]
+    origin, failover = config["Origins"]  # the second region's only with EdgeFailoverOrigin (docs/edge.md)
+    assert failover["Fn::If"][0] == "HasFailoverOrigin"
     assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
     default = config["DefaultCacheBehavior"]
     assert default["ViewerProtocolPolicy"] == "redirect-to-https"
@@ -590,7 +619,7 @@ def test_the_edge_passes_every_keyed_route_uncached_and_leaves_every_short_code_
         assert "?" not in name, behaviour["PathPattern"]
         assert name in RESERVED_SLUGS, behaviour["PathPattern"]
     # Codes that merely start like the API's paths are redirects, cached as their answers allow
-    for code in ("/links-2026", "/keystone", "/statsx", "/webhooks2", "/Links", "/console"):
+    for code in ("/links-2026", "/keystone", "/statsx", "/webhooks2", "/Links", "/consoles"):
         assert edge_behaviour_of(code, behaviours) == "default", code
 
 
@@ -602,9 +631,10 @@ def test_every_function_believes_viewer_headers_only_with_the_secret_cloudfront_
     # CloudFront sets the secret on every request it sends to the API (the edge is told the
     # parameter's name and resolves it itself: no secret passes as a nested stack's parameter)...
     assert resources["Edge"]["Properties"]["Parameters"]["EdgeSecretParameter"] == {"Ref": "EdgeSecretParameter"}
-    [origin] = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
-    [header] = origin["OriginCustomHeaders"]
-    assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
+    origin, failover = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    for told in (origin, failover["Fn::If"][1]):  # the second region's origin is told it too
+        [header] = told["OriginCustomHeaders"]
+        assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
     # ...and every function gets the same secret only with the edge (the redirect's rules, the
     # console's sign-in limits, the audit log's addresses): without it, nothing is believed
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
@@ -1054,6 +1084,8 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/webhooks/*",
         "/people/*",
         "/audit",
+        "/console",
+        "/console/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
@@ -1107,6 +1139,14 @@ def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lac
 WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1"
 # The last commit whose template.yaml held the edge, its domains and DNS itself.
 BEFORE_THE_EDGE_STACK = "f46a3ed"
+# Added to edge.yaml after the move, with the edge tier (EnableEdgeTier, off by default; docs/edge.md).
+EDGE_TIER_RESOURCES = {
+    "EdgeKeyValueStore",
+    "EdgeRedirectFunction",
+    "EdgeLogStream",
+    "EdgeLogRole",
+    "EdgeRealtimeLogConfig",
+}
 EDGE_WITH_REGIONS = {
     **DOMAIN,
     **THREE_REGIONS,
@@ -1115,10 +1155,6 @@ EDGE_WITH_REGIONS = {
     "OriginCertificateArn": CERTIFICATE,
     "ClickStatsStreamArn": STREAM,
 }
-
-
-# Added to edge.yaml after the move, with the edge tier (EnableEdgeTier, off by default).
-EDGE_TIER_RESOURCES = {"EdgeKeyValueStore", "EdgeRedirectFunction"}
 
 
 def as_written_before(node: Any) -> Any:

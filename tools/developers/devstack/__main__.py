@@ -16,7 +16,9 @@ SSO_WORKSPACE: default, the key's workspace).
 REGIONS (several regions on this machine; see tools.developers.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
 EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before the API, reading
-the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function).
+the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function; the
+store's API, the sync and the real-time log stream into ingest: tools.developers.devstack.edge_tier, with
+EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVERY).
 """
 
 import logging
@@ -29,6 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from tools.developers.devstack.edge import as_the_edge
+from tools.developers.devstack.edge_tier import (
+    SYNC_FUNCTION,
+    LocalEdgeTier,
+    edge_tier_on,
+    start_consumers,
+    start_edge_tier,
+)
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.developers.devstack.people import (
@@ -188,6 +197,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         base_url = os.environ["PUBLIC_BASE_URL"]
         os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
+    tier: LocalEdgeTier | None = None
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
     if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
@@ -195,14 +205,16 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
         function = None
-        if os.environ.get("EDGE_TIER") == "1":
+        if edge_tier_on():
             from tools.developers.devstack.edge_function import EdgeFunction, edge_store_path
 
             store_path = edge_store_path(port)
+            tier = start_edge_tier(store_path, runner, region, running)
             function = EdgeFunction(store_path)
             running.callback(function.close)
             print(f"Edge tier: edge/viewer-request.js under Node, its store published at {store_path}", flush=True)
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, domains.several, function)
+        on_request = tier.logs.on_request if tier is not None else None
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, domains.several, function, on_request)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
@@ -218,13 +230,16 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         sso_line = f"  SSO:       {os.environ['SSO_LOGIN_URL']} (the managed login's stand-in)\n"
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
+    sync_off = frozenset() if tier is not None and tier.store is not None else frozenset({SYNC_FUNCTION})
     sources = event_sources(
-        template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, region, redelivery_chance()
+        template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, region, redelivery_chance(), sync_off
     )
     for poller in sources.pollers:
         poller.start()
         running.callback(poller.join, timeout=5)
         running.callback(poller.stopping.set)
+    if tier is not None:
+        start_consumers(tier, runner, running)
 
     ttl_line = (
         f"  TTL:       not supported by this DynamoDB ({', '.join(without_ttl)}): expired items are never deleted\n"

@@ -9,8 +9,10 @@ the memory of this environment's recent follows (shortlink.clicks.repeats)."""
 import ipaddress
 import logging
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.bots import is_bot
@@ -22,6 +24,9 @@ from shortlink.links.model import Link
 from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.rules.countries import UNKNOWN_COUNTRY
 from shortlink.rules.user_agents import human_device
+
+if TYPE_CHECKING:
+    from shortlink.rules.model import Visitor
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -108,10 +113,24 @@ def click_from_request(
     """The click as the stats count it, from the request the rules read (its visitor, made once)
     and the destination it was sent to; its id and time are those it was recorded with, its owner
     and tags those of the `link` followed."""
+    return click_of(click_id, code, at_epoch, request.visitor, request.headers, destination, link, salt_root, reading)
+
+
+def click_of(
+    click_id: str,
+    code: str,
+    at_epoch: float,
+    visitor: "Visitor",
+    headers: Mapping[str, str],
+    destination: str,
+    link: Link | None,
+    salt_root: bytes | None,
+    reading: ClickReading,
+) -> ClickEvent:
+    """The click of a follow by `visitor` with these request `headers` (lower-case names), sent to
+    `destination`: the redirect's own follows and those the edge answered (shortlink.redirect.edge_logs)."""
     at = datetime.fromtimestamp(at_epoch, UTC)
-    visitor = request.visitor
-    headers = request.headers
-    user_agent = request.user_agent
+    user_agent = headers.get("user-agent", "")
     visitor_id = ""
     if salt_root is not None:
         address = str(visitor.ip or "")

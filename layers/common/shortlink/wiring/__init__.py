@@ -2,7 +2,7 @@
 and kept per environment, and those settings, the only reading of the environment.
 
 One module per concern (environment, links, limits, redirect, clicks, people, sign_in,
-webhooks, audit); each cached factory is made with `@factory` (wiring.factories), which records
+webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
 it, so `reset()` forgets them all. Nothing here runs at import but those records, and each
 factory imports its own adapter: a function loads only the adapters it uses (the redirect never
 loads pynamodb). Functions and tests import the factories from here.
@@ -25,6 +25,7 @@ from shortlink.wiring.clicks import (
     packing_rules,
     visitor_salt_root,
 )
+from shortlink.wiring.edge import edge_store, link_scan, link_stream_changes, recent_link_clicks
 from shortlink.wiring.environment import (
     addresses,
     forget_settings,
@@ -98,6 +99,7 @@ __all__ = [
     "code_generator",
     "console_session_secret",
     "domain_settings",
+    "edge_store",
     "forget_cached_links",
     "forget_settings",
     "function_set",
@@ -109,6 +111,8 @@ __all__ = [
     "lambda_runtime",
     "link_owners",
     "link_repository",
+    "link_scan",
+    "link_stream_changes",
     "load_link_reader",
     "managed_login",
     "memberships",
@@ -117,6 +121,7 @@ __all__ = [
     "person_access",
     "person_sessions",
     "pool_keys",
+    "recent_link_clicks",
     "redirect_metric_settings",
     "redirect_services",
     "regions",
