@@ -26,18 +26,18 @@ CLIENT_VENV := .venv-client
 
 .PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
-$(BIN)/.installed: requirements-dev.txt constraints.txt layers/common/requirements.txt
+$(BIN)/.installed: requirements/dev.txt requirements/dev-constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -r requirements-dev.txt -c constraints.txt
+	$(PY) -m pip install --quiet -r requirements/dev.txt -c requirements/dev-constraints.txt
 	$(PY) -m pip install --quiet --no-deps --no-build-isolation --editable .
 	@touch $@
 
 venv: $(BIN)/.installed
 
 dev: venv
-	$(PY) -m tools.devstack
+	$(PY) -m tools.developers.devstack
 
 test: lint unit integration e2e
 
@@ -46,9 +46,9 @@ test: lint unit integration e2e
 check: lint unit node_modules/.installed
 	$(PY) -m pytest $(PARALLEL) tests/integration -m "not slow"
 
-$(CHECKOV_VENV)/.installed: requirements-checkov.txt constraints-checkov.txt
+$(CHECKOV_VENV)/.installed: requirements/checkov.txt requirements/checkov-constraints.txt
 	@test -x $(CHECKOV_VENV)/bin/python || $(PYTHON) -m venv $(CHECKOV_VENV)
-	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements-checkov.txt -c constraints-checkov.txt
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements/checkov.txt -c requirements/checkov-constraints.txt
 	@touch $@
 
 lint: venv $(CHECKOV_VENV)/.installed
@@ -57,6 +57,7 @@ lint: venv $(CHECKOV_VENV)/.installed
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
+	$(PY) -m tools.developers.module_sizes
 	@for t in $(TEMPLATES); do $(BIN)/sam validate --lint --template $$t || exit 1; done
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
@@ -77,16 +78,16 @@ node_modules/.installed: package.json package-lock.json
 	@touch $@
 
 # schemathesis lives in its own virtualenv: its click would move SAM CLI's pin.
-$(FUZZ_VENV)/.installed: requirements-fuzz.txt constraints-fuzz.txt
+$(FUZZ_VENV)/.installed: requirements/fuzz.txt requirements/fuzz-constraints.txt
 	@test -x $(FUZZ_VENV)/bin/python || $(PYTHON) -m venv $(FUZZ_VENV)
-	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements-fuzz.txt -c constraints-fuzz.txt
+	$(FUZZ_VENV)/bin/python -m pip install --quiet -r requirements/fuzz.txt -c requirements/fuzz-constraints.txt
 	@touch $@
 
 # openapi-python-client, in its own virtualenv: the e2e test generates a client from the OpenAPI
 # document with it and runs Getting started through that client.
-$(CLIENT_VENV)/.installed: requirements-client.txt constraints-client.txt
+$(CLIENT_VENV)/.installed: requirements/client.txt requirements/client-constraints.txt
 	@test -x $(CLIENT_VENV)/bin/python || $(PYTHON) -m venv $(CLIENT_VENV)
-	$(CLIENT_VENV)/bin/python -m pip install --quiet -r requirements-client.txt -c constraints-client.txt
+	$(CLIENT_VENV)/bin/python -m pip install --quiet -r requirements/client.txt -c requirements/client-constraints.txt
 	@touch $@
 
 # The password page's browser test drives Debian's chromium through chromedriver: installed here
@@ -108,16 +109,16 @@ docs: venv
 
 # Benchmarks are not tests: nothing in `make test` asserts a timing.
 bench: venv
-	$(PY) -m tools.bench
+	$(PY) -m tools.developers.bench
 
 # locust lives in its own virtualenv so that it never moves a pin of the dev environment.
-$(LOAD_VENV)/.installed: requirements-load.txt
+$(LOAD_VENV)/.installed: requirements/load.txt
 	@test -x $(LOAD_VENV)/bin/python || $(PYTHON) -m venv $(LOAD_VENV)
-	$(LOAD_VENV)/bin/python -m pip install --quiet -r requirements-load.txt
+	$(LOAD_VENV)/bin/python -m pip install --quiet -r requirements/load.txt
 	@touch $@
 
 load: venv $(LOAD_VENV)/.installed
-	$(PY) -m tools.load
+	$(PY) -m tools.developers.load
 
 # sam build needs the runtime's Python (3.13) on PATH; the layer's Makefile gets its real path
 # (a pyenv shim resolves it only inside this directory).
@@ -128,9 +129,9 @@ build: venv
 	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(BIN)/sam build --config-env $(ENV)
 
 # The template under `sam local start-api` (Docker needed): create → follow → stats, then stops.
-# `$(PY) -m tools.samlocal --serve` keeps it running (README, sam local).
+# `$(PY) -m tools.developers.samlocal --serve` keeps it running (README, sam local).
 sam-local: venv
-	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.samlocal
+	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.developers.samlocal
 
 deploy: build
 	$(BIN)/sam deploy --config-env $(ENV)
@@ -140,17 +141,17 @@ delete: venv
 
 cost: venv
 	@test -f bench-results/latest.json || $(MAKE) bench
-	$(PY) -m tools.cost
+	$(PY) -m tools.developers.cost
 
 secrets: venv
-	$(PY) -m tools.secrets --env $(ENV)
+	$(PY) -m tools.operators.secrets --env $(ENV)
 
 admin: venv
-	$(PY) -m tools.admin $(ARGS)
+	$(PY) -m tools.operators.admin $(ARGS)
 
 # The API's OpenAPI document, generated from the routes (a test fails when it drifts).
 openapi: venv
-	$(PY) -m tools.openapi
+	$(PY) -m tools.developers.openapi
 
 clean:
 	rm -rf $(VENV) $(LOAD_VENV) $(CHECKOV_VENV) $(FUZZ_VENV) $(CLIENT_VENV) node_modules .aws-sam .pytest_cache .mypy_cache .ruff_cache bench-results site

@@ -1,1 +1,2 @@
-"""Developer tools: the local stack (`devstack`), the admin command and the benchmarks."""
+"""The project's commands, by who runs them: `operators` (against a stack, deployed or local)
+and `developers` (the local stack, benchmarks, generators)."""

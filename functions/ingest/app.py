@@ -28,7 +28,7 @@ from shortlink.errors import StorageUnavailable
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.model import click_events
-from shortlink.wiring import click_counter, webhook_queue
+from shortlink.wiring import click_counter, redirect_metric_settings, webhook_queue
 
 logger = Logger()
 tracer = Tracer()
@@ -76,7 +76,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
     # link.clicked: one message per batch
     webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
-    deferred_metrics.emit(redirect_counts)
+    deferred_metrics.emit(redirect_counts, redirect_metric_settings)
     metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
     metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
     metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)

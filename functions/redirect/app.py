@@ -12,7 +12,6 @@ from typing import Any
 from shortlink import wiring
 from shortlink.domains.model import KEY_SEPARATOR
 from shortlink.errors import StorageUnavailable
-from shortlink.redirect.click_dispatch import click_dispatcher
 from shortlink.redirect.follows import follow
 from shortlink.redirect.refusals import unavailable
 from shortlink.redirect.request import RedirectRequest
@@ -20,9 +19,7 @@ from shortlink.wiring import cached_links, host_prefixes, redirect_services
 
 wiring.load_link_reader()  # botocore at init, where provisioned concurrency pays it
 # Created at init on purpose: Lambda only accepts extension registrations during init.
-dispatcher = click_dispatcher(
-    wiring.click_publisher, wiring.visitor_salt_root, wiring.click_reading, wiring.packing_rules
-)
+dispatcher = wiring.click_dispatcher()
 
 FOLLOW_ROUTE = "GET /{code}"
 ADDRESS_ROUTES = ("GET /", "GET /.well-known/{file}", "GET /robots.txt")  # domain_addresses.ROUTES

@@ -102,7 +102,7 @@ def import_links(
     except TooManyRecords:  # found while reading: the rest of the file is not read
         message = (
             f"an import holds at most {MAX_IMPORT_RECORDS} links (this file holds more) and "
-            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.import_links sends larger files in parts"
+            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.operators.import_links sends larger files in parts"
         )
         return error_response(413, "body_too_large", message)
     except UnreadableFile as error:

@@ -33,7 +33,7 @@ DESTINATION = "https://example.com/a/long/page"
 
 
 def main(base_url: str, admin_key: str) -> None:
-    # An API key for the examples, as `tools.admin keys create` makes one (here: POST /keys)
+    # An API key for the examples, as `tools.operators.admin keys create` makes one (here: POST /keys)
     admin = AuthenticatedClient(base_url=base_url, token=admin_key, raise_on_unexpected_status=True)
     scopes = [CreateKeyRequestScopesItem(scope) for scope in ("links:read", "links:write", "stats:read")]
     key = create_key.sync(client=admin, body=CreateKeyRequest(name="generated-client", scopes=scopes))

@@ -1,4 +1,4 @@
-"""Starts `python -m tools.devstack` (what `make dev` runs) and talks real HTTP to it."""
+"""Starts `python -m tools.developers.devstack` (what `make dev` runs) and talks real HTTP to it."""
 
 import http.client
 import json
@@ -114,11 +114,11 @@ class RunningStack:
     endpoints: dict[str, str] = field(default_factory=dict)  # the AWS_ENDPOINT_URL* it was given
     lines: list[str] = field(default_factory=list)
     region_ports: dict[str, int] = field(default_factory=dict)  # a stack of several regions: each one's
-    control_port: int = 0  # ... and its control endpoint (tools.devstack.region_control)
+    control_port: int = 0  # ... and its control endpoint (tools.developers.devstack.region_control)
 
     @classmethod
     def start_regions(cls, regions: list[str], lag_ms: int, timeout: float = 240, **env: str) -> "RunningStack":
-        """`REGIONS=... python -m tools.devstack`: each region on its own port, the first one home."""
+        """`REGIONS=... python -m tools.developers.devstack`: each region on its own port, the first one home."""
         port = free_ports(len(regions) + 1)
         settings = {
             "PORT": str(port),
@@ -155,7 +155,7 @@ class RunningStack:
         popen: dict[str, Any] | None = None,
         **env: str,
     ) -> "RunningStack":
-        """`python -m tools.devstack`, or `command`; `endpoints`: AWS_ENDPOINT_URL* variables for the
+        """`python -m tools.developers.devstack`, or `command`; `endpoints`: AWS_ENDPOINT_URL* variables for the
         stack (and for tools run against it); `popen`: further arguments of Popen."""
         port, moto_port = int(env.pop("PORT", free_port())), int(env.pop("MOTO_PORT", free_port()))
         environment = {**os.environ, "PORT": str(port), "MOTO_PORT": str(moto_port)}
@@ -168,7 +168,7 @@ class RunningStack:
         environment.update(env)
         environment.update(endpoints or {})
         process = subprocess.Popen(
-            command or [sys.executable, "-m", "tools.devstack"],
+            command or [sys.executable, "-m", "tools.developers.devstack"],
             cwd=ROOT,
             env=environment,
             stdout=subprocess.PIPE,

@@ -9,8 +9,8 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from tools.devstack.resources import tables_of
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.resources import tables_of
+from tools.developers.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from tests.e2e.running_stack import RunningStack
 from tests.webhook_receiver import Receiver, webhook_receiver
-from tools.devstack.__main__ import DEV_KEY_NAME
+from tools.developers.devstack.__main__ import DEV_KEY_NAME
 
 ALL_SCOPES = ["links:read", "links:write", "stats:read", "admin"]
 

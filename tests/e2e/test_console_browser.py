@@ -1,7 +1,7 @@
 """The web console in a real headless Chromium against the local stack (as `make dev` runs it):
 a marketer's whole round, axe-core on every page, a screenshot of each (console-screenshots/,
 git-ignored). Driven and skipped as the password page's browser test is. Every request goes
-through the local stack's edge (tools.devstack.edge), which replaces Host with the API's own, as
+through the local stack's edge (tools.developers.devstack.edge), which replaces Host with the API's own, as
 CloudFront does: each form post passes the console's origin check as it would behind the edge."""
 
 import json

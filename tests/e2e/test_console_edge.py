@@ -1,10 +1,10 @@
 """The console behind the local stack's edge, over real HTTP: the edge replaces Host with the
-API's own (tools.devstack.edge), yet a form from the console's own origin passes the origin check
+API's own (tools.developers.devstack.edge), yet a form from the console's own origin passes the origin check
 and one from another site's does not."""
 
 from urllib.parse import urlencode
 
-from tools.devstack.edge import API_HOST
+from tools.developers.devstack.edge import API_HOST
 
 FORM = {"Content-Type": "application/x-www-form-urlencoded"}
 

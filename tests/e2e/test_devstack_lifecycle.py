@@ -153,7 +153,7 @@ def test_a_dynamodb_of_its_own_leaves_sqs_to_the_embedded_moto_and_the_banner_sa
 def admin(*args: str, **env: str) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if not k.startswith("AWS_ENDPOINT_URL")}
     return subprocess.run(
-        [sys.executable, "-m", "tools.admin", "--local", *args],
+        [sys.executable, "-m", "tools.operators.admin", "--local", *args],
         cwd=ROOT,
         env={**environment, **env},
         capture_output=True,
@@ -222,7 +222,7 @@ ELSEWHERE = {
 def test_endpoints_elsewhere_without_credentials_are_refused_in_one_line(profile, said):
     # Given endpoints that are not on this machine and no credentials (or a profile that is not there)
     run = subprocess.run(
-        [sys.executable, "-m", "tools.devstack"],
+        [sys.executable, "-m", "tools.developers.devstack"],
         cwd=ROOT,
         env=without_credentials(PORT=str(free_port()), MOTO_PORT=str(free_port()), **ELSEWHERE, **profile),
         capture_output=True,

@@ -1,6 +1,6 @@
 """Two short domains on the local stack over real HTTP (127.0.0.1, the default, and go.localhost):
 each host follows only its own links, lists and short URLs name the link's domain, and
-go.localhost's fallback pages and app-link files are served (tools/devstack)."""
+go.localhost's fallback pages and app-link files are served (tools/developers/devstack)."""
 
 import json
 import uuid

@@ -64,7 +64,7 @@ def test_unknown_code_gets_a_404_page(stack):
 def run_admin(stack: RunningStack, *args: str) -> str:
     """The admin command against the local stack's endpoints, as a user runs it."""
     return subprocess.run(
-        [sys.executable, "-m", "tools.admin", "--local", *args],
+        [sys.executable, "-m", "tools.operators.admin", "--local", *args],
         cwd=ROOT,
         env={"MOTO_PORT": str(stack.moto_port), "PATH": "/usr/bin:/bin", **stack.endpoints},
         capture_output=True,

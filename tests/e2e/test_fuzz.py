@@ -24,7 +24,7 @@ import pytest
 
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import ROOT, RunningStack
-from tools.openapi import DOCUMENT
+from tools.developers.openapi import DOCUMENT
 
 SCHEMATHESIS = ROOT / ".venv-fuzz" / "bin" / "schemathesis"
 EXCLUDED_CHECKS = "unsupported_method,positive_data_acceptance"

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.running_stack import ROOT, RunningStack
-from tools.openapi import DOCUMENT
+from tools.developers.openapi import DOCUMENT
 
 CLIENT_VENV = ROOT / ".venv-client"
 GENERATOR = CLIENT_VENV / "bin" / "openapi-python-client"

@@ -52,7 +52,9 @@ def test_a_key_reimporting_its_own_export_creates_nothing(stack, auth, tmp_path)
     assert [row[2:4] for row in rows] == [["1", "1"]]  # one click, curl-like: a bot's
     exported = tmp_path / "links.json"
     # (with the passwords' hashes: without them a protected link of the stack fails to import)
-    result = command("tools.export", "--format", "json", "--password-hashes", "-o", str(exported), stack=stack)
+    result = command(
+        "tools.operators.export", "--format", "json", "--password-hashes", "-o", str(exported), stack=stack
+    )
     assert result.returncode == 0, result.stderr
     links = json.loads(exported.read_text())["links"]
     assert code in {link["code"] for link in links}
@@ -63,7 +65,7 @@ def test_a_key_reimporting_its_own_export_creates_nothing(stack, auth, tmp_path)
     # When it is imported back, by the API and by the command: every link is there already
     report = import_body(stack, auth, exported.read_text())
     assert (report["created"], report["skipped"], report["failed"]) == (0, len(links), 0), report
-    result = command("tools.import_links", str(exported), stack=stack)
+    result = command("tools.operators.import_links", str(exported), stack=stack)
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.splitlines()[-1] == f"created 0, skipped {len(links)}, failed 0"
     assert len(json.loads(export(stack, auth))["links"]) == len(links)

@@ -1,4 +1,4 @@
-"""docs/development.md's own `sam local` block (`python -m tools.samlocal --serve`, your own
+"""docs/development.md's own `sam local` block (`python -m tools.developers.samlocal --serve`, your own
 requests) runs as pasted where Docker runs: from a directory that looks like the repository,
 in one bash, each `# →` line shown by the output. Where no Docker daemon answers (this project's
 machines: no daemon runs, and no container image can be pulled), it is skipped and says so.
@@ -16,7 +16,7 @@ import pytest
 from tests.e2e.test_readme import EXPECTED, FENCE, NOT_RUN, matches, repository_view
 
 DEVELOPMENT = Path(__file__).resolve().parents[2] / "docs" / "development.md"
-SERVE = "tools.samlocal --serve"
+SERVE = "tools.developers.samlocal --serve"
 # The first run builds the stand-in base image (debootstrap) before SAM starts: minutes.
 BLOCK_TIMEOUT_SECONDS = 1200
 
@@ -32,7 +32,7 @@ def docker_problem() -> str | None:
 
 
 def serve_block() -> str:
-    """The block that starts `tools.samlocal --serve`, without its not-run marker."""
+    """The block that starts `tools.developers.samlocal --serve`, without its not-run marker."""
     blocks = [match.group(2) for match in FENCE.finditer(DEVELOPMENT.read_text()) if SERVE in match.group(2)]
     assert len(blocks) == 1, f"one block of {DEVELOPMENT.name} runs {SERVE}, not {len(blocks)}"
     first, _, rest = blocks[0].partition("\n")

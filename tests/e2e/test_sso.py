@@ -1,5 +1,5 @@
 """Single sign-on end to end: the local stack with SSO on (`SSO=1`: the managed login's stand-in,
-tools.devstack.managed_login), on each DynamoDB of the `store` fixture. In Debian's Chromium a
+tools.developers.devstack.managed_login), on each DynamoDB of the `store` fixture. In Debian's Chromium a
 person clicks "Sign in with Example Corp", signs in at the stand-in and lands in the console as
 a viewer of the stack's workspace (axe-core on the sign-in page with its button); their second
 sign-in keeps the role the owner gave them since on the Members page, and once the owner removes
@@ -63,7 +63,7 @@ def memberships(sso_stack: RunningStack, store: dict[str, str], monkeypatch: pyt
 
 
 def roles(memberships: DynamoMemberships) -> dict[str, str]:
-    """The workspace's members but its owners (`make dev`'s, tools.devstack.people: the session's
+    """The workspace's members but its owners (`make dev`'s, tools.developers.devstack.people: the session's
     dynalite may hold another stack's beside this one's)."""
     members = memberships.members_of(WORKSPACE)
     return {member.email: member.role for member in members if member.role != "owner"}

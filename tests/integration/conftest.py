@@ -15,11 +15,11 @@ from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.wiring import resources
 from tests import botocore_models
 from tests.api_client import ApiClient, through_handlers
-from tools.devstack.lambda_runtime import Handler, LambdaContext, load_handler
-from tools.devstack.local_env import function_environment, own_environment
-from tools.devstack.resources import create_queues, create_tables
-from tools.devstack.template import LocalTemplate
-from tools.moto_transactions import install as transactions_per_item
+from tools.developers.devstack.lambda_runtime import Handler, LambdaContext, load_handler
+from tools.developers.devstack.local_env import function_environment, own_environment
+from tools.developers.devstack.resources import create_queues, create_tables
+from tools.developers.devstack.template import LocalTemplate
+from tools.developers.moto_transactions import install as transactions_per_item
 
 ROOT = Path(__file__).resolve().parents[2]
 transactions_per_item()  # moto copies whole tables per transaction item otherwise

@@ -7,7 +7,6 @@ import json
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
 from typing import Any
 
 import boto3
@@ -19,8 +18,9 @@ from shortlink import wiring as services
 from shortlink.adapters.dynamodb.memberships import DynamoMemberships
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person, Role
-from tools.devstack.people import LocalPool, create_user_pool, dev_password
-from tools.devstack.template import LocalTemplate
+from shortlink.wiring import people as people_wiring
+from tools.developers.devstack.people import LocalPool, create_user_pool, dev_password
+from tools.developers.devstack.template import LocalTemplate
 
 
 class MotoPoolKeys:
@@ -73,7 +73,8 @@ def user_pool_in(template: LocalTemplate, monkeypatch: pytest.MonkeyPatch) -> Po
     for name, value in local.environment().items():
         monkeypatch.setenv(name, value)
     services.reset()
-    monkeypatch.setattr(services, "pool_keys", cache(MotoPoolKeys))  # reset() clears it as the factory
+    # Where person_access calls it; MotoPoolKeys keeps nothing for reset() to forget.
+    monkeypatch.setattr(people_wiring, "pool_keys", MotoPoolKeys)
     return Pool(local, cognito)
 
 

@@ -15,9 +15,9 @@ from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from tests.api_client import Answer, ApiClient, through_handlers
 from tests.integration.conftest import use_moto_credentials
-from tools.devstack.local_env import function_environment
-from tools.devstack.resources import create_queues, create_tables
-from tools.devstack.template import TABLE_TYPES, LocalTemplate
+from tools.developers.devstack.local_env import function_environment
+from tools.developers.devstack.resources import create_queues, create_tables
+from tools.developers.devstack.template import TABLE_TYPES, LocalTemplate
 
 REGIONS = ("us-east-1", "eu-central-1", "ap-southeast-1")
 HOME = REGIONS[0]

@@ -1,14 +1,14 @@
 """The click-stats table's stream delivered to AccountStatsFunction as the local stack's poller
-delivers it (tools.devstack.stream_trigger), against moto's DynamoDB Streams."""
+delivers it (tools.developers.devstack.stream_trigger), against moto's DynamoDB Streams."""
 
 from collections.abc import Callable
 from typing import Any
 
 import boto3
 
-from tools.devstack.resources import stream_arns
-from tools.devstack.stream_trigger import StreamPoller
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.resources import stream_arns
+from tools.developers.devstack.stream_trigger import StreamPoller
+from tools.developers.devstack.template import LocalTemplate
 
 
 class HandlerCaller:

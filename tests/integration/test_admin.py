@@ -4,7 +4,7 @@ import json
 from datetime import UTC, datetime
 
 from tests.events import bearer, http_event
-from tools import admin
+from tools.operators import admin
 
 
 def test_create_list_revoke(aws, handlers, capsys):

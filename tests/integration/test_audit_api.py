@@ -12,7 +12,7 @@ from shortlink.access.api_keys import generate_api_key, hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.wiring import resources
 from tests.events import bearer, http_event
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.resources import create_tables
 
 pytestmark = pytest.mark.one_account_per_module
 

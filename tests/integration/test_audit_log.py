@@ -15,7 +15,7 @@ from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.errors import StorageUnavailable
 from tests.e2e.running_stack import DYNALITE, Dynalite
 from tests.integration.conftest import use_moto_credentials
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.resources import create_tables
 
 TABLE = "AuditLogTable"
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
@@ -117,8 +117,8 @@ def test_an_entry_expires_after_the_retention_and_is_never_written_over(trail):
 
 
 def test_the_local_stack_makes_the_table_from_the_template_and_its_regions_replicate_it(template):
-    from tools.devstack.regions import replicated_tables
-    from tools.devstack.resources import tables_of
+    from tools.developers.devstack.regions import replicated_tables
+    from tools.developers.devstack.resources import tables_of
 
     assert tables_of(template)[TABLE]["KeySchema"] == [
         {"AttributeName": "ws", "KeyType": "HASH"},

@@ -10,8 +10,8 @@ from pathlib import Path
 import jinja2
 import pytest
 
-from tools import cost
-from tools.bench.report import performance_page, write_performance_page
+from tools.developers import cost
+from tools.developers.bench.report import performance_page, write_performance_page
 
 BENCH = json.loads((Path(__file__).parents[1] / "data" / "bench_report.json").read_text())
 
@@ -30,7 +30,7 @@ def test_the_performance_page_shows_the_runs_figures_and_targets():
     assert "1,661\N{MULTIPLICATION SIGN} faster than naive" in page  # 24,435 / 14.71
     assert "NOT met: `stats_30_days_p50_le_250_ms`, `stats_400_days_le_1_mb`" in page
     assert page.count("| **no** |") == 2
-    # The click tables of tools.bench.click_tables, and ingest's 20 links beside them
+    # The click tables of tools.developers.bench.click_tables, and ingest's 20 links beside them
     assert "| 1,200,000 | 9,454 | **7.88** | ≤ 20 |" in page
     assert "| 20 links, 1,000 single-click messages in 1 batch (`ingest`) | 1,000 | 20 | **20.0**" in page
     assert "| 30 days of the hot link | 2 | 62 | 84,346 | 3,278.67 ms |" in page

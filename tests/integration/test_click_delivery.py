@@ -18,9 +18,9 @@ from shortlink.redirect import click_dispatch
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
-from tools import replay_clicks
-from tools.devstack.runner import InProcessRunner
-from tools.devstack.sqs_trigger import sqs_event
+from tools.developers.devstack.runner import InProcessRunner
+from tools.developers.devstack.sqs_trigger import sqs_event
+from tools.operators import replay_clicks
 
 REDIRECT = "RedirectFunction"
 QUEUE_ARN = "arn:aws:sqs:us-east-1:123456789012:ClicksQueue"
@@ -131,7 +131,7 @@ SHUTDOWN_PROBE = """
 import json, os, signal, sys, time
 import boto3
 from moto import mock_aws
-from tools.devstack.extensions_api import ExtensionsApi
+from tools.developers.devstack.extensions_api import ExtensionsApi
 
 with mock_aws():
     queue = boto3.client("sqs").create_queue(QueueName="ClicksQueue")["QueueUrl"]
@@ -147,11 +147,8 @@ with mock_aws():
     api = ExtensionsApi("RedirectFunction", "us-east-1")
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     from shortlink import wiring as services
-    from shortlink.redirect.click_dispatch import click_dispatcher
 
-    dispatcher = click_dispatcher(
-        services.click_publisher, services.visitor_salt_root, services.click_reading, services.packing_rules
-    )
+    dispatcher = services.click_dispatcher()
     request = {"headers": {"user-agent": "probe"}, "requestContext": {"http": {"sourceIp": "203.0.113.9"}}}
     for n in range(5):
         api.wait_until_idle(10)
@@ -166,7 +163,7 @@ with mock_aws():
 
 
 def test_sigterm_sends_the_held_clicks_before_the_environment_ends(aws, template):
-    from tools.devstack.local_env import function_environment
+    from tools.developers.devstack.local_env import function_environment
 
     # Given a redirect environment that sent its first click and holds four more (a long window)
     env = {

@@ -19,8 +19,8 @@ from shortlink.links.use_cases import create_link
 from shortlink.settings.codes import CodeSettings
 from shortlink.wiring import resources, settings_of
 from tests.e2e.running_stack import DYNALITE, Dynalite
-from tools.devstack.local_env import DEV_PERMUTATION_KEY
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.local_env import DEV_PERMUTATION_KEY
+from tools.developers.devstack.resources import create_tables
 
 WORKERS = 8
 CREATES_PER_WORKER = 2000

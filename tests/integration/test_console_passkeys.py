@@ -15,7 +15,7 @@ from shortlink.audit.queries import AuditQuery
 from tests.integration.passkeys import SoftwarePasskey
 from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console_people import PersonBrowser, signed_in, workspace  # noqa: F401
-from tools.devstack.passkeys import STATE, install
+from tools.developers.devstack.passkeys import STATE, install
 
 pytestmark = pytest.mark.one_account_per_module
 AUTHENTICATOR_ORIGIN = "http://localhost:3000"  # the pool's relying party is localhost

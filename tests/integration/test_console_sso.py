@@ -22,7 +22,7 @@ from shortlink.people.roles import scopes_of
 from shortlink.wiring import invitations, memberships
 from tests.e2e.running_stack import free_port
 from tests.events import http_event
-from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
+from tools.developers.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
 
 pytestmark = pytest.mark.one_account_per_module
 CALLBACK = "https://sho.rt/console/sso/callback"

@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from tools import cost
+from tools.developers import cost
 
 BENCH = {
     "create": {

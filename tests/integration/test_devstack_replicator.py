@@ -10,7 +10,7 @@ import boto3
 import pytest
 from moto import mock_aws
 
-from tools.devstack.replicator import RegionClients, Replicator
+from tools.developers.devstack.replicator import RegionClients, Replicator
 
 REGIONS = ["us-east-1", "eu-central-1", "ap-southeast-1"]
 TABLE = "LinksTable"

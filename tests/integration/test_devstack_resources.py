@@ -6,10 +6,10 @@ import boto3
 from botocore.exceptions import ClientError
 from moto import mock_aws
 
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.resources import create_tables
 
 # What template.yaml declares its tables as (global tables, one replica per region).
-from tools.devstack.template import GLOBAL_TABLE_TYPE as TABLE_TYPE
+from tools.developers.devstack.template import GLOBAL_TABLE_TYPE as TABLE_TYPE
 
 
 def refuse_time_to_live(**_: Any) -> None:
@@ -48,7 +48,7 @@ def test_the_local_user_pool_is_people_yamls(aws, template):
     email, its password policy, optional TOTP and the client's password flow."""
     import boto3
 
-    from tools.devstack.people import create_user_pool
+    from tools.developers.devstack.people import create_user_pool
 
     cognito = boto3.client("cognito-idp")
     pool = create_user_pool(template, cognito, "http://127.0.0.1:5005")

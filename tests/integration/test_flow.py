@@ -7,7 +7,7 @@ from shortlink import wiring as services
 from shortlink.clicks.events import ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
-from tools.devstack.sqs_trigger import sqs_event
+from tools.developers.devstack.sqs_trigger import sqs_event
 
 PAGE = "https://example.com/page"
 

@@ -16,7 +16,7 @@ from shortlink.clicks.events import ClickEvent, ClickPack
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.resources import create_tables
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 SAMPLES = Path(__file__).resolve().parents[1] / "data" / "import"

@@ -20,7 +20,7 @@ from shortlink.clicks.tally import OTHER, dimension_counter
 from shortlink.errors import StorageUnavailable
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import drain, inject_store_faults, record
-from tools import redrive_clicks
+from tools.operators import redrive_clicks
 
 AT = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
 REFERRER, OTHER_REFERRER = dimension_counter("referrer", ""), dimension_counter("referrer", OTHER)

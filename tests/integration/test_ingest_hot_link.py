@@ -15,7 +15,7 @@ from shortlink.clicks.tally import dimension_counter
 from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.wiring import resources
 from tests.integration.ingest_faults import drain, inject_store_faults, record
-from tools.bench.write_units import item_size
+from tools.developers.bench.write_units import item_size
 
 START = datetime(2026, 11, 30, 14, 0, tzinfo=UTC)
 HOT_CLICKS = 60_000

@@ -162,7 +162,7 @@ def test_redirects_are_noindex_unless_crawlable_and_robots_txt_allows_only_crawl
     assert api.follow(hidden["code"]).headers["x-robots-tag"] == "noindex"
     assert "x-robots-tag" not in api.follow(shown["code"]).headers
     clock = [1000.0]
-    monkeypatch.setattr("shortlink.wiring.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("shortlink.wiring.redirect.time.monotonic", lambda: clock[0])
     services.cached_robots.cache_clear()
     with recording_aws_calls() as calls:
         first = robots(handlers)
@@ -184,7 +184,7 @@ def test_robots_txt_lists_a_crawlable_link_only_while_it_is_not_deleted(aws, han
     listed = f"User-agent: *\nAllow: /{code}$\nDisallow: /\n"
     nothing = "User-agent: *\nDisallow: /\n"
     clock = [1000.0]
-    monkeypatch.setattr("shortlink.wiring.time.monotonic", lambda: clock[0])
+    monkeypatch.setattr("shortlink.wiring.redirect.time.monotonic", lambda: clock[0])
     services.cached_robots.cache_clear()
 
     def robots_after_the_ttl() -> str:

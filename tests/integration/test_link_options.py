@@ -16,7 +16,7 @@ from shortlink.links.slugs import RESERVED_SLUGS
 from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.integration.conftest import ROOT
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.template import LocalTemplate
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 

@@ -1,8 +1,8 @@
-"""The test double at DynamoDB's costs (tools/moto_transactions): a query of a table's own key reads
+"""The test double at DynamoDB's costs (tools/developers/moto_transactions): a query of a table's own key reads
 only its partition's items in the key condition's range and answers as moto's whole-table read did
 (order, pages, conditions, indexes); item results written with `json` are the documents moto's
 serializer writes; update expressions checked once at their root refuse what moto refused;
-expressions parsed once per text (tools/moto_expressions) answer every request as moto parsing
+expressions parsed once per text (tools/developers/moto_expressions) answer every request as moto parsing
 each afresh, a wrong one failing at each try."""
 
 import json
@@ -18,7 +18,7 @@ from moto.dynamodb.models.table import Table
 from moto.dynamodb.parsing.tokens import ExpressionTokenizer
 from moto.dynamodb.responses import DynamoResult
 
-from tools import moto_expressions, moto_transactions
+from tools.developers import moto_expressions, moto_transactions
 
 KEYS: Any = [{"AttributeName": "pk", "KeyType": "HASH"}, {"AttributeName": "sk", "KeyType": "RANGE"}]
 ATTRIBUTES: Any = [{"AttributeName": name, "AttributeType": "S"} for name in ("pk", "sk", "g")]

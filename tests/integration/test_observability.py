@@ -10,7 +10,7 @@ from samcli.yamlhelper import yaml_parse
 from shortlink.redirect import outcomes
 from shortlink.redirect.outcomes import Outcome
 from tests.integration.conftest import ROOT
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.template import LocalTemplate
 
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,

@@ -6,7 +6,7 @@ import json
 import re
 
 from tests.events import http_event
-from tools.openapi import DOCUMENT, openapi_document
+from tools.developers.openapi import DOCUMENT, openapi_document
 
 METHODS = {"get", "post", "patch", "delete", "put", "head", "options"}
 

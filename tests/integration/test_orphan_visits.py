@@ -13,8 +13,8 @@ from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.orphans import MAX_ORPHAN_CODES, STACK_ORPHANS
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import stats
-from tools import admin
-from tools.bench.write_units import item_size, metering_writes
+from tools.developers.bench.write_units import item_size, metering_writes
+from tools.operators import admin
 
 
 def hour_of(at):

@@ -1,5 +1,5 @@
 """Passkeys through the user pool adapter, against moto's Cognito taught WebAuthn by make dev's
-emulation (tools.devstack.passkeys): a software authenticator makes and uses the passkeys, the
+emulation (tools.developers.devstack.passkeys): a software authenticator makes and uses the passkeys, the
 emulation verifies them with py_webauthn. Every refusal: a wrong password, a malformed
 credential, a replayed challenge, another person's credential, a wrong origin, a cloned
 authenticator (its counter gone back)."""
@@ -16,7 +16,7 @@ from shortlink.people.model import Person
 from shortlink.people.ports import UserPool
 from tests.integration.passkeys import SoftwarePasskey, unb64url
 from tests.integration.people import Pool, user_pool_in
-from tools.devstack.passkeys import install
+from tools.developers.devstack.passkeys import install
 
 ORIGIN = "http://localhost:3000"  # make dev's console, as the browser tests browse it
 NEVER_STARTED = {"challenge": "AAAA", "rp": {"id": "localhost"}, "user": {"id": "AAAA"}}  # options nobody gave

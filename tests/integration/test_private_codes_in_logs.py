@@ -6,7 +6,7 @@ from collections.abc import Iterator
 import pytest
 
 from shortlink import wiring as services
-from tools.devstack.sqs_trigger import sqs_event
+from tools.developers.devstack.sqs_trigger import sqs_event
 
 
 @pytest.fixture

@@ -18,9 +18,9 @@ from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
-from tools import replay_clicks
-from tools.devstack.lambda_runtime import load_handler
-from tools.devstack.runner import InProcessRunner
+from tools.developers.devstack.lambda_runtime import load_handler
+from tools.developers.devstack.runner import InProcessRunner
+from tools.operators import replay_clicks
 
 REDIRECT = "RedirectFunction"
 
@@ -205,7 +205,7 @@ def test_the_response_path_loads_neither_pynamodb_nor_boto3_nor_powertools(aws):
     probe = """
 import sys
 from pathlib import Path
-from tools.devstack.lambda_runtime import load_handler
+from tools.developers.devstack.lambda_runtime import load_handler
 load_handler(Path("functions/redirect"), "app.lambda_handler", "probe_redirect")
 from shortlink import wiring as services
 services.cached_links()

@@ -21,8 +21,8 @@ from tests.integration.ingest_faults import record
 from tests.integration.regions import HOME, REGIONS, Deployment, deployment
 from tests.integration.stream_delivery import HandlerCaller
 from tests.integration.test_flow import stats
-from tools.devstack.resources import stream_arns
-from tools.devstack.stream_trigger import StreamPoller
+from tools.developers.devstack.resources import stream_arns
+from tools.developers.devstack.stream_trigger import StreamPoller
 
 STATS, LINKS = "ClickStatsTable", "LinksTable"
 NOW = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)

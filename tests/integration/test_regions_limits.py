@@ -17,7 +17,7 @@ from shortlink.errors import RateLimited
 from tests.e2e.running_stack import DYNALITE, Dynalite
 from tests.events import bearer, http_event
 from tests.integration.regions import HOME, REGIONS, Deployment, deployment, follow
-from tools.devstack.resources import create_tables
+from tools.developers.devstack.resources import create_tables
 
 LINKS, COUNTERS = "LinksTable", "CountersTable"
 

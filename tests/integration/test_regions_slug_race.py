@@ -19,9 +19,9 @@ from tests.e2e.running_stack import free_port
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials
 from tests.integration.regions import HOME, REGIONS
-from tools.devstack.local_env import function_environment, own_environment
-from tools.devstack.resources import create_tables
-from tools.devstack.template import LocalTemplate
+from tools.developers.devstack.local_env import function_environment, own_environment
+from tools.developers.devstack.resources import create_tables
+from tools.developers.devstack.template import LocalTemplate
 
 ROOT = Path(__file__).resolve().parents[2]
 RACERS = REGIONS[:2]
@@ -30,7 +30,7 @@ RACERS = REGIONS[:2]
 def create_in_region(environment: dict[str, str], key: str, barrier: Any, answers: Any) -> None:
     """One region's create function: warmed by a first create, then the contested one."""
     os.environ.update(environment)
-    from tools.devstack.lambda_runtime import LambdaContext, load_handler
+    from tools.developers.devstack.lambda_runtime import LambdaContext, load_handler
 
     function = LocalTemplate.load(ROOT / "template.yaml").functions["CreateFunction"]
     handler = load_handler(

@@ -12,7 +12,7 @@ import pytest
 from package_layer import BOTOCORE_SERVICES
 from samcli.yamlhelper import yaml_parse
 
-from tools.devstack.template import nested_templates
+from tools.developers.devstack.template import nested_templates
 
 ROOT = Path(__file__).resolve().parents[2]
 

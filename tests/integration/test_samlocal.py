@@ -12,10 +12,10 @@ from samcli.lib.providers.sam_function_provider import SamFunctionProvider
 from samcli.lib.providers.sam_stack_provider import SamLocalStackProvider
 
 from shortlink.secrets import read_secret
-from tools.devstack.resources import create_queues, create_tables
-from tools.samlocal.__main__ import main as samlocal_main
-from tools.samlocal.__main__ import start_lambda_sources
-from tools.samlocal.commands import (
+from tools.developers.devstack.resources import create_queues, create_tables
+from tools.developers.samlocal.__main__ import main as samlocal_main
+from tools.developers.samlocal.__main__ import start_lambda_sources
+from tools.developers.samlocal.commands import (
     SamLocal,
     env_vars,
     native_architecture,
@@ -23,8 +23,8 @@ from tools.samlocal.commands import (
     runtime_python,
     sam_environment,
 )
-from tools.samlocal.image import base_image_tag, debian_mirror, recipe_digest
-from tools.samlocal.processes import SamFailed, SamProcess, run_logged
+from tools.developers.samlocal.image import base_image_tag, debian_mirror, recipe_digest
+from tools.developers.samlocal.processes import SamFailed, SamProcess, run_logged
 
 ROOT = Path(__file__).resolve().parents[2]
 LOCAL = SamLocal(
@@ -193,13 +193,13 @@ def test_a_sam_process_that_stops_is_told_with_its_log_and_one_last_line(tmp_pat
     with pytest.raises(SamFailed, match="Error: template not found"):
         check_until_stopped(process)
     # And the command's last line says what failed
-    monkeypatch.setattr("tools.samlocal.__main__.docker_available", lambda: None)
-    monkeypatch.setattr("tools.samlocal.__main__.stop_on_sigterm", lambda: None)
+    monkeypatch.setattr("tools.developers.samlocal.__main__.docker_available", lambda: None)
+    monkeypatch.setattr("tools.developers.samlocal.__main__.stop_on_sigterm", lambda: None)
 
     def fails(serve: bool) -> None:
         process.check_running()
 
-    monkeypatch.setattr("tools.samlocal.__main__.run", fails)
+    monkeypatch.setattr("tools.developers.samlocal.__main__.run", fails)
     assert samlocal_main(["--serve"]) == 1
     lines = capsys.readouterr().err.splitlines()
     assert lines[-1] == f"error: sam exited with 1 (log: {log}):"
@@ -208,7 +208,7 @@ def test_a_sam_process_that_stops_is_told_with_its_log_and_one_last_line(tmp_pat
 
 @pytest.mark.slow
 def test_sam_build_runs_with_the_environment_samlocal_gives_it_without_layer_python(tmp_path, monkeypatch):
-    # Given no LAYER_PYTHON (the docs' `python -m tools.samlocal --serve`, not make sam-local),
+    # Given no LAYER_PYTHON (the docs' `python -m tools.developers.samlocal --serve`, not make sam-local),
     # and python3.13 maybe only a pyenv shim that resolves inside the repository
     monkeypatch.delenv("LAYER_PYTHON", raising=False)
     try:

@@ -1,11 +1,11 @@
-"""`python -m tools.secrets` creates each environment's secrets once and never shows them."""
+"""`python -m tools.operators.secrets` creates each environment's secrets once and never shows them."""
 
 import boto3
 import pytest
 from moto import mock_aws
 
 from tests.integration.conftest import use_moto_credentials
-from tools import secrets as secrets_command
+from tools.operators import secrets as secrets_command
 
 
 @pytest.fixture

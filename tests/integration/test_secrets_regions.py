@@ -5,7 +5,7 @@ import pytest
 from moto import mock_aws
 
 from tests.integration.conftest import use_moto_credentials
-from tools import secrets as secrets_command
+from tools.operators import secrets as secrets_command
 
 THREE_REGIONS = ["eu-central-1", "us-east-1", "ap-southeast-1"]
 NAMES = [

@@ -1,5 +1,5 @@
 """The managed login's HTTP adapter (shortlink.adapters.http.managed_login) against the local
-stand-in of Cognito's managed login (tools.devstack.managed_login), served over real HTTP in this
+stand-in of Cognito's managed login (tools.developers.devstack.managed_login), served over real HTTP in this
 process: a code redeemed once with its PKCE verifier for an ID token the served keys (read by
 shortlink.adapters.http.jwks) verify; every other redemption refused."""
 
@@ -23,7 +23,7 @@ from shortlink.sso.login_state import LoginState, start_login
 from shortlink.sso.refusals import LoginServiceUnavailable, SsoRefused
 from shortlink.sso.signing_keys import SigningKeys
 from tests.e2e.running_stack import free_port
-from tools.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
+from tools.developers.devstack.managed_login import LOCAL_CLIENT_ID, FakeManagedLogin
 
 CALLBACK = "https://sho.rt/console/sso/callback"
 

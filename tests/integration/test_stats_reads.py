@@ -15,7 +15,7 @@ from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import stats_response
-from tools.bench.write_units import item_size
+from tools.developers.bench.write_units import item_size
 
 DAYS = 30
 

@@ -22,8 +22,8 @@ from shortlink.links.slugs import RESERVED_SLUGS
 from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from shortlink.settings.functions import FUNCTIONS
 from shortlink.settings.resources import Resources
-from tools import secrets as secrets_command
-from tools.devstack.template import LocalTemplate, nested_templates
+from tools.developers.devstack.template import LocalTemplate, nested_templates
+from tools.operators import secrets as secrets_command
 
 ROOT = Path(__file__).resolve().parents[2]
 # The templates a deploy sends: the main one and each nested stack it includes from a local file.

@@ -24,8 +24,8 @@ from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
 from tests.webhook_receiver import webhook_receiver
-from tools.devstack.sqs_trigger import SqsPoller, sqs_event
-from tools.devstack.template import SqsTrigger
+from tools.developers.devstack.sqs_trigger import SqsPoller, sqs_event
+from tools.developers.devstack.template import SqsTrigger
 
 QUEUE = "WebhookDeliveryQueue"
 ARN = "arn:aws:sqs:us-east-1:123456789012:WebhookDeliveryQueue"

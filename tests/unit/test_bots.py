@@ -1,4 +1,4 @@
-"""The stats' bot classes against public corpora nobody here wrote (tools/bench/agent_corpora.py):
+"""The stats' bot classes against public corpora nobody here wrote (tools/developers/bench/agent_corpora.py):
 issue 37's targets, and every string a list flags that we do not is one of our corrections'."""
 
 import re
@@ -10,7 +10,7 @@ from crawlerdetect import CrawlerDetect  # type: ignore[import-untyped]
 
 from shortlink.clicks.agent_corrections import PEOPLE_FRAGMENTS
 from shortlink.clicks.bots import AGENT_CLASSES, agent_class, classifier_version, is_bot
-from tools.bench.agent_corpora import CRAWLER_CORPORA, corpora
+from tools.developers.bench.agent_corpora import CRAWLER_CORPORA, corpora
 
 LISTS = {"crawler-user-agents": crawleruseragents.is_crawler, "crawlerdetect": CrawlerDetect().is_crawler}
 ALLOWED = re.compile("|".join(PEOPLE_FRAGMENTS))

@@ -1,11 +1,11 @@
-"""`python -m tools.bench bots`: its targets, and the table of docs/analytics.md written from its
+"""`python -m tools.developers.bench bots`: its targets, and the table of docs/analytics.md written from its
 JSON (a run's copy: tests/data/bots_report.json), never by hand."""
 
 import copy
 import json
 from pathlib import Path
 
-from tools.bench.bots import (
+from tools.developers.bench.bots import (
     ANALYTICS_PAGE,
     DETECTORS,
     TABLE_END,

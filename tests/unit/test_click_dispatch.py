@@ -17,7 +17,8 @@ from shortlink.errors import ConfigurationError, StorageUnavailable
 from shortlink.redirect import click_dispatch
 from shortlink.redirect import metrics as deferred_metrics
 from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
-from shortlink.wiring import click_reading, visitor_salt_root
+from shortlink.settings.metrics import RedirectMetricSettings
+from shortlink.wiring import click_reading, redirect_metric_settings, visitor_salt_root
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
 PACK = ClickPack("p1", (CLICK,))
@@ -103,7 +104,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     assert publisher.sent == []
     dispatcher.invocation_done()
@@ -133,7 +134,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
 
 def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts_made_beside_it():
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     dispatcher.record_click("abc", REQUEST, from_cache=True)
     dispatcher.record_click("def", REQUEST, from_cache=False)
@@ -147,7 +148,9 @@ def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts
 
 
 def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=0), visitor_salt_root, click_reading)
+    dispatcher = InlineDispatcher(
+        lambda: FlakyPublisher(failures=0), visitor_salt_root, click_reading, redirect_metric_settings
+    )
     dispatcher.count("NotFound")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -156,15 +159,17 @@ def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
 
 
 def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_them():
-    assert deferred_metrics.service_name({"POWERTOOLS_SERVICE_NAME": "redirect"}) == "redirect"
+    assert RedirectMetricSettings.from_env({"POWERTOOLS_SERVICE_NAME": "redirect"}).service == "redirect"
     ingest = {"POWERTOOLS_SERVICE_NAME": "ingest", "REDIRECT_SERVICE_NAME": "redirect"}
-    assert deferred_metrics.service_name(ingest) == "redirect"
+    assert RedirectMetricSettings.from_env(ingest).service == "redirect"
     with pytest.raises(ConfigurationError, match="REDIRECT_SERVICE_NAME nor POWERTOOLS_SERVICE_NAME"):
-        deferred_metrics.service_name({})
+        _ = RedirectMetricSettings.from_env({}).service
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
-    dispatcher = InlineDispatcher(lambda: FlakyPublisher(failures=99), visitor_salt_root, click_reading)
+    dispatcher = InlineDispatcher(
+        lambda: FlakyPublisher(failures=99), visitor_salt_root, click_reading, redirect_metric_settings
+    )
     dispatcher.record_click("abc", REQUEST, from_cache=False)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -208,7 +213,7 @@ def test_a_click_counts_the_campaign_in_effect_on_its_destination():
     assert campaign_of("https://shop.example/?utm_campaign=&utm_campaign=later") == "(none)"
     assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading)
+    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
     dispatcher.record_click("abc", REQUEST, "https://shop.example/?utm_campaign=spring")
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
@@ -275,6 +280,7 @@ def dispatcher_on(api: FakeExtensionsApi, publisher: FlakyPublisher, window: flo
         lambda: publisher,
         visitor_salt_root,
         click_reading,
+        redirect_metric_settings,
         api,
         lambda: PackingRules(window_seconds=window, max_clicks=1000),
     )
@@ -343,7 +349,12 @@ def test_an_environment_that_never_clicked_has_nothing_to_send_or_load_at_shutdo
         return made[-1]
 
     dispatcher = ExtensionDispatcher(
-        publisher, visitor_salt_root, click_reading, extension, lambda: pytest.fail("rules read")
+        publisher,
+        visitor_salt_root,
+        click_reading,
+        redirect_metric_settings,
+        extension,
+        lambda: pytest.fail("rules read"),
     )
     dispatcher.send_before(time.monotonic() + 5)
     assert (made, dispatcher._held) == ([], None)  # no client, no held clicks made
@@ -359,7 +370,12 @@ def test_an_environment_holding_nothing_at_shutdown_makes_no_client_and_still_em
 
     # Given an environment that answered, sent what it had when due, and now holds nothing
     dispatcher = ExtensionDispatcher(
-        publisher, visitor_salt_root, click_reading, extension, lambda: PackingRules(window_seconds=0, max_clicks=1000)
+        publisher,
+        visitor_salt_root,
+        click_reading,
+        redirect_metric_settings,
+        extension,
+        lambda: PackingRules(window_seconds=0, max_clicks=1000),
     )
     extension.invoke(dispatcher, ["a0"])
     assert len(made) == 1
@@ -416,7 +432,7 @@ def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadlin
 
 
 def test_a_lost_click_of_a_private_link_is_logged_without_its_code(caplog):
-    from tools.replay_clicks import lost_packs, unreplayable
+    from tools.operators.replay_clicks import lost_packs, unreplayable
 
     private = "Q2xpY2tzIG9mIHByaXZhdG"  # a private code's length: 22 characters
     pack = ClickPack(

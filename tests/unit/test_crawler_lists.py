@@ -5,7 +5,7 @@ import pytest
 from crawlerdetect import CrawlerDetect  # type: ignore[import-untyped]
 
 from shortlink.clicks.crawler_lists import listed_crawler
-from tools.bench.agent_corpora import corpora
+from tools.developers.bench.agent_corpora import corpora
 
 # The packages' matchers cost about a millisecond a string: the largest corpus is compared on
 # every sixteenth string (2,150), the others whole.

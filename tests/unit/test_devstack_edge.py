@@ -4,7 +4,7 @@ only where the template's viewer-request function would (several domains)."""
 
 from typing import Any
 
-from tools.devstack.edge import API_HOST, EDGE_ADDRESS, as_the_edge
+from tools.developers.devstack.edge import API_HOST, EDGE_ADDRESS, as_the_edge
 
 
 def environ_seen(names_the_host: bool, **sent: str) -> dict[str, Any]:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tools.devstack.lambda_runtime import load_layer
+from tools.developers.devstack.lambda_runtime import load_layer
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ triggers count as the main template's, named by their logical ids."""
 
 from pathlib import Path
 
-from tools.devstack.template import LocalTemplate, nested_templates
+from tools.developers.devstack.template import LocalTemplate, nested_templates
 
 MAIN = """
 AWSTemplateFormatVersion: "2010-09-09"

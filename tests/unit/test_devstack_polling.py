@@ -4,7 +4,7 @@ import logging
 
 import pytest
 
-from tools.devstack.polling import Poller
+from tools.developers.devstack.polling import Poller
 
 
 class ScriptedPoller(Poller):

@@ -5,8 +5,8 @@ import os
 
 import pytest
 
-from tools.devstack.regions import RegionsSetting
-from tools.devstack.sqs_trigger import redelivery_chance
+from tools.developers.devstack.regions import RegionsSetting
+from tools.developers.devstack.sqs_trigger import redelivery_chance
 
 
 @pytest.fixture(autouse=True)

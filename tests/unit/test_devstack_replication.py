@@ -1,10 +1,10 @@
-"""Last writer wins as the local stack's replicator decides it (tools.devstack.replication): the
+"""Last writer wins as the local stack's replicator decides it (tools.developers.devstack.replication): the
 same winner in every region, whatever order the regions' streams are read in."""
 
 import itertools
 from typing import Any
 
-from tools.devstack.replication import Change, Ledger
+from tools.developers.devstack.replication import Change, Ledger
 
 REGIONS = ["us-east-1", "eu-central-1", "ap-southeast-1"]
 TABLE = "LinksTable"

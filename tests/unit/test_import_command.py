@@ -1,10 +1,10 @@
-"""python -m tools.import_links: how it splits a file for the API and reports each link."""
+"""python -m tools.operators.import_links: how it splits a file for the API and reports each link."""
 
 import json
 
 from shortlink.transfer.formats import Record, read
-from tools import import_links as command
-from tools.api_client import Answer, Api
+from tools.operators import import_links as command
+from tools.operators.api_client import Answer, Api
 
 
 def test_a_large_file_goes_in_parts_of_at_most_500_links_and_1_mib():

@@ -13,7 +13,7 @@ from shortlink.console.forms import FormErrors, link_changes, link_options
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.rules.parsing import parse_rules
 from shortlink.transfer.formats import read
-from tools import redrive_clicks
+from tools.operators import redrive_clicks
 
 # Spellings no field takes, whatever its range.
 NOT_NUMBERS = [

@@ -21,6 +21,7 @@ from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.redirect.responses import plain_redirect
 from shortlink.redirect.services import RedirectServices
 from shortlink.rules.parsing import parse_rules
+from shortlink.settings.metrics import RedirectMetricSettings
 
 SECRET = "an-edge-secret-of-at-least-32-characters"
 FIREFOX = "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0"
@@ -103,7 +104,8 @@ def redirect_of(link: Link, reading: RequestReading) -> tuple[RedirectServices, 
     publisher = Publisher()
     links = CachedLinks(OneLink(link), 10, 30, 5, prepare=plain_redirect)
     clicks = ClickReading(reading, RecentFollows(10), None)
-    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks)
+    metrics = RedirectMetricSettings(own_service="redirect")
+    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
 
     def unused() -> Any:
         pytest.fail("a rules link reads no budget, attempt log, domain settings or robots.txt")

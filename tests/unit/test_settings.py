@@ -19,7 +19,9 @@ from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
 from shortlink.settings.environment import Concern, EnvironmentModel, Resource
 from shortlink.settings.functions import FUNCTIONS, function_settings
+from shortlink.settings.lambda_runtime import LambdaRuntimeSettings
 from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
@@ -65,6 +67,10 @@ EVERY_VARIABLE = [
     (RateLimitSettings, "SIGN_IN_ATTEMPTS_PER_WINDOW", "1000", "sign_in_attempts_per_window", 1000),
     (RegionSettings, "SHORTLINK_REGIONS", f" {THREE} ", "regions", tuple(THREE.split(","))),
     (RegionSettings, "AWS_REGION", "us-east-1", "region", "us-east-1"),
+    (RedirectMetricSettings, "POWERTOOLS_METRICS_NAMESPACE", "Links", "namespace", "Links"),
+    (RedirectMetricSettings, "REDIRECT_SERVICE_NAME", "redirect", "redirect_service", "redirect"),
+    (RedirectMetricSettings, "POWERTOOLS_SERVICE_NAME", "ingest", "own_service", "ingest"),
+    (LambdaRuntimeSettings, "AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9001", "extensions_api", "127.0.0.1:9001"),
     (RegionSettings, "SHORTLINK_HOME_REGION", " us-east-1 ", "home_region", "us-east-1"),
     *(
         (Resources, variable, f"{variable.lower()}-value", field, Resource(variable, f"{variable.lower()}-value"))
@@ -97,7 +103,7 @@ def test_every_variable_a_model_declares_is_read_above():
     declared = {(concern, variable) for concern in CONCERNS for variable in concern.variables()}
     assert declared == {(concern, variable) for concern, variable, *_ in EVERY_VARIABLE}
     # and no two concerns read the same variable
-    assert len({variable for _, variable in declared}) == len(declared) == 38
+    assert len({variable for _, variable in declared}) == len(declared) == 42
 
 
 def test_unset_and_empty_variables_take_the_defaults():
@@ -110,6 +116,8 @@ def test_unset_and_empty_variables_take_the_defaults():
         assert ClickSettings.from_env(env) == ClickSettings(1000, 1000, 10, "", "", "")
         assert RateLimitSettings.from_env(env) == RateLimitSettings(60, 10, 10)
         assert WebhookSettings.from_env(env).allow_loopback is False
+        assert RedirectMetricSettings.from_env(env).namespace == "Shortlink"
+        assert LambdaRuntimeSettings.from_env(env).extensions_api == ""
         resources = Resources.from_env(env)
         assert not any(getattr(resources, each.name).given for each in fields(Resources))
 

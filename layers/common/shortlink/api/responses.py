@@ -1,5 +1,5 @@
 """The answers each API route documents, in the shapes it sends them: the OpenAPI document
-(`python -m tools.openapi`) is generated from the routes with these."""
+(`python -m tools.developers.openapi`) is generated from the routes with these."""
 
 from typing import Annotated, Any
 

@@ -1,1 +1,1 @@
-"""Clicks: events, packing, tallies, orphans, unique visitors, stats; imports links and the bases."""
+"""Clicks: events, packing, tallies, orphans, unique visitors, stats; imports links, domains, rules and the bases."""

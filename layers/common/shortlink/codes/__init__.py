@@ -1,1 +1,1 @@
-"""Short codes: random, or a keyed permutation of a counter; imports only the bases (config, errors, secrets)."""
+"""Short codes: random, or a keyed permutation of a counter; imports only the bases (errors, secrets)."""

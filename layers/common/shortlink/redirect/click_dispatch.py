@@ -42,10 +42,11 @@ if TYPE_CHECKING:
     from shortlink.clicks.events import ClickEvent, ClickPack, ClickPublisher
     from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
     from shortlink.redirect.click_events import ClickReading
+    from shortlink.settings.metrics import RedirectMetricSettings
 
 logger = logging.getLogger("shortlink.clicks")
 
-# The marker of a click that could not be queued; `python -m tools.replay_clicks` looks for it.
+# The marker of a click that could not be queued; `python -m tools.operators.replay_clicks` looks for it.
 LOST_CLICK_EVENT = "click_not_queued"
 SEND_ATTEMPTS = 3
 RETRY_PAUSE_SECONDS = 0.05
@@ -177,7 +178,7 @@ def describe(
     return clicks, orphans, counts
 
 
-def send(publisher: "ClickPublisher", flush: "Flush") -> None:
+def send(publisher: "ClickPublisher", flush: "Flush", metric_settings: "Callable[[], RedirectMetricSettings]") -> None:
     """Queue a flush's packs, then emit its metrics, and those of its lost clicks."""
     counts = flush.counts
     if flush.packs:
@@ -185,12 +186,12 @@ def send(publisher: "ClickPublisher", flush: "Flush") -> None:
         if lost:
             counts.update(log_lost(lost))
             counts["ClickDispatchFailures"] = sum(len(pack.clicks) for pack in lost)
-    emit(counts)
+    emit(counts, metric_settings)
 
 
-def emit(counts: Counter[str]) -> None:
+def emit(counts: Counter[str], metric_settings: "Callable[[], RedirectMetricSettings]") -> None:
     try:
-        deferred_metrics.emit(counts)
+        deferred_metrics.emit(counts, metric_settings)
     except Exception:
         # Metrics are worth a log line, never a lost click or a stuck extension.
         logger.exception("metrics not emitted")
@@ -213,10 +214,12 @@ class _InvocationRecorder:
         publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
         click_reading: "Callable[[], ClickReading]",
+        metric_settings: "Callable[[], RedirectMetricSettings]",
     ) -> None:
         self._publisher = publisher
         self._visitor_salt_root = visitor_salt_root
         self._click_reading = click_reading
+        self._metric_settings = metric_settings
         self._pending = PendingWork()
         # Click ids: a random prefix drawn on the first click (never at init, which a snapshot
         # would share) and a sequence: unique, and cheaper than a random id per click.
@@ -256,7 +259,7 @@ class InlineDispatcher(_InvocationRecorder):
 
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
         held.add(*describe(self._take(), self._visitor_salt_root, self._click_reading))
-        send(self._publisher(), held.take(time.monotonic()))
+        send(self._publisher(), held.take(time.monotonic()), self._metric_settings)
 
 
 class ExtensionDispatcher(_InvocationRecorder):
@@ -265,10 +268,11 @@ class ExtensionDispatcher(_InvocationRecorder):
         publisher: "Callable[[], ClickPublisher]",
         visitor_salt_root: Callable[[], bytes],
         click_reading: "Callable[[], ClickReading]",
+        metric_settings: "Callable[[], RedirectMetricSettings]",
         extensions: ExtensionsClient,
         rules: "Callable[[], PackingRules]",
     ) -> None:
-        super().__init__(publisher, visitor_salt_root, click_reading)
+        super().__init__(publisher, visitor_salt_root, click_reading, metric_settings)
         self._extensions = extensions
         self._rules = rules
         self._held: HeldClicks | None = None  # made on first use: the settings are read then
@@ -321,7 +325,7 @@ class ExtensionDispatcher(_InvocationRecorder):
         self._hold(self._handed_over(deadline_ms))
 
     def _send(self, flush: "Flush") -> None:
-        send(self._publisher(), flush)
+        send(self._publisher(), flush, self._metric_settings)
 
     def _handed_over(self, deadline_ms: int | None) -> list[PendingWork]:
         """This invocation's work, once its handler is done, and any an unseen one left."""
@@ -415,7 +419,7 @@ class ExtensionDispatcher(_InvocationRecorder):
         finally:
             self._state.release()
         if not flush.packs:  # nothing held (an environment of refusals, checks or no clicks yet)
-            emit(flush.counts)  # no client made, no thread started within SIGTERM's 500 ms
+            emit(flush.counts, self._metric_settings)  # no client made, no thread started within SIGTERM's 500 ms
             return
         queued: list[ClickPack] = []
 
@@ -434,7 +438,7 @@ class ExtensionDispatcher(_InvocationRecorder):
         if lost:
             counts.update(log_lost(lost))
             counts["HeldClicksLost"] = sum(len(pack.clicks) for pack in lost)
-        emit(counts)
+        emit(counts, self._metric_settings)
 
 
 def click_dispatcher(
@@ -442,12 +446,16 @@ def click_dispatcher(
     visitor_salt_root: Callable[[], bytes],
     click_reading: "Callable[[], ClickReading]",
     packing_rules: "Callable[[], PackingRules]",
+    metric_settings: "Callable[[], RedirectMetricSettings]",
+    extensions_api: str,
 ) -> ClickDispatcher:
-    """The extension where Lambda's Extensions API exists (call at init), else inline sending.
-    The providers come from the composition root and are called after a response."""
-    runtime_api = os.environ.get("AWS_LAMBDA_RUNTIME_API")
-    if runtime_api:
-        extensions = LambdaExtensionsApi(runtime_api)
-        return ExtensionDispatcher(publisher, visitor_salt_root, click_reading, extensions, packing_rules)
+    """The extension where Lambda's Extensions API exists (`extensions_api`, its address; call
+    at init), else inline sending. The providers come from the composition root and are called
+    after a response."""
+    if extensions_api:
+        extensions = LambdaExtensionsApi(extensions_api)
+        return ExtensionDispatcher(
+            publisher, visitor_salt_root, click_reading, metric_settings, extensions, packing_rules
+        )
     logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
-    return InlineDispatcher(publisher, visitor_salt_root, click_reading)
+    return InlineDispatcher(publisher, visitor_salt_root, click_reading, metric_settings)

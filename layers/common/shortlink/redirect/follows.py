@@ -1,5 +1,5 @@
 """A follow of a short link that is not a plain hit: the walk through the link's settings in
-the order the README's "Rules" section gives, and the click it makes.
+this order (each setting: docs/links.md), and the click it makes.
 
   unknown or not yet valid → 404; deleted or expired → 410; access rules → 403;
   password → unlock form; max_clicks → 410 once used up; routes pick the destination.
@@ -69,8 +69,8 @@ def follow(
 def apply_rules(
     services: RedirectServices, request: RedirectRequest, key: str, link: Link | None, checking: bool
 ) -> tuple[str | None, dict[str, Any]]:
-    """The destination of a follow of `link` and its answer, the README's rules applied in their
-    order; no destination when a rule refused it (the answer is then the refusal's page)."""
+    """The destination of a follow of `link` and its answer, its settings applied in the order
+    above; no destination when one refused it (the answer is then the refusal's page)."""
     # 1. unknown, or not yet valid: 404; 2. deleted or expired: 410
     if link is None:
         return None, refused(services, UNKNOWN, request, key, checking)

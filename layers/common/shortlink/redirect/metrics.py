@@ -6,23 +6,11 @@ when no click carries them, or by ingest for the clicks of a batch (shortlink.cl
 response path neither imports nor flushes Powertools. EphemeralMetrics keeps them apart from
 the metrics of the function that emits them (Powertools' Metrics share one set per process)."""
 
-import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
-from shortlink.errors import ConfigurationError
-
-DEFAULT_NAMESPACE = "Shortlink"
-
-
-def service_name(env: Mapping[str, str]) -> str:
-    """The redirect's service name: REDIRECT_SERVICE_NAME where another function emits its
-    counts (ingest), else the service of the function itself (the redirect)."""
-    name = env.get("REDIRECT_SERVICE_NAME") or env.get("POWERTOOLS_SERVICE_NAME")
-    if not name:
-        raise ConfigurationError("neither REDIRECT_SERVICE_NAME nor POWERTOOLS_SERVICE_NAME is set")
-    return name
+from shortlink.settings.metrics import RedirectMetricSettings
 
 
 @cache
@@ -33,14 +21,15 @@ def _metrics(namespace: str, service: str) -> Any:
     return EphemeralMetrics(namespace=namespace, service=service)
 
 
-def emit(counts: Mapping[str, int], env: Mapping[str, str] = os.environ) -> None:
-    """One EMF record with every non-zero count (namespace from POWERTOOLS_METRICS_NAMESPACE,
-    service from service_name, both read from `env`)."""
+def emit(counts: Mapping[str, int], settings: Callable[[], RedirectMetricSettings]) -> None:
+    """One EMF record with every non-zero count, under the namespace and service of `settings`
+    (read only when there is a count to emit)."""
     if not any(counts.values()):
         return
     from aws_lambda_powertools.metrics import MetricUnit
 
-    metrics = _metrics(env.get("POWERTOOLS_METRICS_NAMESPACE", DEFAULT_NAMESPACE), service_name(env))
+    names = settings()
+    metrics = _metrics(names.namespace, names.service)
     for name, value in sorted(counts.items()):
         if value:
             metrics.add_metric(name=name, unit=MetricUnit.Count, value=value)

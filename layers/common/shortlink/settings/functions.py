@@ -17,6 +17,7 @@ from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.environment import Concern
 from shortlink.settings.link_cache import LinkCacheSettings
+from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
@@ -50,7 +51,15 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     # Counters: password attempts per window; the queue: its clicks.
     "redirect": FunctionSettings(
         ("LINKS_TABLE", "COUNTERS_TABLE", "CLICKS_QUEUE_URL"),
-        (ShortDomainSettings, RegionSettings, LinkCacheSettings, EdgeSettings, ClickSettings, RateLimitSettings),
+        (
+            ShortDomainSettings,
+            RegionSettings,
+            LinkCacheSettings,
+            EdgeSettings,
+            ClickSettings,
+            RateLimitSettings,
+            RedirectMetricSettings,
+        ),
     ),
     "manage": FunctionSettings(("LINKS_TABLE", "API_KEYS_TABLE", "CLICK_STATS_TABLE"), LINK_ROUTES),
     "transfer": FunctionSettings(
@@ -63,7 +72,7 @@ FUNCTIONS: dict[str, FunctionSettings] = {
         ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),
         (*LINK_ROUTES, CodeSettings, RateLimitSettings, ConsoleSettings),
     ),
-    "ingest": FunctionSettings(("CLICK_STATS_TABLE",), ()),
+    "ingest": FunctionSettings(("CLICK_STATS_TABLE",), (RedirectMetricSettings,)),
     "account-stats": FunctionSettings(("CLICK_STATS_TABLE",), ()),
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.

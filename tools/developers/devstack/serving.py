@@ -1,0 +1,44 @@
+"""Where the local stack serves: the ports it binds, checked first, and the embedded moto server
+that stands in for DynamoDB and SQS (every region's, kept apart by region)."""
+
+import errno
+import socket
+from contextlib import ExitStack
+
+HOST = "127.0.0.1"
+
+
+class PortTaken(SystemExit):
+    pass
+
+
+def ensure_free(port: int, advice: str) -> None:
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind((HOST, port))
+        except OSError as error:
+            if error.errno == errno.EADDRINUSE:
+                raise PortTaken(f"port {port} is already in use: {advice}") from None
+            raise
+
+
+def start_embedded_moto(moto_port: int, running: ExitStack, whole_streams: bool = False) -> str:
+    """Start moto on `moto_port`, stopped with `running`; its URL. `whole_streams`: with
+    tools.developers.moto_transactions installed, whose cancelled transaction leaves the table's stream as it
+    was (moto's own puts back a copy of the whole table, stream included: records written since by
+    other requests vanish, and sequence numbers come again), as the replicator needs."""
+    from moto.server import ThreadedMotoServer
+
+    from tools.developers.devstack.passkeys import install as emulate_passkeys
+    from tools.developers.moto_transactions import allow_long_expressions, install
+
+    allow_long_expressions()
+    emulate_passkeys()  # Cognito's WebAuthn operations, which moto lacks
+    if whole_streams:
+        install()
+    ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
+    moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
+    moto.start()
+    running.callback(moto.stop)
+    return f"http://{HOST}:{moto_port}"
