@@ -23,6 +23,8 @@ LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
 FUZZ_VENV := .venv-fuzz
 CLIENT_VENV := .venv-client
+# Node as tools/developers/devstack/edge_host.mjs runs the edge function (vm modules: a context of its own).
+NODE_VM := node --experimental-vm-modules --no-warnings
 
 .PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
@@ -61,7 +63,9 @@ lint: venv $(CHECKOV_VENV)/.installed
 	@for t in $(TEMPLATES); do $(BIN)/sam validate --lint --template $$t || exit 1; done
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
+# The edge function (edge/viewer-request.js) under Node's own test runner, then the Python units.
 unit: venv
+	$(NODE_VM) --test tests/node/
 	$(PY) -m pytest $(PARALLEL) tests/unit
 
 integration: venv node_modules/.installed
@@ -133,8 +137,9 @@ build: venv
 sam-local: venv
 	LAYER_PYTHON="$$(python3.13 -c 'import sys; print(sys.executable)')" $(PY) -m tools.developers.samlocal
 
+# Away from the home region, the stack is told its click-stats replica's stream, looked up here.
 deploy: build
-	$(BIN)/sam deploy --config-env $(ENV)
+	overrides="$$($(PY) -m tools.operators.stream_arn --env $(ENV))" && eval $(BIN)/sam deploy --config-env $(ENV) "$$overrides"
 
 delete: venv
 	$(BIN)/sam delete --config-env $(ENV)

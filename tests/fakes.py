@@ -1,13 +1,19 @@
 """In-memory implementations of the domain's ports, for unit tests."""
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
+from typing import Any
 
 from shortlink.access.api_keys import ApiKey
+from shortlink.audit.model import AuditEntry
+from shortlink.audit.trail import AuditPage
+from shortlink.edge.store_plan import StoreUpdate
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.model import Invitation, Membership, Role
+from shortlink.webhooks.events import EventMessage
 
 
 class InMemoryCounter:
@@ -95,9 +101,21 @@ class InMemoryApiKeys:
         self.keys = keys or {}
         self.writes = 0
         self.busy = busy  # every write fails as a throttled table's would
+        self.fresh_lookups = 0  # those that must see the latest change (made before a write)
 
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        self.fresh_lookups += fresh
         return self.keys.get(key_hash)
+
+    def add(self, key_hash: str, key_id: str, name: str, **options: Any) -> ApiKey:
+        key = ApiKey(key_id, name, datetime.now(UTC), **options)
+        self.keys[key_hash] = key
+        return key
+
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        found = {h: k for h, k in self.keys.items() if (k.owner, k.maker, k.revoked) == (owner, maker, False)}
+        self.keys.update({h: replace(k, revoked=True) for h, k in found.items()})
+        return sorted(k.key_id for k in found.values())
 
     def mark_used(self, key_hash: str, day: date) -> None:
         if self.busy:
@@ -118,7 +136,7 @@ class InMemoryMemberships:
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         return (workspace_id, subject) in self.removed
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
         return self.items.get((workspace_id, subject))
 
     def role_in(self, workspace_id: str, subject: str) -> Role | None:
@@ -150,6 +168,24 @@ class InMemoryMemberships:
             return False
         self.removed[(workspace_id, subject)] = removed_at
         return True
+
+
+class InMemoryPersonSessions:
+    """shortlink.people.ports.PersonSessions in dicts."""
+
+    def __init__(self) -> None:
+        self.generations: dict[str, int] = {}
+        self.signed_out: dict[str, int] = {}
+
+    def session_generation(self, subject: str) -> int:
+        return self.generations.get(subject, 0)
+
+    def signed_out_at(self, subject: str) -> int:
+        return self.signed_out.get(subject, 0)
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        self.generations[subject] = self.session_generation(subject) + 1
+        self.signed_out[subject] = int((now or datetime.now(UTC)).timestamp())
 
 
 class InMemoryInvitations:
@@ -186,3 +222,66 @@ class InMemoryInvitations:
                 self.items[token_hash] = (invitation, True)
                 return invitation
         return None
+
+
+class InMemoryAuditTrail:
+    def __init__(self, fails: bool = False) -> None:
+        self.entries: list[AuditEntry] = []
+        self.fails = fails
+
+    def add(self, entries: Sequence[AuditEntry]) -> None:
+        if self.fails:
+            raise StorageUnavailable("throttled")
+        self.entries.extend(entries)
+
+    def page(self, workspace: str, query: object) -> AuditPage:
+        return AuditPage(list(self.entries), None)
+
+
+class InMemoryEventQueue:
+    """The webhook queue: what each call sent, call by call."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[EventMessage]] = []
+
+    @property
+    def sent(self) -> list[EventMessage]:
+        return [message for call in self.calls for message in call]
+
+    def send(self, messages: Sequence[EventMessage]) -> None:
+        self.calls.append(list(messages))
+
+
+class InMemoryEdgeStore:
+    """shortlink.edge.sync's EdgeStore over the local stack's KeyValueStore state (its limits and
+    ETag checks), recording each update it was given."""
+
+    def __init__(self) -> None:
+        from tools.developers.devstack.key_value_store import LocalStore, local_arn
+
+        self.store = LocalStore(local_arn("unit"))
+        self.updates: list[StoreUpdate] = []
+        self.largest_size = 0
+
+    def size(self) -> int:
+        return self.store.size()
+
+    def apply(self, update: StoreUpdate) -> None:
+        self.store.update(self.store.etag, list(update.puts), list(update.deletes))
+        self.updates.append(update)
+        self.largest_size = max(self.largest_size, self.store.size())
+
+    def entries(self) -> dict[str, str]:
+        return dict(self.store.entries)
+
+
+class RecentClicksOf:
+    """shortlink.edge.sync's RecentClicks from a dict, counting its reads."""
+
+    def __init__(self, clicks: dict[str, int]) -> None:
+        self.clicks = clicks
+        self.reads = 0
+
+    def recent_clicks(self, key: str) -> int:
+        self.reads += 1
+        return self.clicks.get(key, 0)

@@ -8,10 +8,15 @@ adapters/dynamodb/click_counter.py): writes per batch follow the link-days, neve
 group that cannot be written reports its messages as failed; SQS offers them again, and the
 ledger skips every pack that was in fact counted.
 
+The clicks the edge answered come as CloudFront real-time log lines through Kinesis
+(shortlink.redirect.edge_log_clicks): one pack per follow, its id the edge's request id, counted
+by the same ledger, so a line delivered twice, late or out of order is counted once.
+
 The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
 here are emitted as one record per batch, as the redirect's (under REDIRECT_SERVICE_NAME).
 """
 
+import base64
 from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
@@ -22,13 +27,22 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shortlink.clicks import metrics as deferred_metrics
 from shortlink.clicks.events import ClickPack
 from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
-from shortlink.redirect import metrics as deferred_metrics
+from shortlink.redirect.edge_log_clicks import edge_packs
 from shortlink.webhooks import emitting as webhook_events
-from shortlink.webhooks.model import click_events
-from shortlink.wiring import click_counter, redirect_metric_settings, webhook_queue
+from shortlink.webhooks.events import click_events
+from shortlink.wiring import (
+    cached_links,
+    click_counter,
+    click_reading,
+    redirect_metric_settings,
+    short_domains,
+    visitor_salt_root,
+    webhook_queue,
+)
 
 logger = Logger()
 tracer = Tracer()
@@ -37,6 +51,7 @@ processor = BatchProcessor(event_type=EventType.SQS, raise_on_entire_batch_failu
 
 
 def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """An SQS batch of packs (the redirect's clicks)."""
     packs: list[ClickPack] = []
     message_ids: dict[str, list[str]] = {}
 
@@ -47,8 +62,34 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
 
     with processor(records=records, handler=parse):
         processor.process()
-    failures = [{"itemIdentifier": item["itemIdentifier"]} for item in processor.response()["batchItemFailures"]]
+    failures = [item["itemIdentifier"] for item in processor.response()["batchItemFailures"]]
+    failures.extend(mid for pack_id in count_packs(packs) for mid in message_ids[pack_id])
+    logger.info("batch counted", extra={"records": len(records)})
+    return {"batchItemFailures": [{"itemIdentifier": mid} for mid in dict.fromkeys(failures)]}
 
+
+def count_edge_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
+    """A Kinesis batch of CloudFront real-time log lines (the clicks the edge answered), each
+    counted once by its request id; a record whose clicks could not be counted is offered again
+    from its sequence number (Lambda's partial batch response for Kinesis)."""
+    lines = [
+        (record["kinesis"]["sequenceNumber"], line)
+        for record in records
+        for line in base64.b64decode(record["kinesis"]["data"]).decode("utf-8", "replace").splitlines()
+    ]
+    links = cached_links()
+    packs = edge_packs(lines, short_domains(), lambda key: links.lookup(key).link, visitor_salt_root(), click_reading())
+    record_of = {pack.pack_id: record for record, pack in packs}
+    failed = count_packs([pack for _, pack in packs])
+    metrics.add_metric(name="EdgeLogLines", unit=MetricUnit.Count, value=len(lines))
+    logger.info("edge batch counted", extra={"records": len(records), "lines": len(lines), "clicks": len(packs)})
+    return {"batchItemFailures": [{"itemIdentifier": record_of[pack_id]} for pack_id in dict.fromkeys(failed)]}
+
+
+def count_packs(packs: list[ClickPack]) -> list[str]:
+    """Count the packs' clicks, each exactly once, and emit their metrics and webhook events;
+    the ids of the packs that could not be counted (to be offered again)."""
+    failed: list[str] = []
     counted = skipped = hot = 0
     oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
@@ -61,7 +102,7 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
             # Only this group's packs come back; the others are counted, and the ledger keeps them so.
             # Without the code: a private link's code is its capability, and logs must not hold it.
             logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
-            failures.extend({"itemIdentifier": mid} for pack_id in parts for mid in message_ids[pack_id])
+            failed.extend(parts)
             continue
         clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
@@ -73,7 +114,6 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
             oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
-    failures = [{"itemIdentifier": mid} for mid in dict.fromkeys(item["itemIdentifier"] for item in failures)]
     # link.clicked: one message per batch
     webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
     deferred_metrics.emit(redirect_counts, redirect_metric_settings)
@@ -83,12 +123,15 @@ def count_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     if oldest is not None:  # how far counting runs behind the redirects (queue wait included)
         lag = (datetime.now(UTC) - oldest).total_seconds()
         metrics.add_metric(name="ClickLagSeconds", unit=MetricUnit.Seconds, value=max(lag, 0.0))
-    logger.info("batch counted", extra={"records": len(records), "counted": counted, "duplicates": skipped})
-    return {"batchItemFailures": failures}
+    logger.info("clicks counted", extra={"counted": counted, "duplicates": skipped})
+    return failed
 
 
 @metrics.log_metrics
 @logger.inject_lambda_context
 @tracer.capture_lambda_handler
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
-    return count_batch(event["Records"])
+    records = event["Records"]
+    if records and records[0].get("eventSource") == "aws:kinesis":
+        return count_edge_batch(records)
+    return count_batch(records)

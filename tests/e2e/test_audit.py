@@ -81,6 +81,9 @@ def test_each_change_is_logged_in_order_with_its_actor_exported_and_sent_to_webh
     assert [(e["action"], e["target"]["id"]) for e in entries][1:] == expected  # newest: the endpoint's removal
     assert entries[0]["action"] == "webhook.deleted"
     assert {e["actor"]["label"] for e in entries} == {"audit-e2e"}
+    # each with the id of the request that made it
+    assert all(e["request_id"] for e in entries)
+    assert len({e["request_id"] for e in entries}) == len(entries)
     assert entries[4]["changed"] == ["url"]  # the edit
     # and the key's own creation, by the stack's admin key
     keys_log = stack.request("GET", "/audit?target=key&limit=1000", headers=bearer(key)).json()["entries"]

@@ -3,8 +3,9 @@ dev`): an account of keys from before people (links, clicks, keys, a webhook) is
 whose owner `make dev` prints; the owner invites an editor and a viewer (the invitations are read
 from the stack's output, where `make dev` prints them); each signs up through their link, the
 editor turns TOTP on and signs in with a code (pyotp); each does what the role allows and is
-refused the rest, in the console and in the API with the pool's access token; the owner removes
-the editor, whose next request is refused; and everything from before is still there.
+refused the rest, in the console and in the API with the pool's access token, which the console's
+Sign out ends; the owner removes the editor, whose next request is refused; and everything from
+before is still there.
 
 On each DynamoDB of the e2e tests (the `store` fixture): a stack of its own, with room for this
 round's sign-ins in the per-address limit (every request comes from 127.0.0.1)."""
@@ -224,6 +225,10 @@ def test_an_owner_invites_an_editor_and_a_viewer_who_do_what_their_roles_allow(p
     refused = stack.request("POST", "/links", {"url": "https://example.com/api-viewer"}, as_viewer)
     assert (refused.status, refused.json()["scope"]) == (403, "links:write")
     assert stack.request("GET", "/people/me", headers={"Authorization": f"Bearer {KEY}"}).status == 401
+    # The viewer signs out of the console: their token no longer works on the API either
+    assert viewer.post("/console/sign-out", {"csrf": viewer.csrf()}).status == 303
+    assert stack.request("GET", f"/links/{before['code']}", headers=as_viewer).status == 401
+    assert stack.request("GET", "/people/me", headers={"Authorization": f"Bearer {token}"}).status == 401
 
     # The owner removes the editor: their next request is refused
     page = text(owner.get("/console/members"))

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any
+from urllib.parse import urlencode
 
 import boto3
 import pytest
@@ -20,6 +21,7 @@ import pytest
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import Response, RunningStack
 from tests.e2e.test_flow import run_admin
+from tests.e2e.test_people import owner_credentials
 
 REGIONS = ["us-east-1", "eu-central-1", "ap-southeast-1"]
 HOME, EUROPE, ASIA = REGIONS
@@ -297,3 +299,72 @@ def test_a_thousand_creates_spread_over_the_regions_never_repeat_a_code(regions,
         codes = list(pool.map(create_in, enumerate(targets)))
     assert len(codes) == 1000
     assert len(set(codes)) == 1000
+
+
+def test_one_user_pool_its_first_owner_printed_signs_in_to_the_console_in_every_region(regions):
+    # Given the first owner the stack printed, made once in its one user pool
+    email, password = owner_credentials(regions)
+    for region in REGIONS:
+        # When they sign in to the console of each region
+        form = urlencode({"email": email, "password": password})
+        headers = {"Content-Type": "application/x-www-form-urlencoded", "Origin": regions.region_url(region)}
+        signed = regions.in_region(region, "POST", "/console/sign-in/person", form, headers)
+        # Then each takes them, as a member of the key's workspace (replicated from home)
+        assert (signed.status, signed.headers.get("location")) == (303, "/console"), (region, signed.body[:300])
+
+
+@pytest.mark.dynamodb_features("DynamoDB Streams")
+def test_while_home_is_stopped_what_is_decided_there_is_refused_elsewhere_with_a_503(regions, key):
+    # Given a max_clicks link and a slug made at home, replicated everywhere
+    run = uuid.uuid4().hex[:6]
+    budgeted = create(regions, HOME, {"url": "https://example.com/budget", "max_clicks": 5}, key)["code"]
+    slugged = create(regions, HOME, {"url": "https://example.com/slugged", "slug": f"home-{run}"}, key)["code"]
+    replicated(regions, budgeted, slugged)
+    # When the home region stops: its functions, its replication and its tables
+    regions.control("POST", f"/regions/{HOME}/stop")
+    try:
+        # Then its port refuses connections at once, rather than leave them hanging
+        with pytest.raises(ConnectionRefusedError):
+            regions.in_region(HOME, "GET", "/robots.txt")
+        # and away from home, a slug, an edit and a key are refused with a 503 to retry
+        refused = [
+            regions.in_region(EUROPE, "POST", "/links", {"url": "https://example.com/s", "slug": f"away-{run}"}, key),
+            regions.in_region(EUROPE, "PATCH", f"/links/{slugged}", {"url": "https://example.com/edited"}, key),
+            regions.in_region(EUROPE, "POST", "/keys", {"name": f"during-{run}", "scopes": ["links:read"]}, key),
+        ]
+        assert [answer.status for answer in refused] == [503, 503, 503], [answer.body for answer in refused]
+        assert all(int(answer.headers["retry-after"]) > 0 for answer in refused)
+        # a max_clicks link answers 503 rather than be followed beyond its budget
+        assert redirects(regions, EUROPE, budgeted).status == 503
+        # while links of generated codes are made, and every link made before redirects
+        made = create(regions, EUROPE, {"url": "https://example.com/during"}, key)["code"]
+        for code in (made, slugged):
+            assert until(partial(answers, regions, EUROPE, code, 302), BOUND_SECONDS), code
+    finally:
+        regions.control("POST", f"/regions/{HOME}/start")
+    # And once home is back, the refused slug was never half-made: it is free, and the edit was not made
+    assert (
+        create(regions, EUROPE, {"url": "https://example.com/s", "slug": f"away-{run}"}, key)["code"] == f"away-{run}"
+    )
+    assert (
+        regions.in_region(HOME, "GET", f"/links/{slugged}", headers=key).json()["url"] == "https://example.com/slugged"
+    )
+    assert until(partial(answers, regions, EUROPE, budgeted, 302), BOUND_SECONDS)
+
+
+def test_under_load_a_link_written_at_home_from_away_never_404s_where_it_was_made(regions, key):
+    # Given 48 links written at home from the two regions away from it, six at a time: slugs and
+    # max_clicks links, each followed the moment its create returns, where it was made and in the
+    # other region away from home
+    run = uuid.uuid4().hex[:6]
+
+    def make_and_follow(number: int) -> list[int]:
+        made_in, other = (EUROPE, ASIA) if number % 2 else (ASIA, EUROPE)
+        body = {"slug": f"load-{run}-{number}"} if number % 4 < 2 else {"max_clicks": 10}
+        code = create(regions, made_in, {"url": f"https://example.com/{number}", **body}, key)["code"]
+        return [redirects(regions, made_in, code).status, redirects(regions, other, code).status]
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        statuses = [status for answers in pool.map(make_and_follow, range(48)) for status in answers]
+    # Then every follow redirected: none waited for the write to replicate back
+    assert statuses == [302] * 96

@@ -14,8 +14,8 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.clicks.events import ClickPack
-from shortlink.redirect import click_dispatch
-from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
+from shortlink.redirect import click_sending
+from shortlink.redirect.lost_clicks import LOST_CLICK_EVENT
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
 from tools.developers.devstack.runner import InProcessRunner
@@ -102,7 +102,7 @@ def test_a_lost_pack_is_replayed_as_the_same_pack_and_counted_once(aws, handlers
     real_queue = aws.queue_urls["ClicksQueue"]
     # Given a queue that does not answer (outside Lambda the click is sent inline)
     monkeypatch.setenv("CLICKS_QUEUE_URL", real_queue + "-missing")
-    monkeypatch.setattr(click_dispatch, "RETRY_PAUSE_SECONDS", 0)
+    monkeypatch.setattr(click_sending, "RETRY_PAUSE_SECONDS", 0)
     services.reset()
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
         assert handlers[REDIRECT](follow_event(code))["statusCode"] == 302
@@ -147,13 +147,14 @@ with mock_aws():
     api = ExtensionsApi("RedirectFunction", "us-east-1")
     os.environ["AWS_LAMBDA_RUNTIME_API"] = api.address
     from shortlink import wiring as services
+    from shortlink.redirect.request import RedirectRequest
 
     dispatcher = services.click_dispatcher()
-    request = {"headers": {"user-agent": "probe"}, "requestContext": {"http": {"sourceIp": "203.0.113.9"}}}
+    event = {"headers": {"user-agent": "probe"}, "requestContext": {"http": {"sourceIp": "203.0.113.9"}}}
     for n in range(5):
         api.wait_until_idle(10)
         api.begin_invocation()
-        dispatcher.record_click(f"code{n}", request, from_cache=True)
+        dispatcher.record_click(f"code{n}", RedirectRequest(event, services.request_reading()), from_cache=True)
         dispatcher.invocation_done()
         api.release()
     api.wait_until_idle(10)

@@ -131,6 +131,18 @@ def test_a_wrong_key_is_refused_and_sign_ins_are_limited_per_address(aws, browse
     assert browser.cookie is None
 
 
+def test_correct_key_sign_ins_are_not_counted_against_the_address(aws, handlers, monkeypatch):
+    monkeypatch.setenv("SIGN_IN_ATTEMPTS_PER_WINDOW", "3")
+    services.reset()
+    key = aws.new_api_key()
+    # More correct sign-ins from one address than the limit: each one signs in
+    for _ in range(5):
+        signed_in(Browser(handlers), key)
+    # Failures still count: three, then even the right key waits
+    assert [Browser(handlers).sign_in("sl_" + "x" * 32)["statusCode"] for _ in range(3)] == [401] * 3
+    assert Browser(handlers).sign_in(key)["statusCode"] == 429
+
+
 def test_a_forged_cookie_leads_to_the_sign_in_page(aws, browser):
     # None, garbage, and a payload of {} with a made-up signature: each one a fresh fixture would be slow.
     for cookie in ("", "not-a-session", "e30.AAAA"):

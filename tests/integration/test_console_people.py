@@ -5,6 +5,7 @@ counted per address (IPv6 by /64) and per account."""
 
 import json
 import re
+import time
 from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -137,7 +138,10 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     wrong = again.post("/console/sign-in/challenge", {"answer": "123456" if totp.fresh() != "123456" else "654321"})
     assert wrong["statusCode"] == 401
     assert "console_session" not in again.cookies
-    again.sign_in(person.email, password)
+    # One wrong code asks for the code again, not the email and password: the next right one signs in
+    assert 'autocomplete="one-time-code"' in wrong["body"]
+    assert "That code is not right" in wrong["body"]
+    assert "console_challenge" in again.cookies
     done = again.post("/console/sign-in/challenge", {"answer": totp.fresh()})
     assert (done["statusCode"], done["headers"].get("Location")) == (303, "/console"), done["body"]
     assert "console_challenge" not in again.cookies
@@ -264,6 +268,91 @@ def test_sign_in_attempts_are_counted_per_account_across_addresses_and_per_addre
     assert statuses == [401] * per_address + [429]
     # Another /64 is another client
     assert PersonBrowser(handlers, "2001:db8:1:3::1").sign_in("fresh@example.com", "x-Pass-1")["statusCode"] == 401
+
+
+def test_correct_sign_ins_never_lock_out_an_office_and_guesses_stay_bounded(handlers, pool, workspace):
+    per_address = services.settings_of(RateLimitSettings).sign_in_attempts_per_window
+    people = [pool.member(f"office{n}@example.com", workspace, "viewer") for n in range(per_address + 1)]
+    # Given as many correct sign-ins from one NAT's address as the limit, and re-entries of a
+    # password on Sign-in security
+    office = "198.51.100.77"
+    for person, password in people[:per_address]:
+        signed_in(PersonBrowser(handlers, office), person.email, password)
+    first, first_password = people[0]
+    securing = signed_in(PersonBrowser(handlers, office), first.email, first_password)
+    for _ in range(per_address):
+        form = {"csrf": securing.csrf("/console/security"), "password": first_password}
+        assert securing.post("/console/security/totp", form)["statusCode"] == 200
+    # Then a colleague behind the same NAT signs in fine
+    colleague, colleague_password = people[-1]
+    signed_in(PersonBrowser(handlers, office), colleague.email, colleague_password)
+    # And guesses from that address are still bounded: the limit's worth of failures, then 429
+    guesses = [
+        PersonBrowser(handlers, office).sign_in(f"guess{n}@example.com", "x-Pass-1")["statusCode"]
+        for n in range(per_address + 1)
+    ]
+    assert guesses == [401] * per_address + [429]
+    # A person's own success forgives their account's failures (not the address's)
+    per_account = services.people_settings().sign_in_attempts_per_account
+    for n in range(per_account - 1):
+        assert (
+            PersonBrowser(handlers, f"203.0.113.{n + 1}").sign_in(colleague.email, "wrong-Pass-1")["statusCode"] == 401
+        )
+    signed_in(PersonBrowser(handlers, "203.0.113.100"), colleague.email, colleague_password)
+    statuses = [
+        PersonBrowser(handlers, f"192.0.2.{n + 1}").sign_in(colleague.email, "wrong-Pass-1")["statusCode"]
+        for n in range(per_account + 1)
+    ]
+    assert statuses == [401] * per_account + [429]
+
+
+def test_an_invitation_is_accepted_only_by_the_invited_address(handlers, pool, workspace, capsys):
+    owner, password = pool.member("owner@example.com", workspace, "owner")
+    browser = signed_in(PersonBrowser(handlers), owner.email, password)
+    form = {"csrf": browser.csrf("/console/members"), "email": "invited@example.com", "role": "admin"}
+    assert browser.post("/console/members/invite", form)["statusCode"] == 201
+    token = invitation_link(capsys, "invited@example.com").rsplit("/", 1)[1]
+    # Another existing account's right credentials, in sign-in mode: refused, naming the address
+    other, other_password = pool.person("other@example.com")
+    taker = PersonBrowser(handlers, "198.51.100.44")
+    answer = taker.post(
+        "/console/invitations/accept",
+        {"token": token, "mode": "sign-in", "email": other.email, "password": other_password},
+    )
+    assert answer["statusCode"] == 422
+    assert "sign in with the invited address, invited@example.com" in answer["body"]
+    assert "console_session" not in taker.cookies
+    # Nothing joined, and the invitation is still open for the person it names
+    assert services.memberships().role_in(workspace, other.subject) is None
+    assert [each.email for each in services.invitations().pending_for(workspace)] == ["invited@example.com"]
+    invited, invited_password = pool.person("invited@example.com")
+    form = {"token": token, "mode": "sign-in", "email": invited.email, "password": invited_password}
+    joined = PersonBrowser(handlers).post("/console/invitations/accept", form)
+    assert (joined["statusCode"], joined["headers"].get("Location")) == (303, "/console"), joined["body"]
+    assert services.memberships().role_in(workspace, invited.subject) == "admin"
+
+
+def test_the_consoles_sign_out_ends_the_persons_access_tokens_on_the_api(handlers, pool, workspace):
+    person, password = pool.member("api-user@example.com", workspace, "editor")
+    colleague, colleague_password = pool.member("colleague@example.com", workspace, "viewer")
+
+    def api(token: str, path: str) -> int:
+        headers = {"authorization": f"Bearer {token}", "x-shortlink-workspace": workspace}
+        function = "ManageFunction" if path == "/links" else "KeysFunction"
+        return int(handlers[function](http_event("GET", path, route=path, headers=headers))["statusCode"])
+
+    # Given the person's token and a colleague's, both working on the API
+    token = pool.access_token(person.email, password)
+    others = pool.access_token(colleague.email, colleague_password)
+    assert (api(token, "/links"), api(token, "/people/me"), api(others, "/links")) == (200, 200, 200)
+    # When the person signs out of the console
+    browser = signed_in(PersonBrowser(handlers), person.email, password)
+    assert browser.post("/console/sign-out", {"csrf": browser.csrf()})["statusCode"] == 303
+    # Then their token no longer works on the API, on any route; the colleague's does
+    assert (api(token, "/links"), api(token, "/people/me"), api(others, "/links")) == (401, 401, 200)
+    # And a sign-in after it (the next second: tokens carry whole seconds) gives a token that works
+    time.sleep(1.05 - time.time() % 1)
+    assert api(pool.access_token(person.email, password), "/links") == 200
 
 
 def test_a_stack_without_a_user_pool_offers_keys_only(handlers, aws, monkeypatch):

@@ -73,9 +73,10 @@ def test_a_rules_link_through_the_edge_reads_its_request_once_before_and_after_t
     aws, handlers, edge_on, api, monkeypatch
 ):
     from shortlink.clicks.events import ClickPack
-    from shortlink.redirect import edge, request, visitors
+    from shortlink.redirect import request, visitors
+    from shortlink.web import edge, events
 
-    calls = {"lower-casing": 0, "edge check": 0, "visitor": 0}
+    calls = {"event read": 0, "edge check": 0, "visitor": 0}
 
     def counted(name: str, function):
         def count(*args, **kwargs):
@@ -84,17 +85,17 @@ def test_a_rules_link_through_the_edge_reads_its_request_once_before_and_after_t
 
         return count
 
-    monkeypatch.setattr(request, "request_headers", counted("lower-casing", edge.request_headers))
+    code = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
+    monkeypatch.setattr(request, "read_event", counted("event read", events.read_event))
     monkeypatch.setattr(request, "came_through_edge", counted("edge check", edge.came_through_edge))
     monkeypatch.setattr(visitors, "visitor_of", counted("visitor", visitors.visitor_of))
-    code = api.new_link(rules={"allow": {"countries": ["DE"]}})["code"]
     # When a German visitor follows it through the edge (names spelled as `sam local` passes them)
     headers = {"User-Agent": "curl/8.5", "X-Shortlink-Edge-Secret": EDGE_SECRET, "CloudFront-Viewer-Country": "DE"}
     event = http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}, headers=headers)
     assert handlers["RedirectFunction"](event)["statusCode"] == 302
-    # Then its headers were lower-cased, the secret checked and its visitor built once, for the
+    # Then its event was read (its headers lower-cased), the secret checked and its visitor built once, for the
     # rules and for the click that the handler's dispatcher sent after the response (inline here)
-    assert calls == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert calls == {"event read": 1, "edge check": 1, "visitor": 1}
     [message] = aws.sqs.receive_message(QueueUrl=aws.queue_urls["ClicksQueue"])["Messages"]
     [click] = ClickPack.from_message(message["Body"], message["MessageId"]).clicks
     assert (click.code, click.country) == (code, "DE")

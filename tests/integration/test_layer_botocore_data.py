@@ -57,6 +57,7 @@ def test_only_our_services_are_kept_as_plain_json(layer_data):
 
 
 def test_the_models_lose_their_documentation_and_nothing_else(layer_data):
+    trimmed_bytes = stock_bytes = 0
     for model in layer_data.glob("*/*/service-2.json"):
         trimmed = json.loads(model.read_bytes())
         stock = json.loads(
@@ -64,7 +65,10 @@ def test_the_models_lose_their_documentation_and_nothing_else(layer_data):
         )
         assert without_documentation(trimmed) == without_documentation(stock)  # nothing else lost
         assert "documentation" not in json.dumps([trimmed["operations"], trimmed["shapes"]])
-        assert model.stat().st_size < len(json.dumps(stock)) / 2
+        trimmed_bytes += model.stat().st_size
+        stock_bytes += len(json.dumps(stock))
+    # Less than half in all (a small model such as cloudfront-keyvaluestore's has little documentation to lose)
+    assert trimmed_bytes < stock_bytes / 2
     for rules in layer_data.glob("*/*/endpoint-rule-set-1.json"):
         stock_rules = gzip.decompress((STOCK_DATA / rules.relative_to(layer_data)).with_suffix(".json.gz").read_bytes())
         assert json.loads(rules.read_bytes()) == json.loads(stock_rules)

@@ -13,8 +13,8 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.clicks.events import ClickPack
-from shortlink.redirect import click_dispatch
-from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
+from shortlink.redirect import click_sending
+from shortlink.redirect.lost_clicks import LOST_CLICK_EVENT
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import ROOT
@@ -131,7 +131,7 @@ def test_when_sqs_fails_the_redirect_still_works_and_the_click_can_be_replayed(
     real_queue = aws.queue_urls["ClicksQueue"]
     # Given a queue that does not answer
     monkeypatch.setenv("CLICKS_QUEUE_URL", real_queue + "-missing")
-    monkeypatch.setattr(click_dispatch, "RETRY_PAUSE_SECONDS", 0)
+    monkeypatch.setattr(click_sending, "RETRY_PAUSE_SECONDS", 0)
     services.reset()
     # When a visitor follows the link
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
@@ -180,14 +180,16 @@ def test_outside_lambda_clicks_are_sent_inline_and_it_says_so(template, monkeypa
 
 def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runner, monkeypatch, caplog):
     code = new_link(aws, handlers)
-    services.cached_links()  # the response path is configured...
+    extension = runner.extensions[REDIRECT]
+    # The response path is configured (as a first request does: the link cache and the services)...
+    services.cached_links()
+    services.redirect_services(sys.modules[runner.handler(REDIRECT).__module__].dispatcher)
     # Given a broken configuration that only the after-response work trips over (read with the
     # redirect's own settings, as in Lambda, which require the queue)
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")
     monkeypatch.setenv("CLICKS_QUEUE_URL", "")
     services.click_publisher.cache_clear()
     services.forget_settings()
-    extension = runner.extensions[REDIRECT]
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
         assert runner.call(REDIRECT, follow_event(code))["statusCode"] == 302
         # Then the extension still asks for the next event, so the next invocation runs
@@ -247,13 +249,16 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
 def test_the_domain_address_routes_are_the_templates_and_the_handler_sends_each_there(aws, handlers):
     from samcli.yamlhelper import yaml_parse
 
+    from shortlink.redirect import routes as redirect_routes
     from shortlink.redirect.domain_addresses import ROUTES
 
     template = yaml_parse((ROOT / "template.yaml").read_text())
     events = template["Resources"][REDIRECT]["Properties"]["Events"].values()
     routes = {f"{event['Properties']['Method']} {event['Properties']['Path']}" for event in events}
-    assert routes - set(ROUTES) == {"GET /{code}", "HEAD /{code}", "POST /{code}"}
-    assert set(sys.modules[f"test_fn_{REDIRECT}"].ADDRESS_ROUTES) == set(ROUTES)
+    # The routes a load balancer's path is matched against are the template's; those without a
+    # code are the domain's pages, the others the follows
+    assert routes == set(redirect_routes.ROUTES)
+    assert routes - set(ROUTES) == set(redirect_routes.FOLLOWS) == {"GET /{code}", "HEAD /{code}", "POST /{code}"}
     # Each is answered by its page, not the walk: robots.txt is text, the others a domain's 404 page here
     robots = handlers[REDIRECT](http_event("GET", "/robots.txt", route="/robots.txt"))
     assert robots["statusCode"] == 200

@@ -185,3 +185,24 @@ def test_an_import_made_away_is_written_at_home_and_a_rerun_through_another_regi
     # And the same file through the other region, before any replication, creates nothing twice
     again = import_through(AWAY[1])
     assert (again["created"], again["skipped"]) == (0, 2)
+
+
+def test_while_home_cannot_be_reached_a_generated_code_is_made_away_with_its_audit_entry_here(regions, handlers):
+    # Given a key known everywhere, and every table of the home region out of reach
+    key = regions.new_api_key()
+    regions.replicate(HOME)
+    for table in regions.tables:
+        regions.dynamodb(HOME).delete_table(TableName=table)
+    regions.enter(AWAY[0])
+    # When a link of a generated code is asked for away from home
+    status, link = call(handlers, "CreateFunction", "POST", "/links", key, {"url": "https://example.com/outage"})
+    # Then it is made here, and its audit entry kept in this region's replica until home returns
+    assert status == 201, link
+    assert regions.item(AWAY[0], LINKS, code_key(link["code"])) is not None
+    [entry] = regions.items(AWAY[0], AUDIT)
+    assert (entry["ac"]["S"], entry["ti"]["S"]) == ("link.created", link["code"])
+    # While a slug, decided at home, is refused
+    status, answer = call(
+        handlers, "CreateFunction", "POST", "/links", key, {"url": "https://example.com", "slug": "x1"}
+    )
+    assert (status, answer["error"]) == (503, "unavailable")

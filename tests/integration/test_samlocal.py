@@ -23,7 +23,7 @@ from tools.developers.samlocal.commands import (
     runtime_python,
     sam_environment,
 )
-from tools.developers.samlocal.image import base_image_tag, debian_mirror, recipe_digest
+from tools.developers.samlocal.image import base_image_tag, debian_mirror, ensure_root_file_system, recipe_digest
 from tools.developers.samlocal.processes import SamFailed, SamProcess, run_logged
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -176,6 +176,23 @@ def test_no_python313_is_one_line_that_says_what_to_do(tmp_path, monkeypatch):
         runtime_python(None, tmp_path)  # no .python-version here: the shim finds none
     assert "\n" not in str(refused.value.code)
     assert "LAYER_PYTHON=/path/to/python3.13" in str(refused.value.code)
+
+
+def test_no_debootstrap_is_one_line_that_names_what_to_install(tmp_path, monkeypatch, capsys):
+    # Given a machine whose PATH has docker (a stub: no image of that tag) and no debootstrap
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "docker").write_text("#!/bin/sh\nexit 1\n")
+    (bin_dir / "docker").chmod(0o755)
+    monkeypatch.setenv("PATH", str(bin_dir))
+    # When the stand-in's root file system is to be built
+    with pytest.raises(SystemExit) as refused:
+        ensure_root_file_system("x86_64", tmp_path / "cache")
+    # Then one line says what to install, and nothing was left half-made
+    message = str(refused.value.code)
+    assert "\n" not in message
+    assert "apt-get install debootstrap" in message
+    assert not any((tmp_path / "cache").glob("*.tar*"))
 
 
 def check_until_stopped(process: SamProcess, seconds: float = 10) -> None:

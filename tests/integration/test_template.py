@@ -19,9 +19,9 @@ from samcli.yamlhelper import yaml_parse
 from samtranslator.translator.transform import transform
 
 from shortlink.links.slugs import RESERVED_SLUGS
-from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from shortlink.settings.functions import FUNCTIONS
 from shortlink.settings.resources import Resources
+from shortlink.web.edge import EDGE_SECRET_HEADER
 from tools.developers.devstack.template import LocalTemplate, nested_templates
 from tools.operators import secrets as secrets_command
 
@@ -125,7 +125,33 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "sqs:SendMessage",
             },
         ),
-        ("IngestFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem", "sqs:SendMessage"}),
+        (
+            "IngestFunction",
+            {
+                "dynamodb:UpdateItem",
+                "dynamodb:GetItem",
+                "dynamodb:PutItem",
+                "sqs:SendMessage",
+                # With the edge tier: the edge's log stream, the links its clicks followed, the visitor salt
+                "ssm:GetParameter",
+                "kinesis:GetRecords",
+                "kinesis:GetShardIterator",
+                "kinesis:DescribeStream",
+                "kinesis:DescribeStreamSummary",
+                "kinesis:ListShards",
+                "kinesis:SubscribeToShard",
+            },
+        ),
+        (
+            "EdgeSyncFunction",
+            {
+                "dynamodb:Scan",
+                "dynamodb:Query",
+                "cloudfront-keyvaluestore:DescribeKeyValueStore",
+                "cloudfront-keyvaluestore:ListKeys",
+                "cloudfront-keyvaluestore:UpdateKeys",
+            },
+        ),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "WebhookEndpointsFunction",
@@ -254,6 +280,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
+        "EdgeSyncFunction",
         "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
@@ -305,8 +332,9 @@ def test_routes_and_trigger(template):
     assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
     # The stream aggregator: in order per shard, a failed batch retried whole, the shard's id in
     # its events (a tumbling window), the table's stream with both images.
-    [stream] = template.stream_triggers()
-    assert (stream.function_name, stream.table_id) == ("AccountStatsFunction", "ClickStatsTable")
+    streams = {(stream.function_name, stream.table_id) for stream in template.stream_triggers()}
+    # and the edge tier's sync (docs/edge.md)
+    assert streams == {("AccountStatsFunction", "ClickStatsTable"), ("EdgeSyncFunction", "LinksTable")}
     (event,) = template.functions["AccountStatsFunction"].events.values()
     properties = event["Properties"]
     assert (properties["ParallelizationFactor"], properties["BisectBatchOnFunctionError"]) == (1, False)
@@ -316,7 +344,7 @@ def test_routes_and_trigger(template):
 
 
 def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
-    from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+    from shortlink.webhooks.deliveries import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 
     resources = template.stacks[0].template_dict["Resources"]
     queue = resources["WebhookDeliveryQueue"]["Properties"]
@@ -366,24 +394,29 @@ def test_an_existing_stacks_domain_stays_its_first_domain_and_the_others_are_add
     resources, conditions = template["Resources"], template["Conditions"]
     assert resources["SecondShortDomain"]["Condition"] == "SecondDomainOnApi"
     assert resources["ThirdShortDomain"]["Condition"] == "ThirdDomainOnApi"
-    assert resources["EdgeHostFunction"]["Condition"] == "EdgeServesSeveralDomains"
+    assert resources["EdgeHostFunction"]["Condition"] == "HostFunctionAlone"  # the edge tier's function names it else
+    assert conditions["HostFunctionAlone"] == {
+        "Fn::And": [{"Condition": "EdgeServesSeveralDomains"}, {"Fn::Not": [{"Condition": "EdgeTierOn"}]}]
+    }
     assert conditions["EdgeServesSeveralDomains"] == {
         "Fn::And": [{"Condition": "HasSecondDomain"}, {"Condition": "EdgeHere"}]
     }
     # The edge's function copies the viewer's Host into the header the redirect reads
     code = resources["EdgeHostFunction"]["Properties"]["FunctionCode"]
     assert "request.headers['x-shortlink-host'] = {value: host}" in code
-    # On every behaviour: the API's requests need the domain as the redirects do
-    distribution = resources["EdgeDistribution"]["Properties"]["DistributionConfig"]
+    # On every behaviour: the API's requests need the domain as the redirects do (without the
+    # edge tier, whose function does it: tests/integration/test_edge_template.py)
+    edge_of_two = Rendered({"EnableEdge": "true", "Domains": "sho.rt,go.example", "CertificateArn": CERTIFICATE})
+    distribution = edge_of_two.resources()["EdgeDistribution"]["Properties"]["DistributionConfig"]
     behaviours = [distribution["DefaultCacheBehavior"], *distribution["CacheBehaviors"]]
     assert len(behaviours) > 1
     for behaviour in behaviours:
-        condition, [association], otherwise = behaviour["FunctionAssociations"]["Fn::If"]
-        assert (condition, otherwise) == ("EdgeServesSeveralDomains", {"Ref": "AWS::NoValue"})
-        assert association == {
-            "EventType": "viewer-request",
-            "FunctionARN": {"Fn::GetAtt": ["EdgeHostFunction", "FunctionMetadata.FunctionARN"]},
-        }
+        assert behaviour["FunctionAssociations"] == [
+            {
+                "EventType": "viewer-request",
+                "FunctionARN": {"Fn::GetAtt": ["EdgeHostFunction", "FunctionMetadata.FunctionARN"]},
+            }
+        ]
     # Whose host is in the edge cache's key, so that the domains' cached answers stay apart
     headers = resources["EdgeRedirectCachePolicy"]["Properties"]["CachePolicyConfig"][
         "ParametersInCacheKeyAndForwardedToOrigin"
@@ -421,7 +454,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 11
+    assert len(functions) == 12
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -528,7 +561,8 @@ def test_the_edge_is_https_caches_only_what_the_origin_allows_and_forwards_the_v
     distribution = resources["EdgeDistribution"]
     assert distribution["Condition"] == "EdgeHere"
     config = distribution["Properties"]["DistributionConfig"]
-    [origin] = config["Origins"]
+    origin, failover = config["Origins"]  # the second region's only with EdgeFailoverOrigin (docs/edge.md)
+    assert failover["Fn::If"][0] == "HasFailoverOrigin"
     assert origin["CustomOriginConfig"]["OriginProtocolPolicy"] == "https-only"
     default = config["DefaultCacheBehavior"]
     assert default["ViewerProtocolPolicy"] == "redirect-to-https"
@@ -585,7 +619,7 @@ def test_the_edge_passes_every_keyed_route_uncached_and_leaves_every_short_code_
         assert "?" not in name, behaviour["PathPattern"]
         assert name in RESERVED_SLUGS, behaviour["PathPattern"]
     # Codes that merely start like the API's paths are redirects, cached as their answers allow
-    for code in ("/links-2026", "/keystone", "/statsx", "/webhooks2", "/Links", "/console"):
+    for code in ("/links-2026", "/keystone", "/statsx", "/webhooks2", "/Links", "/consoles"):
         assert edge_behaviour_of(code, behaviours) == "default", code
 
 
@@ -597,9 +631,10 @@ def test_every_function_believes_viewer_headers_only_with_the_secret_cloudfront_
     # CloudFront sets the secret on every request it sends to the API (the edge is told the
     # parameter's name and resolves it itself: no secret passes as a nested stack's parameter)...
     assert resources["Edge"]["Properties"]["Parameters"]["EdgeSecretParameter"] == {"Ref": "EdgeSecretParameter"}
-    [origin] = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
-    [header] = origin["OriginCustomHeaders"]
-    assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
+    origin, failover = read(EDGE)["Resources"]["EdgeDistribution"]["Properties"]["DistributionConfig"]["Origins"]
+    for told in (origin, failover["Fn::If"][1]):  # the second region's origin is told it too
+        [header] = told["OriginCustomHeaders"]
+        assert (header["HeaderName"].lower(), header["HeaderValue"]) == (EDGE_SECRET_HEADER, secret)
     # ...and every function gets the same secret only with the edge (the redirect's rules, the
     # console's sign-in limits, the audit log's addresses): without it, nothing is believed
     variables = template["Globals"]["Function"]["Environment"]["Variables"]
@@ -1049,6 +1084,8 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/webhooks/*",
         "/people/*",
         "/audit",
+        "/console",
+        "/console/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
@@ -1102,6 +1139,14 @@ def test_a_deployment_of_several_regions_is_refused_before_it_starts_when_it_lac
 WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:global/webacl/x/1"
 # The last commit whose template.yaml held the edge, its domains and DNS itself.
 BEFORE_THE_EDGE_STACK = "f46a3ed"
+# Added to edge.yaml after the move, with the edge tier (EnableEdgeTier, off by default; docs/edge.md).
+EDGE_TIER_RESOURCES = {
+    "EdgeKeyValueStore",
+    "EdgeRedirectFunction",
+    "EdgeLogStream",
+    "EdgeLogRole",
+    "EdgeRealtimeLogConfig",
+}
 EDGE_WITH_REGIONS = {
     **DOMAIN,
     **THREE_REGIONS,
@@ -1139,7 +1184,7 @@ def test_the_edge_stack_creates_what_the_main_template_created_before_with_the_s
     # Given the template before the edge had a stack of its own, and each of its resources now in edge.yaml
     before = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region)
     before.template = yaml_parse(subprocess_text("git", "show", f"{BEFORE_THE_EDGE_STACK}:template.yaml"))
-    moved = set(read(EDGE)["Resources"])
+    moved = set(read(EDGE)["Resources"]) - EDGE_TIER_RESOURCES
     assert moved <= set(before.template["Resources"])
     # When both are rendered for the same deployment in the same region
     after = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region).resources()

@@ -22,11 +22,12 @@ from tests.integration.test_edge_trust import EDGE_SECRET, edge_on
 __all__ = ["edge_on"]  # a fixture used by name
 
 
-def guess(handlers, code: str, viewer: str, password: str = "wrong") -> int:  # noqa: S107 - a guess
+def guess(handlers, code: str, viewer: str, password: str = "wrong", query: dict[str, str] | None = None) -> int:  # noqa: S107 - a guess
     """A password attempt through the edge from `viewer` (CloudFront-Viewer-Address's form)."""
     event = http_event(
         "POST",
         f"/{code}",
+        query=query,
         route="/{code}",
         path_parameters={"code": code},
         headers={"x-shortlink-edge-secret": EDGE_SECRET, "cloudfront-viewer-address": f"{viewer}:50000"},
@@ -45,6 +46,20 @@ def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, api, edge_o
     assert guess(handlers, code, "2001:db8:aa:bb:ffff::4", "the-right-one") == 429
     # Another /64 (another line) has its own
     assert guess(handlers, code, "2001:db8:aa:bc::1", "the-right-one") == 303
+
+
+def test_a_query_that_makes_the_address_too_long_spends_no_attempt(aws, handlers, api, edge_on):
+    code = api.new_link(password="the-right-one")["code"]
+    too_long = {"q": "a" * 2100}
+    # Given more posts with an over-long forwarded query than the allowance holds
+    statuses = [guess(handlers, code, "198.51.100.7", query=too_long) for _ in range(12)]
+    # Then each answers 414 and no attempt log was written
+    assert statuses == [414] * 12
+    items = boto3.client("dynamodb").scan(TableName=resources().counters_table.value)["Items"]
+    assert [item["name"]["S"] for item in items if item["name"]["S"].startswith("unlock#")] == []
+    # And the client's whole allowance is still there: ten wrong guesses, then the right one in time
+    assert [guess(handlers, code, "198.51.100.7") for _ in range(9)] == [403] * 9
+    assert guess(handlers, code, "198.51.100.7", "the-right-one") == 303
 
 
 @pytest.mark.slow

@@ -14,13 +14,14 @@ from shortlink.people.access_tokens import (
     NoWorkspaceChosen,
     PersonAccess,
     TokenIssuer,
-    access_token_subject,
+    access_token_holder,
     actor_of_token,
     looks_like_jwt,
+    person_of_token,
 )
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Person
-from tests.fakes import InMemoryMemberships
+from tests.fakes import InMemoryMemberships, InMemoryPersonSessions
 
 ISSUER = TokenIssuer("https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Test", "console-client")
 POOL_KEY = RSAKey.generate_key(2048, parameters={"kid": "pool-1"})
@@ -57,8 +58,12 @@ def token(key: RSAKey = POOL_KEY, **changes: Any) -> str:
     return jwt.encode({"alg": "RS256", "kid": key.kid}, claims, key)
 
 
+def subject_of(made: str, keys: PoolKeys) -> str:
+    return access_token_holder(made, keys, ISSUER, NOW).subject
+
+
 def test_an_access_token_of_the_pool_names_its_person():
-    assert access_token_subject(token(), PoolKeys(), ISSUER, NOW) == "sub-ann"
+    assert subject_of(token(), PoolKeys()) == "sub-ann"
 
 
 @pytest.mark.parametrize(
@@ -71,6 +76,7 @@ def test_an_access_token_of_the_pool_names_its_person():
         lambda: token(exp=int((NOW - timedelta(minutes=5)).timestamp())),
         lambda: token(exp=None),
         lambda: token(sub=None),
+        lambda: token(iat=None),
         lambda: token(OTHER_KEY),  # signed by someone else under the pool's kid
         lambda: token()[:-6] + "AAAAAA",
         lambda: "eyJhbGciOiJub25lIn0.eyJzdWIiOiJ4In0.",
@@ -79,13 +85,13 @@ def test_an_access_token_of_the_pool_names_its_person():
 )
 def test_anything_else_is_refused(made):
     with pytest.raises(AccessTokenNotValid):
-        access_token_subject(made(), PoolKeys(), ISSUER, NOW)
+        subject_of(made(), PoolKeys())
 
 
 def test_a_key_the_pool_rotated_in_is_found_by_reading_the_keys_again():
     new_key = RSAKey.generate_key(2048, parameters={"kid": "pool-2"})
     keys = PoolKeys(new_key)
-    assert access_token_subject(token(new_key), keys, ISSUER, NOW) == "sub-ann"
+    assert subject_of(token(new_key), keys) == "sub-ann"
     assert keys.reads == 2
 
 
@@ -97,9 +103,26 @@ def test_an_api_key_is_no_jwt():
 def test_a_token_acts_in_the_workspace_it_names_with_its_role_there_only():
     memberships = InMemoryMemberships()
     join_on_first_sign_in(memberships, Person("sub-ann", "ann@example.com"), "ws1", "editor", NOW)
-    access = PersonAccess(ISSUER, PoolKeys(), memberships)
+    access = PersonAccess(ISSUER, PoolKeys(), memberships, InMemoryPersonSessions())
     actor = actor_of_token(token(), "ws1", access, NOW)
     assert (actor.kind, actor.id, actor.workspace_id, actor.role) == ("person", "sub-ann", "ws1", "editor")
     for workspace in (None, "", "ws2", "w" * 5000, "ws1\n"):
         with pytest.raises(NoWorkspaceChosen):
             actor_of_token(token(), workspace, access, NOW)
+
+
+def test_a_sign_out_ends_the_tokens_of_every_sign_in_before_it_refreshed_ones_included():
+    sessions = InMemoryPersonSessions()
+    access = PersonAccess(ISSUER, PoolKeys(), InMemoryMemberships(), sessions)
+    signed_in = int(NOW.timestamp()) - 600
+    before = token(auth_time=signed_in, iat=signed_in)
+    refreshed = token(auth_time=signed_in, iat=int(NOW.timestamp()))  # minted later by a refresh token
+    assert person_of_token(before, access, NOW) == person_of_token(refreshed, access, NOW) == "sub-ann"
+    sessions.end_sessions("sub-ann", NOW - timedelta(minutes=5))
+    for ended in (before, refreshed, token(auth_time=int(NOW.timestamp()) - 300)):  # the same second too
+        with pytest.raises(AccessTokenNotValid, match="signed out"):
+            person_of_token(ended, access, NOW)
+    # A sign-in after it works, and someone else's sign out ends nothing of Ann's
+    assert person_of_token(token(auth_time=int(NOW.timestamp()) - 299), access, NOW) == "sub-ann"
+    sessions.end_sessions("sub-bob", NOW)
+    assert person_of_token(token(auth_time=int(NOW.timestamp()) - 299), access, NOW) == "sub-ann"

@@ -90,8 +90,10 @@ class Registry:
     def __init__(self) -> None:
         self.added: list[ApiKey] = []
 
-    def add(self, key_hash, key_id, name, *, scopes=ALL_SCOPES, expires_at=None, owner=""):
-        key = ApiKey(key_id, name, NOW, scopes=scopes, expires_at=expires_at, owner=owner)
+    def add(self, key_hash, key_id, name, *, scopes=ALL_SCOPES, expires_at=None, owner="", maker="", maker_email=""):
+        key = ApiKey(
+            key_id, name, NOW, scopes=scopes, expires_at=expires_at, owner=owner, maker=maker, maker_email=maker_email
+        )
         self.added.append(key)
         return key
 

@@ -3,7 +3,15 @@ from datetime import UTC, datetime
 
 import pytest
 
-from shortlink.access.api_keys import ApiKey, authenticate, bearer_token, generate_api_key, hash_api_key, key_id_for
+from shortlink.access.api_keys import (
+    ApiKey,
+    authenticate,
+    bearer_token,
+    generate_api_key,
+    hash_api_key,
+    key_id_for,
+    writes,
+)
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from tests.fakes import InMemoryApiKeys
 
@@ -39,6 +47,29 @@ def test_authenticate_accepts_only_active_known_keys():
     assert authenticate(f"Bearer {revoked}", store, NOW) is None
     assert authenticate(f"Bearer {generate_api_key()}", store, NOW) is None
     assert authenticate("Bearer " + "x" * 500, store, NOW) is None
+
+
+@pytest.mark.parametrize(
+    ("method", "writing"),
+    [
+        ("GET", False),
+        ("head", False),
+        ("OPTIONS", False),
+        ("POST", True),
+        ("PATCH", True),
+        ("DELETE", True),
+        ("PUT", True),
+    ],
+)
+def test_a_request_that_may_change_something_checks_its_key_as_the_latest_change_left_it(method, writing):
+    # Given a known key
+    key = generate_api_key()
+    store = InMemoryApiKeys({hash_api_key(key): ApiKey(key_id_for(hash_api_key(key)), "k", NOW)})
+    # When a request of this method authenticates with it
+    assert authenticate(f"Bearer {key}", store, NOW, fresh=writes(method)) is not None
+    # Then the lookup is fresh exactly when the method may write
+    assert writes(method) is writing
+    assert store.fresh_lookups == int(writing)
 
 
 def test_click_events_round_trip():

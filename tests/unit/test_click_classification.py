@@ -41,7 +41,7 @@ def request(user_agent: str = FIREFOX, ip: str = "203.0.113.5", **headers: str) 
 def click(at: float = AT, code: str = "abc", **kwargs) -> ClickEvent:
     """The click of a follow of `code` by `request(**kwargs)`, read as the redirect reads it."""
     reading = wiring.click_reading()
-    followed = RedirectRequest(request(**kwargs), "GET", code, reading.requests)
+    followed = RedirectRequest(request(**kwargs), wiring.request_reading())
     return click_from_request("c1", code, at, followed, "https://example.com/", None, SALT_ROOT, reading)
 
 

@@ -11,21 +11,30 @@ from typing import Any
 
 import pytest
 
+from shortlink.clicks import metrics as deferred_metrics
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
 from shortlink.errors import ConfigurationError, StorageUnavailable
-from shortlink.redirect import click_dispatch
-from shortlink.redirect import metrics as deferred_metrics
-from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT, ExtensionDispatcher, InlineDispatcher, deliver, log_lost
+from shortlink.redirect import click_extension, click_sending
+from shortlink.redirect.click_dispatch import InlineDispatcher
+from shortlink.redirect.click_extension import ExtensionDispatcher
+from shortlink.redirect.click_sending import deliver
+from shortlink.redirect.lost_clicks import LOST_CLICK_EVENT, log_lost
+from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.wiring import click_reading, redirect_metric_settings, visitor_salt_root
 
 CLICK = ClickEvent("c1", "abc", datetime(2026, 1, 1, tzinfo=UTC))
 PACK = ClickPack("p1", (CLICK,))
-REQUEST = {
+REQUEST_EVENT = {
     "headers": {"user-agent": "Mozilla/5.0 (Windows NT 10.0) Firefox/126.0", "referer": "https://www.news.example/a"},
     "requestContext": {"http": {"sourceIp": "203.0.113.5", "method": "GET"}},
 }
+
+
+def click_request() -> RedirectRequest:
+    """A follow's request as the redirect reads it, fresh: nothing of it read yet."""
+    return RedirectRequest(REQUEST_EVENT, RequestReading())
 
 
 @pytest.fixture(autouse=True)
@@ -68,7 +77,7 @@ class FlakyPublisher:
 
 @pytest.fixture(autouse=True)
 def _no_pause(monkeypatch):
-    monkeypatch.setattr(click_dispatch, "RETRY_PAUSE_SECONDS", 0)
+    monkeypatch.setattr(click_sending, "RETRY_PAUSE_SECONDS", 0)
 
 
 def test_a_failed_send_is_retried():
@@ -105,7 +114,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
-    dispatcher.record_click("abc", REQUEST, from_cache=True)
+    dispatcher.record_click("abc", click_request(), from_cache=True)
     assert publisher.sent == []
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
@@ -135,10 +144,10 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
 def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts_made_beside_it():
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
-    dispatcher.record_click("abc", REQUEST, from_cache=True)
-    dispatcher.record_click("abc", REQUEST, from_cache=True)
-    dispatcher.record_click("def", REQUEST, from_cache=False)
-    dispatcher.record_click("ghi", REQUEST)  # no outcome: counted as neither
+    dispatcher.record_click("abc", click_request(), from_cache=True)
+    dispatcher.record_click("abc", click_request(), from_cache=True)
+    dispatcher.record_click("def", click_request(), from_cache=False)
+    dispatcher.record_click("ghi", click_request())  # no outcome: counted as neither
     dispatcher.count("CacheMisses")  # counted by name, as a caller without a click does
     assert dispatcher._pending.counts == {"CacheMisses": 1}  # nothing more before the response
     dispatcher.invocation_done()
@@ -170,7 +179,7 @@ def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitt
     dispatcher = InlineDispatcher(
         lambda: FlakyPublisher(failures=99), visitor_salt_root, click_reading, redirect_metric_settings
     )
-    dispatcher.record_click("abc", REQUEST, from_cache=False)
+    dispatcher.record_click("abc", click_request(), from_cache=False)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
     assert (record["ClickDispatchFailures"], record["CacheMisses"]) == ([1.0], [1.0])
@@ -214,7 +223,7 @@ def test_a_click_counts_the_campaign_in_effect_on_its_destination():
     assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
     publisher = FlakyPublisher(failures=0)
     dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
-    dispatcher.record_click("abc", REQUEST, "https://shop.example/?utm_campaign=spring")
+    dispatcher.record_click("abc", click_request(), "https://shop.example/?utm_campaign=spring")
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
     assert ClickEvent.from_json(sent.to_json()).campaign == "spring"
@@ -246,7 +255,7 @@ class FakeExtensionsApi:
         written, and the extension never sees it."""
         assert self._asking.wait(5), "the extension is still busy with the previous invocation"
         for code in codes:
-            dispatcher.record_click(code, REQUEST, from_cache=True)
+            dispatcher.record_click(code, click_request(), from_cache=True)
         dispatcher.invocation_done()
         if delivered:
             self._asking.clear()
@@ -396,7 +405,7 @@ def test_held_clicks_not_queued_by_the_shutdown_deadline_are_logged_and_counted(
 
     publisher = StuckPublisher(failures=0)
     dispatcher = dispatcher_on(extension, publisher, window=0)
-    dispatcher.record_click("held", REQUEST)
+    dispatcher.record_click("held", click_request())
     dispatcher.invocation_done()  # never seen by the extension
     with caplog.at_level(logging.ERROR, logger="shortlink.clicks"):
         dispatcher.send_before(time.monotonic() + 0.2)
@@ -425,7 +434,7 @@ def test_a_handler_about_to_time_out_has_the_held_clicks_sent_before_its_deadlin
     extension.invoke(dispatcher, ["held"])
     assert len(publisher.sent) == 1
     # When an invocation starts whose handler never finishes before its deadline
-    extension.start_invocation(deadline_in=click_dispatch.TIMEOUT_MARGIN_SECONDS + 0.3)
+    extension.start_invocation(deadline_in=click_extension.TIMEOUT_MARGIN_SECONDS + 0.3)
     # Then the held click is sent before the deadline ends the process, and the extension moves on
     assert extension.wait_until_asking()
     assert [[click.code for click in pack.clicks] for pack in publisher.sent] == [["sent"], ["held"]]

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from shortlink.errors import DestinationTooLong
 from shortlink.links.destinations import Utm, conflicting_utm, destination
-from shortlink.links.urls import MAX_URL_LENGTH
+from shortlink.web.urls import MAX_URL_LENGTH
 
 
 def test_a_follow_without_query_or_utm_goes_to_the_saved_url_unchanged():

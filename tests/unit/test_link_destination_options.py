@@ -7,8 +7,8 @@ from shortlink.errors import InvalidLinkOption
 from shortlink.links.destinations import Utm
 from shortlink.links.model import LinkChanges, LinkOptions
 from shortlink.links.previews import LinkPreview
-from shortlink.links.urls import DestinationPolicy
 from shortlink.links.use_cases import create_link, edit_link
+from shortlink.web.urls import DestinationPolicy
 from tests.fakes import InMemoryLinks
 from tests.unit.test_links import NOW, generator
 

@@ -10,12 +10,13 @@ from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, LINKS_WRITE
 from shortlink.people.actors import Actor
 from shortlink.people.errors import (
     InvalidMemberOption,
+    InvitationForAnother,
     InvitationNotValid,
     LastOwner,
     MemberRemoved,
     RoleNotGrantable,
 )
-from shortlink.people.invitations import INVITATION_LIFETIME, accept, invite
+from shortlink.people.invitations import INVITATION_LIFETIME, accept, invite, revoke
 from shortlink.people.members import change_role, checked_email, join_on_first_sign_in, remove_member
 from shortlink.people.model import ROLES, Membership, Person
 from shortlink.people.roles import OWNERSHIP, ROLE_SCOPES, may_manage, scopes_of
@@ -180,3 +181,33 @@ def test_the_console_signs_people_in_at_the_pools_own_region(monkeypatch):
     for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing"}.items():
         monkeypatch.setenv(name, value)  # no credentials to look for on the network
     assert CognitoUserPool("us-east-1_AbC123", "client")._client.meta.region_name == "us-east-1"
+
+
+@pytest.mark.parametrize("manager", ROLES)
+@pytest.mark.parametrize("invited_role", ROLES)
+def test_an_invitation_is_revoked_only_by_whoever_could_have_made_it(manager, invited_role):
+    invitations = InMemoryInvitations()
+    invitation, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, invited_role, NOW)
+    if may_manage(scopes_of(manager), invited_role):
+        revoked = revoke(invitations, scopes_of(manager), "ws1", invitation.invitation_id, NOW)
+        assert revoked.invitation_id == invitation.invitation_id
+        assert invitations.pending_for("ws1") == []
+        return
+    with pytest.raises(RoleNotGrantable):
+        revoke(invitations, scopes_of(manager), "ws1", invitation.invitation_id, NOW)
+    # Still open: its link still works for the person it names
+    assert [each.invitation_id for each in invitations.pending_for("ws1")] == [invitation.invitation_id]
+    assert accept(invitations, InMemoryMemberships(), token, ANN, NOW) is not None
+
+
+def test_an_invitation_is_accepted_only_by_the_person_at_its_address():
+    memberships, invitations = InMemoryMemberships(), InMemoryInvitations()
+    _, token = invite(invitations, scopes_of("owner"), OWNER.email, "ws1", ANN.email, "admin", NOW)
+    for other in (Person("sub-bob", "bob@example.com"), Person("sub-ann2", "ann@example.com.evil")):
+        with pytest.raises(InvitationForAnother, match=ANN.email):
+            accept(invitations, memberships, token, other, NOW)
+        assert memberships.role_in("ws1", other.subject) is None
+    # Nobody joined and the invitation is not spent: Ann (her address in any case) takes it
+    joined = accept(invitations, memberships, token, Person(ANN.subject, ANN.email.upper()), NOW)
+    assert memberships.role_in("ws1", ANN.subject) == "admin"
+    assert joined.workspace_id == "ws1"

@@ -13,6 +13,7 @@ from shortlink.access.rate_limits import (
     client_block,
     take_attempt,
     take_create_allowance,
+    take_sign_in_attempt,
     take_unlock_attempt,
 )
 from shortlink.errors import RateLimited
@@ -149,3 +150,72 @@ def test_an_attempt_that_loses_a_race_reads_the_log_again():
     logs.lost_races = LOG_WRITE_TRIES
     with pytest.raises(RateLimited):
         take_attempt("t", 60, 5, at(0), logs)
+
+
+def signed_in(logs: InMemoryLogs, address: str, email: str, second: int) -> None:
+    take_sign_in_attempt(address, 10, at(second), logs, email, 10).succeeded()
+
+
+def failed(logs: InMemoryLogs, seconds: range, email: str = "", address: str = "") -> None:
+    """Failed sign-ins, one a second: on `email` (else a new account each), from `address` (else
+    a new address each)."""
+    for second in seconds:
+        client = address or f"203.0.113.{second % 250}"
+        take_sign_in_attempt(client, 10, at(second), logs, email or f"guess{second}@example.com", 10)
+
+
+def refused(logs: InMemoryLogs, address: str, email: str, second: int) -> bool:
+    try:
+        take_sign_in_attempt(address, 10, at(second), logs, email, 10)
+    except RateLimited:
+        return True
+    return False
+
+
+def test_only_failed_sign_ins_count_so_an_office_behind_one_address_is_never_locked_out():
+    logs = InMemoryLogs()
+    # Given ten people signing in right from one address
+    for second in range(10):
+        signed_in(logs, "198.51.100.7", f"p{second}@example.com", second)
+    # Then a colleague behind the same NAT signs in too
+    signed_in(logs, "198.51.100.7", "colleague@example.com", 11)
+    # And failures still bound the address: ten, then refused
+    failed(logs, range(12, 22), address="198.51.100.7")
+    assert refused(logs, "198.51.100.7", "colleague@example.com", 30)
+
+
+def test_a_success_forgets_the_accounts_failures_but_not_the_addresss():
+    logs = InMemoryLogs()
+    failed(logs, range(9), "ada@example.com")
+    signed_in(logs, "203.0.113.50", "ada@example.com", 20)
+    # Her account takes ten guesses again (the bound is per window after her last success) ...
+    failed(logs, range(30, 40), "ada@example.com")
+    assert refused(logs, "192.0.2.99", "ada@example.com", 41)
+    # ... and a guesser's own success never wipes the failures of the address it guessed from
+    failed(logs, range(50, 59), address="198.51.100.9")
+    signed_in(logs, "198.51.100.9", "guesser@example.com", 60)
+    failed(logs, range(61, 62), address="198.51.100.9")
+    assert refused(logs, "198.51.100.9", "victim@example.com", 62)
+
+
+def test_a_step_passed_gives_its_attempt_back_and_keeps_the_earlier_failures():
+    logs = InMemoryLogs()
+    failed(logs, range(9), "ada@example.com")
+    # The right password, a TOTP code still to come: this attempt is given back, the nine stay
+    take_sign_in_attempt("203.0.113.60", 10, at(10), logs, "ada@example.com", 10).passed()
+    failed(logs, range(11, 12), "ada@example.com")  # a wrong code
+    assert refused(logs, "203.0.113.62", "ada@example.com", 12)
+
+
+def test_a_locked_account_costs_the_address_nothing_and_a_key_sign_in_counts_the_address_only():
+    logs = InMemoryLogs()
+    for second in range(3):
+        take_sign_in_attempt(f"203.0.113.{second}", 10, at(second), logs, "ada@example.com", 3)
+    for second in range(5):
+        with pytest.raises(RateLimited):
+            take_sign_in_attempt("198.51.100.1", 10, at(10 + second), logs, "ada@example.com", 3)
+    attempt = take_sign_in_attempt("198.51.100.1", 10, at(20), logs)
+    assert attempt.account is None
+    assert [len(times) for subject, (times, _) in logs.logs.items() if subject.startswith("console-sign-in#")] == [
+        1, 1, 1, 1,
+    ]  # fmt: skip

@@ -1,6 +1,6 @@
-"""The redirect reads its request once: a link with rules followed through the edge lower-cases
-its headers once, checks the edge's secret once and builds its visitor once, for the rules
-before the response and for the click after it (shortlink.redirect.request)."""
+"""The redirect reads its request once: a link with rules followed through the edge reads its
+event once (its headers lower-cased then), checks the edge's secret once and builds its visitor
+once, for the rules before the response and for the click after it (shortlink.redirect.request)."""
 
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -8,20 +8,14 @@ from typing import Any
 
 import pytest
 
-from shortlink.clicks.events import ClickPack
-from shortlink.clicks.repeats import RecentFollows
 from shortlink.domains.model import ShortDomains
 from shortlink.links.model import Link
-from shortlink.redirect import edge, request, visitors
-from shortlink.redirect.cache import CachedLinks
-from shortlink.redirect.click_dispatch import InlineDispatcher
-from shortlink.redirect.click_events import ClickReading
+from shortlink.redirect import request, visitors
 from shortlink.redirect.follows import follow
 from shortlink.redirect.request import RedirectRequest, RequestReading
-from shortlink.redirect.responses import plain_redirect
-from shortlink.redirect.services import RedirectServices
 from shortlink.rules.parsing import parse_rules
-from shortlink.settings.metrics import RedirectMetricSettings
+from shortlink.web import edge, events
+from tests.redirect_fakes import redirect_of
 
 SECRET = "an-edge-secret-of-at-least-32-characters"
 FIREFOX = "Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0"
@@ -46,14 +40,6 @@ class OneLink:
     def get(self, key: str) -> Link | None:
         self.reads += 1
         return self.link if key == self.link.key else None
-
-
-class Publisher:
-    def __init__(self) -> None:
-        self.packs: list[ClickPack] = []
-
-    def publish(self, pack: ClickPack) -> None:
-        self.packs.append(pack)
 
 
 class Counted:
@@ -90,85 +76,64 @@ def through_edge(code: str, **headers: str) -> dict[str, Any]:
 def counted(monkeypatch) -> dict[str, Counted]:
     """The request's three readings counted where it calls them."""
     counts = {
-        "lower-casing": Counted(edge.request_headers),
+        "event read": Counted(events.read_event),
         "edge check": Counted(edge.came_through_edge),
         "visitor": Counted(visitors.visitor_of),
     }
-    monkeypatch.setattr(request, "request_headers", counts["lower-casing"])
+    monkeypatch.setattr(request, "read_event", counts["event read"])
     monkeypatch.setattr(request, "came_through_edge", counts["edge check"])
     monkeypatch.setattr(visitors, "visitor_of", counts["visitor"])
     return counts
 
 
-def redirect_of(link: Link, reading: RequestReading) -> tuple[RedirectServices, InlineDispatcher, Publisher]:
-    publisher = Publisher()
-    links = CachedLinks(OneLink(link), 10, 30, 5, prepare=plain_redirect)
-    clicks = ClickReading(reading, RecentFollows(10), None)
-    metrics = RedirectMetricSettings(own_service="redirect")
-    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
-
-    def unused() -> Any:
-        pytest.fail("a rules link reads no budget, attempt log, domain settings or robots.txt")
-
-    services = RedirectServices(
-        links=lambda: links,
-        dispatcher=dispatcher,
-        reading=reading,
-        unlock_attempts_per_window=10,
-        click_budget=unused,
-        attempt_log=unused,
-        domain_settings=unused,
-        robots=unused,
-    )
-    return services, dispatcher, publisher
-
-
 def test_a_rules_link_behind_the_edge_reads_its_request_once_for_the_rules_and_the_click(counted):
     # Given a stack behind the edge and a link only Germany may follow, routed by language
     reading = RequestReading(SECRET, ShortDomains())
-    services, dispatcher, publisher = redirect_of(GERMANY_ONLY, reading)
+    services, dispatcher, publisher = redirect_of(OneLink(GERMANY_ONLY), reading)
     event = through_edge("rules1")
     # When a German visitor follows it through the edge
-    answer = follow(services, RedirectRequest(event, "GET", "rules1", reading))
+    answer = follow(services, RedirectRequest(event, reading))
     # Then the rules let it through and route it, from one reading of the request
     assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://example.com/de")
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
     # And the click, described after the response, is read from the same visitor: nothing again
     dispatcher.invocation_done()
     [pack] = publisher.packs
     [click] = pack.clicks
     assert (click.code, click.country, click.browser, click.language) == ("rules1", "DE", "firefox", "de")
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
 def test_a_refused_visitor_is_read_once_and_makes_no_click(counted):
     reading = RequestReading(SECRET, ShortDomains())
-    services, dispatcher, publisher = redirect_of(GERMANY_ONLY, reading)
+    services, dispatcher, publisher = redirect_of(OneLink(GERMANY_ONLY), reading)
     event = through_edge("rules1", **{"CloudFront-Viewer-Country": "FR"})
-    assert follow(services, RedirectRequest(event, "GET", "rules1", reading))["statusCode"] == 403
+    assert follow(services, RedirectRequest(event, reading))["statusCode"] == 403
     dispatcher.invocation_done()
     assert [pack.clicks for pack in publisher.packs] == []
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
-def test_a_plain_hits_event_is_read_only_after_the_response_for_its_click(counted):
-    # Given a plain link's click recorded as the fast path records it: with its raw event
+def test_a_plain_hit_reads_only_its_purpose_headers_before_the_response_and_the_rest_after(counted):
+    # Given a plain link behind the edge
     reading = RequestReading(SECRET, ShortDomains())
     plain = Link(code="plain1", url="https://example.com/", owner="owner", created_at=datetime(2026, 1, 1, tzinfo=UTC))
-    _, dispatcher, publisher = redirect_of(plain, reading)
-    dispatcher.record_click("plain1", through_edge("plain1"), "https://example.com/", plain, True)
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 0, "edge check": 0, "visitor": 0}
-    # When the response is out, its click is read once, through the edge as the rules would read it
+    services, dispatcher, publisher = redirect_of(OneLink(plain), reading)
+    # When it is followed: its headers are read (is it a prefetch?), nothing else before the response
+    answer = follow(services, RedirectRequest(through_edge("plain1"), reading))
+    assert (answer["statusCode"], answer["headers"]["Location"]) == (302, "https://example.com/")
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 0, "visitor": 0}
+    # Then, once the response is out, its click reads the rest once, through the edge as the rules would
     dispatcher.invocation_done()
     [pack] = publisher.packs
     assert [(click.code, click.country) for click in pack.clicks] == [("plain1", "DE")]
-    assert {name: count.calls for name, count in counted.items()} == {"lower-casing": 1, "edge check": 1, "visitor": 1}
+    assert {name: count.calls for name, count in counted.items()} == {"event read": 1, "edge check": 1, "visitor": 1}
 
 
 def test_without_the_edge_no_header_is_believed_and_the_secret_is_never_compared(counted):
     reading = RequestReading("", ShortDomains())
-    services, _, _ = redirect_of(GERMANY_ONLY, reading)
-    followed = RedirectRequest(through_edge("rules1"), "GET", "rules1", reading)
+    services, _, _ = redirect_of(OneLink(GERMANY_ONLY), reading)
+    followed = RedirectRequest(through_edge("rules1"), reading)
     assert follow(services, followed)["statusCode"] == 403  # the forged country is not believed
     assert (followed.visitor.country, str(followed.client_ip)) == ("XX", "198.51.100.7")
     assert counted["edge check"].calls == 0
@@ -177,7 +142,7 @@ def test_without_the_edge_no_header_is_believed_and_the_secret_is_never_compared
 def test_a_posted_form_is_read_once_and_a_large_one_not_at_all():
     reading = RequestReading()
     posted = {"body": "password=s%C3%A9same&password=second&other=", "requestContext": {"http": {"method": "POST"}}}
-    form = RedirectRequest(posted, "POST", "abc", reading)
+    form = RedirectRequest(posted, reading)
     assert form.form == {"password": "sésame", "other": ""}
     assert form.form is form.form
-    assert RedirectRequest({"body": "a=" + "x" * 1100}, "POST", "abc", reading).form is None
+    assert RedirectRequest({"body": "a=" + "x" * 1100}, reading).form is None

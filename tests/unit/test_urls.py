@@ -9,7 +9,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from shortlink.errors import ConfigurationError, InvalidUrl
-from shortlink.links.urls import MAX_URL_LENGTH, DestinationPolicy, host_key, validate_destination
+from shortlink.web.urls import MAX_URL_LENGTH, DestinationPolicy, host_key, validate_destination
 
 
 @pytest.mark.parametrize(

@@ -5,10 +5,11 @@ import ipaddress
 import pytest
 
 from shortlink.errors import ConfigurationError
-from shortlink.redirect.edge import EDGE_SECRET_HEADER
 from shortlink.redirect.request import RedirectRequest, RequestReading
-from shortlink.redirect.visitors import client_ip, preferred_languages
+from shortlink.redirect.visitors import preferred_languages
 from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
+from shortlink.web.addresses import client_ip
+from shortlink.web.edge import EDGE_SECRET_HEADER
 
 SECRET = "s" * MIN_EDGE_SECRET_LENGTH
 
@@ -19,7 +20,7 @@ def event(source_ip="198.51.100.4", **headers):
 
 def visitor_of(event, edge_secret):
     """The visitor the redirect reads from `event` on a stack whose edge has `edge_secret`."""
-    return RedirectRequest(event, "GET", "abc", RequestReading(edge_secret)).visitor
+    return RedirectRequest(event, RequestReading(edge_secret)).visitor
 
 
 def test_languages_are_ordered_by_quality_then_position():
@@ -60,7 +61,7 @@ def test_an_edge_secret_is_long_or_absent():
 def test_client_addresses_ipv6_and_mapped_ipv4():
     v6 = event(**{"cloudfront-viewer-address": "2001:db8::1:51234", EDGE_SECRET_HEADER: SECRET})
     assert client_ip(v6, SECRET) == ipaddress.ip_address("2001:db8::1")
-    assert RedirectRequest(v6, "GET", "abc", RequestReading(SECRET)).client_ip == ipaddress.ip_address("2001:db8::1")
+    assert RedirectRequest(v6, RequestReading(SECRET)).client_ip == ipaddress.ip_address("2001:db8::1")
     assert client_ip(event(source_ip="::ffff:192.0.2.1"), "") == ipaddress.ip_address("192.0.2.1")
     assert client_ip(event(source_ip="not an address"), "") is None
 

@@ -13,26 +13,21 @@ from standardwebhooks import Webhook
 from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
-from shortlink.links.urls import DestinationPolicy
-from shortlink.webhooks.model import (
+from shortlink.web.urls import DestinationPolicy
+from shortlink.webhooks.addresses import is_public_address, validate_endpoint_url
+from shortlink.webhooks.deliveries import (
     MAX_ATTEMPTS,
-    SECRET_OVERLAP,
-    Endpoint,
-    EventMessage,
     LinkOwnership,
     click_deliveries,
-    click_events,
     delivery_id,
     disables_endpoint,
-    is_public_address,
     link_deliveries,
-    new_secret,
     parse_message,
     retry_delay,
-    rotated,
     signature_headers,
-    validate_endpoint_url,
 )
+from shortlink.webhooks.endpoints import SECRET_OVERLAP, Endpoint, new_secret, rotated
+from shortlink.webhooks.events import EventMessage, click_events
 
 AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -247,3 +242,36 @@ def test_every_ipv6_embedding_of_an_inside_ipv4_address_is_refused(inner):
     }
     public = [kind for kind, embedding in embeddings.items() if is_public_address(ipaddress.IPv6Address(embedding))]
     assert public == [], (inner, public)
+
+
+def multicast_spellings(address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> list[str]:
+    """Every way a webhook URL's host can name `address` that the address checks accept as an
+    address: an IPv4 one dotted, as one hex or decimal number, and inside each IPv6 embedding;
+    an IPv6 one compressed and in full."""
+    if isinstance(address, ipaddress.IPv6Address):
+        return [f"[{address.compressed}]", f"[{address.exploded}]"]
+    value = int(address)
+    embeddings = [
+        (0xFFFF << 32) | value,  # IPv4-mapped
+        (0x0064_FF9B << 96) | value,  # NAT64
+        (0xFFFF << 48) | value,  # SIIT
+        value,  # IPv4-compatible
+        (0x2002 << 112) | (value << 80) | 1,  # 6to4
+        (0x2001 << 112) | (value << 64) | 1,  # Teredo server
+        (0x2001 << 112) | (0x0808_0808 << 64) | (value ^ 0xFFFFFFFF),  # Teredo client behind a public server
+    ]
+    return [str(address), hex(value), str(value), *(f"[{ipaddress.IPv6Address(each)}]" for each in embeddings)]
+
+
+@given(st.one_of(st.ip_addresses(network="224.0.0.0/4"), st.ip_addresses(network="ff00::/8")))
+def test_a_multicast_address_is_refused_in_every_spelling_at_registration_and_at_send(address):
+    for host in multicast_spellings(address):
+        with pytest.raises(InvalidUrl, match="not a public address"):
+            validate_endpoint_url(f"https://{host}/hook", DestinationPolicy())
+        resolved = host.strip("[]")
+        if ":" in resolved or "." in resolved:  # what DNS can answer: an address, not a number
+            # Called within this iteration only, so the loop variable is the one meant
+            sender = HttpWebhookSender(resolver=lambda _host, _port: ["93.184.215.14", resolved])  # noqa: B023
+            assert sender.send("https://hooks.example.com/x", {}, "{}").reason == (
+                "host resolves to an address webhooks may not reach"
+            ), host

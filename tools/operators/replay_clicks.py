@@ -19,7 +19,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
-from shortlink.redirect.click_dispatch import LOST_CLICK_EVENT
+from shortlink.redirect.lost_clicks import LOST_CLICK_EVENT
 from tools.operators.aws_target import add_target_arguments, configure_endpoint, deployed_resource
 
 QUEUE_ID = "ClicksQueue"  # logical id in template.yaml, and the queue's name in the local stack

@@ -8,7 +8,8 @@ to docs/performance.md (report.py). `python -m tools.developers.bench clicks` ru
 (bench-results/clicks.json), `python -m tools.developers.bench redirects` all but it (latest.json, the page's
 click tables then from clicks.json); `python -m tools.developers.bench report` writes the page again.
 `python -m tools.developers.bench bots` measures the bot classifier alone (bots.py: bench-results/bots.json
-and the table of docs/analytics.md), as every full run does too.
+and the table of docs/analytics.md), as every full run does too; `python -m tools.developers.bench edge`
+the edge function under Node (edge_function.py: bench-results/edge.json and the table of docs/edge.md).
 """
 
 import json
@@ -26,6 +27,7 @@ import boto3
 from tools.developers.bench.bots import bots_table, measure_bots, write_analytics_table
 from tools.developers.bench.click_costs import measure_click_costs
 from tools.developers.bench.cold_starts import measure_cold_starts
+from tools.developers.bench.edge_function import edge_function_table, measure_edge_function, write_edge_table
 from tools.developers.bench.harness import REGION, Stack, create_links, progress, start_endpoint, start_stack
 from tools.developers.bench.ingest import measure_ingest
 from tools.developers.bench.packing import measure_packing
@@ -86,12 +88,23 @@ def bots_part() -> dict[str, Any]:
     return bots
 
 
+def edge_part() -> dict[str, Any]:
+    """The edge function's real code under Node; its table written into docs/edge.md."""
+    progress("running edge/viewer-request.js under Node over a hit, a miss and the largest entry")
+    edge = measure_edge_function()
+    progress(f"wrote {write_edge_table(edge).relative_to(ROOT)}:\n{edge_function_table(edge)}")
+    return edge
+
+
 def main() -> None:
     if sys.argv[1:] == ["report"]:  # the page again from bench-results/: `python -m tools.developers.bench report`
         print(f"wrote {write_performance_page().relative_to(ROOT)}")
         return
     if sys.argv[1:] == ["bots"]:  # no stack needed: `python -m tools.developers.bench bots`
         write_report({"bots": bots_part()}, sys.stdout, "bots.json")
+        return
+    if sys.argv[1:] == ["edge"]:  # no stack needed: `python -m tools.developers.bench edge`
+        write_report({"edge_function": edge_part()}, sys.stdout, "edge.json")
         return
     # EMF metrics and logs go to stdout as in Lambda; here to /dev/null for the whole run
     # (Powertools' Logger keeps the stream it saw at import), and the report to the real stdout.
@@ -135,6 +148,7 @@ def main() -> None:
         if sys.argv[1:] != ["redirects"]:
             report["clicks"] = measure_clicks(stack, codes[1], keep_partial(report, "latest.json"))
             report["bots"] = bots_part()
+            report["edge_function"] = edge_part()
         report["targets"] = {**targets(report), **report.get("bots", {}).get("targets", {})}
         stack.runner.stop()
     finally:

@@ -79,7 +79,7 @@ def access_log_bytes() -> int:
 def redirect_metrics_bytes() -> int:
     """The EMF record of the redirect's metrics that ingest emits per batch, measured by emitting
     one (a redirect's own click carries its counts there; see shortlink.clicks)."""
-    from shortlink.redirect import metrics as deferred_metrics
+    from shortlink.clicks import metrics as deferred_metrics
     from shortlink.settings.metrics import RedirectMetricSettings
 
     # The redirect's own service name and namespace, as the template sets them.

@@ -15,6 +15,10 @@ sign-on: tools.developers.devstack.managed_login; SSO_PROVIDER_NAME, SSO_BUTTON_
 SSO_WORKSPACE: default, the key's workspace).
 REGIONS (several regions on this machine; see tools.developers.devstack.regions), HOME_REGION,
 REPLICATION_LAG_MS, CONTROL_PORT.
+EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before the API, reading
+the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function; the
+store's API, the sync and the real-time log stream into ingest: tools.developers.devstack.edge_tier, with
+EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVERY).
 """
 
 import logging
@@ -27,6 +31,13 @@ from pathlib import Path
 from typing import Any
 
 from tools.developers.devstack.edge import as_the_edge
+from tools.developers.devstack.edge_tier import (
+    SYNC_FUNCTION,
+    LocalEdgeTier,
+    edge_tier_on,
+    start_consumers,
+    start_edge_tier,
+)
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.developers.devstack.people import (
@@ -36,6 +47,9 @@ from tools.developers.devstack.people import (
     check_totp_codes,
     create_user_pool,
     ensure_first_owner,
+    first_owner_line,
+    shared_pool,
+    workspace_of,
 )
 from tools.developers.devstack.regions import RegionsSetting
 from tools.developers.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
@@ -63,7 +77,8 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 def request_log_handler() -> type:
     from werkzeug.serving import WSGIRequestHandler
 
-    from tools.developers.devstack.http_api import READ_SECONDS, route_key_of
+    from tools.developers.devstack.http_api import READ_SECONDS
+    from tools.developers.devstack.route_keys import route_key_of
 
     class RequestLogHandler(WSGIRequestHandler):
         """One plain line per request: route key, status, milliseconds. The route, never the
@@ -93,16 +108,6 @@ def ensure_api_key(table: str, plaintext: str | None) -> str:
     if store.find_by_hash(key_hash) is None:
         store.add(key_hash, key_id_for(key_hash), DEV_KEY_NAME)
     return key
-
-
-def workspace_of(table: str, plaintext: str) -> str:
-    """The workspace (account) of a stored key."""
-    from shortlink.access.api_keys import hash_api_key
-    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
-
-    key = DynamoApiKeyStore(table).find_by_hash(hash_api_key(plaintext))
-    assert key is not None, "the dev key was just stored"
-    return key.owner
 
 
 def endpoint_lines(endpoints: dict[str, str], embedded: set[str]) -> str:
@@ -171,7 +176,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     os.environ.update(function_environment(template, queue_urls))
     cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
-    pool = create_user_pool(template, cognito, cognito_endpoint)
+    pool = shared_pool(cognito_endpoint) or create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
     if pool_sends_invitations():  # as deployed, moto standing in for Cognito's email (its trigger run here)
         os.environ.update(emulate_invitation_emails(template))
@@ -192,32 +197,50 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         base_url = os.environ["PUBLIC_BASE_URL"]
         os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
+    tier: LocalEdgeTier | None = None
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
     if os.environ.get("SHORTLINK_TRUST_EDGE_HEADERS", "true") != "false":
         from shortlink.domains.model import ShortDomains
 
         domains = ShortDomains.parse(os.environ["SHORT_DOMAINS"])
-        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, names_the_host=domains.several)
+        function = None
+        if edge_tier_on():
+            from tools.developers.devstack.edge_function import EdgeFunction, edge_store_path
+
+            store_path = edge_store_path(port)
+            tier = start_edge_tier(store_path, runner, region, running)
+            function = EdgeFunction(store_path)
+            running.callback(function.close)
+            print(f"Edge tier: edge/viewer-request.js under Node, its store published at {store_path}", flush=True)
+        on_request = tier.logs.on_request if tier is not None else None
+        http_server.app = as_the_edge(http_server.app, DEV_EDGE_SECRET, domains.several, function, on_request)
     api_key = ensure_api_key(os.environ["API_KEYS_TABLE"], os.environ.get("SHORTLINK_API_KEY"))
     owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
     workspace_id = workspace_of(os.environ["API_KEYS_TABLE"], api_key)
-    owner_password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
+    base = f"http://{HOST}:{port}"
+    if shared_pool(cognito_endpoint):  # a region of several: the stack made the pool and its first owner
+        console_line = f"  Console:   {base}/console/sign-in as a person of the regions' one user pool\n"
+    else:
+        password = ensure_first_owner(pool, cognito, os.environ["API_KEYS_TABLE"], workspace_id, owner_email)
+        console_line = first_owner_line(f"{base}/console/sign-in", owner_email, password)
     sso_line = ""
     if os.environ.get("SSO") == "1":
         os.environ["SSO_WORKSPACE"] = os.environ.get("SSO_WORKSPACE") or workspace_id
         sso_line = f"  SSO:       {os.environ['SSO_LOGIN_URL']} (the managed login's stand-in)\n"
 
     streams_client = boto3.client("dynamodbstreams", endpoint_url=endpoints["dynamodb"])
+    sync_off = frozenset() if tier is not None and tier.store is not None else frozenset({SYNC_FUNCTION})
     sources = event_sources(
-        template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, region, redelivery_chance()
+        template, queue_urls, (sqs, dynamodb, streams_client), lambda _: runner, region, redelivery_chance(), sync_off
     )
     for poller in sources.pollers:
         poller.start()
         running.callback(poller.join, timeout=5)
         running.callback(poller.stopping.set)
+    if tier is not None:
+        start_consumers(tier, runner, running)
 
-    base = f"http://{HOST}:{port}"
     ttl_line = (
         f"  TTL:       not supported by this DynamoDB ({', '.join(without_ttl)}): expired items are never deleted\n"
         if without_ttl
@@ -232,7 +255,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"Shortlink local stack ready\n"
         f"  API:       {base}\n"
         f"  API key:   {api_key}\n"
-        f"  Console:   {base}/console/sign-in as {owner_email} / {owner_password} (owner of the key's workspace)\n"
+        f"{console_line}"
         f"{passkeys_line(pool, port)}"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"

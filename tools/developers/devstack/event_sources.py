@@ -25,8 +25,10 @@ def event_sources(
     caller_of: Callable[[str], FunctionCaller],
     region: str,
     redelivery: float = 0.0,
+    functions_off: frozenset[str] = frozenset(),
 ) -> EventSources:
-    """Pollers of every trigger (not started); `clients` are SQS, DynamoDB and DynamoDB Streams;
+    """Pollers of every trigger (not started) but those of `functions_off` (a part the stack
+    runs without, such as the edge tier's sync); `clients` are SQS, DynamoDB and DynamoDB Streams;
     `redelivery`: the chance that an SQS message handled comes back (tools.developers.devstack.sqs_trigger)."""
     sqs, dynamodb, streams_client = clients
     pollers: list[SqsPoller | StreamPoller] = [
@@ -37,7 +39,7 @@ def event_sources(
     ]
     streams = stream_arns(template, dynamodb)
     for trigger in template.stream_triggers():
-        if trigger.table_id in streams:
+        if trigger.table_id in streams and trigger.function_name not in functions_off:
             caller = caller_of(trigger.function_name)
             pollers.append(StreamPoller(trigger, streams[trigger.table_id], streams_client, caller, region))
     without_streams = sorted({trigger.table_id for trigger in template.stream_triggers()} - set(streams))

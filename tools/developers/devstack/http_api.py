@@ -13,6 +13,7 @@
 
 import json
 import time
+import uuid
 from datetime import UTC, datetime
 from typing import Any
 
@@ -22,18 +23,13 @@ from samcli.local.apigw.local_apigw_service import LocalApigwService
 from samcli.local.apigw.path_converter import PathConverter
 from werkzeug.exceptions import BadRequest
 
+from tools.developers.devstack.route_keys import ROUTE_KEY
+
 NOT_FOUND = {"message": "Not Found"}
 BAD_REQUEST = {"message": "Bad Request"}
 # How long the server waits for a client's next bytes (the request handler's socket timeout).
 READ_SECONDS = 2.0
-# The environ key under which the request's route key ("GET /{code}") is kept for the request log.
-ROUTE_KEY = "shortlink.route_key"
 TEXT_TYPES = ("text/", "application/json")
-
-
-def route_key_of(environ: dict[str, Any]) -> str:
-    """The route key a request was routed to, "-" for none (as API Gateway's $context.routeKey)."""
-    return str(environ.get(ROUTE_KEY, "-"))
 
 
 def sent_as_base64(mimetype: str, body: bytes) -> bool:
@@ -95,6 +91,8 @@ class HttpApiService(LocalApigwService):  # type: ignore[misc]
         )
         # The host the request came in on, as API Gateway names a custom domain (SAM: "localhost").
         event["requestContext"]["domainName"] = flask_request.host
+        # Each request its own id, as API Gateway gives it (SAM's is one fixed value for all).
+        event["requestContext"]["requestId"] = str(uuid.uuid4())
         return event
 
     @staticmethod

@@ -1,11 +1,14 @@
 """The user pool of the local stack: made on the embedded moto from people.yaml's resources (the
-template stays their one definition), with a first owner of the dev key's workspace.
+template stays their one definition), with a first owner of the dev key's workspace. A stack of
+several regions makes one pool for all of them, as deployed, and tells each region's functions
+(SHARED_POOL_VARIABLE).
 
 moto checks TOTP codes only with MOTO_COGNITO_IDP_USER_POOL_ENABLE_TOTP=true (set here, before
 it serves), and then against one secret it gives every person; it does not send email. Its
 passkeys are tools.developers.devstack.passkeys' (moto has none): people.yaml's passkey settings taken, the
 console's domain is localhost (a secure context to browsers, as 127.0.0.1 is no relying party)."""
 
+import json
 import os
 import secrets
 from dataclasses import dataclass
@@ -25,6 +28,8 @@ CLIENT_NOT_API = {"UserPoolId", "Metadata"}
 # CloudFormation's passkey properties of a pool: the API sets them with SetUserPoolMfaConfig.
 PASSKEY_PROPERTIES = {"WebAuthnRelyingPartyID", "WebAuthnUserVerification"}
 PASSKEYS_CONDITION = "Passkeys"
+# The pool a stack of several regions made for every region (JSON: its id, client, relying party).
+SHARED_POOL_VARIABLE = "SHORTLINK_SHARED_USER_POOL"
 LOCAL_RELYING_PARTY = "localhost"
 DEV_OWNER_EMAIL = "owner@example.com"
 
@@ -45,6 +50,19 @@ class LocalPool:
             "PEOPLE_PRINT_INVITATIONS": "true",
             "PEOPLE_PASSKEY_RELYING_PARTY": self.passkey_relying_party,
         }
+
+    def shared(self) -> dict[str, str]:
+        """What a stack of several regions tells each region's process: use this pool."""
+        return {SHARED_POOL_VARIABLE: json.dumps([self.user_pool_id, self.client_id, self.passkey_relying_party])}
+
+
+def shared_pool(endpoint: str) -> LocalPool | None:
+    """The pool a stack of several regions made for this region too; None: this stack makes its own."""
+    given = os.environ.get(SHARED_POOL_VARIABLE)
+    if not given:
+        return None
+    pool_id, client_id, relying_party = json.loads(given)
+    return LocalPool(pool_id, client_id, endpoint, relying_party)
 
 
 def check_totp_codes() -> None:
@@ -94,13 +112,31 @@ def create_user_pool(template: LocalTemplate, cognito: Any, endpoint: str) -> Lo
     return LocalPool(pool_id, client_id, endpoint, str(configured.get("RelyingPartyId", "")))
 
 
+def workspace_of(table: str, plaintext: str, region: str | None = None) -> str:
+    """The workspace (account) of a stored key (in `region`'s table, else the environment's)."""
+    from shortlink.access.api_keys import hash_api_key
+    from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+
+    key = DynamoApiKeyStore(table, region, region).find_by_hash(hash_api_key(plaintext))
+    assert key is not None, "the dev key was just stored"
+    return key.owner
+
+
+def first_owner_line(sign_in_url: str, email: str, password: str) -> str:
+    """The banner's line that tells how the first owner signs in to the console."""
+    return f"  Console:   {sign_in_url} as {email} / {password} (owner of the key's workspace)\n"
+
+
 def dev_password() -> str:
     """A password the pool's policy takes (upper, lower case and digits, 20+ characters)."""
     return f"Dev-{secrets.token_urlsafe(12)}-a1A"
 
 
-def ensure_first_owner(pool: LocalPool, cognito: Any, keys_table: str, workspace_id: str, email: str) -> str:
-    """A person of the pool (`email`, a new password) and owner of `workspace_id`; the password."""
+def ensure_first_owner(
+    pool: LocalPool, cognito: Any, keys_table: str, workspace_id: str, email: str, region: str | None = None
+) -> str:
+    """A person of the pool (`email`, a new password) and owner of `workspace_id` (in `region`'s
+    table, else the environment's); the password."""
     from shortlink.adapters.dynamodb.memberships import DynamoMemberships
     from shortlink.people.members import join_on_first_sign_in
     from shortlink.people.model import Person
@@ -116,6 +152,11 @@ def ensure_first_owner(pool: LocalPool, cognito: Any, keys_table: str, workspace
     user = cognito.admin_get_user(UserPoolId=pool.user_pool_id, Username=email)
     subject = next(each["Value"] for each in user["UserAttributes"] if each["Name"] == "sub")
     join_on_first_sign_in(
-        DynamoMemberships(keys_table), Person(subject, email), workspace_id, "owner", datetime.now(UTC), "make dev"
+        DynamoMemberships(keys_table, region, region),
+        Person(subject, email),
+        workspace_id,
+        "owner",
+        datetime.now(UTC),
+        "make dev",
     )
     return password

@@ -2,7 +2,8 @@
 
     GET  /regions                   each region: its URL, whether it is home, whether it runs;
                                     and the replication's lag and writes still to apply
-    POST /regions/<region>/stop     its functions stop where they are (their port answers nothing)
+    POST /regions/<region>/stop     its functions stop where they are, its port refuses
+                                    connections, its tables every request (region_outage.py),
                                     and its replication stops both ways
     POST /regions/<region>/start    it runs again; replication applies what came meanwhile
 

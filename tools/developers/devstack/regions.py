@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from tools.developers.devstack.region_outage import RegionFront, UnreachableTables, free_local_port
 from tools.developers.devstack.serving import HOST, ensure_free, start_embedded_moto
 from tools.operators.aws_target import LOCAL_SERVICES, given_endpoint
 
@@ -84,13 +85,17 @@ def die_with_parent() -> None:
 
 
 class RegionProcess:
-    """One region's functions: `python -m tools.developers.devstack` in that region, its output passed on
+    """One region's functions: `python -m tools.developers.devstack` in that region on a port of its
+    own behind the region's `port` (tools.developers.devstack.region_outage), its output passed on
     prefixed with the region once it is ready (its banner is the stack's to print)."""
 
-    def __init__(self, region: str, port: int, environment: dict[str, str]) -> None:
+    def __init__(self, region: str, port: int, environment: dict[str, str], tables: UnreachableTables) -> None:
         self.region = region
         self.port = port
         self.running = True
+        self._tables = tables
+        self._front = RegionFront(port, int(environment["PORT"]))
+        self._front.open()
         self._lines: list[str] = []
         self._ready = threading.Event()
         self.process = subprocess.Popen(
@@ -125,15 +130,21 @@ class RegionProcess:
                 raise SystemExit(f"region {self.region} did not start:\n{''.join(self._lines)}")
 
     def pause(self) -> None:
-        """Stop the region's functions where they are: nothing answers, nothing polls."""
+        """Stop the region's functions where they are (nothing polls) and put the region out of
+        reach: its port refuses connections, its tables every request."""
+        self._front.close()
+        self._tables.stopped.add(self.region)
         self.process.send_signal(signal.SIGSTOP)
         self.running = False
 
     def resume(self) -> None:
         self.process.send_signal(signal.SIGCONT)
+        self._tables.stopped.discard(self.region)
+        self._front.open()
         self.running = True
 
     def ask_to_stop(self) -> None:
+        self._front.close()
         if self.process.poll() is None:
             self.process.send_signal(signal.SIGCONT)
             self.process.terminate()
@@ -166,7 +177,10 @@ def replicated_tables(template: Any) -> list[str]:
     return sorted(name for name in tables_of(template) if name not in REGIONAL_TABLES)
 
 
-def region_environment(setting: RegionsSetting, region: str, port: int, api_key: str) -> dict[str, str]:
+def region_environment(
+    setting: RegionsSetting, region: str, port: int, api_key: str, pool: dict[str, str]
+) -> dict[str, str]:
+    """A region's process's environment: this one's, told its region, the key and the one user pool."""
     environment = {name: value for name, value in os.environ.items() if name not in STACK_VARIABLES}
     environment.update(
         {
@@ -176,6 +190,7 @@ def region_environment(setting: RegionsSetting, region: str, port: int, api_key:
             "SHORTLINK_REGIONS": ",".join(setting.regions),
             "SHORTLINK_HOME_REGION": setting.home,
             "SHORTLINK_API_KEY": api_key,
+            **pool,
         }
     )
     return environment
@@ -185,7 +200,16 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     """Start every region, the replicator and the control endpoint, each registered on `running`."""
     import boto3
 
-    from tools.developers.devstack.people import COGNITO_ENDPOINT_VARIABLE
+    from tools.developers.devstack.local_env import function_environment
+    from tools.developers.devstack.people import (
+        COGNITO_ENDPOINT_VARIABLE,
+        DEV_OWNER_EMAIL,
+        check_totp_codes,
+        create_user_pool,
+        ensure_first_owner,
+        first_owner_line,
+        workspace_of,
+    )
     from tools.developers.devstack.region_control import RegionControl, serve_control
     from tools.developers.devstack.replicator import RegionClients, Replicator
     from tools.developers.devstack.resources import create_queues, create_tables
@@ -202,7 +226,11 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     # each region's process is told it, so none starts a moto of its own on MOTO_PORT.
     cognito_endpoint = os.environ.get(COGNITO_ENDPOINT_VARIABLE) or os.environ.get("AWS_ENDPOINT_URL")
     started = embedded or cognito_endpoint is None
-    moto_url = start_embedded_moto(moto_port, running, whole_streams=True) if started else ""
+    if started:
+        check_totp_codes()
+    # Tables of a stopped region out of reach (on the embedded moto only: another endpoint is yours).
+    unreachable = UnreachableTables()
+    moto_url = start_embedded_moto(moto_port, running, whole_streams=True, gate=unreachable.around) if started else ""
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():
         os.environ[LOCAL_SERVICES[service]] = endpoint
@@ -210,11 +238,13 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
 
     template = LocalTemplate.load(ROOT / "template.yaml")
     tables = replicated_tables(template)
-    clients = {}
+    clients, queue_urls = {}, {}
     for region in setting.regions:
         dynamodb: Any = boto3.client("dynamodb", region_name=region, endpoint_url=endpoints["dynamodb"])
         create_tables(template, dynamodb, with_streams=frozenset(tables))
-        create_queues(template, boto3.client("sqs", region_name=region, endpoint_url=endpoints["sqs"]))
+        queue_urls[region] = create_queues(
+            template, boto3.client("sqs", region_name=region, endpoint_url=endpoints["sqs"])
+        )
         streams = boto3.client("dynamodbstreams", region_name=region, endpoint_url=endpoints["dynamodb"])
         clients[region] = RegionClients(dynamodb, streams)
         described = [dynamodb.describe_table(TableName=name)["Table"] for name in tables]
@@ -222,13 +252,25 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
         if without:
             raise SystemExit(f"REGIONS needs a DynamoDB with streams to replicate; {', '.join(without)} has none")
 
+    # One user pool for every region, as deployed: a person signs in wherever they are routed.
+    cognito: Any = boto3.client(
+        "cognito-idp", region_name=setting.home, endpoint_url=os.environ[COGNITO_ENDPOINT_VARIABLE]
+    )
+    pool = create_user_pool(template, cognito, os.environ[COGNITO_ENDPOINT_VARIABLE])
     api_key = os.environ.get("SHORTLINK_API_KEY") or new_api_key()
     processes: list[RegionProcess] = []
     running.callback(stop_all, processes)
     for region, region_port in zip(setting.regions, ports, strict=True):
-        processes.append(RegionProcess(region, region_port, region_environment(setting, region, region_port, api_key)))
+        environment = region_environment(setting, region, free_local_port(), api_key, pool.shared())
+        processes.append(RegionProcess(region, region_port, environment, unreachable))
     for process in processes:
         process.wait_ready(START_SECONDS)
+    # Its first owner, once, at home (each region's process stored the key in its own table).
+    keys_table = function_environment(template, queue_urls[setting.home])["API_KEYS_TABLE"]
+    owner_email = os.environ.get("SHORTLINK_OWNER_EMAIL") or DEV_OWNER_EMAIL
+    workspace_id = workspace_of(keys_table, api_key, setting.home)
+    password = ensure_first_owner(pool, cognito, keys_table, workspace_id, owner_email, setting.home)
+    home_url = next(process.url for process in processes if process.region == setting.home)
 
     replicator = Replicator(clients, tables, setting.lag_ms / 1000)
     replicator.start()
@@ -246,6 +288,7 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
         f"Shortlink local stack ready in {len(processes)} regions\n"
         f"{region_lines}"
         f"  API key:   {api_key}\n"
+        f"{first_owner_line(f'{home_url}/console/sign-in (any region)', owner_email, password)}"
         f"  Replication: {', '.join(tables)}; lag {setting.lag_ms} ms, last writer wins\n"
         f"  Control:   http://{HOST}:{control_port} (GET /regions, POST /regions/<region>/stop and /start)\n"
         f"  DynamoDB endpoint: {endpoints['dynamodb']}{' (embedded moto)' if 'dynamodb' in embedded else ''}\n"

@@ -3,7 +3,9 @@ that stands in for DynamoDB and SQS (every region's, kept apart by region)."""
 
 import errno
 import socket
+from collections.abc import Callable
 from contextlib import ExitStack
+from typing import Any
 
 HOST = "127.0.0.1"
 
@@ -23,11 +25,14 @@ def ensure_free(port: int, advice: str) -> None:
             raise
 
 
-def start_embedded_moto(moto_port: int, running: ExitStack, whole_streams: bool = False) -> str:
+def start_embedded_moto(
+    moto_port: int, running: ExitStack, whole_streams: bool = False, gate: Callable[[Any], Any] | None = None
+) -> str:
     """Start moto on `moto_port`, stopped with `running`; its URL. `whole_streams`: with
     tools.developers.moto_transactions installed, whose cancelled transaction leaves the table's stream as it
     was (moto's own puts back a copy of the whole table, stream included: records written since by
-    other requests vanish, and sequence numbers come again), as the replicator needs."""
+    other requests vanish, and sequence numbers come again), as the replicator needs. `gate`: a
+    WSGI app made of moto's, that requests pass first."""
     from moto.server import ThreadedMotoServer
 
     from tools.developers.devstack.passkeys import install as emulate_passkeys
@@ -40,5 +45,7 @@ def start_embedded_moto(moto_port: int, running: ExitStack, whole_streams: bool 
     ensure_free(moto_port, "the embedded moto server needs it: set MOTO_PORT=<free port>")
     moto = ThreadedMotoServer(ip_address=HOST, port=moto_port, verbose=False)
     moto.start()
+    if gate is not None and moto._server is not None:  # moto's server keeps its app there
+        moto._server.app = gate(moto._server.app)
     running.callback(moto.stop)
     return f"http://{HOST}:{moto_port}"

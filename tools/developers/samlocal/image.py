@@ -67,7 +67,17 @@ def image_label(tag: str) -> str | None:
     return "" if label == "<no value>" else label
 
 
+def required_tools(*tools: str) -> None:
+    """SystemExit with one line naming what to install when a tool the stand-in is built with is missing."""
+    if missing := [tool for tool in tools if shutil.which(tool) is None]:
+        raise SystemExit(
+            f"building the Lambda base image needs {', '.join(missing)}: install it "
+            f"(Debian, Ubuntu: sudo apt-get install {' '.join(missing)}), or make the image pullable"
+        )
+
+
 def _debootstrap(target: Path, architecture: str) -> None:
+    required_tools("debootstrap")
     sources = "\n".join(path.read_text() for path in APT_SOURCES if path.is_file())
     mirror = debian_mirror(sources)
     print(f"debootstrap {SUITE} with {RUNTIME} (once; cached afterwards)...", flush=True)

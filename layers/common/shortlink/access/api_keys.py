@@ -5,7 +5,9 @@ the hash is the lookup key, so checking a key is one GetItem.
 
 A key holds scopes (what it may do), may expire, and belongs to an account (`owner`: whose
 links it works on). A key created with the admin command is its own account; one created
-through `POST /keys` joins its creator's.
+through `POST /keys` joins its creator's, and records the person it acts for (`maker`: the
+member who made it, or who made the key that made it), whose role caps it at each use
+(shortlink.people.key_access).
 """
 
 import hashlib
@@ -20,6 +22,7 @@ from shortlink.errors import InvalidApiKeyOption, ScopeNotGrantable, StorageUnav
 KEY_PREFIX = "sl_"
 KEY_RANDOM_CHARS = 32
 BEARER_PREFIX = "bearer "
+READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Scope = Literal["links:read", "links:write", "stats:read", "admin"]
 LINKS_READ: Scope = "links:read"
@@ -44,6 +47,10 @@ class ApiKey:
     last_used_on: date | None = None  # UTC day, written at most once a day
     owner: str = ""  # the account whose links it works on; empty: its own (key_id)
     session_generation: int = 0  # moved on by each console Sign out, which ends the key's sessions
+    # The person it acts for (a pool's subject) and their address when it was made; empty: nobody
+    # (the admin command's keys, keys they make, and keys made before makers were recorded).
+    maker: str = ""
+    maker_email: str = ""
 
     def __post_init__(self) -> None:
         if not self.owner:
@@ -61,8 +68,9 @@ class ApiKey:
 
 
 class ApiKeyStore(Protocol):
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        """The key stored under this hash, or None."""
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        """The key stored under this hash, or None; `fresh`: as the latest change left it (before
+        a write: no revocation or sign-out that has returned is missed)."""
 
     def mark_used(self, key_hash: str, day: date) -> None:
         """Record `day` as the key's last use, unless a day as late is recorded already."""
@@ -82,6 +90,15 @@ class KeyMaker(Protocol):
     def expires_at(self) -> datetime | None: ...
     @property
     def owner(self) -> str: ...
+    @property
+    def maker(self) -> str: ...
+    @property
+    def maker_email(self) -> str: ...
+
+
+class MadeKeys(Protocol):
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        """Revoke every key of `owner`'s account that acts for `maker`: the ids of those revoked."""
 
 
 class ApiKeyRegistry(Protocol):
@@ -94,6 +111,8 @@ class ApiKeyRegistry(Protocol):
         scopes: frozenset[str] = ALL_SCOPES,
         expires_at: datetime | None = None,
         owner: str = "",
+        maker: str = "",
+        maker_email: str = "",
     ) -> ApiKey:
         """Store a new key under its hash."""
 
@@ -112,6 +131,12 @@ def key_id_for(key_hash: str) -> str:
     return key_hash[:12]
 
 
+def writes(method: str) -> bool:
+    """Whether a request of this HTTP method may change something: its caller is then checked
+    as the latest change left them (ApiKeyStore.find_by_hash's `fresh`)."""
+    return method.upper() not in READ_ONLY_METHODS
+
+
 def bearer_token(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer <token>` header, or None."""
     if not authorization or not authorization.lower().startswith(BEARER_PREFIX):
@@ -120,14 +145,15 @@ def bearer_token(authorization: str | None) -> str | None:
     return token or None
 
 
-def authenticate(authorization: str | None, store: ApiKeyStore, now: datetime) -> ApiKey | None:
-    """The active key that the header carries, or None (unknown, revoked or expired). Its first
-    use of a UTC day records the day: one conditional write per key and day, never per request."""
+def authenticate(authorization: str | None, store: ApiKeyStore, now: datetime, *, fresh: bool = False) -> ApiKey | None:
+    """The active key that the header carries, or None (unknown, revoked or expired; `fresh` for
+    a request that writes). Its first use of a UTC day records the day: one conditional write per
+    key and day, never per request."""
     token = bearer_token(authorization)
     if token is None or len(token) > 128:
         return None
     key_hash = hash_api_key(token)
-    key = store.find_by_hash(key_hash)
+    key = store.find_by_hash(key_hash, fresh=fresh)
     if key is None or key.state(now) != "active":
         return None
     today = now.date()
@@ -147,12 +173,18 @@ def issue_api_key(
     expires_at: datetime | None,
     now: datetime,
     owner: str = "",
+    maker: str = "",
+    maker_email: str = "",
 ) -> tuple[ApiKey, str]:
-    """A new key of `owner`'s account (its own without one) and its clear text, to be shown once."""
+    """A new key of `owner`'s account (its own without one), acting for `maker` (nobody without
+    one), and its clear text, to be shown once."""
     _check_key_options(name, scopes, expires_at, now)
     plaintext = generate_api_key()
     key_hash = hash_api_key(plaintext)
-    key = registry.add(key_hash, key_id_for(key_hash), name, scopes=scopes, expires_at=expires_at, owner=owner)
+    key = registry.add(
+        key_hash, key_id_for(key_hash), name,
+        scopes=scopes, expires_at=expires_at, owner=owner, maker=maker, maker_email=maker_email,
+    )  # fmt: skip
     return key, plaintext
 
 
@@ -198,7 +230,9 @@ def issue_account_key(
 ) -> tuple[ApiKey, str]:
     """A new key of `creator`'s account (`POST /keys`, the console's Keys page) and its clear
     text, never more powerful than its creator: ScopeNotGrantable if it would hold a scope the
-    creator lacks, InvalidApiKeyOption if it would outlive it."""
+    creator lacks, InvalidApiKeyOption if it would outlive it. It acts for the creator's maker (a
+    person, or the person who made the creating key), so that their removal ends it too."""
     if (scope := first_scope_not_held(creator, scopes)) is not None:
         raise ScopeNotGrantable(scope)
-    return issue_api_key(registry, name, scopes, child_expiry(creator, expires_at), now, creator.owner)
+    expiry = child_expiry(creator, expires_at)
+    return issue_api_key(registry, name, scopes, expiry, now, creator.owner, creator.maker, creator.maker_email)

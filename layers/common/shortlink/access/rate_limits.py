@@ -4,9 +4,11 @@
   refused create waits for the next minute.
 - Guesses, password attempts and console sign-ins: a sliding window (a log of the attempts'
   times, read and written back conditionally), so no more than the limit fit in any window's
-  length, across a boundary too. A client is its address, an IPv6 one its /64 (what one line
-  gets). A link also has a ceiling over all clients, in a short window: it bounds what many
-  addresses guess together, and locks the owner's visitors out for at most that minute.
+  length, across a boundary too. A console sign-in's attempt is given back once the
+  credentials prove right: only failures count there (SignInAttempt). A client is its
+  address, an IPv6 one its /64 (what one line gets). A link also has a ceiling over all
+  clients, in a short window: it bounds what many addresses guess together, and locks the
+  owner's visitors out for at most that minute.
 """
 
 import contextlib
@@ -123,15 +125,79 @@ def take_unlock_attempt(code: str, client: str, limit: int, now: datetime, log: 
     take_attempt(f"unlock#{code}", LINK_WINDOW_SECONDS, LINK_ATTEMPTS_PER_WINDOW, now, log)
 
 
-def take_sign_in_attempt(client: str, limit: int, now: datetime, log: AttemptLog) -> None:
-    """Count one console sign-in from `client` (an address, kept only as a hash), as password
-    attempts are counted: before the key is looked up; raise RateLimited past `limit`."""
-    take_attempt(f"console-sign-in#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, limit, now, log)
+def _give_back(subject: str, moment: float, window_seconds: int, log: AttemptLog) -> None:
+    """Take the attempt logged at `moment` out of `subject`'s log again (a conditional write,
+    tried again if another came first); if the store refuses, it stays counted: the safe side."""
+    with contextlib.suppress(StorageUnavailable):
+        for _ in range(LOG_WRITE_TRIES):
+            logged, version = log.attempts(subject)
+            if moment not in logged:
+                return
+            rest = list(logged)
+            rest.remove(moment)
+            if log.record_attempts(subject, rest, version, math.ceil(max(rest, default=moment)) + window_seconds):
+                return
 
 
-def take_account_sign_in_attempt(email: str, limit: int, now: datetime, log: AttemptLog) -> None:
-    """Count one sign-in or sign-up attempt on the account `email` (kept only as a hash), from
-    any address: RateLimited past `limit` in SIGN_IN_WINDOW_SECONDS. Beside the per-address
-    limit, it bounds a guesser spread over many addresses to one account's password."""
-    account = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]
-    take_attempt(f"console-account#{account}", SIGN_IN_WINDOW_SECONDS, limit, now, log)
+def _forget(subject: str, log: AttemptLog) -> None:
+    """Empty `subject`'s log (as _give_back: a write that fails leaves it as it was)."""
+    with contextlib.suppress(StorageUnavailable):
+        for _ in range(LOG_WRITE_TRIES):
+            logged, version = log.attempts(subject)
+            if not logged or log.record_attempts(subject, [], version, math.ceil(max(logged))):
+                return
+
+
+def _account_subject(email: str) -> str:
+    return f"console-account#{hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]}"
+
+
+@dataclass(frozen=True)
+class SignInAttempt:
+    """A console sign-in attempt, counted before the credentials are checked, so that no guesser
+    gets more checks than the limits allow (concurrent ones included): one of the client's
+    address and, where the attempt names one, one of the account. Only failures stay counted:
+    right credentials give this attempt back, and a completed sign-in also forgets the account's
+    earlier failures (its owner got in), so that correct sign-ins from one office's address,
+    or a person re-entering their password on Sign-in security, never lock anybody out. The
+    address's failures are not forgotten: a guesser's own account must not wipe its count."""
+
+    log: AttemptLog
+    moment: float
+    address: str
+    account: str | None = None
+
+    def passed(self) -> None:
+        """The credentials were right (a step done; the pool may ask a code next): no failure."""
+        for subject in (self.address, self.account):
+            if subject is not None:
+                _give_back(subject, self.moment, SIGN_IN_WINDOW_SECONDS, self.log)
+
+    def succeeded(self) -> None:
+        """Signed in (or the password re-entered right): no failure, and the account's forgiven."""
+        self.passed()
+        if self.account is not None:
+            _forget(self.account, self.log)
+
+
+def take_sign_in_attempt(
+    client: str, limit: int, now: datetime, log: AttemptLog, email: str | None = None, account_limit: int = 0
+) -> SignInAttempt:
+    """Count one console sign-in attempt from `client` (an address, its IPv6 /64, kept only as
+    a hash) and, with `email`, on that account from any address (kept only as a hash):
+    RateLimited once `limit` failures of the address, or `account_limit` of the account, were
+    counted in SIGN_IN_WINDOW_SECONDS. The account's limit bounds a guesser spread over many
+    addresses to that many guesses at one password; a refusal by it counts nothing against the
+    address."""
+    address = f"console-sign-in#{_client_hash(client)}"
+    take_attempt(address, SIGN_IN_WINDOW_SECONDS, limit, now, log)
+    attempt = SignInAttempt(log, now.timestamp(), address)
+    if email is None:
+        return attempt
+    account = _account_subject(email)
+    try:
+        take_attempt(account, SIGN_IN_WINDOW_SECONDS, account_limit, now, log)
+    except RateLimited:
+        attempt.passed()  # no credentials were checked: not this address's failure
+        raise
+    return SignInAttempt(log, attempt.moment, address, account)

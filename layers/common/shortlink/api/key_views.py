@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from shortlink.access.api_keys import MAX_NAME_CHARS, ApiKey, KeyState, Scope
-from shortlink.api.link_views import STRICT_REQUEST, Moment
+from shortlink.schemas.links import STRICT_REQUEST, Moment
 
 
 class CreateKeyRequest(BaseModel):
@@ -16,6 +16,13 @@ class CreateKeyRequest(BaseModel):
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="what the key is for")]
     scopes: Annotated[list[Scope], Field(min_length=1, max_length=4, description="what the key may do")]
     expires_at: Annotated[Moment | None, Field(description="refused (401) from then on")] = None
+
+
+class MakerView(BaseModel):
+    """The person a key acts for: whose removal or departure ends it, whose role caps it."""
+
+    subject: str
+    email: str
 
 
 class KeyView(BaseModel):
@@ -27,6 +34,9 @@ class KeyView(BaseModel):
     expires_at: datetime | None
     last_used_on: date | None  # UTC day
     revoked: bool
+    made_by: Annotated[
+        MakerView | None, Field(description="the person it acts for; null: nobody (the admin command's keys)")
+    ]
 
     @classmethod
     def of(cls, key: ApiKey, now: datetime) -> "KeyView":
@@ -39,6 +49,7 @@ class KeyView(BaseModel):
             expires_at=key.expires_at,
             last_used_on=key.last_used_on,
             revoked=key.revoked,
+            made_by=MakerView(subject=key.maker, email=key.maker_email) if key.maker else None,
         )
 
 

@@ -29,6 +29,7 @@ Action = Literal[
     "member.joined",
     "member.role_changed",
     "member.removed",
+    "member.left",
     "setting.changed",
     "person.totp_enabled",
     "person.passkey_added",

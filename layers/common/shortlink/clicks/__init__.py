@@ -1,1 +1,2 @@
-"""Clicks: events, packing, tallies, orphans, unique visitors, stats; imports links, domains, rules and the bases."""
+"""Clicks: events, packing, tallies, orphans, unique visitors, stats, the redirect's click metrics;
+imports links, domains, rules, settings and the bases."""

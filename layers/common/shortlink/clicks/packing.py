@@ -1,5 +1,6 @@
 """Clicks held between a redirect environment's invocations and packed into queue messages: when
-they go and what a message holds. No threads and no AWS here (shortlink.redirect.click_dispatch runs it).
+they go and what a message holds. No threads and no AWS here (shortlink.redirect.click_extension
+runs it).
 
 An environment that sent nothing for a window sends at once: an idle one queues each click
 promptly. One that sent less than a window ago holds what comes, until the window has passed or

@@ -1,1 +1,1 @@
-"""Short domains: the key a link lives under, each domain's settings; imports links.urls and the bases."""
+"""Short domains: the key a link lives under, each domain's settings; imports web.urls and the bases."""

@@ -20,7 +20,7 @@ from typing import Any
 
 from shortlink.domains.model import ShortDomains, hostname
 from shortlink.errors import ConfigurationError, InvalidUrl
-from shortlink.links.urls import validate_destination
+from shortlink.web.urls import validate_destination
 
 EVERY_DOMAIN = "*"
 URL_FIELDS = ("root_url", "not_found_url")
@@ -50,7 +50,7 @@ def parse_domain_settings(text: str, domains: ShortDomains) -> dict[str, DomainS
         raise ConfigurationError("domain settings: not a JSON document") from None
     if not isinstance(document, dict):
         raise ConfigurationError("domain settings: must be a JSON object keyed by domain")
-    from shortlink.links.urls import DestinationPolicy
+    from shortlink.web.urls import DestinationPolicy
 
     policy = DestinationPolicy.of(domains.names, ())
     parsed: dict[str, DomainSettings] = {}

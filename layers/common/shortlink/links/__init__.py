@@ -1,2 +1,2 @@
-"""Links: the model, its ports, option checks and use cases, slugs, URLs, previews; imports codes, rules, domains,
-access, the bases."""
+"""Links: the model, its ports, option checks and use cases, slugs, previews; imports codes, rules, domains,
+web (URLs), access, the bases."""

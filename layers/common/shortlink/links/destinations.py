@@ -17,7 +17,7 @@ from dataclasses import dataclass, fields
 from urllib.parse import quote_plus, unquote_plus
 
 from shortlink.errors import DestinationTooLong
-from shortlink.links.urls import MAX_URL_LENGTH
+from shortlink.web.urls import MAX_URL_LENGTH
 
 
 @dataclass(frozen=True)

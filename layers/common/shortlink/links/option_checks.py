@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from shortlink.errors import DestinationTooLong, InvalidLinkOption, InvalidUrl
 from shortlink.links.model import PRIVATE_CODE_LENGTH, REDIRECT_TYPES, LinkOptions
-from shortlink.links.urls import MAX_URL_LENGTH, DestinationPolicy, validate_destination
+from shortlink.web.urls import MAX_URL_LENGTH, DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:
     from shortlink.links.destinations import Utm

@@ -11,7 +11,7 @@ from shortlink.links.keys import is_possible_key
 from shortlink.links.model import PRIVATE_CODE_BYTES, Link, LinkChanges, LinkOptions
 from shortlink.links.option_checks import check_destination_options, check_options, checked_rules
 from shortlink.links.ports import Allowance, LinkRepository, LinkSource
-from shortlink.links.urls import DestinationPolicy, validate_destination
+from shortlink.web.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
     from shortlink.codes.generator import CodeSource

@@ -15,7 +15,7 @@ from typing import Any, Protocol, cast
 from shortlink.errors import ShortlinkError
 from shortlink.people.actors import Actor
 from shortlink.people.model import plausible_id
-from shortlink.people.ports import Memberships
+from shortlink.people.ports import Memberships, PersonSessions
 
 ALGORITHMS = ["RS256"]  # what Cognito signs with
 MAX_TOKEN_CHARS = 8192
@@ -44,8 +44,18 @@ def looks_like_jwt(token: str) -> bool:
     return token.count(".") == 2 and token.startswith("eyJ")
 
 
-def access_token_subject(token: str, key_set: KeySet, issuer: TokenIssuer, now: datetime) -> str:
-    """The person (`sub`) an access token of the pool names; AccessTokenNotValid otherwise."""
+@dataclass(frozen=True)
+class TokenHolder:
+    """Whom an access token names (`sub`), and when they signed in for it (`auth_time`, which
+    the pool keeps in the tokens a refresh token mints later; `iat` where it is missing)."""
+
+    subject: str
+    signed_in_at: int
+
+
+def access_token_holder(token: str, key_set: KeySet, issuer: TokenIssuer, now: datetime) -> TokenHolder:
+    """The person an access token of the pool names, and when they signed in for it;
+    AccessTokenNotValid otherwise."""
     from joserfc import jwt
     from joserfc.errors import JoseError
     from joserfc.jwk import KeySet as JoseKeySet
@@ -65,12 +75,14 @@ def access_token_subject(token: str, key_set: KeySet, issuer: TokenIssuer, now: 
             client_id={"essential": True, "value": issuer.client_id},
             token_use={"essential": True, "value": "access"},
             exp={"essential": True},
+            iat={"essential": True},
             sub={"essential": True},
         )
         claims.validate(decoded.claims)
+        signed_in_at = int(decoded.claims.get("auth_time") or decoded.claims["iat"])
     except (JoseError, ValueError, TypeError, binascii.Error) as error:
         raise AccessTokenNotValid(str(error)) from error
-    return str(decoded.claims["sub"])
+    return TokenHolder(str(decoded.claims["sub"]), signed_in_at)
 
 
 def _header(token: str) -> dict[str, Any]:
@@ -87,22 +99,36 @@ class NoWorkspaceChosen(ShortlinkError):
 
 @dataclass(frozen=True)
 class PersonAccess:
-    """What the API needs to take a person's access token: whose tokens, the pool's keys, and
-    the memberships that give the person their role."""
+    """What the API needs to take a person's access token: whose tokens, the pool's keys, the
+    memberships that give the person their role, and their Sign outs."""
 
     issuer: TokenIssuer
     key_set: KeySet
     memberships: Memberships
+    sessions: PersonSessions
 
 
-def actor_of_token(token: str, workspace_id: str | None, access: PersonAccess, now: datetime) -> Actor:
+def person_of_token(token: str, access: PersonAccess, now: datetime) -> str:
+    """The person an access token names, unless they signed out of the console since they signed
+    in for it (one GetItem: the console's Sign out ends their tokens on the API too, and those a
+    refresh token mints from that sign-in); AccessTokenNotValid otherwise."""
+    holder = access_token_holder(token, access.key_set, access.issuer, now)
+    if holder.signed_in_at <= access.sessions.signed_out_at(holder.subject):
+        raise AccessTokenNotValid("the person signed out after this token's sign-in")
+    return holder.subject
+
+
+def actor_of_token(
+    token: str, workspace_id: str | None, access: PersonAccess, now: datetime, *, fresh: bool = False
+) -> Actor:
     """The person an access token names, acting in `workspace_id` with their role's scopes (one
-    GetItem: a request names its workspace, never makes us look for it). AccessTokenNotValid for
-    a bad token; NoWorkspaceChosen if no workspace is named or it is not one of theirs."""
-    subject = access_token_subject(token, access.key_set, access.issuer, now)
+    GetItem: a request names its workspace, never makes us look for it; `fresh` for a write).
+    AccessTokenNotValid for a bad token; NoWorkspaceChosen if no workspace is named or it is not
+    one of theirs."""
+    subject = person_of_token(token, access, now)
     membership = None
     if workspace_id is not None and plausible_id(workspace_id):
-        membership = access.memberships.membership_in(workspace_id, subject)
+        membership = access.memberships.membership_in(workspace_id, subject, fresh=fresh)
     if membership is None:
         raise NoWorkspaceChosen(subject)
     return Actor.of_member(membership)

@@ -21,6 +21,8 @@ class Actor:
     scopes: frozenset[str]
     expires_at: datetime | None = None  # a key's expiry: what it makes ends no later
     role: Role | None = None  # a person's role in the workspace
+    maker: str = ""  # the person it acts for: a member themself, or the person a key acts for
+    maker_email: str = ""
 
     @property
     def owner(self) -> str:
@@ -31,10 +33,13 @@ class Actor:
         return scope in self.scopes
 
     @classmethod
-    def of_key(cls, key: ApiKey) -> "Actor":
-        return cls("key", key.key_id, key.name, key.owner, key.scopes, key.expires_at)
+    def of_key(cls, key: ApiKey, scopes: frozenset[str] | None = None) -> "Actor":
+        """The key as an actor, with `scopes` in place of its own where its maker's role caps them
+        (shortlink.people.key_access)."""
+        held = key.scopes if scopes is None else scopes
+        return cls("key", key.key_id, key.name, key.owner, held, key.expires_at, None, key.maker, key.maker_email)
 
     @classmethod
     def of_member(cls, membership: Membership) -> "Actor":
-        role = membership.role
-        return cls("person", membership.subject, membership.email, membership.workspace_id, scopes_of(role), None, role)
+        subject, email, role = membership.subject, membership.email, membership.role
+        return cls("person", subject, email, membership.workspace_id, scopes_of(role), None, role, subject, email)

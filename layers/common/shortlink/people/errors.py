@@ -47,8 +47,21 @@ class InvitationNotValid(ShortlinkError):
     """The invitation link is unknown, used already, or expired."""
 
 
+class InvitationForAnother(InvitationNotValid):
+    """The invitation names another address than the person accepting it has: only the invited
+    address may accept (a link passed on, or another account's password, joins nobody)."""
+
+    def __init__(self, invited: str) -> None:
+        super().__init__(f"this invitation is for {invited}: sign in as that person to accept it")
+        self.invited = invited
+
+
 class SignInRefused(ShortlinkError):
     """The pool refused the email, password or code (one message for all: nothing to enumerate)."""
+
+
+class WrongCode(SignInRefused):
+    """The pool refused a TOTP code but keeps the sign-in open: the person may enter another."""
 
 
 class WeakPassword(ShortlinkError):

@@ -5,7 +5,7 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
+from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved, RoleNotGrantable
 from shortlink.people.members import checked_email, join_on_first_sign_in
 from shortlink.people.model import Invitation, Membership, Person, Role
 from shortlink.people.ports import Invitations, Memberships
@@ -65,10 +65,15 @@ def accept(
     already keeps the role they have: the invitation is spent all the same; a person removed
     from the workspace before it was made is let in again, one removed after it is not). The
     new membership, or the invitation if they were a member; InvitationNotValid if it is
-    unknown, spent, expired or older than the person's removal."""
+    unknown, spent, expired or older than the person's removal, InvitationForAnother (and it
+    stays open) if it was sent to another address than the person's."""
     if not 0 < len(token) <= MAX_TOKEN_CHARS:
         raise InvitationNotValid("no such invitation")
-    invitation = invitations.take(hash_token(token), now)
+    token_hash = hash_token(token)
+    open_one = invitations.find(token_hash, now)
+    if open_one is not None and open_one.email != person.email.strip().lower():
+        raise InvitationForAnother(open_one.email)
+    invitation = invitations.take(token_hash, now)
     if invitation is None:
         raise InvitationNotValid("this invitation is unknown, was used already, or has expired")
     try:

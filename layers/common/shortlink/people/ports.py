@@ -11,8 +11,9 @@ class Memberships(Protocol):
     def of_person(self, subject: str) -> list[Membership]:
         """Every workspace `subject` belongs to, by workspace id."""
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
-        """`subject`'s membership of `workspace_id`, or None if they are no member."""
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
+        """`subject`'s membership of `workspace_id`, or None if they are no member; `fresh`:
+        as the latest change left it (before a write: no removal that has returned is missed)."""
 
     def role_in(self, workspace_id: str, subject: str) -> Role | None:
         """The role `subject` holds in `workspace_id`, or None if they are no member."""
@@ -40,8 +41,13 @@ class PersonSessions(Protocol):
     def session_generation(self, subject: str) -> int:
         """The person's session generation: a console session signed at another one has ended."""
 
-    def end_sessions(self, subject: str) -> None:
-        """Move the person's session generation on: every console session of theirs ends."""
+    def signed_out_at(self, subject: str) -> int:
+        """When the person last signed out (Unix seconds; 0: never): the pool's access tokens
+        of sign-ins up to then are refused by the API."""
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        """Move the person's session generation on and keep `now` (the moment of the call
+        without it) as their Sign out: every console session and access token of theirs ends."""
 
 
 class Invitations(Protocol):

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.bots import is_bot
@@ -20,9 +21,12 @@ from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, ho
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
 from shortlink.links.model import Link
-from shortlink.redirect.request import RedirectRequest, RequestReading
+from shortlink.redirect.request import RedirectRequest
 from shortlink.rules.countries import UNKNOWN_COUNTRY
 from shortlink.rules.user_agents import human_device
+
+if TYPE_CHECKING:
+    from shortlink.rules.model import Visitor
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -63,10 +67,9 @@ def campaign_of(destination: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class ClickReading:
-    """What clicks are read with, made by the composition root: how their requests are read,
-    this environment's memory of recent follows and the country database (None: none)."""
+    """What clicks are read with, made by the composition root: this environment's memory of
+    recent follows and the country database (None: none)."""
 
-    requests: RequestReading
     recent_follows: RecentFollows
     country_database: CountryDatabase | None
 
@@ -115,10 +118,24 @@ def click_from_request(
     """The click as the stats count it, from the request the rules read (its visitor, made once)
     and the destination it was sent to; its id and time are those it was recorded with, its owner
     and tags those of the `link` followed."""
+    return click_of(click_id, code, at_epoch, request.visitor, request.headers, destination, link, salt_root, reading)
+
+
+def click_of(
+    click_id: str,
+    code: str,
+    at_epoch: float,
+    visitor: "Visitor",
+    headers: Mapping[str, str],
+    destination: str,
+    link: Link | None,
+    salt_root: bytes | None,
+    reading: ClickReading,
+) -> ClickEvent:
+    """The click of a follow by `visitor` with these request `headers` (lower-case names), sent to
+    `destination`: the redirect's own follows and those the edge answered (shortlink.redirect.edge_logs)."""
     at = datetime.fromtimestamp(at_epoch, UTC)
-    visitor = request.visitor
-    headers = request.headers
-    user_agent = request.user_agent
+    user_agent = headers.get("user-agent", "")
     visitor_id = ""
     if salt_root is not None:
         address = str(visitor.ip or "")

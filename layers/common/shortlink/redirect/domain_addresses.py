@@ -12,6 +12,7 @@ from shortlink.redirect.outcomes import NO_SUCH_ADDRESS, NOT_FOUND_FILE
 from shortlink.redirect.refusals import refused, unavailable
 from shortlink.redirect.request import RedirectRequest
 from shortlink.redirect.robots import HEADERS as ROBOTS_HEADERS
+from shortlink.redirect.routes import ROBOTS_TXT, ROOT, WELL_KNOWN_FILE
 from shortlink.redirect.services import RedirectServices
 
 
@@ -46,10 +47,12 @@ def robots(services: RedirectServices, request: RedirectRequest) -> dict[str, An
 
 
 AddressPage = Callable[[RedirectServices, RedirectRequest], dict[str, Any]]
-# The routes of a domain's own addresses, as API Gateway names them (the redirect's app.py too).
-ROUTES: dict[str, AddressPage] = {"GET /": root, "GET /.well-known/{file}": well_known, "GET /robots.txt": robots}
+# The page at each of a domain's own addresses: the redirect's routes without a code.
+ROUTES: dict[str, AddressPage] = {ROOT: root, WELL_KNOWN_FILE: well_known, ROBOTS_TXT: robots}
 
 
-def answer(services: RedirectServices, event: dict[str, Any], route: str) -> dict[str, Any]:
-    """The answer at one of the domain's own addresses, by the route API Gateway matched."""
-    return ROUTES[route](services, RedirectRequest(event, "GET", "", services.reading))
+def answer(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
+    """The answer at one of the domain's own addresses, by the request's route; the 404 page at
+    a route that is none of them."""
+    page = ROUTES.get(request.route)
+    return NOT_FOUND_FILE.page() if page is None else page(services, request)

@@ -1,5 +1,6 @@
-"""A follow of a short link that is not a plain hit: the walk through the link's settings in
-this order (each setting: docs/links.md), and the click it makes.
+"""A follow of a short link: a plain link's GET answered with the response made when it was
+cached, anything else by the walk through the link's settings in this order (each setting:
+docs/links.md); and the click it makes.
 
   unknown or not yet valid → 404; deleted or expired → 410; access rules → 403;
   password → unlock form; max_clicks → 410 once used up; routes pick the destination.
@@ -13,7 +14,6 @@ from typing import Any
 
 from shortlink.errors import DestinationTooLong, StorageUnavailable
 from shortlink.links.model import Availability, Link
-from shortlink.redirect.cache import Lookup
 from shortlink.redirect.outcomes import (
     DELETED,
     DENIED,
@@ -28,29 +28,27 @@ from shortlink.redirect.outcomes import (
 )
 from shortlink.redirect.refusals import refused, unavailable
 from shortlink.redirect.request import RedirectRequest
-from shortlink.redirect.responses import PlainRedirect, preview_card, redirect_response
+from shortlink.redirect.responses import preview_card, redirect_response
 from shortlink.redirect.services import RedirectServices
 
 OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED, Availability.DELETED: DELETED}
 
 
-def follow(
-    services: RedirectServices, request: RedirectRequest, found: Lookup[PlainRedirect] | None = None
-) -> dict[str, Any]:
+def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
     """The answer to a follow of the request's code: a browser's speculative fetch declined
-    before anything is read, counted or taken; the link looked up by the request's key (`found`:
-    already looked up, by the code); its rules applied (`apply_rules`); the click recorded from
-    the same request unless the follow was refused or a check (HEAD)."""
+    before anything is read, counted or taken; the link looked up by the request's key; a plain
+    link's GET without a query answered as cached (no AWS call on a hit), any other its rules
+    applied (`apply_rules`); the click recorded from the same request unless the follow was
+    refused or a check (HEAD)."""
     if request.method == "GET" and request.speculative:
         return refused(services, PREFETCH_DECLINED, request)
     key = request.key
     if key is None:  # a host that is none of the stack's domains
         return refused(services, NO_SUCH_ADDRESS, request)
-    if found is None:
-        try:
-            found = services.links().lookup(key)
-        except StorageUnavailable:
-            return unavailable(services, "link lookup failed")
+    try:
+        found = services.links().lookup(key)
+    except StorageUnavailable:
+        return unavailable(services, "link lookup failed")
     ready = found.prepared
     if ready is not None and request.method == "GET" and not request.query:
         url, answer = ready  # a plain link's GET: the answer made when it was cached
@@ -80,6 +78,17 @@ def apply_rules(
     # 3. access rules: 403
     if link.rules is not None and link.rules.denies(request.visitor):
         return None, refused(services, DENIED, request)
+    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 4
+    # and 5: an address too long spends no unlock attempt and takes no follow from the budget)
+    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
+    query = request.query if link.forward_query else ""
+    if query or link.utm is not None:
+        from shortlink.links.destinations import destination
+
+        try:
+            url = destination(url, link.utm, query)
+        except DestinationTooLong:
+            return None, refused(services, TOO_LONG, request)
     # 4. password: the unlock form until the right one is posted
     status = link.redirect_type
     if link.password_hash is not None:
@@ -91,17 +100,6 @@ def apply_rules(
         status = 303  # after a POST: the browser GETs the destination, never re-sends the password
     elif request.method not in ("GET", "HEAD"):
         return None, WRONG_METHOD.page({"Allow": "GET, HEAD"})
-    # 6. routes pick the destination, UTM fields and the visitor's query are merged in (before 5:
-    # an address too long takes no follow from the budget)
-    url = link.url if link.rules is None else link.rules.destination(request.visitor, link.code, link.url)
-    query = request.query if link.forward_query else ""
-    if query or link.utm is not None:
-        from shortlink.links.destinations import destination
-
-        try:
-            url = destination(url, link.utm, query)
-        except DestinationTooLong:
-            return None, refused(services, TOO_LONG, request)
     # 5. max_clicks: one follow taken from the budget, 410 once used up
     if link.max_clicks is not None and not checking:
         try:

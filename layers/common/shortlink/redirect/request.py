@@ -1,11 +1,13 @@
-"""A redirect's request, read once: what every part of a follow that is not a plain hit reads.
+"""A redirect's request, read once: what every part of the redirect reads, a plain hit's
+included, and its click after the response.
 
-API Gateway's event is read lazily, each part on first use and then kept: the headers
-lower-cased once, the edge's secret checked once, the host and the key the request names, the
-client's address, the visitor the rules see (and its click records after the response), the
-posted form and the query. A plain link's hit is answered before any of it is made
-(functions/redirect/app.py); its click makes one after the response. Like Dub's middleware
-`parse` and Shlink's `ShortUrlIdentifier`: nothing below reads the raw event again.
+The front's event is read through its shape (shortlink.web.events): the route, method and code
+when the request is made, everything else lazily, each part on first use and then kept: the
+headers lower-cased once, the edge's secret checked once, the host and the key the request
+names, the client's address, the visitor the rules see (and its click records after the
+response), the posted form and the query. A plain link's hit reads only the code, the purpose
+headers and the query. Like Dub's middleware `parse` and Shlink's `ShortUrlIdentifier`:
+nothing below reads the raw event again.
 """
 
 from collections.abc import Mapping
@@ -14,8 +16,10 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from shortlink.domains.model import KEY_SEPARATOR, ShortDomains
-from shortlink.redirect.edge import came_through_edge, request_headers
-from shortlink.redirect.request_hosts import request_host
+from shortlink.redirect.routes import ROUTES
+from shortlink.web.edge import came_through_edge
+from shortlink.web.events import EventShape, read_event
+from shortlink.web.hosts import request_host
 
 if TYPE_CHECKING:  # the rules' model loads only when a request's visitor or address is read
     from shortlink.rules.model import IpAddress, Visitor
@@ -29,49 +33,44 @@ _UNREAD: Any = object()
 @dataclass(frozen=True, slots=True)
 class RequestReading:
     """What the stack's configuration says about reading a request: the edge's secret (empty
-    without an edge: no edge header is believed) and the stack's short domains."""
+    without an edge: no edge header is believed), the stack's short domains, and the redirect's
+    routes (which a front that does not route is matched against)."""
 
     edge_secret: str = ""
     domains: ShortDomains = field(default_factory=ShortDomains)
+    routes: tuple[str, ...] = ROUTES
 
 
 class RedirectRequest:
-    """One follow's request: `method` and `code` as routed, the rest read from `event` on first
-    use, against `reading`."""
+    """One request to the redirect, read from a front's `event` against `reading`: `route` (as
+    the template names it, "" for none), `method` and `code` (the path's, None on a route that
+    names none: a domain's own address) at once, the rest on first use."""
 
-    __slots__ = (
-        "_client_ip",
-        "_event",
-        "_form",
-        "_headers",
-        "_key",
-        "_key_prefix",
-        "_reading",
-        "_through_edge",
-        "_visitor",
-        "code",
-        "method",
-    )
+    # Parts not read yet: the class's values until a request reads its own (a hit sets few).
+    _through_edge: bool | None = None
+    _key_prefix: str | None = _UNREAD
+    _key: str | None = _UNREAD
+    _client_ip: "IpAddress | None" = _UNREAD
+    _visitor: "Visitor | None" = None
+    _form: dict[str, str] | None = _UNREAD
 
-    def __init__(self, event: dict[str, Any], method: str, code: str, reading: RequestReading) -> None:
+    front: EventShape
+    route: str
+    method: str
+    # What every request reads, and cheap to read: the headers by lower-case name, whatever the
+    # spelling the front passed on; the query as the client sent it ("" without one).
+    headers: Mapping[str, str]
+    query: str
+    code: str | None
+
+    def __init__(self, event: dict[str, Any], reading: RequestReading) -> None:
+        # No annotations here: on an attribute they are evaluated at every call.
         self._event = event
-        self.method = method
-        self.code = code
         self._reading = reading
-        self._headers: Mapping[str, str] | None = None
-        self._through_edge: bool | None = None
-        self._key_prefix: str | None = _UNREAD
-        self._key: str | None = _UNREAD
-        self._client_ip: IpAddress | None = _UNREAD
-        self._visitor: Visitor | None = None
-        self._form: dict[str, str] | None = _UNREAD
-
-    @property
-    def headers(self) -> Mapping[str, str]:
-        """The request's headers by lower-case name."""
-        if self._headers is None:
-            self._headers = request_headers(self._event)
-        return self._headers
+        self.front, (self.route, self.method, self._parameters, self.headers, self.query) = read_event(
+            event, reading.routes
+        )
+        self.code = self._parameters.get("code")
 
     @property
     def through_edge(self) -> bool:
@@ -86,20 +85,17 @@ class RedirectRequest:
         return self.headers.get("user-agent", "")
 
     @property
-    def query(self) -> str:
-        """The visitor's query string, as API Gateway passes it on ("" without one)."""
-        return str(self._event.get("rawQueryString") or "")
-
-    @property
     def speculative(self) -> bool:
         """A browser's prefetch or prerender (Sec-Purpose, or the older Purpose and X-Moz)."""
         headers = self.headers
-        purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz")
-        return purpose is not None and ("prefetch" in purpose or "prerender" in purpose)
+        if "sec-purpose" not in headers and "purpose" not in headers and "x-moz" not in headers:
+            return False  # most requests: three lookups
+        purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz") or ""
+        return "prefetch" in purpose or "prerender" in purpose
 
     def path_parameter(self, name: str) -> str:
-        """A part of the path API Gateway named on the route ("" when absent)."""
-        return str((self._event.get("pathParameters") or {}).get(name) or "")
+        """A part of the path the route names ("" when absent)."""
+        return str(self._parameters.get(name) or "")
 
     @property
     def key_prefix(self) -> str | None:
@@ -107,28 +103,33 @@ class RedirectRequest:
         if self._key_prefix is _UNREAD:
             domains = self._reading.domains
             headers = self.headers if self.through_edge else {}
-            context = self._event.get("requestContext") or {}
-            host, own = request_host(headers, self.through_edge, context, domains.several)
+            front_host = self.front.front_host(self._event)
+            host, own = request_host(headers, self.through_edge, front_host, domains.several)
             self._key_prefix = domains.key_prefix_of_host(host, own)
         return self._key_prefix
 
     @property
     def key(self) -> str | None:
         """The key of the code on the request's domain; None on a host that is none of the
-        stack's. A path that holds the separator (`go.example%2Fpromo`, decoded by API Gateway)
-        gets a key no link has, never another domain's link's."""
-        if self._key is _UNREAD:
-            self._key = self._key_of(self.code)
-        return self._key
+        stack's (or a route without a code). A path that holds the separator
+        (`go.example%2Fpromo`, decoded by API Gateway) gets a key no link has, never another
+        domain's link's."""
+        key = self._key
+        if key is _UNREAD:
+            code = self.code
+            if code is None:
+                key = None
+            elif KEY_SEPARATOR in code:
+                key = KEY_SEPARATOR + code
+            else:  # without Domains a code is its key
+                key = self._key_of(code) if self._reading.domains.hosts else code
+            self._key = key
+        return key
 
     def _key_of(self, code: str) -> str | None:
-        if KEY_SEPARATOR in code:
-            return KEY_SEPARATOR + code
         domains = self._reading.domains
-        if not domains.hosts:
-            return code
-        if not self._reading.edge_secret:  # the usual case: API Gateway names a domain of ours
-            known = domains.prefixes.get((self._event.get("requestContext") or {}).get("domainName") or "")
+        if not self._reading.edge_secret:  # the usual case: the front names a domain of ours
+            known = domains.prefixes.get(self.front.front_host(self._event)[0])
             if known is not None:
                 return known + code
         prefix = self.key_prefix
@@ -148,12 +149,12 @@ class RedirectRequest:
 
     @property
     def client_ip(self) -> "IpAddress | None":
-        """The viewer's address (shortlink.redirect.visitors.viewer_address); None if unreadable."""
+        """The viewer's address (shortlink.web.addresses.viewer_address); None if unreadable."""
         if self._client_ip is _UNREAD:
-            from shortlink.redirect.visitors import source_ip, viewer_address
+            from shortlink.web.addresses import viewer_address
 
             headers = self.headers if self.through_edge else {}
-            self._client_ip = viewer_address(source_ip(self._event), headers, self.through_edge)
+            self._client_ip = viewer_address(self.front.source_ip(self._event), headers, self.through_edge)
         return self._client_ip
 
     @property
@@ -176,10 +177,10 @@ class RedirectRequest:
         import base64
         from urllib.parse import parse_qsl
 
-        raw = self._event.get("body") or ""
+        raw, encoded = self.front.body(self._event)
         if len(raw) > MAX_FORM_BYTES * 2:
             return None
-        data = base64.b64decode(raw) if self._event.get("isBase64Encoded") else raw.encode()
+        data = base64.b64decode(raw) if encoded else raw.encode()
         if len(data) > MAX_FORM_BYTES:
             return None
         fields: dict[str, str] = {}

@@ -1,20 +1,15 @@
 """The visitor of a redirect as the rules see it, from the parts of its request already read
 (shortlink.redirect.request).
 
-Country and the viewer's address come from CloudFront's headers only on a request that
-provably came through the edge: it carries the edge's secret, which CloudFront adds to every
-request it sends to the API (template.yaml, EdgeDistribution). Anyone can call the execute-api
-URL directly with any such header. Otherwise the country is XX (unknown) and the address is the
-event's source IP.
+Country comes from CloudFront's header only on a request that provably came through the edge
+(as the address does: shortlink.web.addresses); anyone can call the execute-api URL directly
+with any such header. Otherwise the country is XX (unknown).
 """
 
-import ipaddress
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
-from shortlink.redirect.edge import came_through_edge, request_headers
 from shortlink.rules.countries import COUNTRY_CODES, UNKNOWN_COUNTRY
 from shortlink.rules.model import LANGUAGE_PATTERN, IpAddress, Visitor
 from shortlink.rules.user_agents import classify
@@ -43,35 +38,6 @@ def viewer_country(headers: Mapping[str, str], through_edge: bool) -> str:
         return UNKNOWN_COUNTRY
     given = headers.get("cloudfront-viewer-country", "").strip().upper()
     return given if given in COUNTRY_CODES else UNKNOWN_COUNTRY
-
-
-def viewer_address(source_ip: str, headers: Mapping[str, str], through_edge: bool) -> IpAddress | None:
-    """The viewer's address: CloudFront-Viewer-Address ("ip:port") through the edge, else the
-    request's `source_ip`. IPv4-mapped IPv6 addresses count as IPv4."""
-    raw = source_ip
-    if through_edge:
-        viewer = headers.get("cloudfront-viewer-address", "")
-        if viewer:
-            raw = viewer.rsplit(":", 1)[0].strip("[]")
-    try:
-        address = ipaddress.ip_address(raw)
-    except ValueError:
-        return None
-    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
-        return address.ipv4_mapped
-    return address
-
-
-def source_ip(event: dict[str, Any]) -> str:
-    """The address API Gateway saw the request come from (CloudFront's, behind the edge)."""
-    return str(((event.get("requestContext") or {}).get("http") or {}).get("sourceIp", ""))
-
-
-def client_ip(event: dict[str, Any], edge_secret: str) -> IpAddress | None:
-    """The viewer's address of an API Gateway event read for nothing else (the console's
-    sign-in); the redirect reads it from its request (shortlink.redirect.request)."""
-    headers = request_headers(event)
-    return viewer_address(source_ip(event), headers, came_through_edge(headers, edge_secret))
 
 
 QVALUE = re.compile(r"0(?:\.[0-9]{0,3})?|1(?:\.0{0,3})?")

@@ -13,7 +13,8 @@ MIN_EDGE_SECRET_LENGTH = 32
 class EdgeSettings(EnvironmentModel):
     # The secret CloudFront adds to each request it sends to the API (from SSM at deploy; the
     # local stack's own locally): CloudFront's viewer headers are believed only on requests
-    # that carry it (shortlink.redirect.visitors). Empty: no edge, and they are never believed.
+    # that carry it (shortlink.web.addresses, shortlink.redirect.visitors). Empty: no edge, and
+    # they are never believed.
     secret: str = text("EDGE_SECRET", secret=True)
 
     def __post_init__(self) -> None:

@@ -74,6 +74,9 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     ),
     "ingest": FunctionSettings(("CLICK_STATS_TABLE",), (RedirectMetricSettings,)),
     "account-stats": FunctionSettings(("CLICK_STATS_TABLE",), ()),
+    # The stream and a scan of the links, the stats for the capacity rule; the store it writes
+    # (EDGE_STORE_ARN, the edge stack's output) is read on first use.
+    "edge-sync": FunctionSettings(("LINKS_TABLE", "CLICK_STATS_TABLE"), (ShortDomainSettings,)),
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.
     "webhooks": FunctionSettings(

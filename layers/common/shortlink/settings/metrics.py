@@ -1,4 +1,4 @@
-"""Where the redirect's metrics go (CloudWatch EMF, shortlink.redirect.metrics): their namespace
+"""Where the redirect's metrics go (CloudWatch EMF, shortlink.clicks.metrics): their namespace
 and service dimension."""
 
 from dataclasses import dataclass

@@ -19,3 +19,5 @@ class Resources(EnvironmentModel):
     # without a queue no event is emitted.
     webhooks_table: Resource = resource("WEBHOOKS_TABLE")
     webhook_queue: Resource = resource("WEBHOOK_QUEUE_URL")
+    # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
+    edge_store: Resource = resource("EDGE_STORE_ARN")

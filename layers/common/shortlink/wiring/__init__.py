@@ -2,7 +2,7 @@
 and kept per environment, and those settings, the only reading of the environment.
 
 One module per concern (environment, links, limits, redirect, clicks, people, sign_in,
-webhooks, audit); each cached factory is made with `@factory` (wiring.factories), which records
+webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
 it, so `reset()` forgets them all. Nothing here runs at import but those records, and each
 factory imports its own adapter: a function loads only the adapters it uses (the redirect never
 loads pynamodb). Functions and tests import the factories from here.
@@ -25,6 +25,7 @@ from shortlink.wiring.clicks import (
     packing_rules,
     visitor_salt_root,
 )
+from shortlink.wiring.edge import edge_store, link_scan, link_stream_changes, recent_link_clicks
 from shortlink.wiring.environment import (
     addresses,
     forget_settings,
@@ -39,7 +40,7 @@ from shortlink.wiring.environment import (
     sso_settings,
 )
 from shortlink.wiring.factories import forget_all
-from shortlink.wiring.limits import window_counter
+from shortlink.wiring.limits import attempt_log, window_counter
 from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_repository
 from shortlink.wiring.people import (
     api_key_store,
@@ -58,7 +59,6 @@ from shortlink.wiring.redirect import (
     click_budget,
     domain_settings,
     forget_cached_links,
-    host_prefixes,
     load_link_reader,
     redirect_services,
     request_reading,
@@ -84,6 +84,7 @@ __all__ = [
     "account_days",
     "addresses",
     "api_key_store",
+    "attempt_log",
     "audit_recorder",
     "audit_trail",
     "cached_links",
@@ -97,10 +98,10 @@ __all__ = [
     "code_generator",
     "console_session_secret",
     "domain_settings",
+    "edge_store",
     "forget_cached_links",
     "forget_settings",
     "function_set",
-    "host_prefixes",
     "idempotency_store",
     "importing_links",
     "invitation_messages",
@@ -108,6 +109,8 @@ __all__ = [
     "lambda_runtime",
     "link_owners",
     "link_repository",
+    "link_scan",
+    "link_stream_changes",
     "load_link_reader",
     "managed_login",
     "memberships",
@@ -116,6 +119,7 @@ __all__ = [
     "person_access",
     "person_sessions",
     "pool_keys",
+    "recent_link_clicks",
     "redirect_metric_settings",
     "redirect_services",
     "regions",

@@ -14,12 +14,14 @@ if TYPE_CHECKING:
 @factory
 def audit_trail() -> "DynamoAuditTrail":
     """The audit log, in the home region's table: written beside the changes it records, which
-    are made at home (a link of a generated code away from home is the exception)."""
+    are made at home (a link of a generated code away from home is the exception: while home
+    cannot be reached, its entry goes to this region's replica)."""
     from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
     from shortlink.settings.audit import AuditSettings
 
-    audit = settings_of(AuditSettings)
-    return DynamoAuditTrail(audit.required_table(), audit.retention_days, regions().home_region_name)
+    audit, deployment = settings_of(AuditSettings), regions()
+    home, here = deployment.home_region_name, deployment.region_name
+    return DynamoAuditTrail(audit.required_table(), audit.retention_days, home, here)
 
 
 @factory

@@ -6,7 +6,6 @@ from typing import TYPE_CHECKING, Any
 from shortlink.settings.clicks import ClickSettings
 from shortlink.wiring.environment import lambda_runtime, redirect_metric_settings, resources, settings_of
 from shortlink.wiring.factories import factory
-from shortlink.wiring.redirect import request_reading
 
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
@@ -27,7 +26,7 @@ def click_reading() -> "ClickReading":
 
     clicks = settings_of(ClickSettings)
     follows = RecentFollows(clicks.repeat_window_seconds)
-    return ClickReading(request_reading(), follows, open_country_database(clicks.country_database))
+    return ClickReading(follows, open_country_database(clicks.country_database))
 
 
 @factory
@@ -60,7 +59,7 @@ def click_dispatcher() -> "ClickDispatcher":
     """The redirect's click dispatcher, with this module's providers: the redirect makes it once,
     at init (Lambda takes an extension's registration only then), and keeps it; not cached here,
     so reset() never forgets the one registered."""
-    from shortlink.redirect.click_dispatch import click_dispatcher as dispatcher_for
+    from shortlink.redirect.click_extension import click_dispatcher as dispatcher_for
 
     return dispatcher_for(
         click_publisher,

@@ -97,7 +97,7 @@ def person_access() -> "PersonAccess | None":
     config = people_settings()
     if not config.enabled:
         return None
-    return PersonAccess(TokenIssuer(config.issuer, config.client_id), pool_keys(), memberships())
+    return PersonAccess(TokenIssuer(config.issuer, config.client_id), pool_keys(), memberships(), person_sessions())
 
 
 @factory

@@ -11,7 +11,7 @@ from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.wiring.environment import regions, resources, settings_of, short_domains
 from shortlink.wiring.factories import factory
-from shortlink.wiring.limits import window_counter
+from shortlink.wiring.limits import attempt_log
 
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_budget import DynamoClickBudget
@@ -23,24 +23,24 @@ if TYPE_CHECKING:
     from shortlink.redirect.robots import CachedRobots
     from shortlink.redirect.services import RedirectServices
 
-# The key prefix of each host that names one of the stack's domains (shortlink.domains), set with
-# cached_links(): the redirect reads it without a call. Empty on a stack without Domains.
-host_prefixes: dict[str, str] = {}
-
 
 @factory
 def cached_links() -> "CachedLinks[PlainRedirect]":
     """The redirect's view of links: this environment's cache in front of a plain GetItem, which
-    keeps each plain link's ready-made redirect."""
-    from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader
+    keeps each plain link's ready-made redirect (away from home, a miss asks the home region too)."""
+    from shortlink.adapters.dynamodb.link_reader import DynamoLinkReader, MissesAskHome
     from shortlink.redirect.cache import CachedLinks
     from shortlink.redirect.responses import plain_redirect
 
     cache = settings_of(LinkCacheSettings)
-    host_prefixes.clear()
-    host_prefixes.update(short_domains().prefixes)
+    table, deployment = resources().links_table.value, regions()
+    here = DynamoLinkReader(table)
+    source: DynamoLinkReader | MissesAskHome = here
+    if deployment.away_from_home:
+        home = DynamoLinkReader(table, deployment.home_region_name)
+        source = MissesAskHome(here, home, time.monotonic, cache.negative_ttl_seconds)
     return CachedLinks(
-        DynamoLinkReader(resources().links_table.value),
+        source,
         max_entries=cache.max_entries,
         ttl_seconds=cache.ttl_seconds,
         negative_ttl_seconds=cache.negative_ttl_seconds,
@@ -52,7 +52,6 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
-    host_prefixes.clear()
 
 
 @factory
@@ -89,7 +88,7 @@ def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
         reading=request_reading(),
         unlock_attempts_per_window=settings_of(RateLimitSettings).unlock_attempts_per_window,
         click_budget=click_budget,
-        attempt_log=window_counter,
+        attempt_log=attempt_log,
         domain_settings=domain_settings,
         robots=cached_robots,
     )

@@ -15,6 +15,7 @@ from shortlink.people.errors import (
     PasskeysUnavailable,
     SignInRefused,
     WeakPassword,
+    WrongCode,
 )
 from shortlink.people.model import Person
 from shortlink.people.ports import Challenge, Passkey, PasskeyChallenge
@@ -59,6 +60,8 @@ class CognitoUserPool:
             answer: dict[str, Any] = getattr(self._client, operation)(**parameters)
         except ClientError as error:
             code = _code(error)
+            if code == "CodeMismatchException" and operation == "respond_to_auth_challenge":
+                raise WrongCode(code) from error  # the pool's session stays open for another code
             if code in REFUSALS:
                 raise SignInRefused(code) from error
             if code in PASSKEYS_OFF:

@@ -14,6 +14,7 @@ from pynamodb.models import Model
 
 from shortlink.access.api_keys import ALL_SCOPES, ApiKey
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.errors import StorageUnavailable
 
 
 class ApiKeyItem(Model):
@@ -30,12 +31,16 @@ class ApiKeyItem(Model):
     last_used_on = UnicodeAttribute(null=True)  # ISO date, so that days compare as strings
     owner = UnicodeAttribute(null=True)  # the account; absent: the key's own
     session_generation = NumberAttribute(null=True)  # absent: 0, no Sign out yet
+    maker = UnicodeAttribute(null=True)  # the person it acts for; absent: nobody
+    maker_email = UnicodeAttribute(null=True)
 
 
 class DynamoApiKeyStore:
     """API keys; in a deployment of several regions every write and listing goes to the home
     region's table, and away from home a lookup reads this `region`'s replica first, the home's
-    only for a key not (yet) replicated here."""
+    only for a key not (yet) replicated here; a `fresh` lookup (before a write) reads the home
+    region's item, strongly consistent, so that no write follows a revocation that has returned
+    (this region's replica while the home region cannot be reached)."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(ApiKeyItem, table_name, home_region)
@@ -53,17 +58,32 @@ class DynamoApiKeyStore:
             last_used_on=date.fromisoformat(item.last_used_on) if item.last_used_on else None,
             owner=item.owner or "",
             session_generation=int(item.session_generation or 0),
+            maker=item.maker or "",
+            maker_email=item.maker_email or "",
         )
 
-    def find_by_hash(self, key_hash: str) -> ApiKey | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def find_by_hash(self, key_hash: str, *, fresh: bool = False) -> ApiKey | None:
+        if fresh:
             try:
-                return self._to_domain(model.get(key_hash))
-            except DoesNotExist:
-                continue
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                return self._get(self._model, key_hash, consistent=True)
+            except StorageUnavailable:
+                if self._replica is self._model:
+                    raise
+                # The home region is out of reach, so no revocation returns meanwhile; one made in
+                # the replication lag before the outage may not be here yet (docs/regions.md).
+                return self._get(self._replica, key_hash, consistent=False)
+        for model in dict.fromkeys((self._replica, self._model)):
+            if (key := self._get(model, key_hash, consistent=False)) is not None:
+                return key
         return None
+
+    def _get(self, model: type[ApiKeyItem], key_hash: str, consistent: bool) -> ApiKey | None:
+        try:
+            return self._to_domain(model.get(key_hash, consistent_read=consistent))
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def add(
         self,
@@ -74,6 +94,8 @@ class DynamoApiKeyStore:
         scopes: frozenset[str] = ALL_SCOPES,
         expires_at: datetime | None = None,
         owner: str = "",
+        maker: str = "",
+        maker_email: str = "",
     ) -> ApiKey:
         item = self._model(
             key_hash=key_hash,
@@ -83,6 +105,8 @@ class DynamoApiKeyStore:
             scopes=set(scopes),
             expires_at=expires_at,
             owner=owner or None,
+            maker=maker or None,
+            maker_email=maker_email or None,
         )
         try:
             item.save(condition=self._model.key_hash.does_not_exist())
@@ -140,3 +164,17 @@ class DynamoApiKeyStore:
         except PynamoDBException as error:
             raise unavailable(error) from error
         return found
+
+    def revoke_made_by(self, owner: str, maker: str) -> list[str]:
+        """Revoke every key of `owner`'s account that acts for `maker` (a scan of a small table,
+        as the listing; each key one conditional update): the ids of those revoked now."""
+        model = self._model
+        active = model.revoked.does_not_exist() | (model.revoked == False)  # noqa: E712  (a condition)
+        revoked = []
+        try:
+            for item in model.scan((model.owner == owner) & (model.maker == maker) & active):
+                item.update(actions=[model.revoked.set(True)], condition=model.key_hash.exists())
+                revoked.append(item.key_id)
+        except PynamoDBException as error:
+            raise unavailable(error) from error
+        return sorted(revoked)

@@ -20,6 +20,7 @@ from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, una
 from shortlink.audit.model import AuditEntry, RecordedActor, Target, milliseconds
 from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.audit.trail import AuditPage
+from shortlink.errors import StorageUnavailable
 
 TARGET_INDEX = "ByTarget"
 
@@ -75,12 +76,19 @@ def _to_entry(item: AuditItem) -> AuditEntry:
 
 
 class DynamoAuditTrail:
-    def __init__(self, table_name: str, retention_days: int, region: str | None = None) -> None:
+    """The audit log, in `region`'s table; while that region cannot be reached, an entry goes to
+    the replica `here` (each entry is an item of its own that nothing overwrites, so any region
+    may hold it first: it replicates when the region returns)."""
+
+    def __init__(
+        self, table_name: str, retention_days: int, region: str | None = None, here: str | None = None
+    ) -> None:
         self._model = bound_model(AuditItem, table_name, region)
+        self._here = bound_model(AuditItem, table_name, here) if here != region else self._model
         self._retention = timedelta(days=retention_days)
 
-    def _item(self, entry: AuditEntry) -> AuditItem:
-        return self._model(
+    def _item(self, entry: AuditEntry, model: type[AuditItem] | None = None) -> AuditItem:
+        return (model or self._model)(
             workspace=entry.workspace,
             entry_id=entry.id,
             target_key=target_key(entry.workspace, entry.target.kind, entry.target.id),
@@ -100,9 +108,17 @@ class DynamoAuditTrail:
     def add(self, entries: Sequence[AuditEntry]) -> None:
         for entry in entries:
             try:
-                self._item(entry).save(condition=self._model.entry_id.does_not_exist())  # never over an entry
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                self._save(self._model, entry)
+            except StorageUnavailable:
+                if self._here is self._model:
+                    raise
+                self._save(self._here, entry)
+
+    def _save(self, model: type[AuditItem], entry: AuditEntry) -> None:
+        try:
+            self._item(entry, model).save(condition=model.entry_id.does_not_exist())  # never over an entry
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def put_in(self, transaction: TransactWrite, entry: AuditEntry) -> None:
         """Put `entry` in `transaction`, written with the change it records or not at all."""

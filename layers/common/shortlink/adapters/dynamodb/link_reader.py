@@ -8,6 +8,7 @@ waits for; both read and write items through the one codec of adapters/dynamodb/
 from whose table pynamodb's LinkItem is declared.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -46,6 +47,31 @@ class DynamoLinkReader(RedirectTable):
         if item is None:
             return None
         return link_from_item(item)
+
+
+class MissesAskHome:
+    """A LinkSource away from home: this region's replica, and for a code it lacks the home
+    region's table, where slugs, imports and max_clicks links are written, so that a link is
+    followable everywhere the moment its create call returns, not a replication lag later (and
+    then a negative cache's TTL). A home region out of reach leaves the miss a miss, and is not
+    asked again for `pause_seconds`: an outage costs unknown codes no round trip that fails."""
+
+    def __init__(
+        self, here: DynamoLinkReader, home: DynamoLinkReader, clock: Callable[[], float], pause_seconds: float
+    ) -> None:
+        self._here, self._home = here, home
+        self._clock, self._pause = clock, pause_seconds
+        self._home_asked_again_at = 0.0
+
+    def get(self, code: str) -> Link | None:
+        link = self._here.get(code)
+        if link is not None or self._clock() < self._home_asked_again_at:
+            return link
+        try:
+            return self._home.get(code)
+        except StorageUnavailable:
+            self._home_asked_again_at = self._clock() + self._pause
+            return None
 
 
 class DynamoCrawlableCodes(RedirectTable):

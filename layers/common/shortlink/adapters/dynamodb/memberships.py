@@ -16,6 +16,7 @@ from pynamodb.expressions.condition import Condition
 from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.errors import StorageUnavailable
 from shortlink.people.model import Invitation, Membership, Role, role_named
 
 MEMBERSHIP = "membership"
@@ -62,6 +63,7 @@ class PersonItem(Model):
 
     item_key = UnicodeAttribute(hash_key=True, attr_name="key_hash")
     session_generation = NumberAttribute(null=True, attr_name="session_generation")
+    signed_out_at = NumberAttribute(null=True, attr_name="signed_out_at")  # Unix seconds of the last Sign out
 
 
 def _role(text: str) -> Role:
@@ -93,7 +95,8 @@ def membership_key(workspace_id: str, subject: str) -> str:
 
 class DynamoMemberships:
     """Memberships; writes and listings in the home region's table, a role check in this
-    region's replica first (the home's for a membership not replicated yet), as keys are found."""
+    region's replica first (the home's for a membership not replicated yet), as keys are found;
+    a `fresh` check (before a write) only at home, as a fresh key lookup."""
 
     def __init__(self, table_name: str, home_region: str | None = None, region: str | None = None) -> None:
         self._model = bound_model(MembershipItem, table_name, home_region)
@@ -103,23 +106,36 @@ class DynamoMemberships:
         membership = self.membership_in(workspace_id, subject)
         return membership.role if membership else None
 
-    def membership_in(self, workspace_id: str, subject: str) -> Membership | None:
-        item = self._item(workspace_id, subject)
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False) -> Membership | None:
+        item = self._item(workspace_id, subject, fresh)
         return _membership(item) if item is not None and item.kind == MEMBERSHIP else None
 
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         item = self._item(workspace_id, subject)
         return item is not None and item.kind == REMOVED
 
-    def _item(self, workspace_id: str, subject: str) -> MembershipItem | None:
-        for model in dict.fromkeys((self._replica, self._model)):
+    def _item(self, workspace_id: str, subject: str, fresh: bool = False) -> MembershipItem | None:
+        key = membership_key(workspace_id, subject)
+        if fresh:
             try:
-                return model.get(membership_key(workspace_id, subject), consistent_read=True)
-            except DoesNotExist:
-                continue
-            except PynamoDBException as error:
-                raise unavailable(error) from error
+                return self._get(self._model, key)
+            except StorageUnavailable:
+                if self._replica is self._model:
+                    raise
+                return self._get(self._replica, key)  # home out of reach: as DynamoApiKeyStore.find_by_hash
+        for model in dict.fromkeys((self._replica, self._model)):
+            if (item := self._get(model, key)) is not None:
+                return item
         return None
+
+    @staticmethod
+    def _get(model: type[MembershipItem], key: str) -> MembershipItem | None:
+        try:
+            return model.get(key, consistent_read=True)
+        except DoesNotExist:
+            return None
+        except PynamoDBException as error:
+            raise unavailable(error) from error
 
     def _scan(self, condition: Condition) -> list[Membership]:
         model = self._model
@@ -191,18 +207,30 @@ class DynamoPersonSessions:
     def __init__(self, table_name: str, home_region: str | None = None) -> None:
         self._model = bound_model(PersonItem, table_name, home_region)
 
-    def session_generation(self, subject: str) -> int:
+    def _person(self, subject: str) -> PersonItem | None:
         try:
-            return int(self._model.get(f"person#{subject}", consistent_read=True).session_generation or 0)
+            return self._model.get(f"person#{subject}", consistent_read=True)
         except DoesNotExist:
-            return 0
+            return None
         except PynamoDBException as error:
             raise unavailable(error) from error
 
-    def end_sessions(self, subject: str) -> None:
+    def session_generation(self, subject: str) -> int:
+        found = self._person(subject)
+        return int(found.session_generation or 0) if found else 0
+
+    def signed_out_at(self, subject: str) -> int:
+        found = self._person(subject)
+        return int(found.signed_out_at or 0) if found else 0
+
+    def end_sessions(self, subject: str, now: datetime | None = None) -> None:
+        """One update: the generation moved on, and the moment kept (the latest Sign out wins)."""
         model = self._model
+        moment = int((now or datetime.now(UTC)).timestamp())
         try:
-            model(item_key=f"person#{subject}").update(actions=[model.session_generation.add(1)])
+            model(item_key=f"person#{subject}").update(
+                actions=[model.session_generation.add(1), model.signed_out_at.set(moment)]
+            )
         except PynamoDBException as error:
             raise unavailable(error) from error
 

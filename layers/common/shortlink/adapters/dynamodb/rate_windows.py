@@ -11,12 +11,13 @@ from shortlink.adapters.dynamodb.counter_item import CounterItem
 class DynamoWindowCounter:
     """Rate limits in the counters table: fixed windows (one conditional `ADD` per use) and
     attempt logs (one item per subject: a GetItem, then an UpdateItem conditional on its version).
-    In a deployment of several regions each region counts in items of its own (`region`: a last
-    suffix of the key), never one another's: a limit then holds per region, so at most regions x
-    limit in all."""
+    In a deployment of several regions a limit is counted either in items of this region's own
+    (`region`: a last suffix of the key, never written by another region: the limit holds per
+    region, so at most regions x limit in all), or in the home region's table (`home_region`:
+    every region counts in the same items there, conditionally, so the limit holds in total)."""
 
-    def __init__(self, table_name: str, region: str | None = None) -> None:
-        self._model = bound_model(CounterItem, table_name)
+    def __init__(self, table_name: str, region: str | None = None, *, home_region: str | None = None) -> None:
+        self._model = bound_model(CounterItem, table_name, home_region)
         self._suffix = f"#{region}" if region else ""
 
     def _window(self, subject: str, window: int) -> "CounterItem":

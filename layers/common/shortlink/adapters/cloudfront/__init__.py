@@ -1,0 +1,1 @@
+"""CloudFront: the edge's KeyValueStore."""

@@ -1,0 +1,269 @@
+"""The key's links: the list and its search, one link's page and QR code, and the forms that
+create (one or many), edit, delete and restore them."""
+
+import contextlib
+import io
+import re
+from dataclasses import replace
+from typing import Any
+from urllib.parse import urlencode
+
+from aws_lambda_powertools.event_handler import Response
+from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
+
+from shortlink.api.link_commands import commands_of
+from shortlink.commands.links import LinkCommands, LinkWritten
+from shortlink.console import audit, forms
+from shortlink.console.pages import see_other
+from shortlink.console.plumbing import (
+    Refused,
+    destinations,
+    page_of,
+    posted_by_session,
+    query,
+    requested,
+    requiring,
+    short_link,
+    shown,
+    stored_key,
+    view,
+)
+from shortlink.console.sessions import Session
+from shortlink.console.stats import chosen_range, clicks_last_7_days, stats_report
+from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
+from shortlink.links.model import Link
+from shortlink.links.use_cases import owned_link
+from shortlink.people.actors import Actor
+from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
+from shortlink.wiring import link_repository, short_domains
+
+PAGE_SIZE = 25
+# A title search reads at most this many of the key's newest links.
+SEARCH_LIMIT = 500
+MAX_BULK_LINES = 100
+
+router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
+
+
+def found_links(owner: str, text: str) -> list[Link]:
+    """The key's link with this code, and its links whose title holds `text` (any case)."""
+    needle = text.casefold()
+    found = []
+    with contextlib.suppress(LinkNotFound):
+        found.append(owned_link(text, owner, link_repository()))
+    links, cursor = link_repository().list_for_owner(owner, 100, None, None)
+    read = links
+    while cursor and len(read) < SEARCH_LIMIT:
+        links, cursor = link_repository().list_for_owner(owner, 100, cursor, None)
+        read += links
+    found.extend(link for link in read if needle in (link.title or "").casefold() and link.code != text)
+    return found
+
+
+def passes_filters(link: Link, tag: str, on_domain: str | None, campaign: str) -> bool:
+    """Whether a link a search found is one the list's filters keep (as list_for_owner filters)."""
+    in_campaign = not campaign or (link.utm is not None and link.utm.campaign == campaign)
+    return (not tag or tag in link.tags) and on_domain in (None, link.domain) and in_campaign
+
+
+@router.get("/console")
+def links_page() -> Response[Any]:
+    current, key = requiring("links:read")
+    tag, cursor, text, domain = query("tag"), query("cursor") or None, query("q"), query("domain")
+    campaign = query("utm_campaign")
+    if tag and not re.fullmatch(TAG_PATTERN, tag):
+        raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
+    if len(campaign) > MAX_UTM_VALUE_LENGTH:
+        raise Refused(400, f"a campaign is at most {MAX_UTM_VALUE_LENGTH} characters")
+    on_domain = short_domains().domain_named(domain) if domain else None
+    if text:
+        found = found_links(key.owner, text)
+        links = [link for link in found if passes_filters(link, tag, on_domain, campaign)]
+        next_cursor = None
+    else:
+        links, next_cursor = link_repository().list_for_owner(
+            key.owner, PAGE_SIZE, cursor, tag or None, utm_campaign=campaign or None, domain=on_domain
+        )
+    counted = key.allows("stats:read")
+    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
+    filters = {name: given for name, given in (("tag", tag), ("utm_campaign", campaign), ("domain", domain)) if given}
+    next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
+    return shown(
+        "links.html",
+        key,
+        current,
+        active=[row for row in rows if row["deleted_at"] is None],
+        deleted=[row for row in rows if row["deleted_at"] is not None],
+        tag=tag,
+        text=text,
+        campaign=campaign,
+        domain=domain,
+        domains=short_domains().names,
+        first_page=f"/console?{urlencode(filters)}" if filters else "/console",
+        next_page=next_page,
+        paged=cursor is not None,
+    )
+
+
+def link_form(key: Actor, current: Session, state: forms.FormState, status: int = 200, **context: Any) -> Response[Any]:
+    routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
+    variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
+    domains = short_domains().names
+    return shown(
+        "link_form.html", key, current, status, form=state, routes=routes, variants=variants, domains=domains,
+        **context,
+    )  # fmt: skip
+
+
+@router.get("/console/links/new")
+def new_link_page() -> Response[Any]:
+    current, key = requiring("links:write")
+    return link_form(key, current, forms.FormState(), editing=None, bulk=None)
+
+
+def errors_of(error: ShortlinkError) -> dict[str, str]:
+    """A refusal of the domain at the field it names."""
+    match error:
+        case InvalidLinkOption():
+            return {forms.field_of(error.field): str(error)}
+        case InvalidUrl():
+            return {"url": f"url: {error}"}
+        case SlugTaken():
+            return {"slug": f"slug {error} (or one that reads the same) is taken"}
+        case RateLimited():
+            return {"form": str(error)}
+    raise error
+
+
+def link_commands(actor: Actor) -> LinkCommands:
+    """The link commands of this console request by `actor` (each writes its entry and queues its
+    link.* event, as the API's do)."""
+    return commands_of(audit.origin(actor), destinations, view)
+
+
+def create_from(form: forms.Form, commands: LinkCommands) -> LinkWritten:
+    url, options = forms.link_options(form)
+    options = replace(options, domain=short_domains().domain_named(forms.value(form, "domain") or None))
+    return commands.create(url, options)
+
+
+@router.post("/console/links")
+def create() -> Response[Any]:
+    form, current, key = posted_by_session("links:write")
+    try:
+        link = create_from(form, link_commands(key)).link
+    except forms.FormErrors as error:
+        return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
+    except ShortlinkError as error:
+        return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=None, bulk=None)
+    return see_other(page_of(link, created="1"))
+
+
+@router.post("/console/links/bulk")
+def create_many() -> Response[Any]:
+    form, current, key = posted_by_session("links:write")
+    lines = [line.strip() for line in forms.value(form, "lines").splitlines() if line.strip()]
+    if not 1 <= len(lines) <= MAX_BULK_LINES:
+        raise Refused(422, f"paste 1 to {MAX_BULK_LINES} lines, one URL (and an optional title) each")
+    results = []
+    commands = link_commands(key)
+    with commands.together():  # one queue call for the whole batch
+        for number, line in enumerate(lines, start=1):
+            url, _, title = line.partition(" ")
+            item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
+            try:
+                created = create_from(item, commands)
+            except forms.FormErrors as error:
+                results.append({"line": number, "text": line, "error": str(error)})
+                continue
+            except ShortlinkError as error:
+                results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
+                continue
+            results.append({"line": number, "text": line, "link": created.view})
+    bulk = {"results": results, "created": sum("link" in result for result in results)}
+    return link_form(key, current, forms.FormState(), editing=None, bulk=bulk)
+
+
+@router.get("/console/links/<code>")
+def link_page(code: str) -> Response[Any]:
+    current, key = requiring("links:read")
+    link = requested(code, key)
+    preset, granularity, start, end = chosen_range()
+    report, range_error = None, None
+    if key.allows("stats:read"):
+        try:
+            report = stats_report(link, granularity, start, end)
+        except InvalidLinkOption as error:
+            range_error = str(error)
+    return shown(
+        "link.html",
+        key,
+        current,
+        422 if range_error else 200,
+        link=view(link),
+        report=report,
+        range_error=range_error,
+        preset=preset,
+        granularity=granularity,
+        stats_query={"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")},
+        created=query("created"),
+        history=audit.link_history(key, link),
+    )
+
+
+@router.get("/console/links/<code>/qr.<image_format>")
+def qr_code(code: str, image_format: str) -> Response[Any]:
+    import segno  # only this route draws
+
+    _, key = requiring("links:read")
+    if image_format not in ("svg", "png"):
+        raise Refused(404, "a QR code is an .svg or a .png")
+    link = requested(code, key)
+    image = io.BytesIO()
+    segno.make(short_link(link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
+    headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
+    if query("download") != "1":
+        headers = {}
+    if image_format == "svg":
+        return Response(
+            200, "image/svg+xml", image.getvalue().decode(), headers={**headers, "Cache-Control": "no-store"}
+        )
+    return Response(200, "image/png", image.getvalue(), headers={**headers, "Cache-Control": "no-store"})
+
+
+# The edit form shows the link as it is: a write-only key may not read it (as GET /links/{code}).
+@router.get("/console/links/<code>/edit")
+def edit_page(code: str) -> Response[Any]:
+    current, key = requiring("links:write", "links:read")
+    link = view(requested(code, key))
+    return link_form(key, current, forms.FormState(forms.form_of_link(link)), editing=link, bulk=None)
+
+
+@router.post("/console/links/<code>")
+def edit(code: str) -> Response[Any]:
+    form, current, key = posted_by_session("links:write", "links:read")
+    stored = requested(code, key)
+    link = view(stored)
+    try:
+        link_commands(key).edit(stored.key, forms.link_changes(form), compared_with=stored)
+    except forms.FormErrors as error:
+        return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
+    except ShortlinkError as error:
+        if isinstance(error, LinkNotFound):
+            raise
+        return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
+    return see_other(page_of(stored))
+
+
+@router.post("/console/links/<code>/delete")
+def delete(code: str) -> Response[Any]:
+    _, _, key = posted_by_session("links:write")
+    link_commands(key).delete(stored_key(code))
+    return see_other("/console")
+
+
+@router.post("/console/links/<code>/restore")
+def restore(code: str) -> Response[Any]:
+    _, _, key = posted_by_session("links:write")
+    restored = link_commands(key).restore(stored_key(code)).link
+    return see_other(page_of(restored))

@@ -1,0 +1,10 @@
+"""The redirect's routes, as template.yaml names them (RedirectFunction's events): a follow of a
+code by GET, HEAD or POST, and a short domain's own addresses (shortlink.redirect.domain_addresses).
+A front that routes (API Gateway) names the route it matched; a load balancer's event has its
+path matched against these (shortlink.web.events)."""
+
+ROOT = "GET /"
+WELL_KNOWN_FILE = "GET /.well-known/{file}"
+ROBOTS_TXT = "GET /robots.txt"
+FOLLOWS = ("GET /{code}", "HEAD /{code}", "POST /{code}")
+ROUTES = (*FOLLOWS, ROOT, WELL_KNOWN_FILE, ROBOTS_TXT)

@@ -1,0 +1,24 @@
+"""The edge's store file as the local stack publishes it (tools/developers/devstack/edge_host.mjs reads it):
+links encoded by shortlink.edge.entries, written to a temporary file and renamed over it."""
+
+import json
+import os
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from pathlib import Path
+
+from shortlink.domains.model import ShortDomains
+from shortlink.edge.entries import DOMAINS_KEY, domains_entry, edge_entry, edge_key
+from shortlink.links.model import Link
+
+
+def publish(path: Path, links: Iterable[Link], domains: ShortDomains) -> None:
+    """Publish the entries of `links` (those the edge may answer) and of `domains` at `path`."""
+    entries = {DOMAINS_KEY: domains_entry(domains)}
+    for link in links:
+        value = edge_entry(link, datetime.now(UTC))
+        if value is not None:
+            entries[edge_key(link)] = value
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(entries))
+    os.replace(temporary, path)
