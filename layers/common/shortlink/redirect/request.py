@@ -52,7 +52,23 @@ class RedirectRequest:
     the template names it, "" for none), `method`, `code` (the path's, None on a route that
     names none: a domain's own address), `speculative` and `key` at once, the rest on first use."""
 
-    # Parts not read yet: the class's values until a request reads its own (a hit sets few).
+    # What every follow reads, in slots; the lazy parts below go to a dict made only when a
+    # request reads one (a plain hit reads none).
+    __slots__ = (
+        "__dict__",
+        "_event",
+        "_parameters",
+        "_reading",
+        "code",
+        "front",
+        "headers",
+        "key",
+        "method",
+        "query",
+        "route",
+        "speculative",
+    )
+    # Parts not read yet: the class's values until a request reads its own.
     _through_edge: bool | None = None
     _key_prefix: str | None = _UNREAD
     _client_ip: "IpAddress | None" = _UNREAD
