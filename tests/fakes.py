@@ -1,15 +1,19 @@
 """In-memory implementations of the domain's ports, for unit tests."""
 
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import UTC, date, datetime
 from typing import Any
 
 from shortlink.access.api_keys import ApiKey
+from shortlink.audit.model import AuditEntry
+from shortlink.audit.trail import AuditPage
 from shortlink.edge.store_plan import StoreUpdate
 from shortlink.errors import CodeTaken, LinkNotFound, SlugTaken, StorageUnavailable
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.model import Invitation, Membership, Role
+from shortlink.webhooks.events import EventMessage
 
 
 class InMemoryCounter:
@@ -218,6 +222,34 @@ class InMemoryInvitations:
                 self.items[token_hash] = (invitation, True)
                 return invitation
         return None
+
+
+class InMemoryAuditTrail:
+    def __init__(self, fails: bool = False) -> None:
+        self.entries: list[AuditEntry] = []
+        self.fails = fails
+
+    def add(self, entries: Sequence[AuditEntry]) -> None:
+        if self.fails:
+            raise StorageUnavailable("throttled")
+        self.entries.extend(entries)
+
+    def page(self, workspace: str, query: object) -> AuditPage:
+        return AuditPage(list(self.entries), None)
+
+
+class InMemoryEventQueue:
+    """The webhook queue: what each call sent, call by call."""
+
+    def __init__(self) -> None:
+        self.calls: list[list[EventMessage]] = []
+
+    @property
+    def sent(self) -> list[EventMessage]:
+        return [message for call in self.calls for message in call]
+
+    def send(self, messages: Sequence[EventMessage]) -> None:
+        self.calls.append(list(messages))
 
 
 class InMemoryEdgeStore:

@@ -11,8 +11,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.console.pages import page
-from shortlink.entrypoints.console import (
+from shortlink.console import (
     audit,
     keys,
     links,
@@ -26,7 +25,8 @@ from shortlink.entrypoints.console import (
     stats,
     workspace_settings,
 )
-from shortlink.entrypoints.console.plumbing import Refused
+from shortlink.console.pages import page
+from shortlink.console.plumbing import Refused
 
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}

@@ -33,7 +33,7 @@ from shortlink.clicks.tally import parts_per_link_day
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.edge_log_clicks import edge_packs
 from shortlink.webhooks import emitting as webhook_events
-from shortlink.webhooks.model import click_events
+from shortlink.webhooks.events import click_events
 from shortlink.wiring import (
     cached_links,
     click_counter,

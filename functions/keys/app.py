@@ -17,21 +17,15 @@ from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
+from shortlink.api import audit
 from shortlink.api.audit_views import AuditEntries, audit_answer
+from shortlink.api.auth import current_api_key, current_person, for_people, needs
+from shortlink.api.errors import missing_scope
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.api.people_views import PersonView, WorkspaceView
-from shortlink.api.resolver import (
-    api_resolver,
-    current_api_key,
-    current_person,
-    error_response,
-    for_people,
-    missing_scope,
-    needs,
-)
+from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, answers, content_answer
-from shortlink.audit.queries import InvalidAuditQuery, audit_query, export_format
-from shortlink.entrypoints import audit
+from shortlink.audit.queries import audit_query, export_format
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
 from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
 
@@ -122,11 +116,6 @@ def audit_log(
     query = audit_query({name: value for name, value in asked.items() if value is not None})
     chosen = export_format(output)
     return audit_answer(audit_trail().page(current_api_key(app).owner, query), chosen)
-
-
-@app.exception_handler(InvalidAuditQuery)
-def invalid_audit_query(error: InvalidAuditQuery) -> Response[Any]:
-    return error_response(400, "invalid_query", str(error), details={"parameter": error.parameter})
 
 
 @app.get(

@@ -7,34 +7,36 @@ from typing import Annotated, Any, cast
 from aws_lambda_powertools import Logger, Tracer
 from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
-from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
-from shortlink.api.resolver import api_resolver, current_api_key, destination_policy, error_response, needs
-from shortlink.api.responses import BODY_ERRORS, answers
+from shortlink.api import audit
+from shortlink.api.auth import current_api_key, needs
+from shortlink.api.link_presentation import destination_policy
+from shortlink.api.requests import api_request
+from shortlink.api.resolver import api_resolver
 from shortlink.api.webhook_views import (
+    CREATE_ANSWERS,
+    DELETE_ANSWERS,
+    EDIT_ANSWERS,
+    LIST_ANSWERS,
+    ROTATE_ANSWERS,
     CreatedEndpoint,
     CreateEndpointRequest,
     EditEndpointRequest,
-    EndpointList,
     EndpointView,
     RotatedSecret,
 )
-from shortlink.entrypoints import audit
 from shortlink.settings.webhooks import WebhookSettings
-from shortlink.webhooks.model import (
+from shortlink.webhooks.addresses import validate_endpoint_url
+from shortlink.webhooks.endpoints import (
     MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,
-    EndpointChanged,
     EndpointNotFound,
-    TooManyEndpoints,
     edited,
-    new_endpoint_id,
-    new_secret,
+    new_endpoint,
     rotated,
-    validate_endpoint_url,
 )
 from shortlink.wiring import addresses, api_key_store, person_access, settings_of, short_domains, webhook_endpoints
 
@@ -42,14 +44,13 @@ logger = Logger()
 tracer = Tracer()
 app = api_resolver(api_key_store, person_access)
 
-ENDPOINT_ID_PATTERN = r"^ep_[0-9a-f]{32}$"
+EndpointId = Annotated[str, Path(pattern=r"^ep_[0-9a-f]{32}$")]
 
 
-def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> dict[int, OpenAPIResponse]:
-    """`answers` with this route's own words for its errors (`e404="..."`)."""
-    for key, text in descriptions.items():
-        responses[int(key.removeprefix("e"))]["description"] = text
-    return responses
+def checked_url(url: str) -> str:
+    """Where a webhook of this request's account may be sent (422 invalid_url naming the problem)."""
+    policy = destination_policy(api_request(app).host, addresses(), short_domains())
+    return validate_endpoint_url(url, policy, settings_of(WebhookSettings).allow_loopback)
 
 
 @app.post(
@@ -59,32 +60,13 @@ def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> di
     # Account configuration whose deliveries carry the account's links and clicks: a key that
     # may not read those may not have them sent elsewhere either.
     security=needs(ADMIN, LINKS_READ, STATS_READ),
-    responses=documented(
-        answers(
-            201,
-            "the endpoint and its signing secret (shown once)",
-            CreatedEndpoint,
-            *BODY_ERRORS,
-            409,
-            links={"Delete": {"operationId": "deleteWebhook", "parameters": {"endpoint_id": "$response.body#/id"}}},
-        ),
-        e409=f"the account has {MAX_ENDPOINTS_PER_ACCOUNT} endpoints already",
-    ),
+    responses=CREATE_ANSWERS,
 )
 def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Response[Any]:
-    policy = destination_policy(app, addresses(), short_domains())
-    url = validate_endpoint_url(request.url, policy, settings_of(WebhookSettings).allow_loopback)
     caller = current_api_key(app)
-    endpoint = Endpoint(
-        owner=caller.owner,
-        endpoint_id=new_endpoint_id(),
-        url=url,
-        events=tuple(dict.fromkeys(request.events)),
-        tags=tuple(dict.fromkeys(request.tags)),
-        secret=new_secret(),
-        created_at=datetime.now(UTC),
-        expires_at=caller.expires_at,  # no endpoint outlives the key that registered it
-    )
+    # No endpoint outlives the key that registered it.
+    at, until = datetime.now(UTC), caller.expires_at
+    endpoint = new_endpoint(caller.owner, checked_url(request.url), request.events, request.tags, at, until)
     webhook_endpoints().add(endpoint, MAX_ENDPOINTS_PER_ACCOUNT)
     audit.record(app, "webhook.created", endpoint.endpoint_id)
     logger.info("webhook endpoint registered", extra={"endpoint": endpoint.endpoint_id, "owner": endpoint.owner})
@@ -97,7 +79,7 @@ def create_endpoint(request: Annotated[CreateEndpointRequest, Body()]) -> Respon
     summary="List your webhook endpoints",
     operation_id="listWebhooks",
     security=needs(ADMIN),  # account configuration: no link, no click
-    responses=answers(200, "the account's endpoints, oldest first; a disabled one says so", EndpointList),
+    responses=LIST_ANSWERS,
 )
 def list_endpoints() -> dict[str, Any]:
     endpoints = webhook_endpoints().list_for_owner(current_api_key(app).owner)
@@ -118,20 +100,11 @@ def owned(endpoint_id: str) -> Endpoint:
     operation_id="editWebhook",
     # It may send the account's links and clicks somewhere else: what registering one needs.
     security=needs(ADMIN, LINKS_READ, STATS_READ),
-    responses=documented(
-        answers(200, "the endpoint as changed", EndpointView, *BODY_ERRORS, 404, 409),
-        e404="no such endpoint, or not one of this account's",
-        e409="the endpoint changed meanwhile (another edit or a new secret): read it and try again",
-    ),
+    responses=EDIT_ANSWERS,
 )
-def edit_endpoint(
-    endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)], request: Annotated[EditEndpointRequest, Body()]
-) -> dict[str, Any]:
+def edit_endpoint(endpoint_id: EndpointId, request: Annotated[EditEndpointRequest, Body()]) -> dict[str, Any]:
     endpoint = owned(endpoint_id)
-    url = None
-    if request.url is not None:
-        policy = destination_policy(app, addresses(), short_domains())
-        url = validate_endpoint_url(request.url, policy, settings_of(WebhookSettings).allow_loopback)
+    url = checked_url(request.url) if request.url is not None else None
     changed, fields = edited(endpoint, url, request.events, request.tags, enable=bool(request.enabled))
     if fields:
         changed = webhook_endpoints().replace(endpoint, changed)
@@ -145,13 +118,9 @@ def edit_endpoint(
     summary="Give a webhook endpoint a new signing secret (the old one signs beside it for 24 hours)",
     operation_id="rotateWebhookSecret",
     security=needs(ADMIN),  # the secret only proves deliveries come from here
-    responses=documented(
-        answers(200, "the new secret, shown this once", RotatedSecret, 404, 409),
-        e404="no such endpoint, or not one of this account's",
-        e409="the endpoint changed meanwhile (another edit or a new secret): read it and try again",
-    ),
+    responses=ROTATE_ANSWERS,
 )
-def rotate_secret(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> dict[str, Any]:
+def rotate_secret(endpoint_id: EndpointId) -> dict[str, Any]:
     endpoint = owned(endpoint_id)
     stored = webhook_endpoints().replace(endpoint, rotated(endpoint, datetime.now(UTC)))
     audit.record(app, "webhook.secret_rotated", endpoint_id)
@@ -166,28 +135,13 @@ def rotate_secret(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]
     summary="Remove a webhook endpoint (deliveries still queued for it are dropped)",
     operation_id="deleteWebhook",
     security=needs(ADMIN),  # account configuration: no link, no click
-    responses=documented(answers(204, "removed", None, 404), e404="no such endpoint, or not one of this account's"),
+    responses=DELETE_ANSWERS,
 )
-def delete_endpoint(endpoint_id: Annotated[str, Path(pattern=ENDPOINT_ID_PATTERN)]) -> Response[Any]:
+def delete_endpoint(endpoint_id: EndpointId) -> Response[Any]:
     if not webhook_endpoints().delete(current_api_key(app).owner, endpoint_id):
         raise EndpointNotFound(endpoint_id)
     audit.record(app, "webhook.deleted", endpoint_id)
     return Response(status_code=204)
-
-
-@app.exception_handler(EndpointNotFound)
-def endpoint_not_found(error: EndpointNotFound) -> Response[Any]:
-    return error_response(404, "not_found", f"no webhook endpoint with id {error}")
-
-
-@app.exception_handler(EndpointChanged)
-def endpoint_changed(error: EndpointChanged) -> Response[Any]:
-    return error_response(409, "conflict", f"webhook endpoint {error} changed meanwhile: read it and try again")
-
-
-@app.exception_handler(TooManyEndpoints)
-def too_many_endpoints(error: TooManyEndpoints) -> Response[Any]:
-    return error_response(409, "too_many_webhooks", str(error))
 
 
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)

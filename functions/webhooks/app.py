@@ -19,11 +19,8 @@ from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.errors import StorageUnavailable
-from shortlink.webhooks.model import (
-    CLICK_EVENT,
+from shortlink.webhooks.deliveries import (
     Delivery,
-    EndpointNotFound,
-    EventMessage,
     click_deliveries,
     disables_endpoint,
     link_deliveries,
@@ -31,6 +28,8 @@ from shortlink.webhooks.model import (
     retry_delay,
     signature_headers,
 )
+from shortlink.webhooks.endpoints import EndpointNotFound
+from shortlink.webhooks.events import CLICK_EVENT, EventMessage
 from shortlink.wiring import link_owners, required_webhook_queue, short_domains, webhook_endpoints, webhook_sender
 
 logger = Logger()

@@ -8,7 +8,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink.adapters.dynamodb.webhooks import DynamoEndpointStore
-from shortlink.webhooks.model import Endpoint, EndpointChanged, EndpointNotFound, edited, new_secret, rotated
+from shortlink.webhooks.endpoints import Endpoint, EndpointChanged, EndpointNotFound, edited, new_secret, rotated
 from tests.e2e.store_tables import template_table_on
 
 NOW = datetime.now(UTC).replace(microsecond=0)

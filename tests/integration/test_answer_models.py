@@ -6,9 +6,9 @@ import json
 import pytest
 from pydantic import BaseModel
 
-from shortlink.api.link_views import LinkView
 from shortlink.api.responses import ExportedLink, ExportedLinks
 from shortlink.api.stats_views import AccountStats, LinkStats
+from shortlink.schemas.links import LinkView
 from tests.events import bearer, http_event
 from tests.integration.stream_delivery import StreamDelivery
 from tests.integration.test_flow import drain_clicks, stats_response

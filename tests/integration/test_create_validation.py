@@ -8,7 +8,7 @@ import boto3
 import pytest
 
 from shortlink import wiring as services
-from shortlink.api.resolver import stack_own_hosts
+from shortlink.api.link_presentation import stack_own_hosts
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 

@@ -21,7 +21,7 @@ from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, STATS_READ,
 from shortlink.console.sessions import read_session
 from shortlink.people.model import ROLES
 from shortlink.people.roles import scopes_of
-from shortlink.webhooks.model import Endpoint, new_endpoint_id, new_secret
+from shortlink.webhooks.endpoints import Endpoint, new_endpoint_id, new_secret
 from tests.events import bearer, http_event
 from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console import Browser, signed_in

@@ -344,7 +344,7 @@ def test_routes_and_trigger(template):
 
 
 def test_webhook_deliveries_are_dead_lettered_after_their_last_attempt_and_loopback_is_never_deployed(template):
-    from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+    from shortlink.webhooks.deliveries import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 
     resources = template.stacks[0].template_dict["Resources"]
     queue = resources["WebhookDeliveryQueue"]["Properties"]

@@ -19,7 +19,7 @@ from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.adapters.sqs.webhooks import SqsWebhookQueue
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.errors import StorageUnavailable
-from shortlink.webhooks.model import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
+from shortlink.webhooks.deliveries import MAX_ATTEMPTS, RETRY_DELAYS_SECONDS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record

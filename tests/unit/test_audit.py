@@ -11,7 +11,7 @@ import pytest
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.audit.export import CSV_COLUMNS, entries_csv, entries_json
-from shortlink.audit.model import ACTIONS, TARGET_KINDS, AuditEntry, RecordedActor, new_entry, target_kind_of
+from shortlink.audit.model import ACTIONS, TARGET_KINDS, RecordedActor, new_entry, target_kind_of
 from shortlink.audit.queries import MAX_LIMIT, InvalidAuditQuery, audit_query, export_format
 from shortlink.audit.recording import (
     AuditRecorder,
@@ -22,13 +22,14 @@ from shortlink.audit.recording import (
     link_target,
     recorded,
 )
-from shortlink.audit.trail import AuditPage
 from shortlink.errors import ConfigurationError
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.actors import Actor
 from shortlink.people.model import Membership
 from shortlink.settings.audit import AuditSettings
-from shortlink.webhooks.model import DEFAULT_EVENT_TYPES, EVENT_TYPES, EventMessage, parse_message
+from shortlink.webhooks.deliveries import parse_message
+from shortlink.webhooks.events import DEFAULT_EVENT_TYPES, EVENT_TYPES, EventMessage
+from tests.fakes import InMemoryAuditTrail, InMemoryEventQueue
 
 AT = datetime(2026, 12, 3, 9, 30, 15, 123456, tzinfo=UTC)
 KEY_ACTOR = RecordedActor("key", "0123456789ab", "deploy bot")
@@ -205,34 +206,10 @@ def test_an_entry_is_a_webhook_event_only_endpoints_that_name_it_receive():
     assert parse_message(event.to_json()) == event
 
 
-class ListTrail:
-    def __init__(self, fails: bool = False) -> None:
-        self.entries: list[AuditEntry] = []
-        self.fails = fails
-
-    def add(self, entries):
-        from shortlink.errors import StorageUnavailable
-
-        if self.fails:
-            raise StorageUnavailable("throttled")
-        self.entries.extend(entries)
-
-    def page(self, workspace, query):
-        return AuditPage(list(self.entries), None)
-
-
-class ListQueue:
-    def __init__(self) -> None:
-        self.sent: list[EventMessage] = []
-
-    def send(self, messages):
-        self.sent.extend(messages)
-
-
 def test_the_recorder_writes_then_queues_or_hands_over_the_events_and_queues_nothing_unwritten():
     from shortlink.errors import StorageUnavailable
 
-    trail, queue = ListTrail(), ListQueue()
+    trail, queue = InMemoryAuditTrail(), InMemoryEventQueue()
     recorder = AuditRecorder(trail, queue)
     first, second = entry(), entry(action="link.deleted")
     recorder.record([first])
@@ -244,7 +221,7 @@ def test_the_recorder_writes_then_queues_or_hands_over_the_events_and_queues_not
     assert len(queue.sent) == 1
     assert [event.data["action"] for event in along] == ["link.deleted"]
     # An entry that cannot be written is the caller's failure, and no event tells of it
-    failing = AuditRecorder(ListTrail(fails=True), queue)
+    failing = AuditRecorder(InMemoryAuditTrail(fails=True), queue)
     with pytest.raises(StorageUnavailable):
         failing.record([entry()])
     assert len(queue.sent) == 1

@@ -14,25 +14,20 @@ from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
 from shortlink.web.urls import DestinationPolicy
-from shortlink.webhooks.model import (
+from shortlink.webhooks.addresses import is_public_address, validate_endpoint_url
+from shortlink.webhooks.deliveries import (
     MAX_ATTEMPTS,
-    SECRET_OVERLAP,
-    Endpoint,
-    EventMessage,
     LinkOwnership,
     click_deliveries,
-    click_events,
     delivery_id,
     disables_endpoint,
-    is_public_address,
     link_deliveries,
-    new_secret,
     parse_message,
     retry_delay,
-    rotated,
     signature_headers,
-    validate_endpoint_url,
 )
+from shortlink.webhooks.endpoints import SECRET_OVERLAP, Endpoint, new_secret, rotated
+from shortlink.webhooks.events import EventMessage, click_events
 
 AT = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 

@@ -16,7 +16,8 @@ from typing import Any
 from aws_lambda_powertools.event_handler.openapi.merge import OpenAPIMerge
 from aws_lambda_powertools.event_handler.openapi.models import HTTPBearer
 
-from shortlink.api.resolver import API_KEY_SCHEME, PERSON_SCHEME  # each route's scope is its security requirement
+# Each route's scope is its security requirement.
+from shortlink.api.auth import API_KEY_SCHEME, PERSON_SCHEME
 from shortlink.redirect.responses import NOINDEX, PERMANENT_REDIRECT_MAX_AGE
 
 ROOT = Path(__file__).resolve().parents[2]

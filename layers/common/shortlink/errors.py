@@ -1,5 +1,5 @@
-"""Domain errors. The API maps them to HTTP answers in one place (`register_error_handlers` in
-shortlink.api.resolver); the console and the redirect answer them with their own pages."""
+"""Domain errors. Each door answers them from one table: the API's in shortlink.api.errors, the
+console's in its error pages; the redirect answers with its own pages."""
 
 
 class ConfigurationError(RuntimeError):
@@ -76,3 +76,11 @@ class NoFreeCode(ShortlinkError):
 
 class CodeSpaceExhausted(NoFreeCode):
     """The id counter has run past the last code of the configured length."""
+
+
+class IdempotencyKeyReused(ShortlinkError):
+    """An idempotency key sent again with another request."""
+
+
+class RequestInProgress(ShortlinkError):
+    """The first request with this idempotency key has not answered yet."""

@@ -7,7 +7,7 @@ from typing import Annotated
 from pydantic import BaseModel, Field
 
 from shortlink.access.api_keys import MAX_NAME_CHARS, ApiKey, KeyState, Scope
-from shortlink.api.link_views import STRICT_REQUEST, Moment
+from shortlink.schemas.links import STRICT_REQUEST, Moment
 
 
 class CreateKeyRequest(BaseModel):

@@ -3,9 +3,12 @@
 
 from typing import Annotated, Any
 
+from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.api.link_views import (
+from shortlink.domains.model import ShortDomains
+from shortlink.links.model import LinkChanges, LinkOptions
+from shortlink.schemas.links import (
     DOCUMENTED_WITHOUT_NULL,
     STRICT_REQUEST,
     Crawlable,
@@ -24,8 +27,6 @@ from shortlink.api.link_views import (
     UtmFields,
     link_values,
 )
-from shortlink.domains.model import ShortDomains
-from shortlink.links.model import LinkChanges, LinkOptions
 
 
 class CreateLinkRequest(DestinationOptions):
@@ -101,3 +102,9 @@ class EditLinkRequest(BaseModel):
         given = link_values(self)
         cleared = frozenset(name for name, value in given.items() if value is None)  # only CLEARABLE ones (above)
         return LinkChanges(**{name: value for name, value in given.items() if value is not None}, cleared=cleared)
+
+
+# ?domain= on every route of one link: which domain's link of that code (default: the first).
+DomainQuery = Annotated[
+    str | None, Query(max_length=260, description="the link's short domain; default: the stack's first")
+]

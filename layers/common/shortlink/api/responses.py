@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.types import OpenAPIResponse
 from pydantic import BaseModel, Field
 
-from shortlink.api.link_views import LinkView
+from shortlink.schemas.links import LinkView
 
 
 class ErrorBody(BaseModel):
@@ -141,3 +141,16 @@ def content_answer(
         for media_type, shape in media_types.items()
     }
     return documented
+
+
+# A write's answers: the link (with links:read), or none.
+WRITE_ONLY_ANSWER: dict[int, OpenAPIResponse] = {
+    204: {"description": "done; no body for a key without links:read", "content": {}}
+}
+
+
+def documented(responses: dict[int, OpenAPIResponse], **descriptions: str) -> dict[int, OpenAPIResponse]:
+    """`answers` with this route's own words for its errors (`e404="..."`)."""
+    for key, text in descriptions.items():
+        responses[int(key.removeprefix("e"))]["description"] = text
+    return responses

@@ -1,13 +1,15 @@
-"""How the API reads and shows a webhook endpoint: the bodies that register and change one, and
-its answers."""
+"""How the API reads and shows a webhook endpoint: the bodies that register and change one, its
+views, and the answers the /webhooks routes document."""
 
 from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.api.link_views import DOCUMENTED_WITHOUT_NULL, STRICT_REQUEST, Tags, Url
-from shortlink.webhooks.model import DEFAULT_EVENT_TYPES, EVENT_TYPES, Endpoint, EventType
+from shortlink.api.responses import BODY_ERRORS, answers, documented
+from shortlink.schemas.links import DOCUMENTED_WITHOUT_NULL, STRICT_REQUEST, Tags, Url
+from shortlink.webhooks.endpoints import MAX_ENDPOINTS_PER_ACCOUNT, Endpoint
+from shortlink.webhooks.events import DEFAULT_EVENT_TYPES, EVENT_TYPES, EventType
 
 
 class CreateEndpointRequest(BaseModel):
@@ -93,3 +95,31 @@ class RotatedSecret(BaseModel):
 
 class EndpointList(BaseModel):
     webhooks: list[EndpointView]
+
+
+# The answers of the /webhooks routes, in the words of each.
+NOT_OURS = "no such endpoint, or not one of this account's"
+CHANGED_MEANWHILE = "the endpoint changed meanwhile (another edit or a new secret): read it and try again"
+CREATE_ANSWERS = documented(
+    answers(
+        201,
+        "the endpoint and its signing secret (shown once)",
+        CreatedEndpoint,
+        *BODY_ERRORS,
+        409,
+        links={"Delete": {"operationId": "deleteWebhook", "parameters": {"endpoint_id": "$response.body#/id"}}},
+    ),
+    e409=f"the account has {MAX_ENDPOINTS_PER_ACCOUNT} endpoints already",
+)
+EDIT_ANSWERS = documented(
+    answers(200, "the endpoint as changed", EndpointView, *BODY_ERRORS, 404, 409),
+    e404=NOT_OURS,
+    e409=CHANGED_MEANWHILE,
+)
+ROTATE_ANSWERS = documented(
+    answers(200, "the new secret, shown this once", RotatedSecret, 404, 409),
+    e404=NOT_OURS,
+    e409=CHANGED_MEANWHILE,
+)
+DELETE_ANSWERS = documented(answers(204, "removed", None, 404), e404=NOT_OURS)
+LIST_ANSWERS = answers(200, "the account's endpoints, oldest first; a disabled one says so", EndpointList)

@@ -13,7 +13,7 @@ from shortlink.clicks.visitor_hashes import daily_salt
 from shortlink.links.model import Link, LinkChanges
 from shortlink.people.actors import Actor
 from shortlink.webhooks import emitting
-from shortlink.webhooks.model import AUDIT_EVENT, EventMessage, link_event
+from shortlink.webhooks.events import AUDIT_EVENT, EventMessage, link_event
 
 
 def client_hash(salt_root: bytes, address: str | None, at: datetime) -> str:
@@ -80,11 +80,8 @@ class AuditRecorder:
         if not entries:
             return
         self._trail.add(entries)
+        events = [audit_event(entry) for entry in entries]
         if along is None:
-            self.announce(entries)
+            emitting.emit(self._events, events)
         else:
-            along.extend(audit_event(entry) for entry in entries)
-
-    def announce(self, entries: Sequence[AuditEntry]) -> None:
-        """Queue the events of entries already written (an import's, written with its links)."""
-        emitting.emit(self._events, [audit_event(entry) for entry in entries])
+            along.extend(events)

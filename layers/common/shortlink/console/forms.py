@@ -1,7 +1,7 @@
 """The console's link form: HTML form fields read into the link options the API takes, and
 errors sorted to the field they name. Pure code.
 
-Each field is checked with the API's own field types (shortlink.api.link_views), so a field gets
+Each field is checked with the API's own field types (shortlink.schemas.links), so a field gets
 the message the API's 422 would give; the domain then checks how the options fit together.
 """
 
@@ -12,11 +12,11 @@ from typing import Any
 
 from pydantic import TypeAdapter, ValidationError
 
-from shortlink.api.link_views import DestinationOptions, MaxClicks, Moment, Password, RedirectType, Tags, Title, Url
-from shortlink.api.resolver import describe_validation_errors
+from shortlink.api.errors import describe_validation_errors
 from shortlink.links.model import LinkChanges, LinkOptions
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.rules.model import ACCESS_KEYS
+from shortlink.schemas.links import DestinationOptions, MaxClicks, Moment, Password, RedirectType, Tags, Title, Url
 
 Form = dict[str, list[str]]
 FIELD_TYPES: dict[str, Any] = {

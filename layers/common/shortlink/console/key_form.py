@@ -3,8 +3,8 @@ field gets the message that route's 422 would give. Pure code."""
 
 from pydantic import ValidationError
 
+from shortlink.api.errors import describe_validation_errors
 from shortlink.api.key_views import CreateKeyRequest
-from shortlink.api.resolver import describe_validation_errors
 from shortlink.console.forms import Form, FormErrors, moment_value, value
 
 

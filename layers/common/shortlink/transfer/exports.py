@@ -10,12 +10,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from shortlink.api.link_views import LinkView
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.stats import StatsRange, link_report, span_days, spreadsheet_cell
 from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.ports import LinkRepository
+from shortlink.schemas.links import LinkView
 
 # What one response carries (Lambda answers at most 6 MB); the stats read one query per link.
 MAX_EXPORT_LINKS = 5000
@@ -39,7 +39,7 @@ CSV_COLUMNS = (
     "domain",
 )
 STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks")
-# How the API shows a link (shortlink.api.resolver.link_view).
+# How the API shows a link (shortlink.api.link_presentation.link_view).
 ViewOf = Callable[[Link], LinkView]
 
 

@@ -20,7 +20,12 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from shortlink.access.passwords import password_hash_problem
-from shortlink.api.link_views import (
+from shortlink.domains.model import ShortDomains, link_key
+from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
+from shortlink.links.model import PRIVATE_CODE_LENGTH, Link, LinkOptions
+from shortlink.links.ports import Allowance, LinkRepository
+from shortlink.links.use_cases import create_link, find_link
+from shortlink.schemas.links import (
     STRICT_REQUEST,
     DestinationOptions,
     MaxClicks,
@@ -31,11 +36,6 @@ from shortlink.api.link_views import (
     Title,
     Url,
 )
-from shortlink.domains.model import ShortDomains, link_key
-from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import PRIVATE_CODE_LENGTH, LinkOptions
-from shortlink.links.ports import Allowance, LinkRepository
-from shortlink.links.use_cases import create_link, find_link
 from shortlink.transfer.formats import Record
 from shortlink.web.urls import DestinationPolicy, validate_destination
 
@@ -185,6 +185,7 @@ class Importer:
     failure_answer: FailureAnswer
     invalid_answer: InvalidAnswer
     domains: ShortDomains
+    created: list[Link] = field(default_factory=list)  # the links this run wrote, as stored
 
     def run(self, records: list[Record]) -> ImportReport:
         report = ImportReport()
@@ -243,4 +244,5 @@ class Importer:
             return RecordResult(line, "skipped", str(error), link.url, message=IMPORTED_BEFORE)
         if link.deleted_at is not None:
             created = self.links.set_deleted(created.key, self.owner, link.deleted_at)
+        self.created.append(created)
         return RecordResult(line, "created", created.code, created.url)

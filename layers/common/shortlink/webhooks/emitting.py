@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from shortlink.errors import StorageUnavailable
-from shortlink.webhooks.model import EventMessage
+from shortlink.webhooks.events import EventMessage
 
 logger = logging.getLogger("shortlink.webhooks.emitting")
 

@@ -13,7 +13,8 @@ from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
 from shortlink.adapters.dynamodb.link_store import LinkItem
-from shortlink.webhooks.model import Endpoint, EndpointChanged, EndpointNotFound, LinkOwnership, TooManyEndpoints
+from shortlink.webhooks.deliveries import LinkOwnership
+from shortlink.webhooks.endpoints import Endpoint, EndpointChanged, EndpointNotFound, TooManyEndpoints
 
 BATCH_GET_LIMIT = 100  # DynamoDB's BatchGetItem maximum
 

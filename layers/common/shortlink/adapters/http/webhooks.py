@@ -5,7 +5,7 @@
   rebinding); the connection goes to the address checked, with the name for TLS and Host.
 - Short timeouts, no redirect followed (a 3xx is a failure), no retry here (the queue retries),
   at most MAX_RESPONSE_BYTES of the answer read.
-- The delivery comes signed (shortlink.webhooks.model.signature_headers).
+- The delivery comes signed (shortlink.webhooks.deliveries.signature_headers).
 """
 
 import ipaddress
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from shortlink.webhooks.model import is_public_address
+from shortlink.webhooks.addresses import is_public_address
 
 CONNECT_TIMEOUT_SECONDS = 3.0
 READ_TIMEOUT_SECONDS = 5.0

@@ -5,7 +5,8 @@ from collections.abc import Sequence
 
 from shortlink.adapters.sqs.clicks import SqsQueue
 from shortlink.errors import StorageUnavailable
-from shortlink.webhooks.model import Delivery, EventMessage
+from shortlink.webhooks.deliveries import Delivery
+from shortlink.webhooks.events import EventMessage
 
 SQS_BATCH_LIMIT = 10  # SendMessageBatch entries per call
 

@@ -8,12 +8,11 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api.key_views import CreatedKey, KeyView
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.key_form import key_request
 from shortlink.console.pages import see_other
+from shortlink.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.errors import ApiKeyNotFound, InvalidApiKeyOption, ScopeNotGrantable
 from shortlink.people.actors import Actor
 from shortlink.wiring import api_key_store

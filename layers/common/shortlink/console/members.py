@@ -8,11 +8,10 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
+from shortlink.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
 from shortlink.console.sessions import LOOPBACK_HOSTS, Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import browser_host, now, posted_by_session, requiring, resolver, shown
 from shortlink.errors import ShortlinkError
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, RoleNotGrantable

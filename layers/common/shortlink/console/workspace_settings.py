@@ -7,11 +7,10 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
+from shortlink.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import now, posted_by_session, requiring, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidWorkspaceSetting
 from shortlink.people.roles import OWNERSHIP

@@ -11,17 +11,13 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.access.rate_limits import CreateAllowance
-from shortlink.api.link_views import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
-from shortlink.audit.recording import changed_fields, link_target
-from shortlink.console import forms
+from shortlink.api.link_commands import commands_of
+from shortlink.commands.links import LinkCommands, LinkWritten
+from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
-from shortlink.console.sessions import Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import (
+from shortlink.console.plumbing import (
     Refused,
     destinations,
-    now,
     page_of,
     posted_by_session,
     query,
@@ -32,13 +28,14 @@ from shortlink.entrypoints.console.plumbing import (
     stored_key,
     view,
 )
-from shortlink.entrypoints.console.stats import chosen_range, clicks_last_7_days, stats_report
+from shortlink.console.sessions import Session
+from shortlink.console.stats import chosen_range, clicks_last_7_days, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
-from shortlink.links.use_cases import create_link, delete_link, edit_link, owned_link, restore_link
+from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
-from shortlink.settings.rate_limits import RateLimitSettings
-from shortlink.wiring import code_generator, link_repository, settings_of, short_domains, window_counter
+from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
+from shortlink.wiring import link_repository, short_domains
 
 PAGE_SIZE = 25
 # A title search reads at most this many of the key's newest links.
@@ -138,23 +135,27 @@ def errors_of(error: ShortlinkError) -> dict[str, str]:
     raise error
 
 
-def create_from(form: forms.Form, owner: str) -> Link:
+def link_commands(actor: Actor) -> LinkCommands:
+    """The link commands of this console request by `actor` (each writes its entry and queues its
+    link.* event, as the API's do)."""
+    return commands_of(audit.origin(actor), destinations, view)
+
+
+def create_from(form: forms.Form, commands: LinkCommands) -> LinkWritten:
     url, options = forms.link_options(form)
     options = replace(options, domain=short_domains().domain_named(forms.value(form, "domain") or None))
-    allowance = CreateAllowance(owner, settings_of(RateLimitSettings).creates_per_minute, now(), window_counter())
-    return create_link(url, owner, code_generator(), link_repository(), now(), options, destinations(), allowance)
+    return commands.create(url, options)
 
 
 @router.post("/console/links")
 def create() -> Response[Any]:
     form, current, key = posted_by_session("links:write")
     try:
-        link = create_from(form, key.owner)
+        link = create_from(form, link_commands(key)).link
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=None, bulk=None)
     except ShortlinkError as error:
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=None, bulk=None)
-    audit.record(key, "link.created", link_target(link))
     return see_other(page_of(link, created="1"))
 
 
@@ -165,19 +166,20 @@ def create_many() -> Response[Any]:
     if not 1 <= len(lines) <= MAX_BULK_LINES:
         raise Refused(422, f"paste 1 to {MAX_BULK_LINES} lines, one URL (and an optional title) each")
     results = []
-    for number, line in enumerate(lines, start=1):
-        url, _, title = line.partition(" ")
-        item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
-        try:
-            created = create_from(item, key.owner)
-        except forms.FormErrors as error:
-            results.append({"line": number, "text": line, "error": str(error)})
-            continue
-        except ShortlinkError as error:
-            results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
-            continue
-        audit.record(key, "link.created", link_target(created))  # outside: a failed entry fails the request
-        results.append({"line": number, "text": line, "link": view(created)})
+    commands = link_commands(key)
+    with commands.together():  # one queue call for the whole batch
+        for number, line in enumerate(lines, start=1):
+            url, _, title = line.partition(" ")
+            item = {"url": [url], "title": [title], "tags": form.get("tags", [""])}
+            try:
+                created = create_from(item, commands)
+            except forms.FormErrors as error:
+                results.append({"line": number, "text": line, "error": str(error)})
+                continue
+            except ShortlinkError as error:
+                results.append({"line": number, "text": line, "error": "; ".join(errors_of(error).values())})
+                continue
+            results.append({"line": number, "text": line, "link": created.view})
     bulk = {"results": results, "created": sum("link" in result for result in results)}
     return link_form(key, current, forms.FormState(), editing=None, bulk=bulk)
 
@@ -243,29 +245,25 @@ def edit(code: str) -> Response[Any]:
     stored = requested(code, key)
     link = view(stored)
     try:
-        changes = forms.link_changes(form)
-        edited = edit_link(stored.key, key.owner, changes, link_repository(), now(), destinations())
+        link_commands(key).edit(stored.key, forms.link_changes(form), compared_with=stored)
     except forms.FormErrors as error:
         return link_form(key, current, forms.FormState(form, error.errors), 422, editing=link, bulk=None)
     except ShortlinkError as error:
         if isinstance(error, LinkNotFound):
             raise
         return link_form(key, current, forms.FormState(form, errors_of(error)), 422, editing=link, bulk=None)
-    audit.record(key, "link.edited", link_target(edited), changed_fields(stored, edited))
     return see_other(page_of(stored))
 
 
 @router.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    deleted = delete_link(stored_key(code), key.owner, link_repository(), now())
-    audit.record(key, "link.deleted", link_target(deleted))
+    link_commands(key).delete(stored_key(code))
     return see_other("/console")
 
 
 @router.post("/console/links/<code>/restore")
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    restored = restore_link(stored_key(code), key.owner, link_repository())
-    audit.record(key, "link.restored", link_target(restored))
+    restored = link_commands(key).restore(stored_key(code)).link
     return see_other(page_of(restored))

@@ -12,12 +12,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.rate_limits import SignInAttempt
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.passkey_credentials import BASE64URL, MAX_FIELD_CHARS, parsed_credential
+from shortlink.console.people_sign_in import MAX_PASSWORD_CHARS, counted, pool
+from shortlink.console.plumbing import Refused, posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.people_sign_in import MAX_PASSWORD_CHARS, counted, pool
-from shortlink.entrypoints.console.plumbing import Refused, posted_by_session, requiring, shown
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidMemberOption, PasskeyRefused, SignInRefused
 from shortlink.people.ports import Passkey

@@ -9,12 +9,12 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
+from shortlink.api.audit import origin_of
 from shortlink.audit.export import entries_csv, entries_json
 from shortlink.audit.model import TARGET_KINDS, Action
 from shortlink.audit.queries import MAX_LIMIT, AuditQuery, InvalidAuditQuery, audit_query
-from shortlink.audit.recording import link_target
-from shortlink.entrypoints.audit import origin_of
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now, query, requiring, shown
+from shortlink.audit.recording import RequestOrigin, link_target
+from shortlink.console.plumbing import Refused, current_event, now, query, requiring, shown
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
 from shortlink.wiring import audit_recorder, audit_trail
@@ -25,11 +25,17 @@ LINK_HISTORY = 20  # a link's page shows its latest entries
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
-def record(actor: Actor, action: Action, target_id: str, changed: Iterable[str] = ()) -> None:
-    """One entry of this console request by `actor` (the session's key or person, or the key a
+def origin(actor: Actor) -> RequestOrigin:
+    """This console request's origin, by `actor` (the session's key or person, or the key a
     failed sign-in named)."""
+    event = current_event()
+    return origin_of(actor, event.raw_event, event.request_context.request_id or "", now())
+
+
+def record(actor: Actor, action: Action, target_id: str, changed: Iterable[str] = ()) -> None:
+    """One entry of this console request by `actor`; its audit.recorded event queued."""
     at = now()
-    audit_recorder().record([origin_of(actor, current_event(), at).entry(action, target_id, at, changed)])
+    audit_recorder().record([origin(actor).entry(action, target_id, at, changed)])
 
 
 def link_history(key: Actor, link: Link) -> list[dict[str, Any]] | None:

@@ -8,13 +8,13 @@ from urllib.parse import urlencode
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.api.link_views import TAG_PATTERN
 from shortlink.clicks.account_stats import account_stats
 from shortlink.clicks.stats import Granularity, link_report, series_csv, span_days, stats_range
-from shortlink.entrypoints.console.plumbing import Refused, now, query, requested, requiring, shown
+from shortlink.console.plumbing import Refused, now, query, requested, requiring, shown
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
+from shortlink.schemas.links import TAG_PATTERN
 from shortlink.wiring import click_stats, short_domains
 
 RANGES = {"24h": timedelta(hours=24), "7d": timedelta(days=7), "30d": timedelta(days=30), "90d": timedelta(days=90)}

@@ -10,13 +10,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.rate_limits import SignInAttempt, take_sign_in_attempt
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
 from shortlink.console.pages import page, see_other, session_cookie
-from shortlink.console.sessions import Session, cookie_value, issue_person_session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.people_sessions import start_person_session
-from shortlink.entrypoints.console.plumbing import (
+from shortlink.console.people_sessions import start_person_session
+from shortlink.console.plumbing import (
     Refused,
     current_event,
     now,
@@ -25,7 +23,8 @@ from shortlink.entrypoints.console.plumbing import (
     requiring,
     shown,
 )
-from shortlink.entrypoints.console.sso import button_label
+from shortlink.console.sessions import Session, cookie_value, issue_person_session
+from shortlink.console.sso import button_label
 from shortlink.people.actors import Actor
 from shortlink.people.errors import (
     InvalidMemberOption,

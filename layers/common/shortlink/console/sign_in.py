@@ -8,11 +8,9 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import hash_api_key
 from shortlink.access.rate_limits import take_sign_in_attempt
-from shortlink.console import forms
+from shortlink.console import audit, forms
 from shortlink.console.pages import ended_session_cookie, page, see_other, session_cookie
-from shortlink.console.sessions import issue_session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import (
+from shortlink.console.plumbing import (
     SIGN_IN,
     acting_key,
     current_event,
@@ -20,7 +18,8 @@ from shortlink.entrypoints.console.plumbing import (
     posted_by_session,
     posted_form,
 )
-from shortlink.entrypoints.console.sso import button_label
+from shortlink.console.sessions import issue_session
+from shortlink.console.sso import button_label
 from shortlink.people.actors import Actor
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings

@@ -13,11 +13,11 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.shared.cookies import Cookie, SameSite
 
+from shortlink.console import audit
 from shortlink.console.pages import HTML, PAGE_HEADERS, page
+from shortlink.console.people_sessions import start_person_session
+from shortlink.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.console.sessions import cookie_value
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.people_sessions import start_person_session
-from shortlink.entrypoints.console.plumbing import Refused, browser_host, current_event, now
 from shortlink.errors import StorageUnavailable
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved

@@ -12,24 +12,17 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from aws_lambda_powertools.utilities.data_classes import APIGatewayProxyEventV2
 
 from shortlink.access.api_keys import ApiKey, writes
-from shortlink.api.link_views import LinkView
-from shortlink.api.resolver import destination_policy, link_view, requested_key
+from shortlink.api.link_presentation import destination_policy, link_view, requested_key
 from shortlink.console import forms
+from shortlink.console.error_pages import error_page
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
-from shortlink.errors import ApiKeyNotFound, InvalidLinkOption, LinkNotFound, RateLimited, ShortlinkError
+from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
-from shortlink.people.errors import (
-    InvalidMemberOption,
-    InvitationNotValid,
-    LastOwner,
-    MemberNotFound,
-    PasskeysUnavailable,
-    RoleNotGrantable,
-)
 from shortlink.people.key_access import key_actor
+from shortlink.schemas.links import LinkView
 from shortlink.settings.edge import EdgeSettings
 from shortlink.web.edge import came_through_edge
 from shortlink.web.events import event_shape
@@ -79,6 +72,12 @@ def resolver() -> APIGatewayHttpResolver:
 
 def current_event() -> APIGatewayProxyEventV2:
     return router.current_event
+
+
+def host() -> str:
+    """The host this request came in on (API Gateway's domain name): the short links' base
+    where the stack names none."""
+    return current_event().request_context.domain_name or ""
 
 
 def session() -> tuple[Session, Actor]:
@@ -165,7 +164,7 @@ def shown(template: str, key: Actor, current: Session, status: int = 200, **cont
 
 
 def short_link(link: Link) -> LinkView:
-    return link_view(resolver(), link, addresses(), short_domains())
+    return link_view(host(), link, addresses(), short_domains())
 
 
 def view(link: Link) -> dict[str, Any]:
@@ -174,7 +173,7 @@ def view(link: Link) -> dict[str, Any]:
 
 def destinations() -> DestinationPolicy:
     """What a link of this request may point to (the API's policy)."""
-    return destination_policy(resolver(), addresses(), short_domains())
+    return destination_policy(host(), addresses(), short_domains())
 
 
 def query(name: str) -> str:
@@ -205,61 +204,12 @@ def refused(error: Refused) -> Response[Any]:
     return page("error.html", error.status, message=str(error))
 
 
-@router.exception_handler(RateLimited)
-def rate_limited(error: RateLimited) -> Response[Any]:
-    answer = page("error.html", 429, message=f"Too many attempts: wait {error.retry_after} s and try again.")
-    answer.headers["Retry-After"] = str(error.retry_after)
-    return answer
-
-
-@router.exception_handler(InvalidLinkOption)
-def invalid_option(error: InvalidLinkOption) -> Response[Any]:
-    return page("error.html", 400, message=str(error))
-
-
-@router.exception_handler(LinkNotFound)
-def link_not_found(error: LinkNotFound) -> Response[Any]:
-    return page("error.html", 404, message="No such link among this key's links.")
-
-
-@router.exception_handler(ApiKeyNotFound)
-def key_not_found(_: ApiKeyNotFound) -> Response[Any]:
-    return page("error.html", 404, message="No such key in this account.")
-
-
-@router.exception_handler(InvalidMemberOption)
-def invalid_member_option(error: InvalidMemberOption) -> Response[Any]:
-    return page("error.html", 422, message=str(error))
-
-
-@router.exception_handler(InvitationNotValid)
-def invitation_not_valid(error: InvitationNotValid) -> Response[Any]:
-    # Wherever it is taken (the accept form, or the step after a TOTP code or a new password).
-    return page("error.html", 404, message=str(error))
-
-
-@router.exception_handler(RoleNotGrantable)
-def role_not_grantable(error: RoleNotGrantable) -> Response[Any]:
-    return page("error.html", 403, message=f"Your role cannot manage a member of role {error.role}.")
-
-
-@router.exception_handler(MemberNotFound)
-def member_not_found(_: MemberNotFound) -> Response[Any]:
-    return page("error.html", 404, message="No such member in this workspace.")
-
-
-@router.exception_handler(LastOwner)
-def last_owner(_: LastOwner) -> Response[Any]:
-    return page("error.html", 409, message="A workspace keeps at least one owner: make someone else owner first.")
-
-
-@router.exception_handler(PasskeysUnavailable)
-def passkeys_unavailable(_: PasskeysUnavailable) -> Response[Any]:
-    # The console was told of a relying party the pool has not (yet) been given.
-    return page("error.html", 409, message="The user pool offers no passkeys: ask the stack's operator.")
-
-
 @router.exception_handler(ShortlinkError)
-def unavailable(error: ShortlinkError) -> Response[Any]:
-    logger.error("console request failed: %s", error, exc_info=error)
-    return page("error.html", 503, message="The store is busy: retry shortly.")
+def domain_error(error: ShortlinkError) -> Response[Any]:
+    """Every domain error, answered from the console's one table (shortlink.console.error_pages)."""
+    answer = error_page(error)
+    if not answer.expected:
+        logger.error("console request failed: %s", error, exc_info=error)
+    shown = page("error.html", answer.status, message=answer.message)
+    shown.headers.update(answer.headers)
+    return shown

@@ -12,9 +12,9 @@ from shortlink.console import forms
 from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
 from shortlink.console.pages import page
 from shortlink.console.passkey_credentials import parsed_credential
+from shortlink.console.people_sign_in import counted, next_step, pool
+from shortlink.console.plumbing import Refused, current_event, now, posted_form
 from shortlink.console.sessions import cookie_value
-from shortlink.entrypoints.console.people_sign_in import counted, next_step, pool
-from shortlink.entrypoints.console.plumbing import Refused, current_event, now, posted_form
 from shortlink.people.errors import InvalidMemberOption, SignInRefused
 from shortlink.people.members import checked_email
 from shortlink.wiring import console_session_secret, people_settings

@@ -6,10 +6,10 @@ from typing import Any
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 
+from shortlink.console import audit
 from shortlink.console.pages import page, see_other, session_cookie
+from shortlink.console.plumbing import now
 from shortlink.console.sessions import issue_person_session
-from shortlink.entrypoints.console import audit
-from shortlink.entrypoints.console.plumbing import now
 from shortlink.people.actors import Actor
 from shortlink.people.model import Person
 from shortlink.wiring import console_session_secret, memberships, person_sessions

@@ -1,0 +1,63 @@
+"""The link commands of a request, for either door: the composition root's stores and queues,
+the caller's allowance, and what the door gives (the request's origin, what its links may point
+to, how it shows a link). The API's functions take theirs from `link_commands(request)`."""
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from shortlink.access.rate_limits import CreateAllowance
+from shortlink.api.audit import request_origin
+from shortlink.api.link_presentation import destination_policy, link_view
+from shortlink.api.requests import ApiRequest
+from shortlink.audit.recording import RequestOrigin
+from shortlink.commands.links import LinkCommands, LinkPresenter
+from shortlink.links.model import Link
+from shortlink.settings.rate_limits import RateLimitSettings
+from shortlink.web.urls import DestinationPolicy
+from shortlink.wiring import (
+    addresses,
+    audit_recorder,
+    code_generator,
+    link_repository,
+    settings_of,
+    short_domains,
+    webhook_queue,
+    window_counter,
+)
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], present: LinkPresenter) -> LinkCommands:
+    """The commands of a request from `origin`, in its workspace (whose keys share the allowance)."""
+
+    def allowance() -> CreateAllowance:
+        limit = settings_of(RateLimitSettings).creates_per_minute
+        return CreateAllowance(origin.workspace, limit, now(), window_counter())
+
+    return LinkCommands(
+        origin=origin,
+        clock=now,
+        links=link_repository(),
+        codes=code_generator,
+        policy=policy,
+        allowance=allowance,
+        present=present,
+        recorder=audit_recorder(),
+        events=webhook_queue(),
+    )
+
+
+def link_commands(request: ApiRequest) -> LinkCommands:
+    """The commands of an API request, in its caller's account."""
+
+    def shown(link: Link) -> dict[str, Any]:
+        return link_view(request.host, link, addresses(), short_domains()).model_dump(mode="json")
+
+    def policy() -> DestinationPolicy:
+        return destination_policy(request.host, addresses(), short_domains())
+
+    return commands_of(request_origin(request, now()), policy, shown)

@@ -1,0 +1,63 @@
+"""How the API door shows a link: its short URL on its own domain (the request's host where the
+stack names no public base), the key of a code a request names, and what its links may point to."""
+
+from functools import cache, lru_cache
+from urllib.parse import urlsplit
+
+from shortlink.domains.model import ShortDomains, link_key
+from shortlink.errors import StorageUnavailable
+from shortlink.links.model import Link
+from shortlink.schemas.links import LinkView
+from shortlink.settings.addresses import AddressSettings
+from shortlink.settings.environment import comma_list
+from shortlink.web.urls import DestinationPolicy
+
+
+def public_base_url(host: str, addresses: AddressSettings) -> str:
+    """Where short links live: the configured base, else the host the request came in on."""
+    return addresses.public_base_url or f"https://{host}"
+
+
+def link_view(host: str, link: Link, addresses: AddressSettings, domains: ShortDomains) -> LinkView:
+    """How the API shows `link` to a request that came in on `host`: its short URL and domain
+    are its domain's."""
+    base = domains.base_url(link.domain, public_base_url(host, addresses))
+    return LinkView.of(link, base, domains.public_name(link.domain))
+
+
+def requested_key(code: str, domain: str | None, domains: ShortDomains) -> str:
+    """The key of `code` on the domain a request names in `?domain=` (default: the first);
+    InvalidLinkOption (422) for a domain the stack does not serve."""
+    return link_key(domains.domain_named(domain), code)
+
+
+def destination_policy(host: str, addresses: AddressSettings, domains: ShortDomains) -> DestinationPolicy:
+    """Our own hosts (the public one, every short domain, `host`, the one the request came in
+    on, the stack's others) and the blocklist, each in any spelling a browser reads."""
+    own = {
+        urlsplit(public_base_url(host, addresses)).netloc,
+        *domains.names,
+        host,
+        *stack_own_hosts(addresses.own_hosts_parameter),
+    }
+    return _policy(frozenset(host for host in own if host), addresses.blocked_domains)
+
+
+# The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).
+_policy = lru_cache(maxsize=16)(DestinationPolicy.of)
+
+
+@cache
+def stack_own_hosts(parameter: str) -> frozenset[str]:
+    """The hosts the stack wrote to SSM `parameter` (none without one): they never change for a
+    stack, so each execution environment reads them once."""
+    if not parameter:
+        return frozenset()
+    from aws_lambda_powertools.utilities.parameters import get_parameter
+    from aws_lambda_powertools.utilities.parameters.exceptions import GetParameterError
+
+    try:
+        hosts = get_parameter(parameter, force_fetch=True)  # held by @cache, not by Powertools
+    except GetParameterError as error:  # throttled, or not written yet while the stack deploys
+        raise StorageUnavailable(f"own hosts not readable: {error}") from error
+    return comma_list(hosts)

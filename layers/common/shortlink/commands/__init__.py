@@ -1,0 +1,1 @@
+"""Application services: what a door asks of the domain, assembled once for every door."""
