@@ -134,6 +134,6 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
     body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    emitters = ("RedirectFunction", "IngestFunction", "WebhooksFunction", "AccountStatsFunction")
+    emitters = ("RedirectFunction", "IngestFunction", "WebhooksFunction", "AccountStatsFunction", "EdgeSyncFunction")
     emitting = {services[name] for name in emitters}
     assert services_on_dashboard(json.loads(body)) == emitting
