@@ -9,6 +9,9 @@ import json
 from typing import Any
 from urllib.parse import urlencode
 
+# A person's browser, as the stats count visitors (a bare word such as "pytest" is a bot's).
+BROWSER = "Mozilla/5.0 (X11; Linux x86_64; rv:126.0) Gecko/20100101 Firefox/126.0"
+
 
 def http_event(
     method: str,
@@ -23,7 +26,7 @@ def http_event(
     query: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     raw = body if isinstance(body, str) or body is None else json.dumps(body)
-    all_headers = {"host": "sho.rt", "user-agent": "pytest"}
+    all_headers = {"host": "sho.rt", "user-agent": BROWSER}
     if body is not None:
         all_headers["content-type"] = "application/json"
     all_headers.update({k.lower(): v for k, v in (headers or {}).items()})

@@ -35,8 +35,8 @@ def test_prefetches_are_declined_uncounted_and_take_no_follow(stack, auth):
     code = created.json()["code"]
     # When browsers prefetch and prerender it, each way they say so
     declined = [stack.request("GET", f"/{code}", headers={"User-Agent": IPHONE, **marks}) for marks in PREFETCHES]
-    # Then each is declined (any non-2xx cancels a prefetch) and never cached
-    assert [answer.status for answer in declined] == [425] * len(PREFETCHES)
+    # Then each is declined as Chrome expects (503) and never cached
+    assert [answer.status for answer in declined] == [503] * len(PREFETCHES)
     assert {answer.headers["cache-control"] for answer in declined} == {"no-store"}
     # And the visitor who then navigates is sent on: the prefetches took no follow
     assert stack.request("GET", f"/{code}", headers={"User-Agent": IPHONE}).status == 302
@@ -71,7 +71,7 @@ def test_scanners_previewers_and_repeats_are_told_apart_from_people(stack, auth)
     assert report["unique_visitors"] == 2
     assert sum(point["repeat_clicks"] for point in report["series"]) == 2
     assert {"value": "bot", "clicks": 5} in report["top"]["device"]
-    assert report["classifier_version"].startswith("1+crawler-user-agents-")
+    assert report["classifier_version"].startswith("2+crawler-user-agents-")
     rows = stats(stack, code, auth, "csv").body.decode().splitlines()
     assert rows[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
     assert sum(int(row.split(",")[4]) for row in rows[1:]) == 2

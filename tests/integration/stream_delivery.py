@@ -27,7 +27,7 @@ class StreamDelivery:
     """One poller of the stream, from its oldest record on (a second one replays everything)."""
 
     def __init__(self, template: LocalTemplate, dynamodb: Any, handlers: dict[str, Callable[..., Any]]) -> None:
-        (trigger,) = [each for each in template.stream_triggers() if each.function_name == "AccountStatsFunction"]
+        trigger = template.stream_trigger("AccountStatsFunction")
         arn = stream_arns(template, dynamodb)[trigger.table_id]
         self.caller = HandlerCaller(handlers)
         self.poller = StreamPoller(trigger, arn, boto3.client("dynamodbstreams"), self.caller, "us-east-1")

@@ -236,8 +236,10 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
         "shortlink.clicks.packing",
         # The bot lists and the country database: read by the click's work, after the response.
         "shortlink.clicks.bots",
+        "shortlink.clicks.crawler_lists",
         "crawleruseragents",
         "crawlerdetect",
+        "re2",
         "maxminddb",
         "ada_url",
         "cffi",

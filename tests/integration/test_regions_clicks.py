@@ -76,7 +76,7 @@ def count_clicks_in_each_region(regions: Deployment, handlers, code: str, owner:
 def aggregate_each_regions_stream(regions: Deployment, handlers, template) -> Counter[str]:
     """Each region's AccountStatsFunction fed with its own stream (replicated records included),
     until drained; the records each region was offered."""
-    (trigger,) = [each for each in template.stream_triggers() if each.function_name == "AccountStatsFunction"]
+    trigger = template.stream_trigger("AccountStatsFunction")
     offered: Counter[str] = Counter()
     for region in REGIONS:
         regions.enter(region)

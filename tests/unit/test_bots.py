@@ -1,106 +1,69 @@
-"""The stats' bot flag against public corpora nobody here wrote (tests/data/user_agents/README.md):
-at least as good as the best list alone on each, and the bots that both lists miss."""
+"""The stats' bot classes against public corpora nobody here wrote (tools/developers/bench/agent_corpora.py):
+issue 37's targets, and every string a list flags that we do not is one of our corrections'."""
 
-import json
+import re
 from importlib.metadata import version
-from importlib.resources import files
-from pathlib import Path
 
 import crawleruseragents  # type: ignore[import-untyped]
 import pytest
 from crawlerdetect import CrawlerDetect  # type: ignore[import-untyped]
 
-from shortlink.clicks.bots import classifier_version, is_bot
-
-CORPORA = Path(__file__).resolve().parents[1] / "data" / "user_agents"
-
-
-def crawler_user_agents_examples() -> list[str]:
-    """The example strings shipped inside the crawler-user-agents package."""
-    listed = json.loads(files("crawleruseragents").joinpath("crawler-user-agents.json").read_text())
-    return [example for crawler in listed for example in crawler.get("instances", [])]
-
-
-def lines(name: str) -> list[str]:
-    return (CORPORA / name).read_text().splitlines()
-
-
-def share(detect, corpus: list[str]) -> float:
-    return sum(1 for agent in corpus if detect(agent)) / len(corpus)
-
+from shortlink.clicks.agent_corrections import PEOPLE_FRAGMENTS
+from shortlink.clicks.bots import AGENT_CLASSES, agent_class, classifier_version, is_bot
+from tools.developers.bench.agent_corpora import CRAWLER_CORPORA, corpora
 
 LISTS = {"crawler-user-agents": crawleruseragents.is_crawler, "crawlerdetect": CrawlerDetect().is_crawler}
+ALLOWED = re.compile("|".join(PEOPLE_FRAGMENTS))
+
+
+def share(detect, agents) -> float:
+    return sum(1 for agent in agents if detect(agent)) / len(agents)
 
 
 def test_the_corpora_are_large_enough_to_measure():
-    assert len(crawler_user_agents_examples()) >= 2000
-    assert len(lines("crawlers-crawlerdetect.txt")) >= 3000
-    assert len(lines("browsers.txt")) >= 500
+    sizes = {name: len(agents) for name, agents in corpora().items()}
+    least = {"crawler-user-agents examples": 2000, "crawlerdetect crawlers": 3000, "Matomo bots": 1300}
+    least |= {"browsers": 1000, "Matomo browsers": 34000, "Matomo mobile apps": 1900}
+    assert {name: sizes[name] >= size for name, size in least.items()} == dict.fromkeys(least, True)
 
 
-def test_at_least_97_percent_of_the_crawler_user_agents_examples_are_bots():
-    assert share(is_bot, crawler_user_agents_examples()) >= 0.97
+@pytest.mark.parametrize("corpus", CRAWLER_CORPORA)
+def test_at_least_97_percent_of_each_crawler_corpus_are_bots(corpus):
+    assert share(is_bot, corpora()[corpus]) >= 0.97
 
 
-def test_at_most_1_percent_of_real_browsers_are_taken_for_bots():
-    assert share(is_bot, lines("browsers.txt")) <= 0.01
+@pytest.mark.parametrize(("corpus", "most"), [("browsers", 0.01), ("Matomo browsers", 0.003)])
+def test_few_browsers_are_taken_for_bots(corpus, most):
+    assert share(is_bot, corpora()[corpus]) <= most
 
 
-@pytest.mark.parametrize("corpus", ["crawler-user-agents", "crawlerdetect"])
-def test_no_list_alone_recognises_more_of_a_crawler_corpus(corpus):
-    agents = crawler_user_agents_examples() if corpus == "crawler-user-agents" else lines("crawlers-crawlerdetect.txt")
-    ours = share(is_bot, agents)
-    assert all(ours >= share(detect, agents) for detect in LISTS.values())
+def test_few_of_peoples_apps_are_taken_for_bots():
+    # Measured 5.0 %: Fire TV and PlayStation players, media apps and Office's own fetchers that a list
+    # flags; the issue's target (1 %) is the test below, still failing.
+    assert share(is_bot, corpora()["Matomo people's apps"]) <= 0.05
 
 
-def test_browsers_taken_for_bots_stay_within_a_point_of_the_best_list():
-    browsers = lines("browsers.txt")
-    best = min(share(detect, browsers) for detect in LISTS.values())
-    assert share(is_bot, browsers) <= best + 0.01
+@pytest.mark.xfail(strict=True, reason="issue 37's target for people's apps (1 %) is not reached yet: 5.0 %")
+def test_at_most_1_percent_of_peoples_apps_are_taken_for_bots():
+    assert share(is_bot, corpora()["Matomo people's apps"]) <= 0.01
 
 
-@pytest.mark.parametrize(
-    "agent",
-    [
-        "Amazon-Route53-Health-Check-Service (ref 0c5a1b2e; report http://amzn.to/1vsZADi)",
-        "ELB-HealthChecker/2.0",
-        "ApacheBench/2.3",
-        "Blogtrottr/2.0",
-        "Bloglovin/1.0 (http://www.bloglovin.com; 12 subscribers)",
-        "Braze Sender 8a7e3c",
-        "amazon-kendra-web-crawler",
-        "Arachni/v1.5.1",
-        "Mozilla/5.0 (compatible; archive.org_bot +http://www.archive.org/details/archive.org_bot)",
-        "Feedly/1.0 (+http://www.feedly.com/fetcher.html; 3 subscribers)",
-        "Mozilla/5.0 (Windows NT 6.1; rv:52.0) Gecko/20100101 Firefox/52.0 Sogou web spider",
-        "Bluesky Cardyb/1.1",
-        "HTTPie/3.2.2",
-        "undici",
-        "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)",
-        "Microsoft Office/16.0 (Windows NT 10.0; Microsoft Outlook 16.0.5)",
-        "Proofpoint URL Defense",
-        "Mimecast Link Scanner",
-        "",
-    ],
-)
-def test_health_checks_feed_readers_previewers_and_scanners_are_bots(agent):
-    assert is_bot(agent)
+@pytest.mark.parametrize("corpus", CRAWLER_CORPORA)
+def test_what_a_list_recognises_and_we_do_not_is_a_correction_of_ours(corpus):
+    # Given a crawler corpus, when a list flags a string that we take for a person's
+    missed = [
+        agent for agent in corpora()[corpus] if not is_bot(agent) and any(detect(agent) for detect in LISTS.values())
+    ]
+    # Then the allow-list says why: a part of it is a person's
+    assert [agent for agent in missed if not ALLOWED.search(agent)] == []
 
 
-@pytest.mark.parametrize(
-    "agent",
-    [
-        "Mozilla/5.0 (Linux; Android 4.2.2; CUBOT C9W Build/JDQ39) AppleWebKit/537.36 (KHTML, like Gecko) "
-        "Chrome/32.0.1700.99 Mobile Safari/537.36",
-        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 "
-        "Safari/537.36",
-    ],
-)
-def test_people_are_not_bots(agent):
-    assert not is_bot(agent)
+def test_every_class_is_one_of_the_stats_classes():
+    agents = [agent for name in corpora() for agent in corpora()[name][::50]]
+    assert {agent_class(agent) for agent in agents} <= set(AGENT_CLASSES) - {"prefetch"}
 
 
 def test_the_classifier_version_names_our_rules_and_each_lists_version():
     assert classifier_version() == (
-        f"1+crawler-user-agents-{version('crawler-user-agents')}+crawlerdetect-{version('crawlerdetect')}"
+        f"2+crawler-user-agents-{version('crawler-user-agents')}+crawlerdetect-{version('crawlerdetect')}"
     )

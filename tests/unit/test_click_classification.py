@@ -73,6 +73,15 @@ def test_a_phone_the_rules_quick_patterns_took_for_a_bot_is_a_person():
     assert (counted.bot, counted.device) == (False, "mobile")
 
 
+@pytest.mark.parametrize("announced", [{"x-purpose": "preview"}, {"purpose": "preview"}, {"x-purpose": "Preview"}])
+def test_a_fetch_announcing_a_preview_is_a_bots_click_whatever_its_user_agent(announced):
+    # Given a browser's User-Agent, when the fetch says it draws a preview
+    previewed = click(**announced)
+    # Then it is no person's click
+    assert previewed.bot
+    assert not click(ip="203.0.113.9").bot  # the same browser without the header is a person
+
+
 def test_recent_follows_forget_the_oldest_past_their_bound():
     recent = RecentFollows(10, max_remembered=2)
     recent.is_repeat("a", "v1", AT)

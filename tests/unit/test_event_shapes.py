@@ -195,5 +195,5 @@ def test_header_names_are_read_in_any_spelling() -> None:
     event = http_api_event("GET", "plain1", [], {"Sec-Purpose": "prefetch"})
     event["headers"] = {"Sec-Purpose": "prefetch", "User-Agent": "curl/8"}
     (status, _, _), clicks = followed(event)
-    assert (status, clicks) == (425, [])
+    assert (status, clicks) == (503, [])
     assert event_shape(event) is HTTP_API

@@ -109,3 +109,35 @@ def test_a_key_acting_for_somebody_is_refused_where_memberships_cannot_be_asked(
     key, _ = issue_account_key(keys, editor, "e", frozenset({LINKS_WRITE, STATS_READ}), None, NOW)
     assert key_actor(key, None) is None
     assert key_actor(key, memberships) is not None
+
+
+class ReplicaBehindHome(InMemoryMemberships):
+    """Memberships of a region whose replica has not yet seen a change made at home: a fresh
+    check reads home (`items`), any other the replica (`replica`)."""
+
+    def __init__(self, replica: InMemoryMemberships) -> None:
+        super().__init__()
+        self.replica = replica
+
+    def membership_in(self, workspace_id: str, subject: str, *, fresh: bool = False):
+        source = self if fresh else self.replica
+        return source.items.get((workspace_id, subject))
+
+
+def test_a_write_caps_a_key_at_its_makers_role_as_home_has_it_before_the_downgrade_replicates():
+    # Given Ada, an admin, made a key; in another region the replica still calls her admin
+    memberships, keys = workspace_with("admin")
+    ada = Actor.of_member(memberships.items[("ws1", ADA.subject)])
+    key, _ = issue_account_key(keys, ada, "ada's", ALL_SCOPES & ada.scopes, None, NOW)
+    away = ReplicaBehindHome(replica=memberships)
+    away.items = dict(memberships.items)
+    # When the owner downgrades her to viewer at home (not yet replicated)
+    change_role(away, Actor.of_member(away.items[("ws1", OWNER.subject)]).scopes, "ws1", ADA.subject, "viewer")
+    # Then a write's fresh check caps the key at a viewer's scopes at once; a read may lag
+    capped = key_actor(key, away, fresh=True)
+    assert capped is not None
+    assert capped.scopes == key.scopes & scopes_of("viewer")
+    assert LINKS_WRITE not in capped.scopes
+    lagging = key_actor(key, away)
+    assert lagging is not None
+    assert LINKS_WRITE in lagging.scopes

@@ -31,5 +31,13 @@ def test_each_metric_a_refusal_counts_is_on_the_dashboard():
     )
     dashboard = "".join((ROOT / name).read_text() for name in listed.stdout.split())
     metrics = {outcome.metric for outcome in OUTCOMES.values() if outcome.metric is not None}
-    assert metrics == {"NotFound", "Expired", "Deleted", "RuleDenials", "ClicksExhausted", "LookupFailures"}
+    assert metrics == {
+        "NotFound",
+        "Expired",
+        "Deleted",
+        "RuleDenials",
+        "ClicksExhausted",
+        "LookupFailures",
+        "PrefetchDeclined",
+    }
     assert [metric for metric in sorted(metrics) if f'"{metric}"' not in dashboard] == []

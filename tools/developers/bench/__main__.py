@@ -44,7 +44,7 @@ def stream_aggregator(stack: Stack) -> Callable[[], int]:
     from tools.developers.devstack.resources import stream_arns
     from tools.developers.devstack.stream_trigger import StreamPoller
 
-    (trigger,) = stack.template.stream_triggers()
+    trigger = stack.template.stream_trigger("AccountStatsFunction")
     arn = stream_arns(stack.template, boto3.client("dynamodb"))[trigger.table_id]
     poller = StreamPoller(trigger, arn, boto3.client("dynamodbstreams"), stack.runner, REGION)
 

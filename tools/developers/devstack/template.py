@@ -117,6 +117,11 @@ class LocalTemplate:
             if event.get("Type") == "DynamoDB"
         ]
 
+    def stream_trigger(self, function_name: str) -> StreamTrigger:
+        """The stream that feeds `function_name` (one function, one stream)."""
+        (trigger,) = [each for each in self.stream_triggers() if each.function_name == function_name]
+        return trigger
+
 
 def nested_templates(template_path: Path) -> dict[str, Path]:
     """Logical id → file of each nested stack of a template whose Location is a local file,

@@ -78,7 +78,7 @@ def _caller(event: APIGatewayProxyEventV2, api_keys: ApiKeyStore, people: Person
         except AccessTokenNotValid:
             return None
     key = authenticate(authorization, api_keys, datetime.now(UTC), fresh=fresh)
-    return key_actor(key, people.memberships if people is not None else None) if key is not None else None
+    return key_actor(key, people.memberships if people is not None else None, fresh=fresh) if key is not None else None
 
 
 def precheck(app: APIGatewayHttpResolver, api_keys: ApiKeyStore, people: PersonAccess | None) -> Response[Any] | None:

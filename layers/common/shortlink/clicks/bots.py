@@ -1,46 +1,39 @@
-"""Whether a click was made by a bot rather than a person: what the stats count as `bots`.
+"""Who made a click: a person, or which kind of bot. What the stats count as `bots` and by class.
 
-Two well-kept lists decide, and our own rules add only what both miss:
+Three layers decide, after the response (shortlink.redirect.click_events; never imported before it):
 
-- `crawler-user-agents` (the list Kutt's and many others' detectors build on), case-sensitive as
-  its examples are written;
-- `crawlerdetect` (the Python port of the CrawlerDetect library Shlink uses), which also knows
-  HTTP libraries, feed readers and monitors;
-- OWN_PATTERN: link previewers, HTTP clients, health checks and email link scanners neither names.
-
-Each list alone misses much of the other's corpus; together they recognise both whole (measured
-by tests/unit/test_bots.py and `make bench`'s `bots` run). Both cost tens of milliseconds to load
-and a fraction of a millisecond per string, so the redirect classifies after its response
-(shortlink.redirect.click_events) and never imports this module before it. The link rules' own
-device matching (shortlink.rules.user_agents) stays a few microsecond-cheap patterns.
+- the two well-kept upstream lists, `crawler-user-agents` and `crawlerdetect`, built for RE2
+  (shortlink.clicks.crawler_lists: the lists' own answers, in microseconds);
+- our allow-list, parts of people's User-Agents that the lists take for a bot's (Android device
+  names and build ids, the Sogou browser, desktop apps), removed before the lists look again;
+- our rules for what both lists miss, which also give every bot its class
+  (shortlink.clicks.agent_corrections).
 
 A click keeps the classification it was counted with: an upgrade of the lists or of our rules
-changes only later clicks. CLASSIFIER_VERSION names them all, as the stats show it.
+changes only later clicks. classifier_version() names them all, as the stats show it.
 """
 
-import re
 from functools import cache, lru_cache
 from typing import Any
 
-# User-Agents remembered with their answer: one browser version makes many clicks, and a string
-# seen before costs a dictionary lookup instead of the lists' hundreds of patterns.
-REMEMBERED_AGENTS = 4096
-# Bumped whenever OWN_PATTERN changes; the lists' versions are their pinned packages' versions.
-OWN_RULES_REVISION = 1
+from shortlink.clicks.agent_corrections import compiled_bot_rules, compiled_people_fragments
+from shortlink.clicks.crawler_lists import listed_crawler
+
+PERSON = "person"
+# The classes a click is counted under (prefetch is decided from the request's headers, not here:
+# shortlink.redirect.click_events).
+AGENT_CLASSES = (PERSON, "crawler", "previewer", "scanner", "monitor", "library", "ai_agent", "prefetch")
+# User-Agents remembered with their answer: an environment sees a few thousand browser builds a day
+# (the bench's realistic mix); a string's entry is about 0.5 KiB.
+REMEMBERED_AGENTS = 16384
+# Bumped whenever agent_corrections changes; the lists' versions are their pinned packages' versions.
+OWN_RULES_REVISION = 2
 LIST_PACKAGES = ("crawler-user-agents", "crawlerdetect")
-# What the lists miss (measured against tests/data/user_agents): link previewers, HTTP clients,
-# load testers and scanners, email link scanners. Tokens that no browser's User-Agent carries.
-OWN_PATTERN = re.compile(
-    r"cardyb|bluesky|braze sender|arachni|proofpoint|mimecast|barracuda|safelinks|"
-    r"httpie/|undici|postmanruntime|insomnia/|k6/|locust/|hey/|vegeta|wrk/|"
-    r"microsoftpreview|skypeuripreview|google-pagerenderer|googleimageproxy",
-    re.IGNORECASE,
-)
 
 
 @cache
 def classifier_version() -> str:
-    """Our rules' revision and the lists' versions, e.g. `1+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
+    """Our rules' revision and the lists' versions, e.g. `2+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
     Read from the installed packages' metadata, without importing them."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -53,32 +46,27 @@ def classifier_version() -> str:
     return "+".join(parts)
 
 
-@lru_cache(maxsize=REMEMBERED_AGENTS)
 def is_bot(user_agent: str) -> bool:
     """Whether a request with this User-Agent comes from a bot (no User-Agent at all: one)."""
+    return agent_class(user_agent) != PERSON
+
+
+@lru_cache(maxsize=REMEMBERED_AGENTS)
+def agent_class(user_agent: str) -> str:
+    """The class of AGENT_CLASSES (never prefetch) of a request with this User-Agent."""
     agent = user_agent.strip()
     if not agent:
-        return True
-    return OWN_PATTERN.search(agent) is not None or _listed_crawler(agent) or _detected_crawler(agent)
-
-
-def _listed_crawler(agent: str) -> bool:
-    return bool(_crawler_user_agents().is_crawler(agent))
-
-
-def _detected_crawler(agent: str) -> bool:
-    return bool(_crawler_detect().is_crawler(agent))
-
-
-@cache
-def _crawler_user_agents() -> Any:
-    import crawleruseragents  # type: ignore[import-untyped]  # untyped; ~15 ms (its JSON)
-
-    return crawleruseragents
+        return "library"
+    (any_rule, rules), people_fragments = _corrections()
+    ruled, listed = any_rule.search(agent) is not None, listed_crawler(agent)
+    if not (ruled or listed):  # most people's strings: two searches, no removal
+        return PERSON
+    without_people = people_fragments.sub("", agent)
+    if any_rule.search(without_people) is not None:
+        return str(next(name for name, rule in rules if rule.search(without_people) is not None))
+    return "crawler" if listed and (without_people == agent or listed_crawler(without_people)) else PERSON
 
 
 @cache
-def _crawler_detect() -> Any:
-    from crawlerdetect import CrawlerDetect  # type: ignore[import-untyped]  # untyped
-
-    return CrawlerDetect()
+def _corrections() -> tuple[tuple[Any, tuple[tuple[str, Any], ...]], Any]:
+    return compiled_bot_rules(), compiled_people_fragments()

@@ -90,16 +90,17 @@ def session() -> tuple[Session, Actor]:
     key = api_key_store().find_by_hash(found.key_hash, fresh=fresh) if found else None
     if found is None or key is None or not is_current(found, key, now()):
         raise SignInNeeded
-    actor = acting_key(key)  # its maker removed or gone: out, as a member would be
+    actor = acting_key(key, fresh)  # its maker removed or gone: out, as a member would be
     if actor is None:
         raise SignInNeeded
     return found, actor
 
 
-def acting_key(key: ApiKey) -> Actor | None:
+def acting_key(key: ApiKey, fresh: bool = False) -> Actor | None:
     """The actor `key` is, capped by its maker's role (shortlink.people.key_access); None if its
-    maker is no member any more, or the stack has no people to ask about (as the API has it)."""
-    return key_actor(key, memberships() if people_settings().enabled else None)
+    maker is no member any more, or the stack has no people to ask about (as the API has it);
+    `fresh` before a write, as the key's own lookup."""
+    return key_actor(key, memberships() if people_settings().enabled else None, fresh=fresh)
 
 
 def _member_of(found: Session, fresh: bool) -> Actor:

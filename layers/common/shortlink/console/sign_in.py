@@ -53,7 +53,7 @@ def sign_in() -> Response[Any]:
     plaintext = forms.value(form, "api_key")
     key_hash = hash_api_key(plaintext)
     key = api_key_store().find_by_hash(key_hash, fresh=True) if 0 < len(plaintext) <= 128 else None
-    actor = acting_key(key) if key is not None else None
+    actor = acting_key(key, fresh=True) if key is not None else None
     if key is None or key.state(now()) != "active" or actor is None:
         if key is not None:  # a known key, revoked, expired or its maker gone: its workspace learns of it
             audit.record(Actor.of_key(key), "session.sign_in_failed", key.key_id)

@@ -10,13 +10,15 @@ from shortlink.people.ports import Memberships
 from shortlink.people.roles import scopes_of
 
 
-def key_actor(key: ApiKey, memberships: Memberships | None) -> Actor | None:
+def key_actor(key: ApiKey, memberships: Memberships | None, *, fresh: bool = False) -> Actor | None:
     """The actor `key` is, its scopes capped by its maker's role; None if it acts for a person
     who is no member of its workspace (removed, or left), or whose membership cannot be asked
-    (`memberships` None: a deployment without people). A key of nobody keeps its own scopes."""
+    (`memberships` None: a deployment without people). A key of nobody keeps its own scopes.
+    `fresh` (before a write): the maker's membership as the home region has it, so a downgrade
+    that has returned caps the key in every region at once."""
     if not key.maker:
         return Actor.of_key(key)
-    role = memberships.role_in(key.owner, key.maker) if memberships is not None else None
-    if role is None:
+    membership = memberships.membership_in(key.owner, key.maker, fresh=fresh) if memberships is not None else None
+    if membership is None:
         return None
-    return Actor.of_key(key, key.scopes & scopes_of(role))
+    return Actor.of_key(key, key.scopes & scopes_of(membership.role))

@@ -28,23 +28,29 @@ logger = logging.getLogger("shortlink.clicks")
 
 
 class PendingWork:
-    """What one invocation leaves for after its response. A click is kept as (click id, code,
-    epoch seconds, the request, the destination, the link, whether the link came from the
-    cache): its id and time are fixed when it is recorded, its event is built and its cache
-    outcome counted after the response (shortlink.redirect.click_events). An orphan visit is
-    (code, outcome, epoch seconds)."""
+    """What one invocation leaves for after its response. A click is kept as (sequence number,
+    code, epoch seconds, the request, the destination, the link, whether the link came from the
+    cache): its id (`click_id`) and time are fixed when it is recorded, its id's text, its event
+    and its cache outcome made after the response (shortlink.redirect.click_events). An orphan
+    visit is (code, outcome, epoch seconds)."""
 
-    __slots__ = ("clicks", "counts", "orphans")
-    clicks: list[tuple[str, str, float, RedirectRequest, str, Link | None, bool | None]]
+    __slots__ = ("clicks", "counts", "id_prefix", "orphans")
+    clicks: list[tuple[int, str, float, RedirectRequest, str, Link | None, bool | None]]
     orphans: list[tuple[str, str, float]]
     counts: dict[str, int]
+    id_prefix: str
 
-    def __init__(self) -> None:
+    def __init__(self, id_prefix: str = "") -> None:
         # Not annotated here: each invocation makes one, and an attribute's annotation is
         # evaluated at every call.
         self.clicks = []
         self.orphans = []
         self.counts = {}
+        self.id_prefix = id_prefix
+
+    def click_id(self, sequence: int) -> str:
+        """The id of this work's click numbered `sequence`: unique across environments."""
+        return f"{self.id_prefix}{sequence:x}"
 
 
 class ClickDispatcher(Hashable, Protocol):  # hashable: the composition root keeps what it built per dispatcher
@@ -93,7 +99,8 @@ def describe(
         salt_root = None
     reading = click_reading()
     clicks = []
-    for click_id, code, at, request, destination, link, from_cache in work.clicks:
+    for sequence, code, at, request, destination, link, from_cache in work.clicks:
+        click_id = work.click_id(sequence)
         clicks.append(click_from_request(click_id, code, at, request, destination, link, salt_root, reading))
         if from_cache:
             counts["CacheHits"] = counts.get("CacheHits", 0) + 1
@@ -134,11 +141,9 @@ class InvocationRecorder:
         from_cache: bool | None = None,
     ) -> None:
         if not self._id_prefix:
-            self._id_prefix = os.urandom(12).hex()
+            self._id_prefix = self._pending.id_prefix = os.urandom(12).hex()
         self._sequence += 1
-        self._pending.clicks.append(
-            (f"{self._id_prefix}{self._sequence:x}", code, time.time(), request, destination, link, from_cache)
-        )
+        self._pending.clicks.append((self._sequence, code, time.time(), request, destination, link, from_cache))
 
     def record_orphan(self, code: str, outcome: str) -> None:
         self._pending.orphans.append((code, outcome, time.time()))
@@ -148,7 +153,7 @@ class InvocationRecorder:
         counts[metric] = counts.get(metric, 0) + 1
 
     def take(self) -> PendingWork:
-        work, self._pending = self._pending, PendingWork()
+        work, self._pending = self._pending, PendingWork(self._id_prefix)
         return work
 
 

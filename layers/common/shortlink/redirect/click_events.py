@@ -95,6 +95,12 @@ def country_of(
     return database.country(address)
 
 
+def announces_preview(headers: Mapping[str, str]) -> bool:
+    """A fetch that says it draws a preview (Safari's and others' `X-Purpose: preview`, or
+    `Purpose: preview`): followed, but never a person's click, whatever its User-Agent."""
+    return "preview" in headers.get("purpose", "").lower() or "preview" in headers.get("x-purpose", "").lower()
+
+
 def hour_of(at_epoch: float) -> str:
     return hour_bucket(datetime.fromtimestamp(at_epoch, UTC))
 
@@ -134,7 +140,7 @@ def click_of(
     if salt_root is not None:
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, user_agent)
-    bot = is_bot(user_agent)
+    bot = announces_preview(headers) or is_bot(user_agent)
     device = visitor.client.device
     if not bot and device == "bot":  # the rules' quick patterns took a person for a bot
         device = human_device(user_agent.lower(), headers)

@@ -40,7 +40,8 @@ def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     link's GET without a query answered as cached (no AWS call on a hit), any other its rules
     applied (`apply_rules`); the click recorded from the same request unless the follow was
     refused or a check (HEAD)."""
-    if request.method == "GET" and request.speculative:
+    method = request.method
+    if method == "GET" and request.speculative:
         return refused(services, PREFETCH_DECLINED, request)
     key = request.key
     if key is None:  # a host that is none of the stack's domains
@@ -50,10 +51,10 @@ def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     except StorageUnavailable:
         return unavailable(services, "link lookup failed")
     ready = found.prepared
-    if ready is not None and request.method == "GET" and not request.query:
+    if ready is not None and method == "GET" and not request.query:
         url, answer = ready  # a plain link's GET: the answer made when it was cached
     else:
-        checking = request.method == "HEAD"
+        checking = method == "HEAD"
         destination, answer = apply_rules(services, request, key, found.link, checking)
         if destination is None or checking:
             return answer

@@ -58,9 +58,10 @@ USED_UP = Outcome(
     Fallback.EXPIRED_URL,
 )
 WRONG_METHOD = Outcome(405, "Method not allowed", "Follow this link with GET.")
-# A browser's prefetch or prerender, declined (any non-2xx answer cancels one; a 4xx, unlike the
-# customary 503, trips no 5xx alarm): the navigation that may follow is the one counted.
-PREFETCH_DECLINED = Outcome(425, "Prefetch declined", "Follow this link to open it.")
+# A browser's prefetch or prerender, declined as Chrome expects (503, no-store: never cached, so
+# the navigation that may follow reaches the redirect and is the one counted). Counted apart, so
+# that the 5xx alarm leaves these out (monitoring.yaml, ApiErrorRateAlarm).
+PREFETCH_DECLINED = Outcome(503, "Prefetch declined", "Follow this link to open it.", "PrefetchDeclined")
 TOO_LARGE = Outcome(413, "Request too large", "The form sent more than this page accepts.")
 TOO_LONG = Outcome(414, "Address too long", "This link cannot carry so many parameters.")
 UNAVAILABLE = Outcome(

@@ -1,12 +1,13 @@
 """A redirect's request, read once: what every part of the redirect reads, a plain hit's
 included, and its click after the response.
 
-The front's event is read through its shape (shortlink.web.events): the route, method and code
-when the request is made, everything else lazily, each part on first use and then kept: the
-headers lower-cased once, the edge's secret checked once, the host and the key the request
-names, the client's address, the visitor the rules see (and its click records after the
-response), the posted form and the query. A plain link's hit reads only the code, the purpose
-headers and the query. Like Dub's middleware `parse` and Shlink's `ShortUrlIdentifier`:
+The front's event is read through its shape (shortlink.web.events): what every follow reads
+when the request is made, as plain attributes (the route, method, code, headers lower-cased
+once, query, whether it is a browser's speculative fetch, and the key, which on a stack without
+Domains is the code); everything else lazily, each part on first use and then kept: the edge's
+secret checked once, the host the request names, the client's address, the visitor the rules
+see (and its click records after the response), the posted form. A plain link's hit reads
+nothing lazily. Like Dub's middleware `parse` and Shlink's `ShortUrlIdentifier`:
 nothing below reads the raw event again.
 """
 
@@ -41,15 +42,35 @@ class RequestReading:
     routes: tuple[str, ...] = ROUTES
 
 
+def _speculative(headers: Mapping[str, str]) -> bool:
+    purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz") or ""
+    return "prefetch" in purpose or "prerender" in purpose
+
+
 class RedirectRequest:
     """One request to the redirect, read from a front's `event` against `reading`: `route` (as
-    the template names it, "" for none), `method` and `code` (the path's, None on a route that
-    names none: a domain's own address) at once, the rest on first use."""
+    the template names it, "" for none), `method`, `code` (the path's, None on a route that
+    names none: a domain's own address), `speculative` and `key` at once, the rest on first use."""
 
-    # Parts not read yet: the class's values until a request reads its own (a hit sets few).
+    # What every follow reads, in slots; the lazy parts below go to a dict made only when a
+    # request reads one (a plain hit reads none).
+    __slots__ = (
+        "__dict__",
+        "_event",
+        "_parameters",
+        "_reading",
+        "code",
+        "front",
+        "headers",
+        "key",
+        "method",
+        "query",
+        "route",
+        "speculative",
+    )
+    # Parts not read yet: the class's values until a request reads its own.
     _through_edge: bool | None = None
     _key_prefix: str | None = _UNREAD
-    _key: str | None = _UNREAD
     _client_ip: "IpAddress | None" = _UNREAD
     _visitor: "Visitor | None" = None
     _form: dict[str, str] | None = _UNREAD
@@ -62,15 +83,30 @@ class RedirectRequest:
     headers: Mapping[str, str]
     query: str
     code: str | None
+    # A browser's prefetch or prerender (Sec-Purpose, or the older Purpose and X-Moz).
+    speculative: bool
+    # The key of the code on the request's domain; None on a host that is none of the stack's
+    # (or a route without a code). A path that holds the separator (`go.example%2Fpromo`,
+    # decoded by API Gateway) gets a key no link has, never another domain's link's.
+    key: str | None
 
     def __init__(self, event: dict[str, Any], reading: RequestReading) -> None:
         # No annotations here: on an attribute they are evaluated at every call.
         self._event = event
         self._reading = reading
-        self.front, (self.route, self.method, self._parameters, self.headers, self.query) = read_event(
-            event, reading.routes
-        )
-        self.code = self._parameters.get("code")
+        self.front, self.route, self.method, self._parameters, headers, self.query = read_event(event, reading.routes)
+        self.headers = headers
+        code = self._parameters.get("code")
+        self.code = code
+        # What every follow reads, a hit's included: read now, as plain attributes.
+        purposed = "sec-purpose" in headers or "purpose" in headers or "x-moz" in headers  # most requests: none
+        self.speculative = purposed and _speculative(headers)
+        if code is None:
+            self.key = None
+        elif KEY_SEPARATOR in code:
+            self.key = KEY_SEPARATOR + code
+        else:  # without Domains a code is its key
+            self.key = self._key_of(code) if reading.domains.hosts else code
 
     @property
     def through_edge(self) -> bool:
@@ -83,15 +119,6 @@ class RedirectRequest:
     @property
     def user_agent(self) -> str:
         return self.headers.get("user-agent", "")
-
-    @property
-    def speculative(self) -> bool:
-        """A browser's prefetch or prerender (Sec-Purpose, or the older Purpose and X-Moz)."""
-        headers = self.headers
-        if "sec-purpose" not in headers and "purpose" not in headers and "x-moz" not in headers:
-            return False  # most requests: three lookups
-        purpose = headers.get("sec-purpose") or headers.get("purpose") or headers.get("x-moz") or ""
-        return "prefetch" in purpose or "prerender" in purpose
 
     def path_parameter(self, name: str) -> str:
         """A part of the path the route names ("" when absent)."""
@@ -107,24 +134,6 @@ class RedirectRequest:
             host, own = request_host(headers, self.through_edge, front_host, domains.several)
             self._key_prefix = domains.key_prefix_of_host(host, own)
         return self._key_prefix
-
-    @property
-    def key(self) -> str | None:
-        """The key of the code on the request's domain; None on a host that is none of the
-        stack's (or a route without a code). A path that holds the separator
-        (`go.example%2Fpromo`, decoded by API Gateway) gets a key no link has, never another
-        domain's link's."""
-        key = self._key
-        if key is _UNREAD:
-            code = self.code
-            if code is None:
-                key = None
-            elif KEY_SEPARATOR in code:
-                key = KEY_SEPARATOR + code
-            else:  # without Domains a code is its key
-                key = self._key_of(code) if self._reading.domains.hosts else code
-            self._key = key
-        return key
 
     def _key_of(self, code: str) -> str | None:
         domains = self._reading.domains

@@ -23,6 +23,8 @@ from typing import Any, Protocol
 # (decoded), the headers by lower-case name (several values of one name joined by commas) and
 # the query as the client sent it, percent-encoded ("" without one). A plain tuple: a hit makes one.
 EventParts = tuple[str, str, Mapping[str, str], Mapping[str, str], str]
+# The shape an event was read with, then its parts: one flat tuple, unpacked once by the request.
+ShapedParts = tuple["EventShape", str, str, Mapping[str, str], Mapping[str, str], str]
 
 
 class EventShape(Protocol):
@@ -52,10 +54,10 @@ class HttpApiEvent:
     """API Gateway's HTTP API, payload format 2.0."""
 
     def read(self, event: dict[str, Any]) -> EventParts:
-        return read_event(event)[1]
+        return read_event(event)[1:]
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
-        return read_event(event)[1][3]
+        return read_event(event)[4]
 
     def source_ip(self, event: dict[str, Any]) -> str:
         return str(((event.get("requestContext") or {}).get("http") or {}).get("sourceIp") or "")
@@ -166,7 +168,7 @@ def load_balancer_event(routes: tuple[str, ...], multi_value: bool) -> LoadBalan
     return LoadBalancerEvent(routes, multi_value)
 
 
-def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> tuple[EventShape, EventParts]:
+def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedParts:
     """The shape of `event`, by what its front puts in it, and the parts every request reads. A
     load balancer's names itself in `requestContext.elb` (its path is matched against `routes`);
     any other is API Gateway's, read here in one call: a redirect's hit reads no more before its
@@ -174,7 +176,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> tuple[Eve
     context = event.get("requestContext") or {}
     if "elb" in context:
         shape = load_balancer_event(routes, "multiValueHeaders" in event)
-        return shape, shape.read(event)
+        return shape, *shape.read(event)
     headers = event.get("headers") or {}
     # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
     # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
@@ -182,7 +184,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> tuple[Eve
         headers = {name.lower(): value for name, value in headers.items()}
     method = (context.get("http") or {}).get("method") or "GET"
     route = event.get("routeKey") or ""
-    return HTTP_API, (route, method, event.get("pathParameters") or {}, headers, event.get("rawQueryString") or "")
+    return HTTP_API, route, method, event.get("pathParameters") or {}, headers, event.get("rawQueryString") or ""
 
 
 def event_shape(event: dict[str, Any]) -> EventShape:
