@@ -3,6 +3,7 @@ the stats count (country, device, browser, OS, referring host, language, campaig
 flags) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
 
 Everything costly is done here, never before the response: the bot lists (shortlink.clicks.bots),
+ua-parser's reading of the device, browser and OS (shortlink.clicks.devices),
 the country database where the edge gives no country (shortlink.clicks.country_database), and
 the memory of this environment's recent follows (shortlink.clicks.repeats)."""
 
@@ -17,13 +18,13 @@ from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.bots import is_bot
 from shortlink.clicks.country_database import CountryDatabase
+from shortlink.clicks.devices import client_of
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
 from shortlink.links.model import Link
 from shortlink.redirect.request import RedirectRequest
 from shortlink.rules.countries import UNKNOWN_COUNTRY
-from shortlink.rules.user_agents import human_device
 
 if TYPE_CHECKING:
     from shortlink.rules.model import Visitor
@@ -141,17 +142,15 @@ def click_of(
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, user_agent)
     bot = announces_preview(headers) or is_bot(user_agent)
-    device = visitor.client.device
-    if not bot and device == "bot":  # the rules' quick patterns took a person for a bot
-        device = human_device(user_agent.lower(), headers)
+    client = client_of(user_agent, headers)
     return ClickEvent(
         click_id=click_id,
         code=code,
         at=at,
         country=country_of(visitor.country, visitor.ip, reading.country_database),
-        device="bot" if bot else device,
-        browser=visitor.client.browser,
-        os=visitor.client.os,
+        device="bot" if bot else client.device,
+        browser=client.browser,
+        os=client.os,
         referrer=referrer_host(headers.get("referer", "")),
         language=primary_language(visitor.languages),
         campaign=campaign_of(destination),
