@@ -19,6 +19,7 @@ from shortlink.redirect.request import RedirectRequest
 from tests.country_databases import write_country_database
 from tests.integration.conftest import use_moto_credentials
 from tests.network_databases import write_network_database
+from tools.operators import ip_databases
 
 BUCKET, KEY = "ip-databases", "countries.mmdb"
 GERMAN = ipaddress.ip_address("192.0.2.10")
@@ -149,3 +150,34 @@ def test_a_click_reads_its_country_and_network_from_the_bucket(s3, tmp_path, mon
     finally:
         wiring.reset()
     assert (click.country, click.bot) == ("DE", False)
+
+
+def test_the_operator_command_uploads_a_checked_database_that_a_running_environment_then_takes(
+    s3, database, tmp_path, capsys
+):
+    # Given an environment reading the country object, and a database of the wrong kind and a corrupt file
+    source, clock = database
+    upload(s3, write_country_database(tmp_path / "v1.mmdb"))
+    assert source.current().country(GERMAN) == "DE"
+    (tmp_path / "broken.mmdb").write_bytes(b"not a database")
+    for kind, path, problem in (
+        ("country", write_network_database(tmp_path / "n.mmdb"), "is a GeoLite2-ASN database, not a country database"),
+        ("country", tmp_path / "broken.mmdb", "is not a readable .mmdb database"),
+    ):
+        with pytest.raises(SystemExit, match=problem):
+            ip_databases.main([kind, str(path), "--bucket", BUCKET])
+    # When the operator uploads next month's database, the environment takes it at its next check
+    newer = write_country_database(tmp_path / "v2.mmdb", {"192.0.2.0/24": "JP"})
+    ip_databases.main(["country", str(newer), "--bucket", BUCKET])
+    assert f"to s3://{BUCKET}/{KEY}, ETag" in capsys.readouterr().out
+    clock.now += CHECK_SECONDS
+    assert source.current().country(GERMAN) == "JP"
+
+
+def test_the_operator_command_finds_the_bucket_and_key_of_a_deployed_stack():
+    class Stacks:
+        def describe_stacks(self, StackName: str) -> dict[str, object]:  # boto3's name
+            parameters = [{"ParameterKey": "IpDatabaseBucket", "ParameterValue": BUCKET}]
+            return {"Stacks": [{"StackName": StackName, "Parameters": parameters}]}
+
+    assert ip_databases.stack_location(Stacks(), "shortlink", "network") == (BUCKET, "networks.mmdb")
