@@ -3,7 +3,6 @@ apart (shortlink.clicks.scanner_signals): the networks they fetch from and their
 
 from dataclasses import dataclass
 
-from shortlink.numbers import whole_number
 from shortlink.settings.environment import EnvironmentModel, choice, comma_list, integer, variable
 
 # Autonomous systems of mail-security scanners and of the clouds scanners run in: Microsoft
@@ -18,6 +17,8 @@ MAX_AUTONOMOUS_SYSTEM = 4_294_967_295
 
 def autonomous_systems(text: str) -> frozenset[int]:
     """Comma-separated autonomous system numbers, `AS` before each allowed (`AS8075, 22843`)."""
+    from shortlink.numbers import whole_number  # only where the list is set: not on every cold start
+
     return frozenset(
         whole_number(item.upper().removeprefix("AS"), "an autonomous system", maximum=MAX_AUTONOMOUS_SYSTEM)
         for item in comma_list(text)
