@@ -19,6 +19,8 @@ EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before
 the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function; the
 store's API, the sync and the real-time log stream into ingest: tools.developers.devstack.edge_tier, with
 EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVERY).
+FRONT=alb (or alb-multi-value): the functions are sent the events of an Application Load Balancer
+instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
 """
 
 import logging
@@ -141,6 +143,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     from tools.developers.devstack.event_sources import event_sources
     from tools.developers.devstack.http_api import HttpApiService
+    from tools.developers.devstack.load_balancer import (
+        LoadBalancerService,
+        front_of,
+        health_check,
+        load_balancer_service,
+    )
     from tools.developers.devstack.resources import create_queues, create_tables
     from tools.developers.devstack.runner import InProcessRunner
 
@@ -148,7 +156,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, region)
     running.callback(runner.stop)
-    api = HttpApiService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
+    front = front_of(os.environ.get("FRONT"))
+    front_service = HttpApiService if front == "http-api" else load_balancer_service(front == "alb-multi-value", region)
+    api = front_service(api=template.api(), lambda_runner=runner, port=port, host=HOST)
     api.create()
     ensure_free(port, "stop what runs there or set PORT=<free port>")
     http_server = make_server(HOST, port, api._app, threaded=True, request_handler=request_log_handler())
@@ -197,6 +207,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         base_url = os.environ["PUBLIC_BASE_URL"]
         os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
+    if isinstance(api, LoadBalancerService):  # as the load balancer registers its target: healthy first
+        status = health_check(api, "RedirectFunction")
+        print(f"Load balancer front ({front}): the redirect's target health check answered {status}", flush=True)
     tier: LocalEdgeTier | None = None
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
@@ -253,7 +266,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     )
     print(
         f"Shortlink local stack ready\n"
-        f"  API:       {base}\n"
+        f"  API:       {base}{'' if front == 'http-api' else f' (through a load balancer: FRONT={front})'}\n"
         f"  API key:   {api_key}\n"
         f"{console_line}"
         f"{passkeys_line(pool, port)}"

@@ -47,7 +47,12 @@ class EventShape(Protocol):
         """The body as the event carries it, and whether that is base64."""
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
-        """`answer` (statusCode, headers, body) as this front takes it back for a `method` request."""
+        """`answer` (statusCode, headers, body; an HTTP API answer's isBase64Encoded and cookies)
+        as this front takes it back for a `method` request."""
+
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The request as API Gateway's HTTP API sends it (payload 2.0), for a resolver that
+        reads that shape."""
 
 
 class HttpApiEvent:
@@ -74,6 +79,9 @@ class HttpApiEvent:
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         # HEAD (link checkers, crawlers, `curl -I`): the GET's answer without its body.
         return {**answer, "body": ""} if method == "HEAD" else answer
+
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        return event
 
 
 HTTP_API = HttpApiEvent()
@@ -146,21 +154,117 @@ class LoadBalancerEvent:
         return str(event.get("body") or ""), bool(event.get("isBase64Encoded"))
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
-        from http import HTTPStatus
-
         status = answer["statusCode"]
+        body = "" if method == "HEAD" else answer.get("body") or ""
         shaped = {
             "statusCode": status,
-            "statusDescription": f"{status} {HTTPStatus(status).phrase}",
-            "isBase64Encoded": False,
-            "body": "" if method == "HEAD" else answer.get("body", ""),
+            "statusDescription": status_description(status),
+            "isBase64Encoded": bool(answer.get("isBase64Encoded")) and bool(body),
+            "body": body,
         }
         headers = answer.get("headers") or {}
+        cookies = answer.get("cookies")  # an HTTP API answer's own field (Powertools' resolvers)
         if self.multi_value:
-            shaped["multiValueHeaders"] = {name: [value] for name, value in headers.items()}
+            several = {name: [value] for name, value in headers.items()}
+            if cookies:
+                several[SET_COOKIE] = list(cookies)
+            shaped["multiValueHeaders"] = several
         else:
-            shaped["headers"] = headers
+            shaped["headers"] = {**headers, **single_value_cookies(cookies)} if cookies else headers
+        if len(body) > LARGE_BODY_CHARS:
+            return within_response_limit(shaped)
         return shaped
+
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The request as API Gateway's HTTP API would have sent it (payload 2.0), for a resolver
+        that reads that shape (Powertools' HTTP API resolver routes by its path): the headers by
+        lower-case name, the Cookie header's cookies also as `cookies`, the query values decoded (several of one
+        name joined by commas), the client's address the one the load balancer appended."""
+        from urllib.parse import parse_qsl
+
+        headers = dict(self.headers(event))
+        cookie = headers.get("cookie", "")
+        query = self._query(event)
+        values: dict[str, str] = {}
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            values[name] = f"{values[name]},{value}" if name in values else value
+        method, path = str(event.get("httpMethod") or "GET").upper(), str(event.get("path") or "/")
+        host, _ = self.front_host(event)
+        http = {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": self.source_ip(event)}
+        request_id = headers.get("x-amzn-trace-id", "")
+        return {
+            "version": "2.0",
+            "routeKey": "$default",
+            "rawPath": path,
+            "rawQueryString": query,
+            "cookies": [part.strip() for part in cookie.split(";") if part.strip()],
+            "headers": headers,
+            "queryStringParameters": values,
+            "requestContext": {
+                "domainName": host,
+                "http": {**http, "userAgent": headers.get("user-agent", "")},
+                "requestId": request_id,
+                "routeKey": "$default",
+                "stage": "$default",
+            },
+            "body": event.get("body") or "",
+            "isBase64Encoded": bool(event.get("isBase64Encoded")),
+        }
+
+
+# Lambda's limit on the response a load balancer takes from it: the whole JSON answer, in bytes.
+LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
+# A body up to this many characters fits whatever it holds (escaped, at most 6 bytes a character),
+# with room to spare for the headers: only a longer one is measured.
+LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
+SET_COOKIE = "set-cookie"
+
+
+def status_description(status: int) -> str:
+    """A load balancer's status line: the code and its reason phrase ("302 Found")."""
+    from http import HTTPStatus
+
+    try:
+        return f"{status} {HTTPStatus(status).phrase}"
+    except ValueError:  # a code with no registered phrase
+        return str(status)
+
+
+def single_value_cookies(cookies: list[str]) -> dict[str, str]:
+    """Several Set-Cookie headers where a header name holds one value: each under its own
+    spelling of the name (header names are case-insensitive), as single-value targets must."""
+    spellings = {}
+    for index, cookie in enumerate(cookies):
+        spelling = "".join(
+            letter.upper() if index >> position & 1 else letter for position, letter in enumerate(SET_COOKIE)
+        )
+        spellings[spelling] = cookie
+    return spellings
+
+
+def within_response_limit(shaped: dict[str, Any]) -> dict[str, Any]:
+    """`shaped`, or if its JSON is larger than a load balancer takes from Lambda, a 413 naming
+    the limit (the route's answer is refused whole, never cut short)."""
+    import json
+
+    if len(json.dumps(shaped).encode()) <= LOAD_BALANCER_RESPONSE_LIMIT:
+        return shaped
+    message = (
+        f"the answer is larger than the {LOAD_BALANCER_RESPONSE_LIMIT:,} bytes a load balancer takes from"
+        " a function: ask for less (fewer links, a shorter range, a smaller size), or accept gzip"
+    )
+    body = json.dumps({"error": "response_too_large", "message": message})
+    refusal: dict[str, Any] = {
+        "statusCode": 413,
+        "statusDescription": status_description(413),
+        "isBase64Encoded": False,
+        "body": body,
+    }
+    if "multiValueHeaders" in shaped:
+        refusal["multiValueHeaders"] = {"content-type": ["application/json"]}
+    else:
+        refusal["headers"] = {"content-type": "application/json"}
+    return refusal
 
 
 @cache
@@ -188,5 +292,8 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
 
 
 def event_shape(event: dict[str, Any]) -> EventShape:
-    """The shape of `event` (read_event), for a door that reads only a part or two of it."""
-    return read_event(event)[0]
+    """The shape of `event` (as read_event tells it), for a door that reads only a part or two
+    of it, or hands it on (shortlink.web.resolvers)."""
+    if "elb" in (event.get("requestContext") or {}):
+        return load_balancer_event((), "multiValueHeaders" in event)
+    return HTTP_API
