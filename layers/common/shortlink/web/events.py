@@ -95,42 +95,57 @@ class LoadBalancerEvent:
 
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
-        # Literal parts before named ones, as API Gateway prefers "/robots.txt" to "/{code}".
-        self._routes = sorted(
-            ((route, *route.split(" ", 1)) for route in routes),
-            key=lambda entry: -sum(not part.startswith("{") for part in entry[2].split("/")),
-        )
+        # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
+        # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
+        # a follow) and its name, and the others' paths split once.
+        self._by_method: dict[
+            str, tuple[dict[str, str], tuple[str, str] | None, list[tuple[str, tuple[str, ...]]]]
+        ] = {}
+        for route in routes:
+            method, template = route.split(" ", 1)
+            literal, _, templates = self._by_method.setdefault(method, ({}, None, []))
+            if "{" not in template:
+                literal[template] = route
+            elif template.count("/") == 1 and template.startswith("/{"):
+                self._by_method[method] = (literal, (route, template[2:-1]), templates)
+            else:
+                templates.append((route, tuple(template.split("/"))))
 
     def read(self, event: dict[str, Any]) -> EventParts:
-        route, method, parameters = self._routed(event)
-        return route, method, parameters, self.headers(event), self._query(event)
+        return self.read_shaped(event)[1:]
 
-    def _routed(self, event: dict[str, Any]) -> tuple[str, str, Mapping[str, str]]:
-        from urllib.parse import unquote
-
-        method, parts = str(event.get("httpMethod") or "GET").upper(), str(event.get("path") or "/").split("/")
-        for route, route_method, template in self._routes:
-            names = template.split("/")
-            if route_method != method or len(names) != len(parts):
-                continue
-            parameters = {}
-            for name, part in zip(names, parts, strict=True):
-                if name.startswith("{"):
-                    if not part:
-                        break
-                    parameters[name.strip("{}")] = unquote(part)
-                elif name != part:
-                    break
-            else:
-                return route, method, parameters
-        return "", method, {}
+    def read_shaped(self, event: dict[str, Any]) -> ShapedParts:
+        """This shape and the parts every request reads (read_event): a follow's in a few steps."""
+        if self.multi_value:
+            headers, query = self.headers(event), self._query(event)
+        else:  # inline: a redirect's hit reads these before its response
+            headers = event.get("headers") or {}
+            if "host" not in headers:
+                headers = self.headers(event)
+            single = event.get("queryStringParameters")
+            query = "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
+        method, path = event.get("httpMethod") or "GET", event.get("path") or "/"
+        routing = self._by_method.get(method)
+        if routing is None:
+            return self, "", method, {}, headers, query
+        literal, one_part, templates = routing
+        route = literal.get(path)
+        if route is not None:
+            return self, route, method, {}, headers, query
+        if one_part is not None and path.count("/") == 1 and len(path) > 1:
+            part = path[1:]
+            return self, one_part[0], method, {one_part[1]: _decoded(part) if "%" in part else part}, headers, query
+        route, parameters = _matched(templates, path.split("/"))
+        return self, route, method, parameters, headers, query
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         if self.multi_value:
             several: Mapping[str, list[str]] = event.get("multiValueHeaders") or {}
             return {name.lower(): ",".join(values) for name, values in several.items()}
         headers: Mapping[str, str] = event.get("headers") or {}
-        return {name.lower(): value for name, value in headers.items()}
+        # The load balancer lower-cases every name; every request names its host, so that name's
+        # spelling tells whether an event made elsewhere did too.
+        return headers if "host" in headers else {name.lower(): value for name, value in headers.items()}
 
     def _query(self, event: dict[str, Any]) -> str:
         # Values as the client sent them (not decoded); "?flag" arrives as "flag=".
@@ -138,16 +153,17 @@ class LoadBalancerEvent:
             several: Mapping[str, list[str]] = event.get("multiValueQueryStringParameters") or {}
             return "&".join(f"{name}={value}" for name, values in several.items() for value in values)
         single: Mapping[str, str] = event.get("queryStringParameters") or {}
-        return "&".join(f"{name}={value}" for name, value in single.items())
+        return "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
 
     def source_ip(self, event: dict[str, Any]) -> str:
         # The load balancer appends the address it saw; what comes before it is the client's say.
         return self.headers(event).get("x-forwarded-for", "").rpartition(",")[2].strip()
 
     def front_host(self, event: dict[str, Any]) -> tuple[str, bool]:
-        import re
-
-        host = re.sub(r":[0-9]+\Z", "", self.headers(event).get("host", ""))  # Host: name[:port]
+        host = self.headers(event).get("host", "")
+        name, colon, port = host.rpartition(":")  # Host: name[:port]
+        if colon and port.isascii() and port.isdigit():
+            host = name
         return host, host.endswith(LOAD_BALANCER_HOST_SUFFIX)
 
     def body(self, event: dict[str, Any]) -> tuple[str, bool]:
@@ -155,25 +171,33 @@ class LoadBalancerEvent:
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         status = answer["statusCode"]
-        body = "" if method == "HEAD" else answer.get("body") or ""
-        shaped = {
-            "statusCode": status,
-            "statusDescription": status_description(status),
-            "isBase64Encoded": bool(answer.get("isBase64Encoded")) and bool(body),
-            "body": body,
-        }
+        body = (answer.get("body") or "") if method != "HEAD" else ""
+        description = STATUS_DESCRIPTIONS.get(status) or status_description(status)
         headers = answer.get("headers") or {}
         cookies = answer.get("cookies")  # an HTTP API answer's own field (Powertools' resolvers)
+        encoded = bool(body) and answer.get("isBase64Encoded") is True
         if self.multi_value:
             several = {name: [value] for name, value in headers.items()}
             if cookies:
                 several[SET_COOKIE] = list(cookies)
-            shaped["multiValueHeaders"] = several
+            shaped = {
+                "statusCode": status,
+                "statusDescription": description,
+                "isBase64Encoded": encoded,
+                "multiValueHeaders": several,
+                "body": body,
+            }
         else:
-            shaped["headers"] = {**headers, **single_value_cookies(cookies)} if cookies else headers
-        if len(body) > LARGE_BODY_CHARS:
-            return within_response_limit(shaped)
-        return shaped
+            if cookies:
+                headers = {**headers, **single_value_cookies(cookies)}
+            shaped = {
+                "statusCode": status,
+                "statusDescription": description,
+                "isBase64Encoded": encoded,
+                "headers": headers,
+                "body": body,
+            }
+        return within_response_limit(shaped) if len(body) > LARGE_BODY_CHARS else shaped
 
     def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
         """The request as API Gateway's HTTP API would have sent it (payload 2.0), for a resolver
@@ -218,16 +242,22 @@ LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
 # with room to spare for the headers: only a longer one is measured.
 LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
 SET_COOKIE = "set-cookie"
+# The status lines answered so far (status_description), by code.
+STATUS_DESCRIPTIONS: dict[int, str] = {}
 
 
 def status_description(status: int) -> str:
     """A load balancer's status line: the code and its reason phrase ("302 Found")."""
-    from http import HTTPStatus
+    known = STATUS_DESCRIPTIONS.get(status)
+    if known is None:
+        from http import HTTPStatus
 
-    try:
-        return f"{status} {HTTPStatus(status).phrase}"
-    except ValueError:  # a code with no registered phrase
-        return str(status)
+        try:
+            known = f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:  # a code with no registered phrase
+            known = str(status)
+        STATUS_DESCRIPTIONS[status] = known
+    return known
 
 
 def single_value_cookies(cookies: list[str]) -> dict[str, str]:
@@ -267,6 +297,32 @@ def within_response_limit(shaped: dict[str, Any]) -> dict[str, Any]:
     return refusal
 
 
+def _matched(templates: list[tuple[str, tuple[str, ...]]], parts: list[str]) -> tuple[str, dict[str, str]]:
+    """The route of the first template the path's `parts` match, and the parts it names."""
+    for route, names in templates:
+        if len(names) != len(parts):
+            continue
+        parameters = {}
+        for name, part in zip(names, parts, strict=True):
+            if name[0:1] == "{":
+                if not part:
+                    break
+                parameters[name[1:-1]] = _decoded(part)
+            elif name != part:
+                break
+        else:
+            return route, parameters
+    return "", {}
+
+
+def _decoded(part: str) -> str:
+    if "%" not in part:
+        return part
+    from urllib.parse import unquote
+
+    return unquote(part)
+
+
 @cache
 def load_balancer_event(routes: tuple[str, ...], multi_value: bool) -> LoadBalancerEvent:
     return LoadBalancerEvent(routes, multi_value)
@@ -279,8 +335,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
     response."""
     context = event.get("requestContext") or {}
     if "elb" in context:
-        shape = load_balancer_event(routes, "multiValueHeaders" in event)
-        return shape, *shape.read(event)
+        return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
     headers = event.get("headers") or {}
     # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
     # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
