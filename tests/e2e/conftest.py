@@ -51,7 +51,8 @@ class Running:
 
     def __init__(self) -> None:
         self._dynalite: Dynalite | None = None
-        self._stacks: dict[str, RunningStack] = {}  # by the DynamoDB endpoint ("": the embedded moto)
+        # By the DynamoDB endpoint ("": the embedded moto), or by its front where not the HTTP API
+        self._stacks: dict[str, RunningStack] = {}
 
     def endpoints(self, store: str) -> dict[str, str]:
         """The environment that points the local stack's DynamoDB at this store."""
@@ -74,6 +75,14 @@ class Running:
             assert started.ready, f"local stack did not start:\n{started.output()}"
             self._stacks[store] = started
         return self._stacks[store]
+
+    def behind(self, front: str) -> RunningStack:
+        """The session's stack on moto with another front (FRONT=alb: a load balancer's events)."""
+        if front not in self._stacks:
+            started = RunningStack.start(SHORTLINK_API_KEY=FIXED_KEY, FRONT=front)
+            assert started.ready, f"local stack ({front}) did not start:\n{started.output()}"
+            self._stacks[front] = started
+        return self._stacks[front]
 
     def stop(self) -> None:
         stopped = {store: (stack.stop(), stack) for store, stack in self._stacks.items()}
