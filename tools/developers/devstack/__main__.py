@@ -19,12 +19,16 @@ EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before
 the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function; the
 store's API, the sync and the real-time log stream into ingest: tools.developers.devstack.edge_tier, with
 EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVERY).
+FRONT=alb (or alb-multi-value): the functions are sent the events of an Application Load Balancer
+instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
+LOAD_BALANCER_PORT: a load balancer front (single-value) on this port as well, to the same functions.
 """
 
 import logging
 import os
 import signal
 import sys
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -141,6 +145,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     from tools.developers.devstack.event_sources import event_sources
     from tools.developers.devstack.http_api import HttpApiService
+    from tools.developers.devstack.load_balancer import (
+        LoadBalancerService,
+        front_of,
+        health_check,
+        load_balancer_service,
+    )
     from tools.developers.devstack.resources import create_queues, create_tables
     from tools.developers.devstack.runner import InProcessRunner
 
@@ -148,11 +158,26 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, region)
     running.callback(runner.stop)
-    api = HttpApiService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
+    front = front_of(os.environ.get("FRONT"))
+    front_service = HttpApiService if front == "http-api" else load_balancer_service(front == "alb-multi-value", region)
+    api = front_service(api=template.api(), lambda_runner=runner, port=port, host=HOST)
     api.create()
     ensure_free(port, "stop what runs there or set PORT=<free port>")
     http_server = make_server(HOST, port, api._app, threaded=True, request_handler=request_log_handler())
     running.callback(http_server.server_close)
+    balanced = api if isinstance(api, LoadBalancerService) else None
+    balancer_port = int(os.environ.get("LOAD_BALANCER_PORT") or 0)
+    if balancer_port:  # both fronts at once: one stack, each function reached either way
+        balancer = load_balancer_service(False, region)
+        balanced = balancer(api=template.api(), lambda_runner=runner, port=balancer_port, host=HOST)
+        balanced.create()
+        ensure_free(balancer_port, "stop what runs there or set LOAD_BALANCER_PORT=<free port>")
+        balancer_server = make_server(
+            HOST, balancer_port, balanced._app, threaded=True, request_handler=request_log_handler()
+        )
+        running.callback(balancer_server.server_close)
+        running.callback(balancer_server.shutdown)
+        threading.Thread(target=balancer_server.serve_forever, name="load-balancer", daemon=True).start()
 
     # An endpoint the environment names for a service replaces the embedded moto for it; moto
     # starts only if a service is left to it.
@@ -197,6 +222,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         base_url = os.environ["PUBLIC_BASE_URL"]
         os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
+    if balanced is not None:  # as a load balancer registers its target: healthy before it is sent visitors
+        status = health_check(balanced, "RedirectFunction")
+        print(f"Load balancer front: the redirect's target health check answered {status}", flush=True)
     tier: LocalEdgeTier | None = None
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
@@ -253,7 +281,8 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     )
     print(
         f"Shortlink local stack ready\n"
-        f"  API:       {base}\n"
+        f"  API:       {base}{'' if front == 'http-api' else f' (through a load balancer: FRONT={front})'}\n"
+        f"{f'  Load balancer front: http://{HOST}:{balancer_port}{chr(10)}' if balancer_port else ''}"
         f"  API key:   {api_key}\n"
         f"{console_line}"
         f"{passkeys_line(pool, port)}"
