@@ -82,6 +82,10 @@ def main() -> None:
     PAGE.write_text(cost_page(bench, specs, tables))
     print(f"wrote {PAGE.relative_to(ROOT)}", file=sys.stderr)
 
+    from tools.developers.cost import lake  # run alone too: python -m tools.developers.cost.lake
+
+    lake.main()  # the click lake (docs/click-lake.md): measured apart, no bench needed
+
 
 if __name__ == "__main__":
     main()
