@@ -3,7 +3,7 @@ ingest may put to, the table of the rows' columns partitioned by day, the named 
 tools.operators.click_lake, retention and the per-query scan limit as parameters."""
 
 from shortlink.clicks.lake_rows import COLUMNS, PARTITION, ROWS_PER_RECORD
-from tests.integration.test_template import Rendered
+from tests.integration.test_template import ROOT, Rendered
 from tools.operators.click_lake.queries import NAMED_QUERIES
 
 ON = {"EnableClickLake": "true", "ClickLakeRetentionDays": "90", "ClickLakeQueryBytesLimit": "1000000000"}
@@ -67,3 +67,5 @@ def test_retention_the_scan_limit_and_the_named_queries_are_as_documented():
         if resource["Type"] == "AWS::Athena::NamedQuery"
     }
     assert queries == {query.name: query.sql for query in NAMED_QUERIES}
+    page = (ROOT / "docs" / "click-lake.md").read_text()
+    assert all(f"```sql\n{query.sql}\n```" in page for query in NAMED_QUERIES)
