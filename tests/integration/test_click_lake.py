@@ -19,10 +19,10 @@ from shortlink.links.model import logged_key
 from tests.integration.ingest_faults import record
 from tests.integration.test_flow import drain_clicks
 from tools.developers.devstack.firehose import LocalFirehose, serve_firehose
+from tools.operators.click_lake.__main__ import parse_arguments, run
 from tools.operators.click_lake.counters import counted_link_days
-from tools.operators.click_lake.erasure import erase_link
 from tools.operators.click_lake.parquet import lake_connection, parquet_bytes
-from tools.operators.click_lake.queries import QUERIES, RECONCILIATION
+from tools.operators.click_lake.queries import RECONCILIATION
 from tools.operators.click_lake.store import LOCAL_BUCKET, LakeBucket
 
 DAY = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
@@ -147,17 +147,30 @@ def test_no_private_code_address_or_user_agent_in_any_file(aws, handlers, api, l
         assert secret.encode() not in written, secret
 
 
-def test_erasing_a_link_removes_its_rows_alone(aws, handlers, lake, tmp_path):
+def test_erasing_a_link_removes_its_rows_alone(aws, handlers, lake, tmp_path, capsys):
     # Given clicks of two links on two days in the lake
     batch = [record("m1", pack(click("aaa"), click("bbb"), click("aaa", at=DAY + timedelta(days=1))))]
     assert handlers["IngestFunction"]({"Records": batch}, None) == {"batchItemFailures": []}
     lake.flush()
-    bucket = LakeBucket(boto3.client("s3"), LOCAL_BUCKET)
+    where = ["--bucket", LOCAL_BUCKET, "--from", FIRST, "--to", LAST]
+    table = ["--click-stats-table", services.resources().click_stats_table.value]
+    assert command(["reconcile", *where, *table], tmp_path / "before", capsys) == (0, [])
     # When its owner asks for aaa's rows to be erased
-    assert erase_link(bucket, "aaa", FIRST, LAST, tmp_path / "erase") == 2
+    assert command(["erase", "aaa", *where], tmp_path / "erase", capsys) == (
+        0,
+        [f"2 rows of aaa erased from {FIRST} to {LAST}"],
+    )
     # Then the lake holds bbb's click only, and the reconciliation shows what was erased
-    found, rows = lake_counts(tmp_path / "after")
-    assert (found, rows) == ({("bbb", "2026-11-30"): 1}, 1)
-    assert [difference.link for difference in differences(found, counters())] == ["aaa", "aaa"]
-    top = lake_connection(bucket.download(FIRST, LAST, tmp_path / "top"))
-    assert top.execute(QUERIES["top-links"].sql, [FIRST, LAST]).fetchall() == [("bbb", 1)]
+    assert command(["query", "top-links", *where], tmp_path / "top", capsys) == (0, ["link\tclicks", "bbb\t1"])
+    assert command(["reconcile", *where, *table], tmp_path / "after", capsys) == (
+        1,
+        ["2026-11-30\taaa\tlake 0\tcounters 1", "2026-12-01\taaa\tlake 0\tcounters 1"],
+    )
+
+
+def command(argv: list[str], folder: Path, capsys) -> tuple[int, list[str]]:
+    """Run python -m tools.operators.click_lake with these arguments: its exit code and the lines it printed."""
+    folder.mkdir()
+    capsys.readouterr()  # what ingest logged before
+    code = run(parse_arguments(argv), folder)
+    return code, capsys.readouterr().out.splitlines()

@@ -12,9 +12,10 @@ in Athena's workgroup too. `reconcile` exits 1 when the lake and the counters di
 """
 
 import argparse
+import re
 import sys
 import tempfile
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,17 @@ from tools.operators.click_lake.store import LOCAL_BUCKET, LakeBucket, days_betw
 CLICK_STATS_TABLE = "ClickStatsTable"
 LAKE_STACK, LAKE_BUCKET_OUTPUT = "ClickLake", "BucketName"
 DEFAULT_DAYS = 7
+DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", re.ASCII)
+
+
+def iso_day(text: str) -> str:
+    """A day as the lake's partitions name it; argparse reports anything else."""
+    if not DAY.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"not a day as YYYY-MM-DD: {text!r}")
+    try:
+        return date.fromisoformat(text).isoformat()
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a day: {text!r}") from None
 
 
 def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
@@ -44,8 +56,9 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     today = datetime.now(UTC).date()
     for command in (query, reconcile, erase):
         add_target_arguments(command, "--bucket", "the lake's bucket")
-        command.add_argument("--from", dest="first", default=(today - timedelta(days=DEFAULT_DAYS - 1)).isoformat())
-        command.add_argument("--to", dest="last", default=today.isoformat())
+        first = (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
+        command.add_argument("--from", dest="first", type=iso_day, default=first, help="first UTC day, YYYY-MM-DD")
+        command.add_argument("--to", dest="last", type=iso_day, default=today.isoformat(), help="last UTC day")
     return parser.parse_args(argv)
 
 
