@@ -1,8 +1,12 @@
 """The click lake's rows, records and reconciliation, and its named queries on a generated month
 read with DuckDB from Parquet written as Firehose writes it (no stack: the rows are made directly)."""
 
+import csv
+import json
 import random
+import tracemalloc
 from collections import Counter
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 from shortlink.clicks.events import ClickEvent
@@ -10,6 +14,7 @@ from shortlink.clicks.lake_reconciliation import Difference, differences
 from shortlink.clicks.lake_rows import COLUMNS, MAX_RECORD_BYTES, ROWS_PER_RECORD, lake_records, lake_row, record_rows
 from shortlink.clicks.tally import counter_increments, day_of, dimension_counter
 from shortlink.links.model import logged_key
+from tools.operators.click_lake import export
 from tools.operators.click_lake.parquet import lake_connection, parquet_bytes
 from tools.operators.click_lake.queries import QUERIES
 
@@ -107,3 +112,39 @@ def test_each_named_query_gives_the_counters_answer_on_a_generated_month(tmp_pat
     assert answer("campaign-by-device") == dict(Counter((click.campaign, click.device) for click in clicks))
     people = Counter(logged_key(click.code) for click in clicks if not click.bot and not click.repeat)
     assert answer("people-by-link") == dict(people)
+
+
+def test_an_accounts_export_streams_its_rows_once_each_and_safe_for_spreadsheets(tmp_path, monkeypatch):
+    # Given a month of two accounts' clicks in the lake, one day's object stored twice
+    clicks = [
+        replace(click, owner="k1" if n % 3 else "k2") for n, click in enumerate(generated_month(random.Random(7)))
+    ]
+    clicks.append(ClickEvent("formula", "aaa", datetime(2026, 11, 2, tzinfo=UTC), referrer="=HYPERLINK(1)", owner="k1"))
+    rows = [lake_row(click, "us-east-1", "v") for click in clicks]
+    for day in sorted({str(row["day"]) for row in rows}):
+        folder = tmp_path / "clicks" / f"day={day}"
+        folder.mkdir(parents=True)
+        (folder / "a.parquet").write_bytes(parquet_bytes([row for row in rows if row["day"] == day]))
+    repeated = tmp_path / "clicks" / "day=2026-11-05"
+    (repeated / "again.parquet").write_bytes((repeated / "a.parquet").read_bytes())
+    lake = lake_connection(tmp_path.glob("clicks/*/*.parquet"))
+    monkeypatch.setattr(export, "BATCH_ROWS", 50)
+    # When k1's month is exported as NDJSON and as CSV, into files
+    ndjson, table = tmp_path / "k1.ndjson", tmp_path / "k1.csv"
+    tracemalloc.start()
+    with ndjson.open("w") as out:
+        written = export.export_rows(lake, "k1", "2026-11-01", "2026-11-30", "ndjson", out)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    with table.open("w", newline="") as out:
+        assert export.export_rows(lake, "k1", "2026-11-01", "2026-11-30", "csv", out) == written
+    # Then each of k1's clicks is there once, no other account's, a batch at a time
+    mine = {click.click_id for click in clicks if click.owner == "k1"}
+    exported = [json.loads(line) for line in ndjson.read_text().splitlines()]
+    assert written == len(mine) == len(exported)
+    assert {row["click_id"] for row in exported} == mine
+    assert peak < ndjson.stat().st_size / 2, peak  # a batch in memory at a time, never the month
+    with table.open(newline="") as read:
+        cells = {row["click_id"]: row for row in csv.DictReader(read)}
+    assert cells["formula"]["referrer"] == "'=HYPERLINK(1)"
+    assert len(cells) == written

@@ -5,6 +5,7 @@ and the erasure of a link's rows (docs/click-lake.md).
     python -m tools.operators.click_lake query clicks-by-country --local --from 2026-12-01 --to 2026-12-06
     python -m tools.operators.click_lake reconcile --stack-name shortlink-prod --from 2026-12-01
     python -m tools.operators.click_lake erase go.example/summer --stack-name shortlink-prod --from 2026-01-01
+    python -m tools.operators.click_lake export KEY_ID --local --format ndjson > clicks.ndjson
 
 Each reads the Parquet objects of the chosen days (copied to a temporary folder) with DuckDB, the
 local stack's (CLICK_LAKE=1 make dev) or a deployed stack's; deployed, the same named queries run
@@ -24,6 +25,7 @@ from shortlink.links.model import logged_key
 from tools.operators.aws_target import add_target_arguments, configure_endpoint, deployed_resource
 from tools.operators.click_lake.counters import counted_link_days
 from tools.operators.click_lake.erasure import erase_link
+from tools.operators.click_lake.export import FORMATS, export_rows
 from tools.operators.click_lake.parquet import lake_connection
 from tools.operators.click_lake.queries import QUERIES, RECONCILIATION
 from tools.operators.click_lake.store import LOCAL_BUCKET, LakeBucket, days_between
@@ -53,8 +55,11 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     reconcile.add_argument("--click-stats-table", help="with --bucket: the counters' table")
     erase = commands.add_parser("erase", help="remove one link's rows")
     erase.add_argument("link", help="the link's key: its code, or host/code on another domain than the default")
+    export = commands.add_parser("export", help="write one account's rows (CSV or NDJSON) to standard output")
+    export.add_argument("owner", help="the account: its API key's id, as the rows' owner column holds it")
+    export.add_argument("--format", dest="form", choices=FORMATS, default="csv")
     today = datetime.now(UTC).date()
-    for command in (query, reconcile, erase):
+    for command in (query, reconcile, erase, export):
         add_target_arguments(command, "--bucket", "the lake's bucket")
         first = (today - timedelta(days=DEFAULT_DAYS - 1)).isoformat()
         command.add_argument("--from", dest="first", type=iso_day, default=first, help="first UTC day, YYYY-MM-DD")
@@ -99,6 +104,10 @@ def run(args: argparse.Namespace, folder: Path, dynamodb: Any = None) -> int:
         print(f"{removed} rows of {args.link} erased from {args.first} to {args.last}")
         return 0
     database = lake_connection(lake.download(args.first, args.last, folder))
+    if args.command == "export":
+        written = export_rows(database, args.owner, args.first, args.last, args.form, sys.stdout)
+        print(f"{written} rows of {args.owner} from {args.first} to {args.last}", file=sys.stderr)
+        return 0
     if args.command == "query":
         answer = database.execute(QUERIES[args.name].sql, [args.first, args.last])
         print("\t".join(column[0] for column in answer.description))
