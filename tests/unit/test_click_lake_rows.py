@@ -8,6 +8,9 @@ import tracemalloc
 from collections import Counter
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import duckdb
 
 from shortlink.clicks.events import ClickEvent
 from shortlink.clicks.lake_reconciliation import Difference, differences
@@ -77,17 +80,22 @@ def generated_month(rng: random.Random) -> list[ClickEvent]:
     ]
 
 
+def lake_of(clicks: list[ClickEvent], folder: Path) -> duckdb.DuckDBPyConnection:
+    """The clicks' rows written as Firehose writes them, an object per day, 2026-11-05's delivered twice."""
+    rows = [lake_row(click, "us-east-1", "v") for click in clicks]
+    for day in sorted({str(row["day"]) for row in rows}):
+        (folder / "clicks" / f"day={day}").mkdir(parents=True)
+        day_rows = [row for row in rows if row["day"] == day]
+        (folder / "clicks" / f"day={day}" / "a.parquet").write_bytes(parquet_bytes(day_rows))
+    repeated = folder / "clicks" / "day=2026-11-05"
+    (repeated / "again.parquet").write_bytes((repeated / "a.parquet").read_bytes())
+    return lake_connection(folder.glob("clicks/*/*.parquet"))
+
+
 def test_each_named_query_gives_the_counters_answer_on_a_generated_month(tmp_path):
     # Given a month of clicks written as Firehose writes them, one day's objects delivered twice
     clicks = generated_month(random.Random(36))
-    rows = [lake_row(click, "us-east-1", "v") for click in clicks]
-    for day in sorted({str(row["day"]) for row in rows}):
-        folder = tmp_path / "clicks" / f"day={day}"
-        folder.mkdir(parents=True)
-        (folder / "a.parquet").write_bytes(parquet_bytes([row for row in rows if row["day"] == day]))
-    repeated = tmp_path / "clicks" / "day=2026-11-05"
-    (repeated / "again.parquet").write_bytes((repeated / "a.parquet").read_bytes())
-    lake = lake_connection(tmp_path.glob("clicks/*/*.parquet"))
+    lake = lake_of(clicks, tmp_path)
 
     def answer(name: str) -> dict[object, int]:
         found = lake.execute(QUERIES[name].sql, ["2026-11-01", "2026-11-30"]).fetchall()
@@ -120,14 +128,7 @@ def test_an_accounts_export_streams_its_rows_once_each_and_safe_for_spreadsheets
         replace(click, owner="k1" if n % 3 else "k2") for n, click in enumerate(generated_month(random.Random(7)))
     ]
     clicks.append(ClickEvent("formula", "aaa", datetime(2026, 11, 2, tzinfo=UTC), referrer="=HYPERLINK(1)", owner="k1"))
-    rows = [lake_row(click, "us-east-1", "v") for click in clicks]
-    for day in sorted({str(row["day"]) for row in rows}):
-        folder = tmp_path / "clicks" / f"day={day}"
-        folder.mkdir(parents=True)
-        (folder / "a.parquet").write_bytes(parquet_bytes([row for row in rows if row["day"] == day]))
-    repeated = tmp_path / "clicks" / "day=2026-11-05"
-    (repeated / "again.parquet").write_bytes((repeated / "a.parquet").read_bytes())
-    lake = lake_connection(tmp_path.glob("clicks/*/*.parquet"))
+    lake = lake_of(clicks, tmp_path)
     monkeypatch.setattr(export, "BATCH_ROWS", 50)
     # When k1's month is exported as NDJSON and as CSV, into files
     ndjson, table = tmp_path / "k1.ndjson", tmp_path / "k1.csv"
