@@ -120,8 +120,8 @@ def query_prices(columns: dict[str, int], rows: int) -> dict[str, tuple[float, f
     return prices
 
 
-def report(write: Callable[[str], None]) -> str:
-    """Print the lake's tables; their Markdown for docs/click-lake.md."""
+def report(write: Callable[[str], None]) -> tuple[str, float]:
+    """Print the lake's tables; their Markdown for docs/click-lake.md, and the total per million clicks."""
     rows = sample_rows(round(MONTHLY_CLICKS / (30 * 86_400) * BUFFER_SECONDS), random.Random(36))  # noqa: S311 (a sample)
     lines, columns, parquet = lake_lines(rows)
     per_million = sum(line.cost_per_million for line in lines)
@@ -150,17 +150,17 @@ def report(write: Callable[[str], None]) -> str:
     for name, (scanned, cost) in query_prices(columns, len(rows)).items():
         write(f"  {name:<22} {scanned / 1e6:>9.1f} MB  ${cost:.5f}")
         markdown.append(f"| {name} | {scanned / 1e6:.1f} MB | {cost:.5f} |")
-    return "\n".join(markdown) + "\n"
+    return "\n".join(markdown) + "\n", per_million
 
 
-def main() -> None:
-    figures = report(print)
-    page = PAGE.read_text()
-    if not FIGURES.search(page):
-        raise SystemExit(f"{PAGE.name} has no lake-cost markers")
-    PAGE.write_text(FIGURES.sub(lambda found: found.group(1) + figures + found.group(2), page))
-    print(f"wrote {PAGE.relative_to(PAGE.parents[1])}", file=sys.stderr)
+def write_figures(page: Path, figures: str) -> None:
+    """Put the figures between the page's lake-cost markers."""
+    text = page.read_text()
+    if not FIGURES.search(text):
+        raise SystemExit(f"{page.name} has no lake-cost markers")
+    page.write_text(FIGURES.sub(lambda found: found.group(1) + figures + found.group(2), text))
+    print(f"wrote docs/{page.name}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    main()
+    write_figures(PAGE, report(print)[0])
