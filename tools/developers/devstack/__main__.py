@@ -22,6 +22,9 @@ EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVER
 FRONT=alb (or alb-multi-value): the functions are sent the events of an Application Load Balancer
 instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
 LOAD_BALANCER_PORT: a load balancer front (single-value) on this port as well, to the same functions.
+CLICK_LAKE=1 (the click lake: ingest's rows into a local Firehose on CLICK_LAKE_PORT, 5007, that writes
+Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5; see
+tools.developers.devstack.firehose and docs/click-lake.md).
 """
 
 import logging
@@ -42,6 +45,7 @@ from tools.developers.devstack.edge_tier import (
     start_consumers,
     start_edge_tier,
 )
+from tools.developers.devstack.firehose import click_lake_on, start_click_lake
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.developers.devstack.people import (
@@ -60,6 +64,7 @@ from tools.developers.devstack.serving import HOST, PortTaken, ensure_free, star
 from tools.developers.devstack.sqs_trigger import redelivery_chance
 from tools.developers.devstack.template import LocalTemplate
 from tools.operators.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
+from tools.operators.click_lake.store import LOCAL_BUCKET
 
 ROOT = Path(__file__).resolve().parents[3]
 REGION = "us-east-1"
@@ -185,7 +190,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # The user pool is the embedded moto's too, unless the environment names a Cognito endpoint.
     cognito_endpoint = os.environ.get(COGNITO_ENDPOINT_VARIABLE) or os.environ.get("AWS_ENDPOINT_URL")
     moto_url = f"http://{HOST}:{moto_port}"
-    if embedded or cognito_endpoint is None:
+    if embedded or cognito_endpoint is None or click_lake_on():
         check_totp_codes()
         start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
@@ -203,6 +208,11 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
     pool = shared_pool(cognito_endpoint) or create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
+    lake_line = ""
+    if click_lake_on():
+        os.environ.update(start_click_lake(template, moto_url, running))
+        query = "python -m tools.operators.click_lake query top-links --local"
+        lake_line = f"  Lake:      s3://{LOCAL_BUCKET}/clicks/ ({query})\n"
     if pool_sends_invitations():  # as deployed, moto standing in for Cognito's email (its trigger run here)
         os.environ.update(emulate_invitation_emails(template))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
@@ -289,6 +299,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"
         f"{sso_line}"
+        f"{lake_line}"
         f"{ttl_line}"
         f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"
