@@ -31,6 +31,7 @@ RUNTIME_PYTHON = (3, 13)
 # service not listed here fails with UnknownServiceError: add it here first.
 BOTOCORE_SERVICES = frozenset(
     {
+        "athena",  # the click lake's daily check (shortlink.adapters.athena)
         "cloudfront-keyvaluestore",  # the edge tier's sync (shortlink.adapters.cloudfront)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency

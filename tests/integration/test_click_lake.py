@@ -2,6 +2,7 @@
 local Firehose (tools.developers.devstack.firehose), Parquet in moto's S3, read with DuckDB; the
 reconciliation with the counters, erasure, and what the files never hold."""
 
+import json
 import uuid
 from collections.abc import Iterator
 from contextlib import ExitStack
@@ -12,6 +13,7 @@ import boto3
 import pytest
 
 from shortlink import wiring as services
+from shortlink.adapters.dynamodb.counted_link_days import counted_link_days
 from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.clicks.lake_reconciliation import Difference, differences
 from shortlink.clicks.lake_rows import lake_records, lake_row
@@ -20,7 +22,6 @@ from tests.integration.ingest_faults import record
 from tests.integration.test_flow import drain_clicks
 from tools.developers.devstack.firehose import LocalFirehose, serve_firehose
 from tools.operators.click_lake.__main__ import parse_arguments, run
-from tools.operators.click_lake.counters import counted_link_days
 from tools.operators.click_lake.parquet import lake_connection, parquet_bytes
 from tools.operators.click_lake.queries import RECONCILIATION
 from tools.operators.click_lake.store import LOCAL_BUCKET, LakeBucket
@@ -174,3 +175,58 @@ def command(argv: list[str], folder: Path, capsys) -> tuple[int, list[str]]:
     capsys.readouterr()  # what ingest logged before
     code = run(parse_arguments(argv), folder)
     return code, capsys.readouterr().out.splitlines()
+
+
+def athena_answers(rows: dict[tuple[str, str], int]) -> None:
+    """moto's Athena runs no SQL: its next query answers these (link, day, clicks) rows, header first."""
+    from moto.athena.models import QueryResults, athena_backends
+
+    cells = [("link", "day", "clicks"), *((link, day, str(n)) for (link, day), n in sorted(rows.items()))]
+    columns = [{"Name": name, "Type": "varchar"} for name in cells[0]]
+    results = QueryResults([{"Data": [{"VarCharValue": value} for value in row]} for row in cells], columns)
+    athena_backends[boto3.client("sts").get_caller_identity()["Account"]]["us-east-1"].query_results_queue.append(
+        results
+    )
+
+
+def test_the_daily_check_queries_athena_in_the_workgroup_and_counts_the_differences(
+    aws, handlers, lake, tmp_path, monkeypatch, capsys, caplog
+):
+    # Given clicks counted by ingest and written to the lake, and the lake's workgroup
+    batch = [record("m1", pack(click("aaa"), click("aaa"), click(PRIVATE), *(click("bbb") for _ in range(5))))]
+    assert handlers["IngestFunction"]({"Records": batch}, None) == {"batchItemFailures": []}
+    lake.flush()
+    athena = boto3.client("athena")
+    athena.create_work_group(
+        Name="shortlink-click-lake",
+        Configuration={"ResultConfiguration": {"OutputLocation": f"s3://{LOCAL_BUCKET}/athena-results/"}},
+    )
+    monkeypatch.setenv("CLICK_LAKE_WORKGROUP", "shortlink-click-lake")
+    monkeypatch.setenv("CLICK_LAKE_DATABASE", "shortlink_click_lake")
+    services.reset()
+    found, _ = lake_counts(tmp_path / "lake")
+    # When the check runs for that day and Athena answers what DuckDB reads from the same Parquet
+    athena_answers(found)
+    capsys.readouterr()
+    assert handlers["LakeCheckFunction"]({"day": "2026-11-30"}) == {"day": "2026-11-30", "differences": 0}
+    # Then it ran the named query in the workgroup for that day, and says there is no difference
+    (execution,) = athena.list_query_executions(WorkGroup="shortlink-click-lake")["QueryExecutionIds"]
+    query = athena.get_query_execution(QueryExecutionId=execution)["QueryExecution"]
+    assert (query["Query"], query["ExecutionParameters"]) == (RECONCILIATION.sql, ["'2026-11-30'", "'2026-11-30'"])
+    assert emitted_differences(capsys.readouterr().out) == [0]
+    # When the lake has lost a row of bbb's and the private link's row entirely
+    athena_answers({**found, ("bbb", "2026-11-30"): 4, (logged_key(PRIVATE), "2026-11-30"): 0})
+    assert handlers["LakeCheckFunction"]({"day": "2026-11-30"}) == {"day": "2026-11-30", "differences": 2}
+    # Then the metric counts both, and the log names them, the private link by its digest only
+    assert emitted_differences(capsys.readouterr().out) == [2]
+    named = [vars(line) for line in caplog.records if line.getMessage() == "click lake differs from the counters"]
+    assert sorted((line["link"], line["lake"], line["counters"]) for line in named) == sorted(
+        [("bbb", 4, 5), (logged_key(PRIVATE), 0, 1)]
+    )
+    assert PRIVATE not in caplog.text
+
+
+def emitted_differences(out: str) -> list[float]:
+    """The ClickLakeDifferences values of the EMF documents Powertools printed."""
+    documents = [json.loads(line) for line in out.splitlines() if line.startswith('{"_aws"')]
+    return [value for document in documents for value in document.get("ClickLakeDifferences", [])]

@@ -74,6 +74,7 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "AccountStatsLagAlarm",
         "WebhookDeadLetterAlarm",
         "ReplicationLatencyAlarm",
+        "ClickLakeDifferencesAlarm",
     }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
@@ -134,6 +135,13 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
     body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    emitters = ("RedirectFunction", "IngestFunction", "WebhooksFunction", "AccountStatsFunction", "EdgeSyncFunction")
+    emitters = (
+        "RedirectFunction",
+        "IngestFunction",
+        "WebhooksFunction",
+        "AccountStatsFunction",
+        "EdgeSyncFunction",
+        "LakeCheckFunction",
+    )
     emitting = {services[name] for name in emitters}
     assert services_on_dashboard(json.loads(body)) == emitting

@@ -20,10 +20,10 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+from shortlink.adapters.dynamodb.counted_link_days import counted_link_days
 from shortlink.clicks.lake_reconciliation import differences
 from shortlink.links.model import logged_key
 from tools.operators.aws_target import add_target_arguments, configure_endpoint, deployed_resource
-from tools.operators.click_lake.counters import counted_link_days
 from tools.operators.click_lake.erasure import erase_link
 from tools.operators.click_lake.export import FORMATS, export_rows
 from tools.operators.click_lake.parquet import lake_connection

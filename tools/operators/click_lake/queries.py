@@ -7,6 +7,8 @@ those days' partitions, and counts each click id once: Firehose may store a row 
 
 from dataclasses import dataclass
 
+from shortlink.clicks.lake_reconciliation import CLICKS_PER_LINK_DAY_SQL
+
 TABLE = "clicks"
 
 
@@ -51,8 +53,7 @@ NAMED_QUERIES = (
     NamedQuery(
         "clicks-per-link-day",
         "Clicks per link and day: what the reconciliation compares with the counters.",
-        "SELECT link, day, count(DISTINCT click_id) AS clicks FROM clicks WHERE day BETWEEN ? AND ? "
-        "GROUP BY link, day ORDER BY link, day",
+        CLICKS_PER_LINK_DAY_SQL,  # the scheduled check runs it too (functions/click_lake_check)
     ),
 )
 QUERIES = {query.name: query for query in NAMED_QUERIES}

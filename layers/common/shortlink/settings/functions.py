@@ -81,6 +81,9 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     # The stream and a scan of the links, the stats for the capacity rule; the store it writes
     # (EDGE_STORE_ARN, the edge stack's output) is read on first use.
     "edge-sync": FunctionSettings(("LINKS_TABLE", "CLICK_STATS_TABLE"), (ShortDomainSettings,)),
+    # The counters' day items; the lake's workgroup and database (the lake stack's outputs) are
+    # read on first use.
+    "click-lake-check": FunctionSettings(("CLICK_STATS_TABLE",), ()),
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.
     "webhooks": FunctionSettings(

@@ -21,5 +21,8 @@ class Resources(EnvironmentModel):
     webhook_queue: Resource = resource("WEBHOOK_QUEUE_URL")
     # The click lake's Firehose delivery stream (docs/click-lake.md); without it no row is sent.
     click_lake_stream: Resource = resource("CLICK_LAKE_STREAM")
+    # The lake's Athena workgroup and Glue database: the daily reconciliation's query.
+    click_lake_workgroup: Resource = resource("CLICK_LAKE_WORKGROUP")
+    click_lake_database: Resource = resource("CLICK_LAKE_DATABASE")
     # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
     edge_store: Resource = resource("EDGE_STORE_ARN")

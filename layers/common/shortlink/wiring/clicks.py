@@ -11,10 +11,12 @@ from shortlink.wiring.environment import lambda_runtime, redirect_metric_setting
 from shortlink.wiring.factories import factory
 
 if TYPE_CHECKING:
+    from shortlink.adapters.athena.click_lake_queries import AthenaLakeLinkDays
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+    from shortlink.adapters.dynamodb.counted_link_days import DynamoCountedLinkDays
     from shortlink.adapters.firehose.click_lake import FirehoseClickLake
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.clicks.ip_databases import Database, DatabaseSource
@@ -123,6 +125,22 @@ def click_lake() -> "FirehoseClickLake | None":
 
     stream = resources().click_lake_stream
     return FirehoseClickLake(stream.value) if stream.given else None
+
+
+@factory
+def lake_link_days() -> "AthenaLakeLinkDays":
+    """The click lake's clicks per link and day, queried with Athena (the daily reconciliation)."""
+    from shortlink.adapters.athena.click_lake_queries import AthenaLakeLinkDays
+
+    return AthenaLakeLinkDays(resources().click_lake_workgroup.value, resources().click_lake_database.value)
+
+
+@factory
+def counted_link_days() -> "DynamoCountedLinkDays":
+    """The counters' clicks per link key and day (the daily reconciliation)."""
+    from shortlink.adapters.dynamodb.counted_link_days import DynamoCountedLinkDays
+
+    return DynamoCountedLinkDays(resources().click_stats_table.value)
 
 
 @factory

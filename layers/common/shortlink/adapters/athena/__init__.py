@@ -1,0 +1,1 @@
+"""Athena adapters: the click lake's queries (docs/click-lake.md)."""
