@@ -299,6 +299,7 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("POST", "/unlock/{code}"): "RedirectFunction",
         ("GET", "/robots.txt"): "RedirectFunction",
         ("GET", "/"): "RedirectFunction",
         ("GET", "/.well-known/{file}"): "RedirectFunction",
@@ -1057,7 +1058,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 33
+    assert len(integrations) == 34
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1086,6 +1087,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/audit",
         "/console",
         "/console/*",
+        "/unlock/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {
