@@ -152,6 +152,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cloudfront-keyvaluestore:UpdateKeys",
             },
         ),
+        ("EdgeCountsFunction", {"cloudwatch:GetMetricData"}),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "WebhookEndpointsFunction",
@@ -281,6 +282,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ConsoleFunction",
         "AccountStatsFunction",
         "EdgeSyncFunction",
+        "EdgeCountsFunction",
         "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
@@ -455,7 +457,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 12
+    assert len(functions) == 13
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:

@@ -21,3 +21,6 @@ class Resources(EnvironmentModel):
     webhook_queue: Resource = resource("WEBHOOK_QUEUE_URL")
     # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
     edge_store: Resource = resource("EDGE_STORE_ARN")
+    # The edge's viewer-request function, whose invocations its counts are checked against
+    # (shortlink.edge.count_check).
+    edge_function: Resource = resource("EDGE_FUNCTION_NAME")
