@@ -3,6 +3,7 @@ its /64, a link has a ceiling over all clients, and the window slides (attempt l
 conditionally in the counters table)."""
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlencode
 
 import boto3
@@ -37,7 +38,7 @@ def guess(
 
 def unlock_answer(
     handlers, code: str, viewer: str, password: str, query: dict[str, str] | None = None, form_path: bool = False
-) -> dict:
+) -> dict[str, Any]:
     event = http_event(
         "POST",
         f"/unlock/{code}" if form_path else f"/{code}",
@@ -49,7 +50,7 @@ def unlock_answer(
         source_ip="130.176.1.1",  # CloudFront's
     )
     event["headers"]["content-type"] = "application/x-www-form-urlencoded"
-    answer: dict = handlers["RedirectFunction"](event)
+    answer: dict[str, Any] = handlers["RedirectFunction"](event)
     return answer
 
 
