@@ -35,6 +35,7 @@ BOTOCORE_SERVICES = frozenset(
         "cloudwatch",  # the edge tier's counts check reads metrics (shortlink.adapters.cloudwatch)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
+        "s3",  # the IP databases of IpDatabaseBucket (shortlink.adapters.s3)
         "sesv2",  # invitations emailed (shortlink.adapters.cognito.invitation_messages)
         "sqs",  # the clicks queue
         "ssm",  # secrets read through Powertools Parameters
