@@ -32,6 +32,7 @@ RUNTIME_PYTHON = (3, 13)
 BOTOCORE_SERVICES = frozenset(
     {
         "cloudfront-keyvaluestore",  # the edge tier's sync (shortlink.adapters.cloudfront)
+        "cloudwatch",  # the edge tier's counts check reads metrics (shortlink.adapters.cloudwatch)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
         "firehose",  # the click lake's rows (shortlink.adapters.firehose)

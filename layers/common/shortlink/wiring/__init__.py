@@ -26,7 +26,7 @@ from shortlink.wiring.clicks import (
     packing_rules,
     visitor_salt_root,
 )
-from shortlink.wiring.edge import edge_store, link_scan, link_stream_changes, recent_link_clicks
+from shortlink.wiring.edge import edge_counts, edge_store, link_scan, link_stream_changes, recent_link_clicks
 from shortlink.wiring.environment import (
     addresses,
     forget_settings,
@@ -100,6 +100,7 @@ __all__ = [
     "code_generator",
     "console_session_secret",
     "domain_settings",
+    "edge_counts",
     "edge_store",
     "forget_cached_links",
     "forget_settings",
