@@ -51,3 +51,16 @@ def test_make_cost_prints_the_edge_tables_and_blends(capsys):
     assert "Per million redirects answered at the edge (North America)" in printed
     assert f"North America: ${figures['edge_north_america']:.4f}" in printed
     assert {"edge_blend_europe_50%", "edge_blend_europe_80%", "edge_blend_europe_100%"} <= set(figures)
+
+
+def test_the_savings_bundle_takes_30_percent_off_requests_and_bytes_only():
+    lines = edge_cost.edge_redirect_lines(BENCH, cost.function_specs(), "Europe", provisioned=True)
+    by_item = items_of(lines)
+    covered = (
+        by_item["CloudFront HTTPS request (Europe)"].cost_per_million
+        + by_item["CloudFront data transfer out (the redirect)"].cost_per_million
+    )
+    full = sum(line.cost_per_million for line in lines)
+    assert edge_cost.with_savings_bundle(lines) == pytest.approx(full - 0.30 * covered)
+    # The function, the store, the logs, Kinesis and ingest keep their price.
+    assert covered == pytest.approx(1.20 + 450 / 1e9 * 0.085 * 1e6)

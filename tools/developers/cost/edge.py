@@ -32,6 +32,12 @@ EDGE_PRICES = {
     "kinesis_put_payload_unit": 0.014 / 1e6,  # provisioned: per 25 KB unit (one per record)
     "kinesis_shard_hour": 0.015,  # provisioned: 1,000 records/s in per shard
 }
+# CloudFront's Security Savings Bundle: a monthly spend committed for a year buys CloudFront usage
+# at up to 30 % off (CloudFront Developer Guide, "CloudFront Security Savings Bundle"). Applied here
+# only to the usage types its announcement lists that a redirect pays: HTTP/S requests and data
+# transfer out (not the function, the store or the logs).
+SAVINGS_BUNDLE_DISCOUNT = 0.30
+SAVINGS_BUNDLE_LINES = ("CloudFront HTTPS request", "CloudFront data transfer out")
 # A follow reads the store once (edge/viewer-request.js): the link's `<host>/<code>` entry.
 KEY_VALUE_STORE_READS_PER_FOLLOW = 1
 # The steady rate at which a provisioned stream's shard hours are shared out (records per second).
@@ -114,6 +120,14 @@ def edge_redirect_lines(
     ]
 
 
+def with_savings_bundle(lines: list[Line]) -> float:
+    """Per million, the lines' cost with the Savings Bundle's discount on the usage it covers."""
+    return sum(
+        line.cost_per_million * (1 - SAVINGS_BUNDLE_DISCOUNT if line.item.startswith(SAVINGS_BUNDLE_LINES) else 1)
+        for line in lines
+    )
+
+
 def passed_on_lines(regional: list[Line], region: str) -> list[Line]:
     """A follow the function passes on: the edge's share of it, then the regional redirect."""
     return [*edge_request_lines(region), *regional]
@@ -160,8 +174,14 @@ def print_edge_costs(
         met = "met" if edge <= TARGET_PER_MILLION_EDGE_REDIRECTS else "NOT met"
         shares = ", ".join(f"{share:.0%} at the edge: ${blend(edge, passed_on, share):.4f}" for share in EDGE_SHARES)
         print(f"  {region}: ${edge:.4f} ({met}); blend per million follows: {shares}")
-        steady = sum(line.cost_per_million for line in edge_redirect_lines(bench, specs, region, provisioned=True))
+        steady_lines = edge_redirect_lines(bench, specs, region, provisioned=True)
+        steady = sum(line.cost_per_million for line in steady_lines)
         figures[f"edge_{key}_provisioned_kinesis"] = steady
         print(f"    with a provisioned stream at {PROVISIONED_RATE_PER_SECOND} lines/s: ${steady:.4f}")
+        bundled = with_savings_bundle(steady_lines)
+        figures[f"edge_{key}_savings_bundle"] = bundled
+        met = "met" if bundled <= TARGET_PER_MILLION_EDGE_REDIRECTS else "NOT met"
+        bundle = f"the Security Savings Bundle ({SAVINGS_BUNDLE_DISCOUNT:.0%} off requests and bytes)"
+        print(f"    and with {bundle}: ${bundled:.4f} ({met})")
         figures |= {f"edge_blend_{key}_{share:.0%}": blend(edge, passed_on, share) for share in EDGE_SHARES}
     return figures
