@@ -74,7 +74,9 @@ def test_the_edge_is_a_nested_stack_created_only_when_something_stands_before_th
     # Nothing of it without a domain, the edge or several regions (their health checks)
     assert application["Condition"] == "HasWayIn"
     assert main["Conditions"]["HasWayIn"] == {"Fn::Or": [{"Condition": "HasOtherHosts"}, {"Condition": "HasRegions"}]}
-    assert main["Conditions"]["HasOtherHosts"] == {"Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert main["Conditions"]["HasOtherHosts"] == {
+        "Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}, {"Condition": "OnLoadBalancer"}]
+    }
     assert "Edge" not in Rendered({}).resources()
     assert {"Edge", "EdgeDistribution"} <= set(Rendered({"EnableEdge": "true"}).resources())
     # Every parameter it declares is given, and nothing it does not declare
@@ -513,9 +515,13 @@ def test_no_resource_depends_on_itself_once_sam_has_transformed_the_template():
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     template = read(EDGE)
     resources, conditions = template["Resources"], template["Conditions"]
-    # Without the edge, the domain is an API Gateway domain; with it, a CloudFront alias.
+    # Without the edge, the domain is an API Gateway domain (or the load balancer's); with it, a CloudFront alias.
     assert conditions["DomainOnApi"] == {
-        "Fn::And": [{"Condition": "HasDomain"}, {"Fn::Not": [{"Condition": "EdgeEnabled"}]}]
+        "Fn::And": [
+            {"Condition": "HasDomain"},
+            {"Fn::Not": [{"Condition": "EdgeEnabled"}]},
+            {"Fn::Not": [{"Condition": "OnLoadBalancer"}]},
+        ]
     }
     assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeHere"}]}
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
@@ -1184,7 +1190,8 @@ def test_the_edge_stack_creates_what_the_main_template_created_before_with_the_s
     # Given the template before the edge had a stack of its own, and each of its resources now in edge.yaml
     before = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region)
     before.template = yaml_parse(subprocess_text("git", "show", f"{BEFORE_THE_EDGE_STACK}:template.yaml"))
-    moved = set(read(EDGE)["Resources"]) - EDGE_TIER_RESOURCES
+    # (the edge tier's resources and the load balancer's domain record came later)
+    moved = set(read(EDGE)["Resources"]) - EDGE_TIER_RESOURCES - {"BalancerDomainRecord"}
     assert moved <= set(before.template["Resources"])
     # When both are rendered for the same deployment in the same region
     after = Rendered({**parameters, "AWS::StackName": "shortlink-global"}, region=region).resources()
