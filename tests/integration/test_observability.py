@@ -50,10 +50,16 @@ def monitoring_resources() -> dict[str, Any]:
     return resources
 
 
+def dashboard_bodies() -> list[Any]:
+    """The operations dashboard as JSON, once with each front's widget (the API's, the load balancer's)."""
+    body, variables = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    _, on_load_balancer, on_api = variables["FrontWidget"]["Fn::If"]
+    return [json.loads(body.replace("${FrontWidget}", widget["Fn::Sub"])) for widget in (on_load_balancer, on_api)]
+
+
 def test_every_custom_metric_is_on_the_dashboard_and_every_one_there_is_emitted():
     resources = monitoring_resources()
-    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    on_dashboard = custom_metrics_in(json.loads(body))
+    on_dashboard = set().union(*(custom_metrics_in(body) for body in dashboard_bodies()))
     in_alarms = custom_metrics_in(
         [resource for resource in resources.values() if resource["Type"] == "AWS::CloudWatch::Alarm"]
     )
@@ -75,6 +81,11 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "WebhookDeadLetterAlarm",
         "ReplicationLatencyAlarm",
         "EdgeCountsAlarm",
+        # The load balancer's, when it is the front (ApiErrorRateAlarm is the HTTP API's)
+        "BalancerTargetErrorRateAlarm",
+        "BalancerErrorAlarm",
+        "BalancerRejectedConnectionAlarm",
+        "BalancerResponseTimeAlarm",
     }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
@@ -99,10 +110,13 @@ def test_the_main_template_tells_the_monitoring_stack_every_name_it_watches():
         if name == "DashboardName":
             continue
         # A table by the name every region's replica has: its parameters' names
-        sources = re.findall(r"\$\{([A-Za-z]+)\}", value["Fn::Sub"]) if "Fn::Sub" in value else []
-        if "Fn::If" in value:  # a condition of the main template, told as "true" or "false"
+        if "Fn::If" in value:
             assert value["Fn::If"][0] in main["Conditions"], name
-            continue
+            if isinstance(value["Fn::If"][1], str):  # a condition of the main template, told as "true" or "false"
+                continue
+            # The load balancer's name exists only with that front (Fn::If of it and "")
+            value = value["Fn::If"][1]
+        sources = re.findall(r"\$\{([A-Za-z]+)\}", value["Fn::Sub"]) if "Fn::Sub" in value else []
         for source in sources or [value.get("Ref") or value["Fn::GetAtt"][0]]:
             assert source in main["Resources"] or source in main["Parameters"] or source == "AWS::StackName", name
     # and the main template keeps no dashboard or alarm of its own
@@ -137,7 +151,6 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     # ...ingest emits the redirect's metrics under the redirect's name...
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
-    body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
     emitters = (
         "RedirectFunction",
         "IngestFunction",
@@ -147,4 +160,5 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
         "EdgeCountsFunction",
     )
     emitting = {services[name] for name in emitters}
-    assert services_on_dashboard(json.loads(body)) == emitting
+    for body in dashboard_bodies():
+        assert services_on_dashboard(body) == emitting

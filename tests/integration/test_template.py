@@ -74,7 +74,9 @@ def test_the_edge_is_a_nested_stack_created_only_when_something_stands_before_th
     # Nothing of it without a domain, the edge or several regions (their health checks)
     assert application["Condition"] == "HasWayIn"
     assert main["Conditions"]["HasWayIn"] == {"Fn::Or": [{"Condition": "HasOtherHosts"}, {"Condition": "HasRegions"}]}
-    assert main["Conditions"]["HasOtherHosts"] == {"Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert main["Conditions"]["HasOtherHosts"] == {
+        "Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}, {"Condition": "OnLoadBalancer"}]
+    }
     assert "Edge" not in Rendered({}).resources()
     assert {"Edge", "EdgeDistribution"} <= set(Rendered({"EnableEdge": "true"}).resources())
     # Every parameter it declares is given, and nothing it does not declare
@@ -527,16 +529,21 @@ def test_no_resource_depends_on_itself_once_sam_has_transformed_the_template():
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     template = read(EDGE)
     resources, conditions = template["Resources"], template["Conditions"]
-    # Without the edge, the domain is an API Gateway domain; with it, a CloudFront alias.
+    # Without the edge, the domain is an API Gateway domain (or the load balancer's); with it, a CloudFront alias.
     assert conditions["DomainOnApi"] == {
-        "Fn::And": [{"Condition": "HasDomain"}, {"Fn::Not": [{"Condition": "EdgeEnabled"}]}]
+        "Fn::And": [
+            {"Condition": "HasDomain"},
+            {"Fn::Not": [{"Condition": "EdgeEnabled"}]},
+            {"Fn::Not": [{"Condition": "OnLoadBalancer"}]},
+        ]
     }
     assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeHere"}]}
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
-    for record in ("ShortDomainRecordIpv4", "ShortDomainRecordIpv6"):
-        assert resources[record]["Condition"] == "DnsForApi"
+    # The A record is the load balancer's too (switching fronts updates it), the AAAA the API's alone
+    assert resources["ShortDomainRecordIpv4"]["Condition"] == "DnsForRegion"
+    assert resources["ShortDomainRecordIpv6"]["Condition"] == "DnsForApi"
     for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
         assert resources[record]["Condition"] == "DnsForEdge"
 
