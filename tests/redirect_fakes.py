@@ -47,7 +47,7 @@ def redirect_of(
         return domain_settings
 
     services = RedirectServices(
-        links=lambda: links,
+        links=links,
         dispatcher=dispatcher,
         reading=reading,
         unlock_attempts_per_window=10,
