@@ -9,7 +9,7 @@ from shortlink.clicks.repeats import RecentFollows
 from shortlink.domains.settings import DomainSettings
 from shortlink.links.ports import LinkSource
 from shortlink.redirect.cache import CachedLinks
-from shortlink.redirect.click_dispatch import InlineDispatcher
+from shortlink.redirect.click_dispatch import ClickProviders, InlineDispatcher
 from shortlink.redirect.click_events import ClickReading
 from shortlink.redirect.request import RequestReading
 from shortlink.redirect.responses import plain_redirect
@@ -36,7 +36,9 @@ def redirect_of(
     links = CachedLinks(source, 10, 30, 5, prepare=plain_redirect)
     clicks = ClickReading(RecentFollows(10), None)
     metrics = RedirectMetricSettings(own_service="redirect")
-    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
+    dispatcher = InlineDispatcher(
+        ClickProviders(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
+    )
 
     def unused() -> Any:
         pytest.fail("these links read no budget, attempt log or robots.txt")
