@@ -20,9 +20,10 @@ from shortlink.clicks.agent_corrections import compiled_bot_rules, compiled_peop
 from shortlink.clicks.crawler_lists import listed_crawler
 
 PERSON = "person"
+SCANNER = "scanner"
 # The classes a click is counted under (prefetch is decided from the request's headers, not here:
 # shortlink.redirect.click_events).
-AGENT_CLASSES = (PERSON, "crawler", "previewer", "scanner", "monitor", "library", "ai_agent", "prefetch")
+AGENT_CLASSES = (PERSON, "crawler", "previewer", SCANNER, "monitor", "library", "ai_agent", "prefetch")
 # User-Agents remembered with their answer: an environment sees a few thousand browser builds a day
 # (the bench's realistic mix); a string's entry is about 0.5 KiB.
 REMEMBERED_AGENTS = 16384
@@ -70,3 +71,10 @@ def agent_class(user_agent: str) -> str:
 @cache
 def _corrections() -> tuple[tuple[Any, tuple[tuple[str, Any], ...]], Any]:
     return compiled_bot_rules(), compiled_people_fragments()
+
+
+def click_class(user_agent: str, scanner_likely: bool) -> str:
+    """The class of a click: its User-Agent's, but `scanner` for a person's User-Agent that came
+    with a scanner's signal (shortlink.clicks.scanner_signals: a network, a burst of links)."""
+    found = agent_class(user_agent)
+    return SCANNER if scanner_likely and found == PERSON else found
