@@ -32,7 +32,8 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.clicks import metrics as deferred_metrics
 from shortlink.clicks.events import EDGE, ClickPack
-from shortlink.clicks.tally import parts_per_link_day
+from shortlink.clicks.lake_delivery import undelivered
+from shortlink.clicks.tally import PackPart, parts_per_link_day
 from shortlink.errors import StorageUnavailable
 from shortlink.redirect.edge_log_clicks import edge_packs
 from shortlink.webhooks import emitting as webhook_events
@@ -40,6 +41,7 @@ from shortlink.webhooks.events import click_events
 from shortlink.wiring import (
     cached_links,
     click_counter,
+    click_lake,
     click_reading,
     redirect_metric_settings,
     regions,
@@ -100,6 +102,7 @@ def count_packs(packs: list[ClickPack]) -> list[str]:
     oldest: datetime | None = None
     redirect_counts: Counter[str] = Counter()
     new_per_code: Counter[str] = Counter()  # newly counted only: a redelivered pack adds nothing
+    recorded: list[PackPart] = []  # counted now or before (a redelivery): the click lake's rows
     store = click_counter()
     for (code, day), parts in sorted(parts_per_link_day(packs).items()):
         try:
@@ -110,6 +113,7 @@ def count_packs(packs: list[ClickPack]) -> list[str]:
             logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
             failed.extend(parts)
             continue
+        recorded.extend(parts.values())
         clicks = [click for part in parts.values() for click in part.clicks]
         counted += new
         new_per_code[code] += new
@@ -120,6 +124,9 @@ def count_packs(packs: list[ClickPack]) -> list[str]:
             oldest = first if oldest is None or first < oldest else oldest
         for click in clicks:
             redirect_counts.update(click.counts)
+    if unsent := undelivered(click_lake(), recorded, regions().region):  # offered again: see lake_delivery
+        logger.error("clicks not sent to the click lake", extra={"packs": len(unsent)})
+        failed.extend(unsent)
     # link.clicked: one message per batch
     webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
     deferred_metrics.emit(redirect_counts, redirect_metric_settings)

@@ -168,7 +168,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
         )
     for code in codes:
         found = totals(code)
-        assert {name: found[name] for name in expected[code]} == +expected[code], code
+        assert {name: found[name] for name in expected[code]} == dict(expected[code]), code
     assert sum(counts["clicks"] for counts in expected.values()) == CLICKS
 
 

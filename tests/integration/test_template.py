@@ -149,6 +149,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "kinesis:DescribeStreamSummary",
                 "kinesis:ListShards",
                 "kinesis:SubscribeToShard",
+                # With the click lake: its rows, a few records per batch
+                "firehose:PutRecordBatch",
             },
         ),
         (

@@ -8,3 +8,7 @@ WELL_KNOWN_FILE = "GET /.well-known/{file}"
 ROBOTS_TXT = "GET /robots.txt"
 FOLLOWS = ("GET /{code}", "HEAD /{code}", "POST /{code}")
 ROUTES = (*FOLLOWS, ROOT, WELL_KNOWN_FILE, ROBOTS_TXT)
+# A load balancer's target health check (its HealthCheckPath): a route only where the front does
+# not route (API Gateway's has none; there the path is a follow of a reserved slug).
+HEALTH_CHECK = "GET /health"
+LOAD_BALANCER_ROUTES = (*ROUTES, HEALTH_CHECK)
