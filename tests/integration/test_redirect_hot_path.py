@@ -183,7 +183,7 @@ def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runn
     extension = runner.extensions[REDIRECT]
     # The response path is configured (as a first request does: the link cache and the services)...
     services.cached_links()
-    services.redirect_services(sys.modules[runner.handler(REDIRECT).__module__].dispatcher)
+    services.redirect_services(runner.module(REDIRECT).dispatcher)
     # Given a broken configuration that only the after-response work trips over (read with the
     # redirect's own settings, as in Lambda, which require the queue)
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")

@@ -29,14 +29,13 @@ from pathlib import Path
 from typing import Any
 
 from tools.developers.devstack.region_outage import RegionFront, UnreachableTables, free_local_port
-from tools.developers.devstack.serving import HOST, ensure_free, start_embedded_moto
+from tools.developers.devstack.serving import HOST, READY_LINE, announce_ready, ensure_free, start_embedded_moto
 from tools.operators.aws_target import LOCAL_SERVICES, given_endpoint
 
 ROOT = Path(__file__).resolve().parents[3]
 REGION_PATTERN = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")
 MAX_REGIONS = 5
 DEFAULT_LAG_MS = 500
-READY_LINE = "Press Ctrl-C to stop."
 START_SECONDS = 180  # a region's functions import on a busy machine
 # Tables that stay regional in a template without global tables: Powertools' idempotency records.
 REGIONAL_TABLES = {"IdempotencyTable"}
@@ -299,7 +298,7 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
         f"  {(process.region + (' (home)' if process.region == setting.home else '') + ':'):<{width}} {process.url}\n"
         for process in processes
     )
-    print(
+    announce_ready(
         f"Shortlink local stack ready in {len(processes)} regions\n"
         f"{region_lines}"
         f"  API key:   {api_key}\n"
@@ -309,11 +308,9 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
         f"  Edge:      http://{HOST}:{front_port} (an origin group: {setting.regions[0]}, failing over to"
         f" {setting.regions[1]})\n"
         f"  DynamoDB endpoint: {endpoints['dynamodb']}{' (embedded moto)' if 'dynamodb' in embedded else ''}\n"
-        f"  SQS endpoint:      {endpoints['sqs']}{' (embedded moto)' if 'sqs' in embedded else ''}\n"
-        f"{READY_LINE}",
-        flush=True,
+        f"  SQS endpoint:      {endpoints['sqs']}{' (embedded moto)' if 'sqs' in embedded else ''}\n",
+        running,
     )
-    running.callback(print, "\nStopping the local stack...", flush=True)
     while True:
         for process in processes:
             if process.running and process.process.poll() is not None:
