@@ -60,7 +60,7 @@ def test_what_a_list_recognises_and_we_do_not_is_a_correction_of_ours(corpus):
 
 def test_every_class_is_one_of_the_stats_classes():
     agents = [agent for name in corpora() for agent in corpora()[name][::50]]
-    assert {agent_class(agent) for agent in agents} <= set(AGENT_CLASSES) - {"prefetch"}
+    assert {agent_class(agent) for agent in agents} <= set(AGENT_CLASSES)
 
 
 def test_the_classifier_version_names_our_rules_and_each_lists_version():

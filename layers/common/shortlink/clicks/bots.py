@@ -16,13 +16,12 @@ changes only later clicks. classifier_version() names them all, as the stats sho
 from functools import cache, lru_cache
 from typing import Any
 
+from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.agent_corrections import compiled_bot_rules, compiled_people_fragments
 from shortlink.clicks.crawler_lists import listed_crawler
 
-PERSON = "person"
-# The classes a click is counted under (prefetch is decided from the request's headers, not here:
-# shortlink.redirect.click_events).
-AGENT_CLASSES = (PERSON, "crawler", "previewer", "scanner", "monitor", "library", "ai_agent", "prefetch")
+# The classes agent_class() answers (shortlink.clicks.agent_classes names them).
+AGENT_CLASSES = (PERSON, *BOT_CLASSES)
 # User-Agents remembered with their answer: an environment sees a few thousand browser builds a day
 # (the bench's realistic mix); a string's entry is about 0.5 KiB.
 REMEMBERED_AGENTS = 16384
@@ -53,7 +52,7 @@ def is_bot(user_agent: str) -> bool:
 
 @lru_cache(maxsize=REMEMBERED_AGENTS)
 def agent_class(user_agent: str) -> str:
-    """The class of AGENT_CLASSES (never prefetch) of a request with this User-Agent."""
+    """The class of AGENT_CLASSES of a request with this User-Agent."""
     agent = user_agent.strip()
     if not agent:
         return "library"

@@ -1,6 +1,6 @@
 """A click event built from the request that made it, after the visitor has the response: what
-the stats count (country, device, browser, OS, referring host, language, campaign, bot and repeat
-flags) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
+the stats count (country, device, browser, OS, referring host, language, campaign, the agent's
+class and the repeat flag) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
 
 Everything costly is done here, never before the response: the bot lists (shortlink.clicks.bots),
 the country database where the edge gives no country (shortlink.clicks.country_database), and
@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
-from shortlink.clicks.bots import is_bot
+from shortlink.clicks.agent_classes import PERSON
+from shortlink.clicks.bots import agent_class
 from shortlink.clicks.country_database import CountryDatabase
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
 from shortlink.clicks.repeats import RecentFollows
@@ -97,7 +98,7 @@ def country_of(
 
 def announces_preview(headers: Mapping[str, str]) -> bool:
     """A fetch that says it draws a preview (Safari's and others' `X-Purpose: preview`, or
-    `Purpose: preview`): followed, but never a person's click, whatever its User-Agent."""
+    `Purpose: preview`): followed, but counted as a previewer's click, whatever its User-Agent."""
     return "preview" in headers.get("purpose", "").lower() or "preview" in headers.get("x-purpose", "").lower()
 
 
@@ -140,7 +141,8 @@ def click_of(
     if salt_root is not None:
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, user_agent)
-    bot = announces_preview(headers) or is_bot(user_agent)
+    agent = "previewer" if announces_preview(headers) else agent_class(user_agent)
+    bot = agent != PERSON
     device = visitor.client.device
     if not bot and device == "bot":  # the rules' quick patterns took a person for a bot
         device = human_device(user_agent.lower(), headers)
@@ -155,7 +157,7 @@ def click_of(
         referrer=referrer_host(headers.get("referer", "")),
         language=primary_language(visitor.languages),
         campaign=campaign_of(destination),
-        bot=bot,
+        agent=agent,
         # Bots are not visitors: their repeats are bots' clicks already.
         repeat=not bot and reading.recent_follows.is_repeat(code, visitor_id, at_epoch),
         visitor=visitor_id,
