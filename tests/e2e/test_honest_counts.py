@@ -85,7 +85,7 @@ def test_scanners_previewers_and_repeats_are_told_apart_from_people(stack, auth)
     assert sum(point["repeat_clicks"] for point in report["series"]) == 2
     assert sum(point["agents"]["previewer"] for point in report["series"]) == 4
     assert {"value": "bot", "clicks": 6} in report["top"]["device"]
-    assert report["classifier_version"].startswith("2+crawler-user-agents-")
+    assert report["classifier_version"].startswith("3+crawler-user-agents-")
     rows = stats(stack, code, auth, "csv").body.decode().splitlines()
     assert rows[0] == (
         "start,clicks,bots,unique_visitors,repeat_clicks,people,"

@@ -26,13 +26,13 @@ AGENT_CLASSES = (PERSON, *BOT_CLASSES)
 # (the bench's realistic mix); a string's entry is about 0.5 KiB.
 REMEMBERED_AGENTS = 16384
 # Bumped whenever agent_corrections changes; the lists' versions are their pinned packages' versions.
-OWN_RULES_REVISION = 2
+OWN_RULES_REVISION = 3
 LIST_PACKAGES = ("crawler-user-agents", "crawlerdetect")
 
 
 @cache
 def classifier_version() -> str:
-    """Our rules' revision and the lists' versions, e.g. `2+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
+    """Our rules' revision and the lists' versions, e.g. `3+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
     Read from the installed packages' metadata, without importing them."""
     from importlib.metadata import PackageNotFoundError, version
 
