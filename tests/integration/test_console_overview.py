@@ -80,6 +80,19 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     page = stats_only.get("/console/overview", range="7d")["body"]
     assert shown_total(page) == 3
     assert re.findall(r'class="bar-label" href="/console/links/', page) == []
+    # And when an HTTP library follows `other` too, the links list shows each link's people's
+    # clicks, while the overview's totals count the library's click among the bots
+    assert api.follow("other", headers={"user-agent": "curl/8.5.0"}).status == 302
+    while drain_clicks(aws, handlers):
+        pass
+    StreamDelivery(template, aws.dynamodb, handlers).drain()
+    listed = dict(
+        re.findall(r'<tr data-code="(\w+)">.*?<td class="clicks">(\d+)</td>', browser.get("/console")["body"], re.S)
+    )
+    assert listed == {"spring": "2", "other": "1"}
+    overview = browser.get("/console/overview", range="7d")["body"]
+    assert (shown_total(overview), shown_total(overview, "people"), shown_total(overview, "bots")) == (4, 3, 1)
+    assert re.search(r'id="total-library">1</span> HTTP libraries', overview)
 
 
 def test_a_bad_tag_or_range_is_named_and_a_key_without_stats_read_is_refused(aws, handlers, browser):
