@@ -11,9 +11,9 @@ from netaddr import IPSet  # type: ignore[import-untyped]
 COUNTRIES = {"192.0.2.0/24": "DE", "198.51.100.0/24": "JP", "2001:db8::/32": "FR"}
 
 
-def write_country_database(path: Path) -> Path:
+def write_country_database(path: Path, countries: dict[str, str] | None = None) -> Path:
     writer = MMDBWriter(ip_version=6, database_type="GeoLite2-Country", ipv4_compatible=True)
-    for network, code in COUNTRIES.items():
+    for network, code in (COUNTRIES if countries is None else countries).items():
         writer.insert_network(IPSet([network]), {"country": {"iso_code": code}})
     writer.to_db_file(str(path))
     return path

@@ -5,7 +5,9 @@ from typing import Any
 import pytest
 
 from shortlink.clicks.events import ClickPack
+from shortlink.clicks.ip_databases import FixedDatabase
 from shortlink.clicks.repeats import RecentFollows
+from shortlink.clicks.scanner_signals import ScannerSignals
 from shortlink.domains.settings import DomainSettings
 from shortlink.links.ports import LinkSource
 from shortlink.redirect.cache import CachedLinks
@@ -27,6 +29,11 @@ class Publisher:
         self.packs.append(pack)
 
 
+def plain_click_reading() -> ClickReading:
+    """Clicks read without IP databases or scanner signals, repeats within 10 seconds."""
+    return ClickReading(RecentFollows(10), FixedDatabase(None), ScannerSignals(None, FixedDatabase(None), None))
+
+
 def redirect_of(
     source: LinkSource, reading: RequestReading, domain_settings: dict[str, DomainSettings] | None = None
 ) -> tuple[RedirectServices, InlineDispatcher, Publisher]:
@@ -34,7 +41,7 @@ def redirect_of(
     any domain settings read fail the test unless given."""
     publisher = Publisher()
     links = CachedLinks(source, 10, 30, 5, prepare=plain_redirect)
-    clicks = ClickReading(RecentFollows(10), None)
+    clicks = plain_click_reading()
     metrics = RedirectMetricSettings(own_service="redirect")
     dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
 

@@ -34,6 +34,7 @@ BOTOCORE_SERVICES = frozenset(
         "cloudfront-keyvaluestore",  # the edge tier's sync (shortlink.adapters.cloudfront)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
+        "s3",  # the IP databases of IpDatabaseBucket (shortlink.adapters.s3)
         "sesv2",  # invitations emailed (shortlink.adapters.cognito.invitation_messages)
         "sqs",  # the clicks queue
         "ssm",  # secrets read through Powertools Parameters

@@ -234,8 +234,11 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
         # The clicks' model and packing: loaded by the first click's work, after the response.
         "shortlink.clicks.events",
         "shortlink.clicks.packing",
-        # The bot lists and the country database: read by the click's work, after the response.
+        # The bot lists, ua-parser and the IP databases: read by the click's work, after the response.
         "shortlink.clicks.bots",
+        "shortlink.clicks.devices",
+        "ua_parser",
+        "ua_parser_rs",
         "shortlink.clicks.crawler_lists",
         "crawleruseragents",
         "crawlerdetect",

@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import subprocess
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -35,15 +36,12 @@ def python313() -> str | None:
 
 @pytest.mark.slow
 @pytest.mark.skipif(python313() is None, reason="sam build needs python3.13 on PATH (Lambda's runtime)")
-@pytest.mark.parametrize("environment", ["default", "prod"])
-def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
+def test_sam_build_produces_every_function_and_the_layer(tmp_path):
     sam = Path(ROOT / ".venv" / "bin" / "sam")
     result = subprocess.run(
         [
             str(sam),
             "build",
-            "--config-env",
-            environment,
             "--template",
             "template.yaml",
             "--build-dir",
@@ -125,6 +123,14 @@ def test_sam_build_produces_every_function_and_the_layer(tmp_path, environment):
     for module in modules:
         assert (layer / "shortlink" / module.parent / "__pycache__" / f"{module.stem}.cpython-313.pyc").is_file()
     assert (layer / "pynamodb" / "__pycache__" / "models.cpython-313.pyc").is_file()
+
+
+def test_every_environment_builds_as_the_default_does():
+    # One build above speaks for every environment of samconfig.toml: their build parameters agree.
+    config = tomllib.loads((ROOT / "samconfig.toml").read_text())
+    builds = {name: env.get("build", {}).get("parameters") for name, env in config.items() if name != "version"}
+    assert builds.pop("default") == {"cached": True, "parallel": True}
+    assert all(parameters in (None, {"cached": True, "parallel": True}) for parameters in builds.values()), builds
 
 
 def test_the_layer_is_built_for_the_functions_architecture():

@@ -101,7 +101,16 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
     [
         (
             "RedirectFunction",
-            {"dynamodb:GetItem", "dynamodb:UpdateItem", "dynamodb:Query", "sqs:SendMessage", "ssm:GetParameter"},
+            {
+                "dynamodb:GetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:Query",
+                "sqs:SendMessage",
+                "ssm:GetParameter",
+                # The IP databases of an IpDatabaseBucket, fetched after a response.
+                "s3:GetObject",
+                "s3:ListBucket",
+            },
         ),
         (
             "CreateFunction",

@@ -10,6 +10,7 @@ import pytest
 from shortlink import wiring
 from shortlink.clicks.country_database import CountryDatabase, record_country
 from shortlink.clicks.events import ClickEvent
+from shortlink.clicks.ip_databases import open_database
 from shortlink.clicks.repeats import RecentFollows
 from shortlink.redirect import click_events
 from shortlink.redirect.click_events import click_from_request
@@ -120,11 +121,11 @@ def test_without_a_database_or_with_an_unreadable_one_the_country_is_unknown(mon
     monkeypatch.setenv("COUNTRY_DATABASE", str(tmp_path / "broken.mmdb"))
     wiring.reset()
     assert click(ip="192.0.2.10").country == "XX"
-    assert "country database not readable" in caplog.text
+    assert "broken.mmdb not readable: read as none" in caplog.text
 
 
 def test_the_edges_country_is_preferred_when_the_request_came_through_it(tmp_path):
-    database = click_events.open_country_database(str(write_country_database(tmp_path / "countries.mmdb")))
+    database = open_database(str(write_country_database(tmp_path / "countries.mmdb")), CountryDatabase)
     assert click_events.country_of("JP", ipaddress.ip_address("192.0.2.10"), database) == "JP"
     assert click_events.country_of("XX", ipaddress.ip_address("192.0.2.10"), database) == "DE"
 

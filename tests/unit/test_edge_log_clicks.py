@@ -5,12 +5,12 @@ under its edge request id."""
 from datetime import UTC, datetime
 from urllib.parse import quote
 
-from shortlink.clicks.repeats import RecentFollows
 from shortlink.domains.model import ShortDomains
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.redirect.click_events import ClickReading
 from shortlink.redirect.edge_log_clicks import LOG_FIELDS, edge_follow, edge_packs, log_fields, request_headers
+from tests.redirect_fakes import plain_click_reading
 
 AT = datetime(2026, 12, 6, 12, tzinfo=UTC).timestamp()
 BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
@@ -39,7 +39,7 @@ def line(**values: str) -> str:
 
 
 def reading() -> ClickReading:
-    return ClickReading(RecentFollows(10), None)
+    return plain_click_reading()
 
 
 def packs(*lines: str, link: Link | None = LINK, domains: ShortDomains = ONE_DOMAIN):

@@ -19,12 +19,14 @@ from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import MIN_EDGE_SECRET_LENGTH, EdgeSettings
 from shortlink.settings.environment import Concern, EnvironmentModel, Resource
 from shortlink.settings.functions import FUNCTIONS, function_settings
+from shortlink.settings.ip_databases import IpDatabaseSettings
 from shortlink.settings.lambda_runtime import LambdaRuntimeSettings
 from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
+from shortlink.settings.scanners import ScannerSettings
 from shortlink.settings.webhooks import WebhookSettings
 
 EDGE_SECRET = "e" * MIN_EDGE_SECRET_LENGTH
@@ -56,7 +58,17 @@ EVERY_VARIABLE = [
     (ClickSettings, "CLICK_PACK_WINDOW_MS", "0", "pack_window_ms", 0),
     (ClickSettings, "CLICK_PACK_MAX_CLICKS", "10", "pack_max_clicks", 10),
     (ClickSettings, "REPEAT_CLICK_WINDOW_SECONDS", "0", "repeat_window_seconds", 0),
-    (ClickSettings, "COUNTRY_DATABASE", "/opt/c.mmdb", "country_database", "/opt/c.mmdb"),
+    (IpDatabaseSettings, "COUNTRY_DATABASE", "/opt/c.mmdb", "country_database", "/opt/c.mmdb"),
+    (IpDatabaseSettings, "NETWORK_DATABASE", "/opt/n.mmdb", "network_database", "/opt/n.mmdb"),
+    (IpDatabaseSettings, "IP_DATABASE_BUCKET", "databases", "bucket", "databases"),
+    (IpDatabaseSettings, "COUNTRY_DATABASE_KEY", "c.mmdb", "country_key", "c.mmdb"),
+    (IpDatabaseSettings, "NETWORK_DATABASE_KEY", "n.mmdb", "network_key", "n.mmdb"),
+    (IpDatabaseSettings, "IP_DATABASE_CHECK_MINUTES", "5", "check_minutes", 5),
+    (ScannerSettings, "SCANNER_NETWORKS", "off", "networks", "off"),
+    (ScannerSettings, "SCANNER_ASNS", "AS8075", "asns", {8075}),
+    (ScannerSettings, "SCANNER_NETWORK_NAMES", "Proofpoint", "network_names", {"proofpoint"}),
+    (ScannerSettings, "SCANNER_BURST_LINKS", "0", "burst_links", 0),
+    (ScannerSettings, "SCANNER_BURST_WINDOW_MS", "500", "burst_window_ms", 500),
     (ClickSettings, "VISITOR_SALT", "s" * 16, "visitor_salt", "s" * 16),
     (ClickSettings, "VISITOR_SALT_PARAMETER", "/s/salt", "visitor_salt_parameter", "/s/salt"),
     (ConsoleSettings, "CONSOLE_SESSION_SECRET", "c" * 16, "session_secret", "c" * 16),
@@ -104,7 +116,7 @@ def test_every_variable_a_model_declares_is_read_above():
     declared = {(concern, variable) for concern in CONCERNS for variable in concern.variables()}
     assert declared == {(concern, variable) for concern, variable, *_ in EVERY_VARIABLE}
     # and no two concerns read the same variable
-    assert len({variable for _, variable in declared}) == len(declared) == 43
+    assert len({variable for _, variable in declared}) == len(declared) == 53
 
 
 def test_unset_and_empty_variables_take_the_defaults():
@@ -114,7 +126,8 @@ def test_unset_and_empty_variables_take_the_defaults():
         assert AddressSettings.from_env(env) == AddressSettings("", frozenset(), "")
         assert ShortDomainSettings.from_env(env).short_domains.hosts == ()
         assert EdgeSettings.from_env(env).trust_edge_headers is False
-        assert ClickSettings.from_env(env) == ClickSettings(1000, 1000, 10, "", "", "")
+        assert ClickSettings.from_env(env) == ClickSettings(1000, 1000, 10, "", "")
+        assert IpDatabaseSettings.from_env(env) == IpDatabaseSettings("", "", "", "", "", 60)
         assert RateLimitSettings.from_env(env) == RateLimitSettings(60, 10, 10)
         assert WebhookSettings.from_env(env).allow_loopback is False
         assert RedirectMetricSettings.from_env(env).namespace == "Shortlink"
@@ -134,6 +147,9 @@ def test_unset_and_empty_variables_take_the_defaults():
         (ClickSettings, "CLICK_PACK_WINDOW_MS", 0, 60_000),
         (ClickSettings, "CLICK_PACK_MAX_CLICKS", 1, 1000),
         (ClickSettings, "REPEAT_CLICK_WINDOW_SECONDS", 0, 3600),
+        (IpDatabaseSettings, "IP_DATABASE_CHECK_MINUTES", 1, 1440),
+        (ScannerSettings, "SCANNER_BURST_LINKS", 0, 100),
+        (ScannerSettings, "SCANNER_BURST_WINDOW_MS", 1, 60_000),
         (RateLimitSettings, "CREATE_RATE_LIMIT_PER_MINUTE", 0, 1_000_000),
         (RateLimitSettings, "UNLOCK_ATTEMPTS_PER_WINDOW", 1, 1000),
         (RateLimitSettings, "SIGN_IN_ATTEMPTS_PER_WINDOW", 1, 1000),

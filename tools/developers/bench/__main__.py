@@ -27,6 +27,7 @@ import boto3
 from tools.developers.bench.bots import bots_table, measure_bots, write_analytics_table
 from tools.developers.bench.click_costs import measure_click_costs
 from tools.developers.bench.cold_starts import measure_cold_starts
+from tools.developers.bench.devices import devices_table, measure_devices, write_devices_table
 from tools.developers.bench.edge_function import edge_function_table, measure_edge_function, write_edge_table
 from tools.developers.bench.harness import REGION, Stack, create_links, progress, start_endpoint, start_stack
 from tools.developers.bench.ingest import measure_ingest
@@ -81,10 +82,14 @@ def keep_partial(report: dict[str, Any], name: str) -> Callable[[dict[str, Any]]
 
 
 def bots_part() -> dict[str, Any]:
-    """The bot classifier beside each library alone; its table written into docs/analytics.md."""
+    """The bot classifier beside each library alone, and ua-parser's devices beside the rules' patterns;
+    their tables written into docs/analytics.md."""
     progress("classifying the User-Agent corpora with our classifier and each library alone")
     bots = measure_bots()
     progress(f"wrote {write_analytics_table(bots).relative_to(ROOT)}:\n{bots_table(bots)}")
+    progress("reading devices, browsers and OS of the people's corpora with ua-parser and the rules' patterns")
+    bots["devices"] = measure_devices()
+    progress(f"wrote {write_devices_table(bots['devices']).relative_to(ROOT)}:\n{devices_table(bots['devices'])}")
     return bots
 
 

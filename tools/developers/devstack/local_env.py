@@ -44,7 +44,10 @@ DEV_DOMAIN_SETTINGS = json.dumps(
 REGION_VARIABLES = ("SHORTLINK_REGIONS", "SHORTLINK_HOME_REGION")
 # Template parameters of the click counting that `make dev` takes from its own environment too
 # (REPEAT_CLICK_WINDOW_SECONDS=0 make dev; COUNTRY_DATABASE=/path/countries.mmdb make dev).
-CLICK_VARIABLES = ("REPEAT_CLICK_WINDOW_SECONDS", "COUNTRY_DATABASE")
+CLICK_VARIABLES = ("REPEAT_CLICK_WINDOW_SECONDS", "COUNTRY_DATABASE", "NETWORK_DATABASE", "SCANNER_BURST_LINKS")
+# Every local visitor has one address (loopback): a burst of links would be anyone's, so the
+# timing signal is off unless asked for (SCANNER_BURST_LINKS=3 make dev).
+LOCAL_SCANNER_BURST_LINKS = "0"
 
 # Variables each function has a value of its own for: set while its module initialises
 # (Powertools reads the service name then), never merged into the shared environment.
@@ -59,9 +62,9 @@ def own_environment(function: Function) -> dict[str, str]:
 
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:
     """The union of the functions' variables but their own (OWN_VARIABLES), queue references
-    turned into queue URLs, REGION_VARIABLES and CLICK_VARIABLES as this process has them, plus the local-only
-    permutation key, visitor salt and console session secret. All functions share one process,
-    so they must agree."""
+    turned into queue URLs, REGION_VARIABLES and CLICK_VARIABLES as this process has them (the scanner
+    bursts off by default), plus the local-only permutation key, visitor salt and console session
+    secret. All functions share one process, so they must agree."""
     merged: dict[str, str] = {}
     for function in template.functions.values():
         for name, value in ((function.environment or {}).get("Variables") or {}).items():
@@ -72,6 +75,7 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
             resolved = queue_urls.get(str(value), str(value))
             if merged.setdefault(name, resolved) != resolved:
                 raise SystemExit(f"functions disagree on {name}; the local stack runs them in one process")
+    merged["SCANNER_BURST_LINKS"] = LOCAL_SCANNER_BURST_LINKS
     merged.update({name: os.environ[name] for name in REGION_VARIABLES + CLICK_VARIABLES if name in os.environ})
     merged["PERMUTATION_KEY"] = DEV_PERMUTATION_KEY
     merged["VISITOR_SALT"] = DEV_VISITOR_SALT

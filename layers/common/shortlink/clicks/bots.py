@@ -20,6 +20,7 @@ from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.agent_corrections import compiled_bot_rules, compiled_people_fragments
 from shortlink.clicks.crawler_lists import listed_crawler
 
+SCANNER = "scanner"
 # The classes agent_class() answers (shortlink.clicks.agent_classes names them).
 AGENT_CLASSES = (PERSON, *BOT_CLASSES)
 # User-Agents remembered with their answer: an environment sees a few thousand browser builds a day
@@ -69,3 +70,10 @@ def agent_class(user_agent: str) -> str:
 @cache
 def _corrections() -> tuple[tuple[Any, tuple[tuple[str, Any], ...]], Any]:
     return compiled_bot_rules(), compiled_people_fragments()
+
+
+def click_class(user_agent: str, scanner_likely: bool) -> str:
+    """The class of a click: its User-Agent's, but `scanner` for a person's User-Agent that came
+    with a scanner's signal (shortlink.clicks.scanner_signals: a network, a burst of links)."""
+    found = agent_class(user_agent)
+    return SCANNER if scanner_likely and found == PERSON else found

@@ -1,30 +1,19 @@
-"""A click's country from its address, without the edge: an IP → country database in the
-MaxMind DB format (`.mmdb`: DB-IP's IP to Country Lite, MaxMind's GeoLite2 Country, ...) read in
-the redirect's environment after its response. The address is looked up and forgotten, never
-stored. The reader (`maxminddb`) is imported only when a database is configured.
-"""
+"""A click's country from its address, without the edge: an IP → country database (DB-IP's IP to
+Country Lite, MaxMind's GeoLite2 Country, ...; shortlink.clicks.ip_databases)."""
 
 import ipaddress
 from typing import Any
 
+from shortlink.clicks.ip_databases import MmdbFile
 from shortlink.rules.countries import COUNTRY_CODES, UNKNOWN_COUNTRY
 
 
-class CountryDatabase:
-    """Countries by address from one `.mmdb` file (opened whole into memory)."""
-
-    def __init__(self, path: str) -> None:
-        import maxminddb
-
-        self._reader = maxminddb.open_database(path, maxminddb.MODE_MEMORY)
+class CountryDatabase(MmdbFile):
+    """Countries by address."""
 
     def country(self, address: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
         """The ISO 3166 code of the address's country; XX when the database does not know it."""
-        try:
-            record: Any = self._reader.get(address)
-        except ValueError:  # an IPv6 address in an IPv4-only database
-            return UNKNOWN_COUNTRY
-        return record_country(record)
+        return record_country(self.record(address))
 
 
 def record_country(record: Any) -> str:

@@ -3,11 +3,12 @@ the stats count (country, device, browser, OS, referring host, language, campaig
 class and the repeat flag) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
 
 Everything costly is done here, never before the response: the bot lists (shortlink.clicks.bots),
-the country database where the edge gives no country (shortlink.clicks.country_database), and
-the memory of this environment's recent follows (shortlink.clicks.repeats)."""
+ua-parser's reading of the device, browser and OS (shortlink.clicks.devices),
+the country database where the edge gives no country (shortlink.clicks.country_database), the
+scanner signals (shortlink.clicks.scanner_signals), and the memory of this environment's recent
+follows (shortlink.clicks.repeats)."""
 
 import ipaddress
-import logging
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,20 +17,20 @@ from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
 from shortlink.clicks.agent_classes import PERSON
-from shortlink.clicks.bots import agent_class
+from shortlink.clicks.bots import click_class
 from shortlink.clicks.country_database import CountryDatabase
+from shortlink.clicks.devices import client_of
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
+from shortlink.clicks.ip_databases import DatabaseSource
 from shortlink.clicks.repeats import RecentFollows
+from shortlink.clicks.scanner_signals import ScannerSignals
 from shortlink.clicks.visitor_hashes import daily_salt, visitor_hash
 from shortlink.links.model import Link
 from shortlink.redirect.request import RedirectRequest
 from shortlink.rules.countries import UNKNOWN_COUNTRY
-from shortlink.rules.user_agents import human_device
 
 if TYPE_CHECKING:
     from shortlink.rules.model import Visitor
-
-logger = logging.getLogger("shortlink.clicks")
 
 # What a counter name may hold: visitors choose these values, so they are kept short and plain.
 HOST_PATTERN = re.compile(r"[a-z0-9.-]{1,100}")
@@ -69,31 +70,21 @@ def campaign_of(destination: str) -> str:
 @dataclass(frozen=True, slots=True)
 class ClickReading:
     """What clicks are read with, made by the composition root: this environment's memory of
-    recent follows and the country database (None: none)."""
+    recent follows, the country database and the scanner signals."""
 
     recent_follows: RecentFollows
-    country_database: CountryDatabase | None
-
-
-def open_country_database(path: str) -> CountryDatabase | None:
-    """The country database at `path`, opened on the first click; None without one, or when it
-    cannot be read (logged: countries are then XX, clicks are still counted)."""
-    if not path:
-        return None
-    try:
-        return CountryDatabase(path)
-    except Exception:
-        logger.exception("country database not readable: countries without the edge stay unknown")
-        return None
+    countries: DatabaseSource[CountryDatabase]
+    scanner_signals: ScannerSignals
 
 
 def country_of(
-    given: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, database: CountryDatabase | None
+    given: str, address: ipaddress.IPv4Address | ipaddress.IPv6Address | None, source: DatabaseSource[CountryDatabase]
 ) -> str:
-    """The edge's country when it gave one, else the country `database`'s for the address."""
-    if given != UNKNOWN_COUNTRY or address is None or database is None:
+    """The edge's country when it gave one, else the country database's for the address."""
+    if given != UNKNOWN_COUNTRY or address is None:
         return given
-    return database.country(address)
+    database = source.current()
+    return given if database is None else database.country(address)
 
 
 def announces_preview(headers: Mapping[str, str]) -> bool:
@@ -141,19 +132,18 @@ def click_of(
     if salt_root is not None:
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, user_agent)
-    agent = "previewer" if announces_preview(headers) else agent_class(user_agent)
+    scanner_likely = reading.scanner_signals.scanner_likely(visitor.ip, visitor_id, code, at_epoch)
+    agent = "previewer" if announces_preview(headers) else click_class(user_agent, scanner_likely)
     bot = agent != PERSON
-    device = visitor.client.device
-    if not bot and device == "bot":  # the rules' quick patterns took a person for a bot
-        device = human_device(user_agent.lower(), headers)
+    client = client_of(user_agent, headers)
     return ClickEvent(
         click_id=click_id,
         code=code,
         at=at,
-        country=country_of(visitor.country, visitor.ip, reading.country_database),
-        device="bot" if bot else device,
-        browser=visitor.client.browser,
-        os=visitor.client.os,
+        country=country_of(visitor.country, visitor.ip, reading.countries),
+        device="bot" if bot else client.device,
+        browser=client.browser,
+        os=client.os,
         referrer=referrer_host(headers.get("referer", "")),
         language=primary_language(visitor.languages),
         campaign=campaign_of(destination),

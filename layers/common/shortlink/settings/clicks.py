@@ -14,9 +14,6 @@ class ClickSettings(EnvironmentModel):
     # A visitor's follows of one link within this many seconds of the last are flagged as
     # repeats (shortlink.clicks.repeats); 0 flags none.
     repeat_window_seconds: int = integer("REPEAT_CLICK_WINDOW_SECONDS", 10, 0, 3600)
-    # An IP → country database (.mmdb) read after the response where the edge gives no country
-    # (shortlink.clicks.country_database); empty: none.
-    country_database: str = text("COUNTRY_DATABASE")
     # The root of the daily visitor-hash salt: SSM in AWS, VISITOR_SALT in the local stack.
     visitor_salt: str = text("VISITOR_SALT", secret=True)
     visitor_salt_parameter: str = text("VISITOR_SALT_PARAMETER")

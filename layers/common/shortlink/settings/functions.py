@@ -16,11 +16,13 @@ from shortlink.settings.console import ConsoleSettings
 from shortlink.settings.domains import ShortDomainSettings
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.environment import Concern
+from shortlink.settings.ip_databases import IpDatabaseSettings
 from shortlink.settings.link_cache import LinkCacheSettings
 from shortlink.settings.metrics import RedirectMetricSettings
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.settings.regions import RegionSettings
 from shortlink.settings.resources import Resources
+from shortlink.settings.scanners import ScannerSettings
 from shortlink.settings.webhooks import WebhookSettings
 
 
@@ -57,6 +59,8 @@ FUNCTIONS: dict[str, FunctionSettings] = {
             LinkCacheSettings,
             EdgeSettings,
             ClickSettings,
+            IpDatabaseSettings,
+            ScannerSettings,
             RateLimitSettings,
             RedirectMetricSettings,
         ),

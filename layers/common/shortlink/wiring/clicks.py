@@ -1,9 +1,12 @@
 """Clicks: how the redirect reads, packs and queues them after the response, and ingest's and
 the stats' tables."""
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from shortlink.settings.clicks import ClickSettings
+from shortlink.settings.ip_databases import IpDatabaseSettings
+from shortlink.settings.scanners import ScannerSettings
 from shortlink.wiring.environment import lambda_runtime, redirect_metric_settings, resources, settings_of
 from shortlink.wiring.factories import factory
 
@@ -13,7 +16,9 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
+    from shortlink.clicks.ip_databases import Database, DatabaseSource
     from shortlink.clicks.packing import PackingRules
+    from shortlink.clicks.scanner_signals import ScannerSignals
     from shortlink.redirect.click_dispatch import ClickDispatcher
     from shortlink.redirect.click_events import ClickReading
 
@@ -21,12 +26,43 @@ if TYPE_CHECKING:
 @factory
 def click_reading() -> "ClickReading":
     """What the redirect's clicks are read with after the response (shortlink.redirect.click_events)."""
+    from shortlink.clicks.country_database import CountryDatabase
     from shortlink.clicks.repeats import RecentFollows
-    from shortlink.redirect.click_events import ClickReading, open_country_database
+    from shortlink.redirect.click_events import ClickReading
 
-    clicks = settings_of(ClickSettings)
-    follows = RecentFollows(clicks.repeat_window_seconds)
-    return ClickReading(follows, open_country_database(clicks.country_database))
+    follows = RecentFollows(settings_of(ClickSettings).repeat_window_seconds)
+    databases = settings_of(IpDatabaseSettings)
+    countries = ip_database(databases.country_database, databases.country_key, CountryDatabase)
+    return ClickReading(follows, countries, scanner_signals())
+
+
+def scanner_signals() -> "ScannerSignals":
+    """The networks and timing that make a person's User-Agent a scanner's (shortlink.settings.scanners)."""
+    from shortlink.clicks.link_bursts import LinkBursts
+    from shortlink.clicks.network_database import NetworkDatabase
+    from shortlink.clicks.scanner_signals import ScannerNetworks, ScannerSignals
+
+    scanners, databases = settings_of(ScannerSettings), settings_of(IpDatabaseSettings)
+    networks = ScannerNetworks(scanners.asns, scanners.network_names) if scanners.networks == "on" else None
+    if networks is None:  # not read at all
+        database = ip_database("", "", NetworkDatabase)
+    else:
+        database = ip_database(databases.network_database, databases.network_key, NetworkDatabase)
+    bursts = LinkBursts(scanners.burst_window_ms / 1000, scanners.burst_links) if scanners.burst_links else None
+    return ScannerSignals(networks, database, bursts)
+
+
+def ip_database(path: str, key: str, kind: "Callable[[str], Database]") -> "DatabaseSource[Database]":
+    """An IP database: the object `key` of the operator's bucket where both are set, else the
+    function's file at `path` (empty: none)."""
+    from shortlink.clicks.ip_databases import open_database
+
+    databases = settings_of(IpDatabaseSettings)
+    if databases.bucket and key:
+        from shortlink.adapters.s3.ip_database_objects import S3Database
+
+        return S3Database(databases.bucket, key, kind, databases.check_minutes * 60)
+    return open_database(path, kind)
 
 
 @factory

@@ -24,3 +24,11 @@ def pages() -> Environment:
         us=microseconds, ms=lambda us: f"{us / 1000:.2f}", count=whole, dollars=lambda value: f"${value:.2f}"
     )
     return environment
+
+
+def write_between_markers(page: Path, start: str, end: str, text: str) -> Path:
+    """Replace what lies between a page's two marker lines with `text` (a table a run wrote)."""
+    before, _, rest = page.read_text().partition(start)
+    _, _, after = rest.partition(end)
+    page.write_text(f"{before}{start}\n{text}\n{end}{after}")
+    return page
