@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from aws_lambda_powertools import Logger
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
+from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.logging import correlation_paths
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
@@ -27,12 +27,13 @@ from shortlink.console import (
 )
 from shortlink.console.pages import page
 from shortlink.console.plumbing import Refused
+from shortlink.web.resolvers import EitherFrontResolver
 
 STATIC = Path(__file__).with_name("static")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 
 logger = Logger()
-app = APIGatewayHttpResolver()
+app = EitherFrontResolver()
 for area in (
     plumbing,
     sign_in,

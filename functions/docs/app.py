@@ -6,9 +6,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response, content_types
+from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.openapi import swagger_ui
 from aws_lambda_powertools.utilities.typing import LambdaContext
+
+from shortlink.web.resolvers import EitherFrontResolver
 
 DOCUMENT = Path(__file__).with_name("openapi.json").read_text()
 # Everything the page runs is inline; it may fetch this document and nothing else, nor be framed.
@@ -18,7 +20,7 @@ PAGE_POLICY = (
 )
 CACHE = "public, max-age=300"
 
-app = APIGatewayHttpResolver()
+app = EitherFrontResolver()
 
 
 def document_response() -> Response[Any]:

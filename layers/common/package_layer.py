@@ -32,8 +32,10 @@ RUNTIME_PYTHON = (3, 13)
 BOTOCORE_SERVICES = frozenset(
     {
         "cloudfront-keyvaluestore",  # the edge tier's sync (shortlink.adapters.cloudfront)
+        "cloudwatch",  # the edge tier's counts check reads metrics (shortlink.adapters.cloudwatch)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
+        "firehose",  # the click lake's rows (shortlink.adapters.firehose)
         "s3",  # the IP databases of IpDatabaseBucket (shortlink.adapters.s3)
         "sesv2",  # invitations emailed (shortlink.adapters.cognito.invitation_messages)
         "sqs",  # the clicks queue

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import pytest
 
 from tests.api_client import ApiClient, over_http
-from tests.e2e.running_stack import DYNALITE, Dynalite, RunningStack
+from tests.e2e.running_stack import DYNALITE, Dynalite, RunningStack, free_port
 
 FIXED_KEY = "sl_e2eTestKeyForTheDevStack00000000"
 
@@ -51,7 +51,9 @@ class Running:
 
     def __init__(self) -> None:
         self._dynalite: Dynalite | None = None
-        self._stacks: dict[str, RunningStack] = {}  # by the DynamoDB endpoint ("": the embedded moto)
+        # By the DynamoDB endpoint ("": the embedded moto)
+        self._stacks: dict[str, RunningStack] = {}
+        self._balancer_ports: dict[str, int] = {}  # each stack's load balancer front, beside its HTTP API
 
     def endpoints(self, store: str) -> dict[str, str]:
         """The environment that points the local stack's DynamoDB at this store."""
@@ -68,12 +70,21 @@ class Running:
         store = endpoints.get("AWS_ENDPOINT_URL_DYNAMODB", "")
         if store not in self._stacks:
             # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
+            self._balancer_ports[store] = free_port()
             started = RunningStack.start(
-                endpoints=endpoints, SHORTLINK_API_KEY=FIXED_KEY, SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true"
+                endpoints=endpoints,
+                SHORTLINK_API_KEY=FIXED_KEY,
+                SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true",
+                LOAD_BALANCER_PORT=str(self._balancer_ports[store]),
             )
             assert started.ready, f"local stack did not start:\n{started.output()}"
             self._stacks[store] = started
         return self._stacks[store]
+
+    def behind_load_balancer(self) -> tuple[RunningStack, int]:
+        """The session's stack on moto and the port of its load balancer front (LOAD_BALANCER_PORT)."""
+        stack = self.stack(self.endpoints("moto"))
+        return stack, self._balancer_ports[""]
 
     def stop(self) -> None:
         stopped = {store: (stack.stop(), stack) for store, stack in self._stacks.items()}

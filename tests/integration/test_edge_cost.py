@@ -16,8 +16,8 @@ def test_an_edge_answered_redirect_pays_the_pop_the_log_line_and_its_click_never
     lines = items_of(edge_cost.edge_redirect_lines(BENCH, cost.function_specs(), "North America"))
     assert lines["CloudFront HTTPS request (North America)"].cost_per_million == pytest.approx(1.00)
     assert lines["CloudFront Function (viewer request)"].cost_per_million == pytest.approx(0.10)
-    # Two reads: the stack's domains, then the link's entry
-    assert lines["KeyValueStore reads (`.domains`, then the link's entry)"].cost_per_million == pytest.approx(0.06)
+    # One read: the link's entry under the host it is followed on
+    assert lines["KeyValueStore read (the link's `<host>/<code>` entry)"].cost_per_million == pytest.approx(0.03)
     assert lines["CloudFront real-time log line (100 % sampling)"].cost_per_million == pytest.approx(0.01)
     # A Kinesis record is billed as at least 1 KB
     assert lines["Kinesis on-demand, record in (1 KB)"].quantity == pytest.approx(1024 / 1e9)

@@ -171,7 +171,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
             expected[event.code][agent_counter(hour_of(event), event.agent)] += 1
     for code in codes:
         found = totals(code)
-        assert {name: found[name] for name in expected[code]} == +expected[code], code
+        assert {name: found[name] for name in expected[code]} == dict(expected[code]), code
     assert sum(counts["clicks"] for counts in expected.values()) == CLICKS
 
 

@@ -14,8 +14,8 @@ from tools.developers.devstack.template import LocalTemplate
 
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,
-# `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`).
-EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
+# `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`, `single_metric(name="X", ...)`).
+EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|(?:add|single)_metric\(name="(\w+)"')
 
 
 def emitted_by_code() -> set[str]:
@@ -74,6 +74,7 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "AccountStatsLagAlarm",
         "WebhookDeadLetterAlarm",
         "ReplicationLatencyAlarm",
+        "EdgeCountsAlarm",
     }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
@@ -99,6 +100,9 @@ def test_the_main_template_tells_the_monitoring_stack_every_name_it_watches():
             continue
         # A table by the name every region's replica has: its parameters' names
         sources = re.findall(r"\$\{([A-Za-z]+)\}", value["Fn::Sub"]) if "Fn::Sub" in value else []
+        if "Fn::If" in value:  # a condition of the main template, told as "true" or "false"
+            assert value["Fn::If"][0] in main["Conditions"], name
+            continue
         for source in sources or [value.get("Ref") or value["Fn::GetAtt"][0]]:
             assert source in main["Resources"] or source in main["Parameters"] or source == "AWS::StackName", name
     # and the main template keeps no dashboard or alarm of its own
@@ -134,6 +138,13 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
     body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    emitters = ("RedirectFunction", "IngestFunction", "WebhooksFunction", "AccountStatsFunction", "EdgeSyncFunction")
+    emitters = (
+        "RedirectFunction",
+        "IngestFunction",
+        "WebhooksFunction",
+        "AccountStatsFunction",
+        "EdgeSyncFunction",
+        "EdgeCountsFunction",
+    )
     emitting = {services[name] for name in emitters}
     assert services_on_dashboard(json.loads(body)) == emitting

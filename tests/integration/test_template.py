@@ -149,6 +149,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "kinesis:DescribeStreamSummary",
                 "kinesis:ListShards",
                 "kinesis:SubscribeToShard",
+                # With the click lake: its rows, a few records per batch
+                "firehose:PutRecordBatch",
             },
         ),
         (
@@ -161,6 +163,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cloudfront-keyvaluestore:UpdateKeys",
             },
         ),
+        ("EdgeCountsFunction", {"cloudwatch:GetMetricData"}),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "WebhookEndpointsFunction",
@@ -290,6 +293,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "ConsoleFunction",
         "AccountStatsFunction",
         "EdgeSyncFunction",
+        "EdgeCountsFunction",
         "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
@@ -308,6 +312,7 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("POST", "/unlock/{code}"): "RedirectFunction",
         ("GET", "/robots.txt"): "RedirectFunction",
         ("GET", "/"): "RedirectFunction",
         ("GET", "/.well-known/{file}"): "RedirectFunction",
@@ -463,7 +468,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 12
+    assert len(functions) == 13
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -1066,7 +1071,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 33
+    assert len(integrations) == 34
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1095,6 +1100,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/audit",
         "/console",
         "/console/*",
+        "/unlock/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {

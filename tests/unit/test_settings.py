@@ -96,6 +96,8 @@ EVERY_VARIABLE = [
             ("WEBHOOKS_TABLE", "webhooks_table"),
             ("WEBHOOK_QUEUE_URL", "webhook_queue"),
             ("EDGE_STORE_ARN", "edge_store"),
+            ("CLICK_LAKE_STREAM", "click_lake_stream"),
+            ("EDGE_FUNCTION_NAME", "edge_function"),
         )
     ),
 ]
@@ -116,7 +118,7 @@ def test_every_variable_a_model_declares_is_read_above():
     declared = {(concern, variable) for concern in CONCERNS for variable in concern.variables()}
     assert declared == {(concern, variable) for concern, variable, *_ in EVERY_VARIABLE}
     # and no two concerns read the same variable
-    assert len({variable for _, variable in declared}) == len(declared) == 53
+    assert len({variable for _, variable in declared}) == len(declared) == 55
 
 
 def test_unset_and_empty_variables_take_the_defaults():

@@ -29,6 +29,7 @@ ENVIRONMENT = {
     "WEBHOOK_QUEUE_URL": "https://sqs.us-east-1.amazonaws.com/123456789012/WebhookQueue",
     "AUDIT_TABLE": "AuditTable",
     "EDGE_STORE_ARN": "arn:aws:cloudfront::123456789012:key-value-store/0123abcd-0123-0123-0123-0123456789ab",
+    "EDGE_FUNCTION_NAME": "shortlink-edge-redirect",
     "CODE_MODE": "random",
     "VISITOR_SALT": "s" * 32,
     "CONSOLE_SESSION_SECRET": "c" * 32,

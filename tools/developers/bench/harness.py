@@ -65,6 +65,18 @@ def follow_event(code: str) -> dict[str, Any]:
     return http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code})
 
 
+def follow_event_through_load_balancer(code: str) -> dict[str, Any]:
+    """The same follow as a load balancer sends it (single-value headers, as the redirect's target
+    group has them: tools.developers.devstack.load_balancer)."""
+    from tools.developers.devstack.load_balancer import load_balancer_event, target_group_arn
+
+    sent = follow_event(code)
+    headers = list(sent["headers"].items())
+    client = sent["requestContext"]["http"]["sourceIp"]
+    arn = target_group_arn("RedirectFunction", REGION)
+    return load_balancer_event("GET", f"/{code}", "", headers, b"", client, False, arn, base64_body=False)
+
+
 @dataclass
 class Stack:
     runner: InProcessRunner

@@ -19,6 +19,7 @@ from tools.developers.bench.harness import (
     Stack,
     UnderLambda,
     follow_event,
+    follow_event_through_load_balancer,
     median_us,
     percentiles,
     progress,
@@ -162,8 +163,11 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     ours = UnderLambda.redirect(stack)
     own_floor, own_api = own_stack_floor()
     floor = UnderLambda(stack, own_floor, own_api)
-    hit_event = follow_event(hit_code)
-    progress(f"our redirect on cache hits, the own-stack floor and two hits before the link features, x{HIT_CALLS}")
+    hit_event, balanced_event = follow_event(hit_code), follow_event_through_load_balancer(hit_code)
+    progress(
+        f"our redirect on cache hits (through the HTTP API and a load balancer), the own-stack floor"
+        f" and two hits before the link features, x{HIT_CALLS}"
+    )
     # In alternating rounds: whatever else this shared machine does weighs on all alike.
     inline, interface = inline_hit_before_link_features(ours), interface_hit_before_link_features(ours)
     hit: list[int] = []
@@ -172,9 +176,11 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     inline_before: list[int] = []
     interface_before: list[int] = []
     hit_away: list[int] = []
+    hit_balanced: list[int] = []
     for _ in range(HIT_CALLS // CHUNK):
         hit += ours.timed([hit_event] * CHUNK, warmup=20)
         hit_after += ours.after_response
+        hit_balanced += ours.timed([balanced_event] * CHUNK, warmup=20)
         with away_from_home():
             hit_away += ours.timed([hit_event] * CHUNK, warmup=20)
         own_stack += floor.timed([hit_event] * CHUNK, warmup=20)
@@ -186,6 +192,9 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
     services.forget_cached_links()
     ours.timed([hit_event], warmup=0)
     hit_calls = ours.calls_per_request([hit_event] * CALL_COUNT_SAMPLE)
+    services.forget_cached_links()
+    ours.timed([balanced_event], warmup=0)
+    balanced_calls = ours.calls_per_request([balanced_event] * CALL_COUNT_SAMPLE)
     progress(f"our redirect, cache misses x{MISS_CALLS}")
     services.forget_cached_links()
     miss = ours.timed([follow_event(code) for code in miss_codes[:MISS_CALLS]], warmup=0)
@@ -215,6 +224,7 @@ def measure_redirects(stack: Stack, hit_code: str, miss_codes: list[str]) -> dic
         naive_samples += time_calls(lambda _: naive.handler(hit_event, None), CHUNK, warmup=20)
     return {
         "ours_hit": {**percentiles(hit), **hit_calls, "extension_after_response_p50_us": median_us(hit_after)},
+        "ours_hit_through_load_balancer": {**percentiles(hit_balanced), **balanced_calls},
         "ours_miss": {**percentiles(miss), **miss_calls, "extension_after_response_p50_us": median_us(miss_after)},
         "ours_hit_away_from_home": {**percentiles(hit_away), **hit_away_calls},
         "ours_miss_away_from_home": {**percentiles(miss_away), **miss_away_calls},

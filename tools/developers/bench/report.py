@@ -41,6 +41,15 @@ def targets(report: dict[str, Any]) -> dict[str, bool]:
         "hit_p50_within_10_percent_of_the_hit_path_before_link_features": hit_p50
         <= 1.1 * redirect["hit_path_before_link_features"]["p50_us"],
         "hit_p50_le_250us": hit_p50 <= 250,
+        # Issue 38: the hit through a load balancer's event as fast, in the same rounds, and no AWS call first
+        "hit_through_load_balancer_p50_within_10_percent_of_the_http_apis": redirect["ours_hit_through_load_balancer"][
+            "p50_us"
+        ]
+        <= 1.1 * hit_p50,
+        "hit_through_load_balancer_no_aws_call_before_response": redirect["ours_hit_through_load_balancer"][
+            "aws_calls_before_response"
+        ]
+        == 0,
         "hit_p50_20x_faster_than_naive": redirect["naive"]["p50_us"] >= 20 * hit_p50,
         "cold_start_le_0_8x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.8,
         **(click_targets(report["clicks"]) if "clicks" in report else {}),

@@ -74,13 +74,19 @@ def main() -> None:
     for name, by_count in regional.items():
         print("  " + name + ": " + ", ".join(f"N = {n}: ${price:.4f}" for n, price in by_count.items()))
     edge = print_edge_costs(bench, specs, tables["redirect_hit_sustained"][1], render)
+    from tools.developers.cost import lake  # run alone too: python -m tools.developers.cost.lake
+
+    lake_figures, lake_total = lake.report(print)  # the click lake (docs/click-lake.md): measured apart
     summary = {name: round(first, 4) for name, (first, _) in results.items()}
+    summary["click_lake_per_million_clicks"] = round(lake_total, 4)
     summary |= {name: round(price, 4) for name, price in edge.items()}
     summary |= {f"{name}_regions_{n}": round(price, 4) for name, by in regional.items() for n, price in by.items()}
     summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
     print(json.dumps(summary))
     PAGE.write_text(cost_page(bench, specs, tables))
     print(f"wrote {PAGE.relative_to(ROOT)}", file=sys.stderr)
+    if (lake_page := ROOT / "docs" / lake.PAGE.name).is_file():
+        lake.write_figures(lake_page, lake_figures)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,7 @@
 blend of edge and regional answers when 50, 80 or 100 % of follows are answered at the POP.
 
 A follow answered at the edge pays CloudFront's request (by price class: PriceClass_100 serves
-North America and Europe, priced apart), the viewer-request function, two KeyValueStore reads,
+North America and Europe, priced apart), the viewer-request function, one KeyValueStore read,
 the response's bytes out, its real-time log line, the line's Kinesis record (on-demand: per
 record rounded up to 1 KB, in and out; provisioned: a PUT payload unit, shard hours apart) and
 its click in ingest (an invocation per batch, one pack per click: counter writes of a hot link's
@@ -32,8 +32,8 @@ EDGE_PRICES = {
     "kinesis_put_payload_unit": 0.014 / 1e6,  # provisioned: per 25 KB unit (one per record)
     "kinesis_shard_hour": 0.015,  # provisioned: 1,000 records/s in per shard
 }
-# A follow reads the store twice (edge/viewer-request.js): the stack's domains, then the link's entry.
-KEY_VALUE_STORE_READS_PER_FOLLOW = 2
+# A follow reads the store once (edge/viewer-request.js): the link's `<host>/<code>` entry.
+KEY_VALUE_STORE_READS_PER_FOLLOW = 1
 # The steady rate at which a provisioned stream's shard hours are shared out (records per second).
 PROVISIONED_RATE_PER_SECOND = 1000
 SHARD_RECORDS_PER_SECOND = 1000
@@ -75,7 +75,7 @@ def edge_request_lines(region: str, provisioned: bool = False) -> list[Line]:
         Line(f"CloudFront HTTPS request ({region})", 1, "requests", CLOUDFRONT_HTTPS_REQUEST[region]),
         Line("CloudFront Function (viewer request)", 1, "invocations", EDGE_PRICES["cloudfront_function_invocation"]),
         Line(
-            "KeyValueStore reads (`.domains`, then the link's entry)",
+            "KeyValueStore read (the link's `<host>/<code>` entry)",
             KEY_VALUE_STORE_READS_PER_FOLLOW,
             "reads",
             EDGE_PRICES["key_value_store_read"],

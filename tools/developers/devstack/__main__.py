@@ -19,12 +19,19 @@ EDGE_TIER=1 (the edge tier: edge/viewer-request.js runs in the local edge before
 the KeyValueStore entries published at EDGE_STORE_FILE; see tools.developers.devstack.edge_function; the
 store's API, the sync and the real-time log stream into ingest: tools.developers.devstack.edge_tier, with
 EDGE_PROPAGATION_MS, EDGE_RECONCILE_SECONDS, EDGE_STORE_PORT, EDGE_LOG_REDELIVERY).
+FRONT=alb (or alb-multi-value): the functions are sent the events of an Application Load Balancer
+instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
+LOAD_BALANCER_PORT: a load balancer front (single-value) on this port as well, to the same functions.
+CLICK_LAKE=1 (the click lake: ingest's rows into a local Firehose on CLICK_LAKE_PORT, 5007, that writes
+Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5; see
+tools.developers.devstack.firehose and docs/click-lake.md).
 """
 
 import logging
 import os
 import signal
 import sys
+import threading
 import time
 from contextlib import ExitStack
 from pathlib import Path
@@ -38,6 +45,7 @@ from tools.developers.devstack.edge_tier import (
     start_consumers,
     start_edge_tier,
 )
+from tools.developers.devstack.firehose import click_lake_on, start_click_lake
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
 from tools.developers.devstack.people import (
@@ -56,6 +64,7 @@ from tools.developers.devstack.serving import HOST, PortTaken, ensure_free, star
 from tools.developers.devstack.sqs_trigger import redelivery_chance
 from tools.developers.devstack.template import LocalTemplate
 from tools.operators.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
+from tools.operators.click_lake.store import LOCAL_BUCKET
 
 ROOT = Path(__file__).resolve().parents[3]
 REGION = "us-east-1"
@@ -141,6 +150,12 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
     from tools.developers.devstack.event_sources import event_sources
     from tools.developers.devstack.http_api import HttpApiService
+    from tools.developers.devstack.load_balancer import (
+        LoadBalancerService,
+        front_of,
+        health_check,
+        load_balancer_service,
+    )
     from tools.developers.devstack.resources import create_queues, create_tables
     from tools.developers.devstack.runner import InProcessRunner
 
@@ -148,11 +163,26 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     template = LocalTemplate.load(ROOT / "template.yaml")
     runner = InProcessRunner(template.functions, template.root, region)
     running.callback(runner.stop)
-    api = HttpApiService(api=template.api(), lambda_runner=runner, port=port, host=HOST)
+    front = front_of(os.environ.get("FRONT"))
+    front_service = HttpApiService if front == "http-api" else load_balancer_service(front == "alb-multi-value", region)
+    api = front_service(api=template.api(), lambda_runner=runner, port=port, host=HOST)
     api.create()
     ensure_free(port, "stop what runs there or set PORT=<free port>")
     http_server = make_server(HOST, port, api._app, threaded=True, request_handler=request_log_handler())
     running.callback(http_server.server_close)
+    balanced = api if isinstance(api, LoadBalancerService) else None
+    balancer_port = int(os.environ.get("LOAD_BALANCER_PORT") or 0)
+    if balancer_port:  # both fronts at once: one stack, each function reached either way
+        balancer = load_balancer_service(False, region)
+        balanced = balancer(api=template.api(), lambda_runner=runner, port=balancer_port, host=HOST)
+        balanced.create()
+        ensure_free(balancer_port, "stop what runs there or set LOAD_BALANCER_PORT=<free port>")
+        balancer_server = make_server(
+            HOST, balancer_port, balanced._app, threaded=True, request_handler=request_log_handler()
+        )
+        running.callback(balancer_server.server_close)
+        running.callback(balancer_server.shutdown)
+        threading.Thread(target=balancer_server.serve_forever, name="load-balancer", daemon=True).start()
 
     # An endpoint the environment names for a service replaces the embedded moto for it; moto
     # starts only if a service is left to it.
@@ -160,7 +190,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     # The user pool is the embedded moto's too, unless the environment names a Cognito endpoint.
     cognito_endpoint = os.environ.get(COGNITO_ENDPOINT_VARIABLE) or os.environ.get("AWS_ENDPOINT_URL")
     moto_url = f"http://{HOST}:{moto_port}"
-    if embedded or cognito_endpoint is None:
+    if embedded or cognito_endpoint is None or click_lake_on():
         check_totp_codes()
         start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
@@ -178,6 +208,11 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     cognito: Any = boto3.client("cognito-idp", endpoint_url=cognito_endpoint)
     pool = shared_pool(cognito_endpoint) or create_user_pool(template, cognito, cognito_endpoint)
     os.environ.update(pool.environment())
+    lake_line = ""
+    if click_lake_on():
+        os.environ.update(start_click_lake(template, moto_url, running))
+        query = "python -m tools.operators.click_lake query top-links --local"
+        lake_line = f"  Lake:      s3://{LOCAL_BUCKET}/clicks/ ({query})\n"
     if pool_sends_invitations():  # as deployed, moto standing in for Cognito's email (its trigger run here)
         os.environ.update(emulate_invitation_emails(template))
     os.environ["PUBLIC_BASE_URL"] = os.environ.get("SHORTLINK_PUBLIC_BASE_URL") or f"http://{HOST}:{port}"
@@ -197,6 +232,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         base_url = os.environ["PUBLIC_BASE_URL"]
         os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
     runner.load_all()
+    if balanced is not None:  # as a load balancer registers its target: healthy before it is sent visitors
+        status = health_check(balanced, "RedirectFunction")
+        print(f"Load balancer front: the redirect's target health check answered {status}", flush=True)
     tier: LocalEdgeTier | None = None
     # The local stack stands in for the edge: country rules can be tried with
     # curl -H 'CloudFront-Viewer-Country: DE'. SHORTLINK_TRUST_EDGE_HEADERS=false behaves as without it.
@@ -253,13 +291,15 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     )
     print(
         f"Shortlink local stack ready\n"
-        f"  API:       {base}\n"
+        f"  API:       {base}{'' if front == 'http-api' else f' (through a load balancer: FRONT={front})'}\n"
+        f"{f'  Load balancer front: http://{HOST}:{balancer_port}{chr(10)}' if balancer_port else ''}"
         f"  API key:   {api_key}\n"
         f"{console_line}"
         f"{passkeys_line(pool, port)}"
         f"{endpoint_lines(endpoints, embedded)}"
         f"{cognito_line(cognito_endpoint, endpoints)}"
         f"{sso_line}"
+        f"{lake_line}"
         f"{ttl_line}"
         f"{streams_line}"
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"

@@ -17,6 +17,7 @@ from shortlink.api.auth import precheck
 from shortlink.api.bodies import json_object_body
 from shortlink.api.errors import register_error_handlers
 from shortlink.people.access_tokens import PersonAccess
+from shortlink.web.resolvers import EitherFrontResolver
 
 
 class _CheckedRequestValidation(OpenAPIRequestValidationMiddleware):
@@ -44,10 +45,11 @@ def _no_people() -> None:
 def api_resolver(
     api_keys: Callable[[], ApiKeyStore], people: Callable[[], PersonAccess | None] = _no_people
 ) -> APIGatewayHttpResolver:
-    """The resolver of an API-key function: validation on, the pre-check first (keys looked up in
-    the store `api_keys` gives, people's access tokens checked with what `people` gives, both
-    built by the composition root on first use), errors as JSON."""
-    app = APIGatewayHttpResolver(enable_validation=True)
+    """The resolver of an API-key function, at either front (shortlink.web.resolvers): validation
+    on, the pre-check first (keys looked up in the store `api_keys` gives, people's access tokens
+    checked with what `people` gives, both built by the composition root on first use), errors as
+    JSON."""
+    app = EitherFrontResolver(enable_validation=True)
     app._request_validation_middleware = _CheckedRequestValidation(api_keys, people)
     register_error_handlers(app)
     return app

@@ -10,7 +10,7 @@ from datetime import datetime
 from shortlink.audit.model import Action, AuditEntry, RecordedActor, new_entry
 from shortlink.audit.trail import AuditTrail
 from shortlink.clicks.visitor_hashes import daily_salt
-from shortlink.links.model import Link, LinkChanges
+from shortlink.links.model import Link, LinkChanges, private_key_digest
 from shortlink.people.actors import Actor
 from shortlink.webhooks import emitting
 from shortlink.webhooks.events import AUDIT_EVENT, EventMessage, link_event
@@ -48,7 +48,7 @@ def link_target(link: Link) -> str:
     as out of every log line: a hash of it, which whoever holds the code can compute again."""
     if not link.private:
         return link.key
-    return "private:" + hashlib.sha256(link.key.encode()).hexdigest()[:24]
+    return private_key_digest(link.key)
 
 
 def edited_fields(changes: LinkChanges) -> tuple[str, ...]:

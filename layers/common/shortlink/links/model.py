@@ -1,12 +1,13 @@
 """A link and what describes it: its options as its owner chooses them, an edit, and whether it
 may be followed now. The redirect imports this module on every cold start: it stays this small."""
 
+import hashlib
 from dataclasses import dataclass, fields, replace
 from datetime import datetime
 from enum import Enum
 from typing import TYPE_CHECKING, Any
 
-from shortlink.domains.model import link_key
+from shortlink.domains.model import link_key, split_key
 
 if TYPE_CHECKING:
     from shortlink.links.destinations import Utm
@@ -24,6 +25,18 @@ def may_be_private(code: str) -> bool:
     """Whether `code` has a private code's length (a slug may too): such codes never go into a
     log line."""
     return len(code) == PRIVATE_CODE_LENGTH
+
+
+def private_key_digest(key: str) -> str:
+    """A private link's key as records name it: a hash of it, which whoever holds the code can
+    compute again."""
+    return "private:" + hashlib.sha256(key.encode()).hexdigest()[:24]
+
+
+def logged_key(key: str) -> str:
+    """A link's key as a record kept apart from the link names it: itself, or its digest when its
+    code may be private (a 22-character slug too: only the links table tells them apart)."""
+    return private_key_digest(key) if may_be_private(split_key(key)[1]) else key
 
 
 class Availability(Enum):

@@ -1,6 +1,7 @@
 """What a short domain answers at its own addresses, not a link's: its root (`GET /`), its
 /.well-known app-link files (shortlink.redirect.domain_pages) and its robots.txt
-(shortlink.redirect.robots). A host that is none of the stack's domains gets the 404 page."""
+(shortlink.redirect.robots), and a load balancer's health check. A host that is none of the
+stack's domains gets the 404 page."""
 
 from collections.abc import Callable
 from typing import Any
@@ -12,7 +13,7 @@ from shortlink.redirect.outcomes import NO_SUCH_ADDRESS, NOT_FOUND_FILE
 from shortlink.redirect.refusals import refused, unavailable
 from shortlink.redirect.request import RedirectRequest
 from shortlink.redirect.robots import HEADERS as ROBOTS_HEADERS
-from shortlink.redirect.routes import ROBOTS_TXT, ROOT, WELL_KNOWN_FILE
+from shortlink.redirect.routes import HEALTH_CHECK, ROBOTS_TXT, ROOT, WELL_KNOWN_FILE
 from shortlink.redirect.services import RedirectServices
 
 
@@ -46,9 +47,16 @@ def robots(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     return {"statusCode": 200, "headers": ROBOTS_HEADERS, "body": text}
 
 
+def health(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
+    """GET /health from a load balancer: 200 while the function answers, whatever the host (the
+    check names none of ours); no store read, no click."""
+    return {"statusCode": 200, "headers": HEALTH_HEADERS, "body": "ok"}
+
+
+HEALTH_HEADERS = {"content-type": "text/plain; charset=utf-8", "cache-control": "no-store"}
 AddressPage = Callable[[RedirectServices, RedirectRequest], dict[str, Any]]
 # The page at each of a domain's own addresses: the redirect's routes without a code.
-ROUTES: dict[str, AddressPage] = {ROOT: root, WELL_KNOWN_FILE: well_known, ROBOTS_TXT: robots}
+ROUTES: dict[str, AddressPage] = {ROOT: root, WELL_KNOWN_FILE: well_known, ROBOTS_TXT: robots, HEALTH_CHECK: health}
 
 
 def answer(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from shortlink.domains.model import KEY_SEPARATOR, ShortDomains
-from shortlink.redirect.routes import ROUTES
+from shortlink.redirect.routes import LOAD_BALANCER_ROUTES
 from shortlink.web.edge import came_through_edge
 from shortlink.web.events import EventShape, read_event
 from shortlink.web.hosts import request_host
@@ -39,7 +39,7 @@ class RequestReading:
 
     edge_secret: str = ""
     domains: ShortDomains = field(default_factory=ShortDomains)
-    routes: tuple[str, ...] = ROUTES
+    routes: tuple[str, ...] = LOAD_BALANCER_ROUTES
 
 
 def _speculative(headers: Mapping[str, str]) -> bool:

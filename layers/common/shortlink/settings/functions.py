@@ -81,6 +81,9 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     # The stream and a scan of the links, the stats for the capacity rule; the store it writes
     # (EDGE_STORE_ARN, the edge stack's output) is read on first use.
     "edge-sync": FunctionSettings(("LINKS_TABLE", "CLICK_STATS_TABLE"), (ShortDomainSettings,)),
+    # CloudWatch only, under the stack's metrics namespace (EDGE_FUNCTION_NAME, the edge stack's
+    # output, is read on first use).
+    "edge-counts": FunctionSettings((), (RedirectMetricSettings,)),
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.
     "webhooks": FunctionSettings(

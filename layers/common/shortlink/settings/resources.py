@@ -19,5 +19,10 @@ class Resources(EnvironmentModel):
     # without a queue no event is emitted.
     webhooks_table: Resource = resource("WEBHOOKS_TABLE")
     webhook_queue: Resource = resource("WEBHOOK_QUEUE_URL")
+    # The click lake's Firehose delivery stream (docs/click-lake.md); without it no row is sent.
+    click_lake_stream: Resource = resource("CLICK_LAKE_STREAM")
     # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
     edge_store: Resource = resource("EDGE_STORE_ARN")
+    # The edge's viewer-request function, whose invocations its counts are checked against
+    # (shortlink.edge.count_check).
+    edge_function: Resource = resource("EDGE_FUNCTION_NAME")

@@ -47,7 +47,12 @@ class EventShape(Protocol):
         """The body as the event carries it, and whether that is base64."""
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
-        """`answer` (statusCode, headers, body) as this front takes it back for a `method` request."""
+        """`answer` (statusCode, headers, body; an HTTP API answer's isBase64Encoded and cookies)
+        as this front takes it back for a `method` request."""
+
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The request as API Gateway's HTTP API sends it (payload 2.0), for a resolver that
+        reads that shape."""
 
 
 class HttpApiEvent:
@@ -75,6 +80,9 @@ class HttpApiEvent:
         # HEAD (link checkers, crawlers, `curl -I`): the GET's answer without its body.
         return {**answer, "body": ""} if method == "HEAD" else answer
 
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        return event
+
 
 HTTP_API = HttpApiEvent()
 # The host names of load balancers (a request to one's own name serves the default domain).
@@ -87,42 +95,57 @@ class LoadBalancerEvent:
 
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
-        # Literal parts before named ones, as API Gateway prefers "/robots.txt" to "/{code}".
-        self._routes = sorted(
-            ((route, *route.split(" ", 1)) for route in routes),
-            key=lambda entry: -sum(not part.startswith("{") for part in entry[2].split("/")),
-        )
+        # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
+        # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
+        # a follow) and its name, and the others' paths split once.
+        self._by_method: dict[
+            str, tuple[dict[str, str], tuple[str, str] | None, list[tuple[str, tuple[str, ...]]]]
+        ] = {}
+        for route in routes:
+            method, template = route.split(" ", 1)
+            literal, _, templates = self._by_method.setdefault(method, ({}, None, []))
+            if "{" not in template:
+                literal[template] = route
+            elif template.count("/") == 1 and template.startswith("/{"):
+                self._by_method[method] = (literal, (route, template[2:-1]), templates)
+            else:
+                templates.append((route, tuple(template.split("/"))))
 
     def read(self, event: dict[str, Any]) -> EventParts:
-        route, method, parameters = self._routed(event)
-        return route, method, parameters, self.headers(event), self._query(event)
+        return self.read_shaped(event)[1:]
 
-    def _routed(self, event: dict[str, Any]) -> tuple[str, str, Mapping[str, str]]:
-        from urllib.parse import unquote
-
-        method, parts = str(event.get("httpMethod") or "GET").upper(), str(event.get("path") or "/").split("/")
-        for route, route_method, template in self._routes:
-            names = template.split("/")
-            if route_method != method or len(names) != len(parts):
-                continue
-            parameters = {}
-            for name, part in zip(names, parts, strict=True):
-                if name.startswith("{"):
-                    if not part:
-                        break
-                    parameters[name.strip("{}")] = unquote(part)
-                elif name != part:
-                    break
-            else:
-                return route, method, parameters
-        return "", method, {}
+    def read_shaped(self, event: dict[str, Any]) -> ShapedParts:
+        """This shape and the parts every request reads (read_event): a follow's in a few steps."""
+        if self.multi_value:
+            headers, query = self.headers(event), self._query(event)
+        else:  # inline: a redirect's hit reads these before its response
+            headers = event.get("headers") or {}
+            if "host" not in headers:
+                headers = self.headers(event)
+            single = event.get("queryStringParameters")
+            query = "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
+        method, path = event.get("httpMethod") or "GET", event.get("path") or "/"
+        routing = self._by_method.get(method)
+        if routing is None:
+            return self, "", method, {}, headers, query
+        literal, one_part, templates = routing
+        route = literal.get(path)
+        if route is not None:
+            return self, route, method, {}, headers, query
+        if one_part is not None and path.count("/") == 1 and len(path) > 1:
+            part = path[1:]
+            return self, one_part[0], method, {one_part[1]: _decoded(part) if "%" in part else part}, headers, query
+        route, parameters = _matched(templates, path.split("/"))
+        return self, route, method, parameters, headers, query
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         if self.multi_value:
             several: Mapping[str, list[str]] = event.get("multiValueHeaders") or {}
             return {name.lower(): ",".join(values) for name, values in several.items()}
         headers: Mapping[str, str] = event.get("headers") or {}
-        return {name.lower(): value for name, value in headers.items()}
+        # The load balancer lower-cases every name; every request names its host, so that name's
+        # spelling tells whether an event made elsewhere did too.
+        return headers if "host" in headers else {name.lower(): value for name, value in headers.items()}
 
     def _query(self, event: dict[str, Any]) -> str:
         # Values as the client sent them (not decoded); "?flag" arrives as "flag=".
@@ -130,37 +153,174 @@ class LoadBalancerEvent:
             several: Mapping[str, list[str]] = event.get("multiValueQueryStringParameters") or {}
             return "&".join(f"{name}={value}" for name, values in several.items() for value in values)
         single: Mapping[str, str] = event.get("queryStringParameters") or {}
-        return "&".join(f"{name}={value}" for name, value in single.items())
+        return "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
 
     def source_ip(self, event: dict[str, Any]) -> str:
         # The load balancer appends the address it saw; what comes before it is the client's say.
         return self.headers(event).get("x-forwarded-for", "").rpartition(",")[2].strip()
 
     def front_host(self, event: dict[str, Any]) -> tuple[str, bool]:
-        import re
-
-        host = re.sub(r":[0-9]+\Z", "", self.headers(event).get("host", ""))  # Host: name[:port]
+        host = self.headers(event).get("host", "")
+        name, colon, port = host.rpartition(":")  # Host: name[:port]
+        if colon and port.isascii() and port.isdigit():
+            host = name
         return host, host.endswith(LOAD_BALANCER_HOST_SUFFIX)
 
     def body(self, event: dict[str, Any]) -> tuple[str, bool]:
         return str(event.get("body") or ""), bool(event.get("isBase64Encoded"))
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
+        status = answer["statusCode"]
+        body = (answer.get("body") or "") if method != "HEAD" else ""
+        description = STATUS_DESCRIPTIONS.get(status) or status_description(status)
+        headers = answer.get("headers") or {}
+        cookies = answer.get("cookies")  # an HTTP API answer's own field (Powertools' resolvers)
+        encoded = bool(body) and answer.get("isBase64Encoded") is True
+        if self.multi_value:
+            several = {name: [value] for name, value in headers.items()}
+            if cookies:
+                several[SET_COOKIE] = list(cookies)
+            shaped = {
+                "statusCode": status,
+                "statusDescription": description,
+                "isBase64Encoded": encoded,
+                "multiValueHeaders": several,
+                "body": body,
+            }
+        else:
+            if cookies:
+                headers = {**headers, **single_value_cookies(cookies)}
+            shaped = {
+                "statusCode": status,
+                "statusDescription": description,
+                "isBase64Encoded": encoded,
+                "headers": headers,
+                "body": body,
+            }
+        return within_response_limit(shaped) if len(body) > LARGE_BODY_CHARS else shaped
+
+    def http_api_event(self, event: dict[str, Any]) -> dict[str, Any]:
+        """The request as API Gateway's HTTP API would have sent it (payload 2.0), for a resolver
+        that reads that shape (Powertools' HTTP API resolver routes by its path): the headers by
+        lower-case name, the Cookie header's cookies also as `cookies`, the query values decoded (several of one
+        name joined by commas), the client's address the one the load balancer appended."""
+        from urllib.parse import parse_qsl
+
+        headers = dict(self.headers(event))
+        cookie = headers.get("cookie", "")
+        query = self._query(event)
+        values: dict[str, str] = {}
+        for name, value in parse_qsl(query, keep_blank_values=True):
+            values[name] = f"{values[name]},{value}" if name in values else value
+        method, path = str(event.get("httpMethod") or "GET").upper(), str(event.get("path") or "/")
+        host, _ = self.front_host(event)
+        http = {"method": method, "path": path, "protocol": "HTTP/1.1", "sourceIp": self.source_ip(event)}
+        request_id = headers.get("x-amzn-trace-id", "")
+        return {
+            "version": "2.0",
+            "routeKey": "$default",
+            "rawPath": path,
+            "rawQueryString": query,
+            "cookies": [part.strip() for part in cookie.split(";") if part.strip()],
+            "headers": headers,
+            "queryStringParameters": values,
+            "requestContext": {
+                "domainName": host,
+                "http": {**http, "userAgent": headers.get("user-agent", "")},
+                "requestId": request_id,
+                "routeKey": "$default",
+                "stage": "$default",
+            },
+            "body": event.get("body") or "",
+            "isBase64Encoded": bool(event.get("isBase64Encoded")),
+        }
+
+
+# Lambda's limit on the response a load balancer takes from it: the whole JSON answer, in bytes.
+LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
+# A body up to this many characters fits whatever it holds (escaped, at most 6 bytes a character),
+# with room to spare for the headers: only a longer one is measured.
+LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
+SET_COOKIE = "set-cookie"
+# The status lines answered so far (status_description), by code.
+STATUS_DESCRIPTIONS: dict[int, str] = {}
+
+
+def status_description(status: int) -> str:
+    """A load balancer's status line: the code and its reason phrase ("302 Found")."""
+    known = STATUS_DESCRIPTIONS.get(status)
+    if known is None:
         from http import HTTPStatus
 
-        status = answer["statusCode"]
-        shaped = {
-            "statusCode": status,
-            "statusDescription": f"{status} {HTTPStatus(status).phrase}",
-            "isBase64Encoded": False,
-            "body": "" if method == "HEAD" else answer.get("body", ""),
-        }
-        headers = answer.get("headers") or {}
-        if self.multi_value:
-            shaped["multiValueHeaders"] = {name: [value] for name, value in headers.items()}
-        else:
-            shaped["headers"] = headers
+        try:
+            known = f"{status} {HTTPStatus(status).phrase}"
+        except ValueError:  # a code with no registered phrase
+            known = str(status)
+        STATUS_DESCRIPTIONS[status] = known
+    return known
+
+
+def single_value_cookies(cookies: list[str]) -> dict[str, str]:
+    """Several Set-Cookie headers where a header name holds one value: each under its own
+    spelling of the name (header names are case-insensitive), as single-value targets must."""
+    spellings = {}
+    for index, cookie in enumerate(cookies):
+        spelling = "".join(
+            letter.upper() if index >> position & 1 else letter for position, letter in enumerate(SET_COOKIE)
+        )
+        spellings[spelling] = cookie
+    return spellings
+
+
+def within_response_limit(shaped: dict[str, Any]) -> dict[str, Any]:
+    """`shaped`, or if its JSON is larger than a load balancer takes from Lambda, a 413 naming
+    the limit (the route's answer is refused whole, never cut short)."""
+    import json
+
+    if len(json.dumps(shaped).encode()) <= LOAD_BALANCER_RESPONSE_LIMIT:
         return shaped
+    message = (
+        f"the answer is larger than the {LOAD_BALANCER_RESPONSE_LIMIT:,} bytes a load balancer takes from"
+        " a function: ask for less (fewer links, a shorter range, a smaller size), or accept gzip"
+    )
+    body = json.dumps({"error": "response_too_large", "message": message})
+    refusal: dict[str, Any] = {
+        "statusCode": 413,
+        "statusDescription": status_description(413),
+        "isBase64Encoded": False,
+        "body": body,
+    }
+    if "multiValueHeaders" in shaped:
+        refusal["multiValueHeaders"] = {"content-type": ["application/json"]}
+    else:
+        refusal["headers"] = {"content-type": "application/json"}
+    return refusal
+
+
+def _matched(templates: list[tuple[str, tuple[str, ...]]], parts: list[str]) -> tuple[str, dict[str, str]]:
+    """The route of the first template the path's `parts` match, and the parts it names."""
+    for route, names in templates:
+        if len(names) != len(parts):
+            continue
+        parameters = {}
+        for name, part in zip(names, parts, strict=True):
+            if name[0:1] == "{":
+                if not part:
+                    break
+                parameters[name[1:-1]] = _decoded(part)
+            elif name != part:
+                break
+        else:
+            return route, parameters
+    return "", {}
+
+
+def _decoded(part: str) -> str:
+    if "%" not in part:
+        return part
+    from urllib.parse import unquote
+
+    return unquote(part)
 
 
 @cache
@@ -175,8 +335,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
     response."""
     context = event.get("requestContext") or {}
     if "elb" in context:
-        shape = load_balancer_event(routes, "multiValueHeaders" in event)
-        return shape, *shape.read(event)
+        return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
     headers = event.get("headers") or {}
     # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
     # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
@@ -188,5 +347,8 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
 
 
 def event_shape(event: dict[str, Any]) -> EventShape:
-    """The shape of `event` (read_event), for a door that reads only a part or two of it."""
-    return read_event(event)[0]
+    """The shape of `event` (as read_event tells it), for a door that reads only a part or two
+    of it, or hands it on (shortlink.web.resolvers)."""
+    if "elb" in (event.get("requestContext") or {}):
+        return load_balancer_event((), "multiValueHeaders" in event)
+    return HTTP_API

@@ -19,13 +19,14 @@ from shortlink.wiring.clicks import (
     account_days,
     click_counter,
     click_dispatcher,
+    click_lake,
     click_publisher,
     click_reading,
     click_stats,
     packing_rules,
     visitor_salt_root,
 )
-from shortlink.wiring.edge import edge_store, link_scan, link_stream_changes, recent_link_clicks
+from shortlink.wiring.edge import edge_counts, edge_store, link_scan, link_stream_changes, recent_link_clicks
 from shortlink.wiring.environment import (
     addresses,
     forget_settings,
@@ -92,12 +93,14 @@ __all__ = [
     "click_budget",
     "click_counter",
     "click_dispatcher",
+    "click_lake",
     "click_publisher",
     "click_reading",
     "click_stats",
     "code_generator",
     "console_session_secret",
     "domain_settings",
+    "edge_counts",
     "edge_store",
     "forget_cached_links",
     "forget_settings",

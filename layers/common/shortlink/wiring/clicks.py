@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
     from shortlink.adapters.dynamodb.click_stats_reader import DynamoClickStatsReader
+    from shortlink.adapters.firehose.click_lake import FirehoseClickLake
     from shortlink.adapters.sqs.clicks import SqsClickPublisher
     from shortlink.clicks.ip_databases import Database, DatabaseSource
     from shortlink.clicks.packing import PackingRules
@@ -113,6 +114,15 @@ def click_counter() -> "DynamoClickCounter":
     from shortlink.adapters.dynamodb.click_counter import DynamoClickCounter
 
     return DynamoClickCounter(resources().click_stats_table.value)
+
+
+@factory
+def click_lake() -> "FirehoseClickLake | None":
+    """The click lake's delivery stream ingest sends its counted clicks to; None when the stack has no lake."""
+    from shortlink.adapters.firehose.click_lake import FirehoseClickLake
+
+    stream = resources().click_lake_stream
+    return FirehoseClickLake(stream.value) if stream.given else None
 
 
 @factory

@@ -1,0 +1,1 @@
+"""Amazon Data Firehose: the click lake's delivery stream."""

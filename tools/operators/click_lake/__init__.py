@@ -1,0 +1,1 @@
+"""The click lake for operators: its named queries, reconciliation and erasure (docs/click-lake.md)."""
