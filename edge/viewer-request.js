@@ -4,7 +4,8 @@
 // sent), which the origin reads to tell the short domains apart.
 // A follow (GET or HEAD /<code>) of a link the KeyValueStore holds, inside its valid window, is
 // answered here with the origin's own redirect: same status, Location, Cache-Control and
-// X-Robots-Tag. Anything this function cannot decide exactly as the origin would goes on to
+// X-Robots-Tag. One read per follow, of the key `<host>/<code>` (the bare code on the
+// distribution's own host): a host the stack does not serve simply misses. Anything this function cannot decide exactly as the origin would goes on to
 // the origin unchanged. Entries: layers/common/shortlink/edge/entries.py; docs/edge.md.
 // Written in what the runtime documents (ES 5.1, const/let, async/await): no for-of, no
 // destructuring.
@@ -15,11 +16,12 @@ const ENTRY_VERSION = 1;
 const FORWARD_QUERY = 1;
 const CRAWLABLE = 2;
 const PREVIEW = 4;
-const DOMAINS_KEY = '.domains';
 const MAX_URL_LENGTH = 2048;
 const PERMANENT_MAX_AGE = 3600;
 const EDGE_HOST_SUFFIX = '.cloudfront.net';
 const FOLLOW_PATH = /^\/([A-Za-z0-9_-]{1,64})$/;
+// A host name as the store's keys spell it (lower case, no port).
+const HOST_NAME = /^[a-z0-9.-]{1,253}$/;
 // A query name or value that reads the same percent-decoded or not, and that WHATWG's
 // urlencoded serializer writes unchanged: only such parameters are merged here.
 const VERBATIM = /^[A-Za-z0-9*._-]*$/;
@@ -45,9 +47,9 @@ async function follow(request, host) {
   if (request.method !== 'GET' && request.method !== 'HEAD') return null;
   const path = FOLLOW_PATH.exec(request.uri);
   if (!path || speculative(request.headers)) return null;
-  const prefix = keyPrefix(await read(DOMAINS_KEY), host);
-  if (prefix === null) return null;
-  const link = entry(await read(prefix + path[1]));
+  const key = linkKey(host, path[1]);
+  if (key === null) return null;
+  const link = entry(await read(key));
   const now = Date.now();
   if (!link || (link.validFrom !== null && now < link.validFrom)) return null;
   if (link.expiresAt !== null && now >= link.expiresAt) return null;
@@ -80,13 +82,13 @@ async function read(key) {
   }
 }
 
-// The key prefix of the links `host` serves ('' for the default domain and the distribution's
-// own host), as the origin reads it; null when the store names no domains or `host` is none.
-function keyPrefix(names, host) {
-  if (!Array.isArray(names)) return null;
-  const name = endsWith(host, ']') ? host.toLowerCase() : host.replace(/:[^:]*$/, '').toLowerCase();
-  if (names.length < 2 || name === names[0] || endsWith(host, EDGE_HOST_SUFFIX)) return '';
-  return names.indexOf(name) > 0 ? name + '/' : null;
+// The key of `code` followed on `host` (shortlink/edge/entries.py's edge_key): the bare code on
+// the distribution's own host, which only a stack without Domains serves links on; null for a
+// host no key can name.
+function linkKey(host, code) {
+  const name = host.replace(/:[0-9]{1,5}$/, '').toLowerCase();
+  if (endsWith(name, EDGE_HOST_SUFFIX)) return code;
+  return HOST_NAME.test(name) ? name + '/' + code : null;
 }
 
 // A link's entry ([version, location, status, flags, validFrom, expiresAt]), or null when it

@@ -8,17 +8,14 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from shortlink.domains.model import ShortDomains
-from shortlink.edge.entries import DOMAINS_KEY, domains_entry, edge_entry, edge_key
+from shortlink.edge.entries import edge_item
 from shortlink.links.model import Link
 
 
 def publish(path: Path, links: Iterable[Link], domains: ShortDomains) -> None:
-    """Publish the entries of `links` (those the edge may answer) and of `domains` at `path`."""
-    entries = {DOMAINS_KEY: domains_entry(domains)}
-    for link in links:
-        value = edge_entry(link, datetime.now(UTC))
-        if value is not None:
-            entries[edge_key(link)] = value
+    """Publish the entries of `links` (those the edge may answer on `domains`) at `path`."""
+    now = datetime.now(UTC)
+    entries = dict(item for link in links if (item := edge_item(link, domains, now)) is not None)
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(entries))
     os.replace(temporary, path)

@@ -11,7 +11,7 @@ from shortlink.clicks.scanner_signals import ScannerSignals
 from shortlink.domains.settings import DomainSettings
 from shortlink.links.ports import LinkSource
 from shortlink.redirect.cache import CachedLinks
-from shortlink.redirect.click_dispatch import InlineDispatcher
+from shortlink.redirect.click_dispatch import ClickProviders, InlineDispatcher
 from shortlink.redirect.click_events import ClickReading
 from shortlink.redirect.request import RequestReading
 from shortlink.redirect.responses import plain_redirect
@@ -43,7 +43,9 @@ def redirect_of(
     links = CachedLinks(source, 10, 30, 5, prepare=plain_redirect)
     clicks = plain_click_reading()
     metrics = RedirectMetricSettings(own_service="redirect")
-    dispatcher = InlineDispatcher(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
+    dispatcher = InlineDispatcher(
+        ClickProviders(lambda: publisher, lambda: b"unit-test-salt-root", lambda: clicks, lambda: metrics)
+    )
 
     def unused() -> Any:
         pytest.fail("these links read no budget, attempt log or robots.txt")
@@ -54,7 +56,7 @@ def redirect_of(
         return domain_settings
 
     services = RedirectServices(
-        links=lambda: links,
+        links=links,
         dispatcher=dispatcher,
         reading=reading,
         unlock_attempts_per_window=10,

@@ -13,7 +13,6 @@ from aws_lambda_powertools import Logger, Metrics
 from aws_lambda_powertools.metrics import MetricUnit
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
-from shortlink.edge.entries import DOMAINS_KEY, domains_entry
 from shortlink.edge.sync import push_link_changes, reconcile
 from shortlink.wiring import edge_store, link_scan, link_stream_changes, recent_link_clicks, short_domains
 
@@ -23,7 +22,7 @@ metrics = Metrics()
 
 def sync_changes(records: list[dict[str, Any]]) -> None:
     store = edge_store()
-    updates = push_link_changes(store, link_stream_changes(records), datetime.now(UTC))
+    updates = push_link_changes(store, link_stream_changes(records), short_domains(), datetime.now(UTC))
     metrics.add_metric(name="EdgeStoreUpdates", unit=MetricUnit.Count, value=len(updates))
     metrics.add_metric(name="EdgeStoreConflicts", unit=MetricUnit.Count, value=store.conflicts)
     logger.info("links synced", extra={"records": len(records), "updates": len(updates)})
@@ -31,8 +30,7 @@ def sync_changes(records: list[dict[str, Any]]) -> None:
 
 def reconcile_store() -> None:
     now = datetime.now(UTC)
-    pinned = {DOMAINS_KEY: domains_entry(short_domains())}
-    repairs = reconcile(edge_store(), link_scan().links(), pinned, recent_link_clicks(now.date()), now)
+    repairs = reconcile(edge_store(), link_scan().links(), short_domains(), recent_link_clicks(now.date()), now)
     metrics.add_metric(name="EdgeEntriesRepaired", unit=MetricUnit.Count, value=repairs.total)
     logger.info(
         "edge store reconciled",

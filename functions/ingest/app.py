@@ -25,7 +25,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from aws_lambda_powertools import Logger, Metrics, Tracer
-from aws_lambda_powertools.metrics import MetricUnit
+from aws_lambda_powertools.metrics import MetricUnit, single_metric
 from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
@@ -35,7 +35,7 @@ from shortlink.clicks.events import EDGE, ClickPack
 from shortlink.clicks.lake_delivery import undelivered
 from shortlink.clicks.tally import PackPart, parts_per_link_day
 from shortlink.errors import StorageUnavailable
-from shortlink.redirect.edge_log_clicks import edge_packs
+from shortlink.redirect.edge_log_clicks import edge_packs, lines_by_minute
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.events import click_events
 from shortlink.wiring import (
@@ -89,9 +89,14 @@ def count_edge_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
     packs = edge_packs(lines, short_domains(), lambda key: links.lookup(key).link, visitor_salt_root(), click_reading())
     record_of = {pack.pack_id: record for record, pack in packs}
     failed = count_packs([pack.answered_in(EDGE) for _, pack in packs])
-    metrics.add_metric(name="EdgeLogLines", unit=MetricUnit.Count, value=len(lines))
+    offered_again = [record_of[pack_id] for pack_id in dict.fromkeys(failed)]
+    # The lines read for good, timed by their requests' minute: the edge's counts check compares
+    # them with CloudFront's count of the same hour (shortlink.edge.count_check).
+    for minute, count in lines_by_minute(lines, offered_again, datetime.now(UTC)).items():
+        with single_metric(name="EdgeLogLines", unit=MetricUnit.Count, value=count) as metric:
+            metric.set_timestamp(minute)
     logger.info("edge batch counted", extra={"records": len(records), "lines": len(lines), "clicks": len(packs)})
-    return {"batchItemFailures": [{"itemIdentifier": record_of[pack_id]} for pack_id in dict.fromkeys(failed)]}
+    return {"batchItemFailures": [{"itemIdentifier": record} for record in offered_again]}
 
 
 def count_packs(packs: list[ClickPack]) -> list[str]:

@@ -21,10 +21,11 @@ from shortlink.api import audit
 from shortlink.api.audit_views import AuditEntries, audit_answer
 from shortlink.api.auth import current_api_key, current_person, for_people, needs
 from shortlink.api.errors import missing_scope
+from shortlink.api.files import TEXT, file_route
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.api.people_views import PersonView, WorkspaceView
 from shortlink.api.resolver import api_resolver
-from shortlink.api.responses import BODY_ERRORS, answers, content_answer
+from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.audit.queries import audit_query, export_format
 from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
 from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
@@ -92,16 +93,14 @@ def revoke_key(
 AuditParameter = Annotated[str | None, Query(max_length=2048)]
 
 
-@app.get(
+@file_route(
+    app,
     "/audit",
-    summary="The account's audit log, newest first (JSON or CSV)",
-    operation_id="auditLog",
-    responses=content_answer(
-        "a page of entries (CSV: its next cursor in X-Next-Cursor)",
-        {"application/json": AuditEntries, "text/csv": {"type": "string"}},
-        400,
-    ),
-    security=needs(ADMIN),
+    ADMIN,
+    ("The account's audit log, newest first (JSON or CSV)", "auditLog"),
+    "a page of entries (CSV: its next cursor in X-Next-Cursor)",
+    {"application/json": AuditEntries, "text/csv": TEXT},
+    400,
 )
 def audit_log(
     output: Annotated[str | None, Query(alias="format", description="json (default) or csv")] = None,

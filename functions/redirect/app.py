@@ -7,21 +7,13 @@ no AWS call. Clicks leave after the response (shortlink.redirect.click_extension
 here is paid on a cold start.
 """
 
-from typing import Any
+from functools import partial
 
 from shortlink import wiring
-from shortlink.redirect.door import answer
-from shortlink.redirect.request import RedirectRequest
-from shortlink.wiring import redirect_services
+from shortlink.redirect.door import redirect_handler
 
 wiring.load_link_reader()  # botocore at init, where provisioned concurrency pays it
 # Created at init on purpose: Lambda only accepts extension registrations during init.
 dispatcher = wiring.click_dispatcher()
-
-
-def lambda_handler(event: dict[str, Any], context: Any) -> dict[str, Any]:
-    try:
-        services = redirect_services(dispatcher)
-        return answer(services, RedirectRequest(event, services.reading))
-    finally:
-        dispatcher.invocation_done()
+# The services are the composition root's, fetched per request: a reset of the wiring reaches them.
+lambda_handler = redirect_handler(dispatcher, partial(wiring.redirect_services, dispatcher))

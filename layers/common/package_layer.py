@@ -33,6 +33,7 @@ BOTOCORE_SERVICES = frozenset(
     {
         "athena",  # the click lake's daily check (shortlink.adapters.athena)
         "cloudfront-keyvaluestore",  # the edge tier's sync (shortlink.adapters.cloudfront)
+        "cloudwatch",  # the edge tier's counts check reads metrics (shortlink.adapters.cloudwatch)
         "cognito-idp",  # the console's sign-in of people (shortlink.adapters.cognito)
         "dynamodb",  # links, keys, counters, click stats (pynamodb), Powertools Idempotency
         "firehose",  # the click lake's rows (shortlink.adapters.firehose)

@@ -115,20 +115,23 @@ class RunningStack:
     lines: list[str] = field(default_factory=list)
     region_ports: dict[str, int] = field(default_factory=dict)  # a stack of several regions: each one's
     control_port: int = 0  # ... and its control endpoint (tools.developers.devstack.region_control)
+    edge_front_port: int = 0  # ... and its edge front, an origin group (tools.developers.devstack.origin_group)
 
     @classmethod
     def start_regions(cls, regions: list[str], lag_ms: int, timeout: float = 240, **env: str) -> "RunningStack":
         """`REGIONS=... python -m tools.developers.devstack`: each region on its own port, the first one home."""
-        port = free_ports(len(regions) + 1)
+        port = free_ports(len(regions) + 2)
         settings = {
             "PORT": str(port),
             "REGIONS": ",".join(regions),
             "REPLICATION_LAG_MS": str(lag_ms),
             "CONTROL_PORT": str(port + len(regions)),
+            "EDGE_FRONT_PORT": str(port + len(regions) + 1),
         }
         stack = cls.start(timeout, None, None, None, **settings, **env)
         stack.region_ports = {region: port + index for index, region in enumerate(regions)}
         stack.control_port = port + len(regions)
+        stack.edge_front_port = port + len(regions) + 1
         return stack
 
     def in_region(

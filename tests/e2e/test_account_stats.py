@@ -52,7 +52,10 @@ def test_a_keys_links_and_one_tags_are_reported_as_json_and_csv(stack):
     assert csv.status == 200
     assert csv.headers["content-type"].startswith("text/csv")
     lines = csv.body.decode().splitlines()
-    assert lines[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
+    assert lines[0] == (
+        "start,clicks,bots,unique_visitors,repeat_clicks,people,"
+        "crawler,previewer,scanner,monitor,library,ai_agent,unknown_bot"
+    )
     assert lines[-1].split(",")[1] == "4"
     # And another key sees none of it, a malformed tag is refused by name
     assert (

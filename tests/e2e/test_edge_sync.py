@@ -22,6 +22,8 @@ PROPAGATION_MS = 500
 LOCAL_BOUND_SECONDS = 5.0
 BROWSER = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36"
 LAMBDA_FOLLOW = re.compile(r"devstack\.http (GET|HEAD) /\{code\} ->")
+# The local stack's default domain is 127.0.0.1:<port>: its links' keys name the host without the port.
+DEFAULT_HOST_PREFIX = "127.0.0.1/"
 BOT = "Googlebot/2.1 (+http://www.google.com/bot.html)"
 
 
@@ -57,11 +59,12 @@ def auth(stack: RunningStack) -> dict[str, str]:
 
 
 def published(store_file: Path) -> dict[str, str]:
+    """The published entries, the default domain's (keyed `127.0.0.1/<code>`) by their code."""
     try:
         entries: dict[str, str] = json.loads(store_file.read_text())
     except (FileNotFoundError, ValueError):
         return {}
-    return entries
+    return {key.removeprefix(DEFAULT_HOST_PREFIX): value for key, value in entries.items()}
 
 
 def seconds_until(condition: Callable[[], bool], timeout: float = 30) -> float:

@@ -1,6 +1,6 @@
 """Honest counts over real HTTP through the local stack: browser prefetches neither count nor take
 a follow from max_clicks, bots (previewers, scanners, a social network's repeated fetches) are
-counted as bots, a visitor's quick repeats are flagged, and without the edge's country the
+counted as bots of their class, a visitor's quick repeats are flagged, and without the edge's country the
 country comes from an IP → country database."""
 
 from datetime import UTC, datetime, timedelta
@@ -44,7 +44,8 @@ def test_prefetches_are_declined_uncounted_and_take_no_follow(stack, auth):
     # And counted once
     assert wait_for_clicks(stack, code, auth, expected=1) == 1
     report = stats(stack, code, auth).json()
-    assert (report["clicks"], report["bots"], report["repeat_clicks"]) == (1, 0, 0)
+    assert (report["clicks"], report["bots"], report["repeat_clicks"], report["people"]) == (1, 0, 0, 1)
+    assert report["agents"]["person"] == sum(report["agents"].values()) == 1
 
 
 def test_scanners_previewers_and_repeats_are_told_apart_from_people(stack, auth):
@@ -63,18 +64,36 @@ def test_scanners_previewers_and_repeats_are_told_apart_from_people(stack, auth)
     ]
     for user_agent in visitors:
         assert stack.request("GET", f"/{code}", headers={"User-Agent": user_agent}).status == 302
-    assert wait_for_clicks(stack, code, auth, expected=len(visitors)) == len(visitors)
+    # and a browser's fetch that says it draws a preview
+    assert stack.request("GET", f"/{code}", headers={"User-Agent": FIREFOX, "Purpose": "preview"}).status == 302
+    # (ten clicks in a pack window: under load they take longer than one, as test_edge_sync's twelve)
+    assert wait_for_clicks(stack, code, auth, expected=len(visitors) + 1, timeout=30) == len(visitors) + 1
 
     report = stats(stack, code, auth).json()
-    # Every follow is in clicks; five were bots; two of the person's three taps were repeats
-    assert (report["clicks"], report["bots"], report["repeat_clicks"]) == (9, 5, 2)
+    # Every follow is in clicks; six were bots; two of the person's three taps were repeats
+    assert (report["clicks"], report["bots"], report["repeat_clicks"], report["people"]) == (10, 6, 2, 4)
+    assert report["agents"] == {
+        "person": 4,
+        "crawler": 0,
+        "previewer": 4,
+        "scanner": 1,
+        "monitor": 1,
+        "library": 0,
+        "ai_agent": 0,
+        "unknown_bot": 0,
+    }
     assert report["unique_visitors"] == 2
     assert sum(point["repeat_clicks"] for point in report["series"]) == 2
-    assert {"value": "bot", "clicks": 5} in report["top"]["device"]
-    assert report["classifier_version"].startswith("2+crawler-user-agents-")
+    assert sum(point["agents"]["previewer"] for point in report["series"]) == 4
+    assert {"value": "bot", "clicks": 6} in report["top"]["device"]
+    assert report["classifier_version"].startswith("3+crawler-user-agents-")
     rows = stats(stack, code, auth, "csv").body.decode().splitlines()
-    assert rows[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
+    assert rows[0] == (
+        "start,clicks,bots,unique_visitors,repeat_clicks,people,"
+        "crawler,previewer,scanner,monitor,library,ai_agent,unknown_bot"
+    )
     assert sum(int(row.split(",")[4]) for row in rows[1:]) == 2
+    assert sum(int(row.split(",")[7]) for row in rows[1:]) == 4
 
 
 def write_database(path: Path) -> Path:

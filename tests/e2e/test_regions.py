@@ -19,7 +19,7 @@ import boto3
 import pytest
 
 from tests.e2e.conftest import FIXED_KEY
-from tests.e2e.running_stack import Response, RunningStack
+from tests.e2e.running_stack import Response, RunningStack, http_request
 from tests.e2e.test_flow import run_admin
 from tests.e2e.test_people import owner_credentials
 
@@ -285,6 +285,32 @@ def test_a_stopped_region_leaves_the_others_redirecting_and_its_return_converges
     first_redirect(regions, ASIA, made_meanwhile)
     expected = {code: 3 + 2 for code in codes[:3]} | {made_meanwhile: 3}  # three before, two during
     converged(regions, key, expected)
+
+
+def test_the_edge_front_fails_over_per_request_and_the_unlock_form_posts_on_its_own_path(regions, key):
+    # Given a plain link and a password link made at home and replicated, followed through the
+    # local edge's origin group (home first, Europe second)
+    plain = create(regions, HOME, {"url": "https://example.com/failover"}, key)["code"]
+    locked = create(regions, HOME, {"url": "https://example.com/locked", "password": "front-pass-1"}, key)["code"]
+    replicated(regions, plain, locked)
+    front = regions.edge_front_port
+    form = {"Content-Type": "application/x-www-form-urlencoded"}
+    # A password link's form: POST on the redirects' behaviour is refused (an origin group's),
+    # on its own path it reaches the first region and unlocks
+    assert http_request(front, "POST", f"/{locked}", "password=front-pass-1", form).status == 403
+    unlocked = http_request(front, "POST", f"/unlock/{locked}", "password=front-pass-1", form)
+    assert (unlocked.status, unlocked.headers.get("location")) == (303, "https://example.com/locked")
+    # When home stops (its port refuses connections)
+    regions.control("POST", f"/regions/{HOME}/stop")
+    try:
+        # Then a follow through the front still gets its redirect, from Europe, GET and HEAD alike
+        for method in ("GET", "HEAD"):
+            answer = http_request(front, method, f"/{plain}")
+            assert (answer.status, answer.headers.get("location")) == (302, "https://example.com/failover"), method
+        # And what is not failed over (the form's own path, on the first origin only) finds no origin
+        assert http_request(front, "POST", f"/unlock/{locked}", "password=front-pass-1", form).status == 502
+    finally:
+        regions.control("POST", f"/regions/{HOME}/start")
 
 
 def test_a_thousand_creates_spread_over_the_regions_never_repeat_a_code(regions, key):

@@ -46,7 +46,10 @@ def test_clicks_are_described_counted_and_reported(stack, auth):
     csv = stack.request("GET", f"/links/{code}/stats?{query}&format=csv", headers=auth)
     assert csv.status == 200
     assert csv.headers["content-type"].startswith("text/csv")
-    assert csv.body.decode().splitlines()[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
+    assert csv.body.decode().splitlines()[0] == (
+        "start,clicks,bots,unique_visitors,repeat_clicks,people,"
+        "crawler,previewer,scanner,monitor,library,ai_agent,unknown_bot"
+    )
 
     backwards = urlencode({"from": now.strftime("%Y-%m-%dT%H:%M:%SZ"), "to": "2020-01-01T00:00:00Z"})
     invalid = stack.request("GET", f"/links/{code}/stats?{backwards}", headers=auth)

@@ -49,7 +49,7 @@ def test_a_password_link_shows_a_form_and_redirects_only_with_the_password(aws, 
     assert form.status == 200
     assert form.headers["content-type"].startswith("text/html")
     assert form.headers["x-frame-options"] == "DENY"
-    assert "<form method=post>" in form.text
+    assert f'<form method=post action="/unlock/{created["code"]}">' in form.text
     assert "type=password" in form.text
 
     wrong = api.follow(created["code"], "POST", form={"password": "open sesame!"})

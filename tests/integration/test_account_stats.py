@@ -160,7 +160,10 @@ def test_a_click_counts_for_its_links_owner_and_tags_when_it_was_counted(aws, ha
     # And the CSV form is the series, bad parameters a 422 naming them, and no key a 401
     status, csv = account_stats(handlers, key, tag="summer", format="csv")
     assert (status, csv["headers"]["Content-Disposition"]) == (200, 'attachment; filename="tag-summer-stats.csv"')
-    assert csv["body"].splitlines()[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
+    assert csv["body"].splitlines()[0] == (
+        "start,clicks,bots,unique_visitors,repeat_clicks,people,"
+        "crawler,previewer,scanner,monitor,library,ai_agent,unknown_bot"
+    )
     assert csv["body"].splitlines()[-1].split(",")[1] == "1"
     for query, field in (
         ({"tag": "no spaces"}, "tag"),

@@ -68,7 +68,7 @@ def counters():
 def test_rows_equal_counted_clicks_through_redelivered_batches_and_duplicated_records(aws, handlers, lake, tmp_path):
     # Given packs of clicks on three links over two days, one of them private
     batch = [
-        record("m1", pack(click("aaa"), click("aaa", bot=True), click(PRIVATE))),
+        record("m1", pack(click("aaa"), click("aaa", agent="crawler"), click(PRIVATE))),
         record("m2", pack(click("aaa", at=DAY + timedelta(days=1)), click("go.localhost/bbb", repeat=True))),
         record("m3", pack(*(click("bbb", country="DE") for _ in range(40)))),
     ]

@@ -20,8 +20,8 @@ def api_stats(handlers, key, **query):
     return json.loads(answer["body"])
 
 
-def shown_total(page: str) -> int:
-    found = re.search(r'id="total-clicks">(\d+)<', page)
+def shown_total(page: str, total: str = "clicks") -> int:
+    found = re.search(rf'id="total-{total}">(\d+)<', page)
     assert found, "no totals on the page"
     return int(found.group(1))
 
@@ -49,11 +49,14 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     assert shown_range, "no range on the page"
     report = api_stats(handlers, key, **{"from": shown_range.group(1)})
     assert shown_total(page) == report["clicks"] == 3
+    # its headline is the people's clicks (these follows are a browser's), bots beside them
+    assert shown_total(page, "people") == report["people"] == report["agents"]["person"] == 3
+    assert shown_total(page, "bots") == report["bots"] == 0
     # spring's second follow came from the same visitor moments after the first: a repeat
     repeats = re.search(r'id="total-repeats">(\d+)<', page)
     assert repeats, "no repeats on the page"
     assert repeats.group(1) == str(report["repeat_clicks"]) == "1"
-    series = r'id="chart" class="chart" data-series=\'\[\{"bots": 0, "clicks": 0, "repeat_clicks": 0, "start"'
+    series = r'data-series=\'\[\{"agents": \{"ai_agent": 0, .*?\}, "bots": 0, "clicks": 0, "people": 0,'
     assert re.search(series, page)
     top_links = re.findall(r'<a class="bar-label" href="(/console/links/\w+)">(\w+)</a>.*?value="(\d+)"', page)
     assert top_links == [("/console/links/spring", "spring", "2"), ("/console/links/other", "other", "1")]
@@ -68,7 +71,8 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     csv = browser.get("/console/overview/stats.csv", tag="promo", range="7d")
     assert csv["headers"]["Content-Disposition"] == 'attachment; filename="tag-promo-stats.csv"'
     lines = csv["body"].splitlines()
-    assert (lines[0], lines[-1].split(",")[1]) == ("start,clicks,bots,unique_visitors,repeat_clicks", "2")
+    assert lines[0].startswith("start,clicks,bots,unique_visitors,repeat_clicks,people,crawler,")
+    assert lines[-1].split(",")[1] == lines[-1].split(",")[5] == "2"
     # And a key of the account that reads stats only sees the totals, but no top link: they name
     # codes, which it may not read (as GET /stats answers it)
     stats_only = Browser(handlers)
@@ -76,6 +80,19 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     page = stats_only.get("/console/overview", range="7d")["body"]
     assert shown_total(page) == 3
     assert re.findall(r'class="bar-label" href="/console/links/', page) == []
+    # And when an HTTP library follows `other` too, the links list shows each link's people's
+    # clicks, while the overview's totals count the library's click among the bots
+    assert api.follow("other", headers={"user-agent": "curl/8.5.0"}).status == 302
+    while drain_clicks(aws, handlers):
+        pass
+    StreamDelivery(template, aws.dynamodb, handlers).drain()
+    listed = dict(
+        re.findall(r'<tr data-code="(\w+)">.*?<td class="clicks">(\d+)</td>', browser.get("/console")["body"], re.S)
+    )
+    assert listed == {"spring": "2", "other": "1"}
+    overview = browser.get("/console/overview", range="7d")["body"]
+    assert (shown_total(overview), shown_total(overview, "people"), shown_total(overview, "bots")) == (4, 3, 1)
+    assert re.search(r'id="total-library">1</span> HTTP libraries', overview)
 
 
 def test_a_bad_tag_or_range_is_named_and_a_key_without_stats_read_is_refused(aws, handlers, browser):

@@ -16,8 +16,8 @@ def test_an_edge_answered_redirect_pays_the_pop_the_log_line_and_its_click_never
     lines = items_of(edge_cost.edge_redirect_lines(BENCH, cost.function_specs(), "North America"))
     assert lines["CloudFront HTTPS request (North America)"].cost_per_million == pytest.approx(1.00)
     assert lines["CloudFront Function (viewer request)"].cost_per_million == pytest.approx(0.10)
-    # Two reads: the stack's domains, then the link's entry
-    assert lines["KeyValueStore reads (`.domains`, then the link's entry)"].cost_per_million == pytest.approx(0.06)
+    # One read: the link's entry under the host it is followed on
+    assert lines["KeyValueStore read (the link's `<host>/<code>` entry)"].cost_per_million == pytest.approx(0.03)
     assert lines["CloudFront real-time log line (100 % sampling)"].cost_per_million == pytest.approx(0.01)
     # A Kinesis record is billed as at least 1 KB
     assert lines["Kinesis on-demand, record in (1 KB)"].quantity == pytest.approx(1024 / 1e9)
@@ -51,3 +51,16 @@ def test_make_cost_prints_the_edge_tables_and_blends(capsys):
     assert "Per million redirects answered at the edge (North America)" in printed
     assert f"North America: ${figures['edge_north_america']:.4f}" in printed
     assert {"edge_blend_europe_50%", "edge_blend_europe_80%", "edge_blend_europe_100%"} <= set(figures)
+
+
+def test_the_savings_bundle_takes_30_percent_off_requests_and_bytes_only():
+    lines = edge_cost.edge_redirect_lines(BENCH, cost.function_specs(), "Europe", provisioned=True)
+    by_item = items_of(lines)
+    covered = (
+        by_item["CloudFront HTTPS request (Europe)"].cost_per_million
+        + by_item["CloudFront data transfer out (the redirect)"].cost_per_million
+    )
+    full = sum(line.cost_per_million for line in lines)
+    assert edge_cost.with_savings_bundle(lines) == pytest.approx(full - 0.30 * covered)
+    # The function, the store, the logs, Kinesis and ingest keep their price.
+    assert covered == pytest.approx(1.20 + 450 / 1e9 * 0.085 * 1e6)

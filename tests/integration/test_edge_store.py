@@ -13,7 +13,6 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.adapters.cloudfront.key_value_store import KeyValueStore
-from shortlink.edge.entries import DOMAINS_KEY
 from shortlink.edge.store_plan import StoreUpdate
 from shortlink.errors import StorageUnavailable
 from tools.developers.devstack.key_value_store import KeyValueStoreService, local_arn
@@ -112,6 +111,6 @@ def test_the_sync_writes_the_tables_links_and_reconciles_the_store(aws, api, han
     sync({"source": "aws.events", "detail-type": "Scheduled Event"})
     # Then the store holds what the table says (the other link is still in the table), and the
     # POPs' view follows after the propagation delay
-    assert set(service.stores[arn].entries) == {plain, other, DOMAINS_KEY}
+    assert set(service.stores[arn].entries) == {plain, other}
     time.sleep(PROPAGATION_SECONDS * 10)
-    assert set(json.loads(service.propagation.path.read_text())) == {plain, other, DOMAINS_KEY}
+    assert set(json.loads(service.propagation.path.read_text())) == {plain, other}

@@ -82,8 +82,12 @@ def test_failover_is_per_request_on_the_redirects_and_what_posts_keeps_the_first
     # An origin group's behaviour may allow GET, HEAD and OPTIONS only
     default = config["DefaultCacheBehavior"]
     assert (default["TargetOriginId"], default["AllowedMethods"]) == ("api-group", ["GET", "HEAD", "OPTIONS"])
-    # The API and the console's forms post through behaviours of their own, on the first origin
+    # The API, the console's forms and a password link's unlock form post through behaviours of
+    # their own, on the first origin, never cached
     by_path = {behaviour["PathPattern"]: behaviour for behaviour in config["CacheBehaviors"]}
-    assert {"/links", "/keys", "/console", "/console/*"} <= set(by_path)
+    assert {"/links", "/keys", "/console", "/console/*", "/unlock/*"} <= set(by_path)
+    unlock = by_path["/unlock/*"]
+    assert (unlock["TargetOriginId"], unlock["CachePolicyId"]) == ("api", "4135ea2d-6df8-44a3-9df3-4b5a84be39ad")
+    assert "POST" in unlock["AllowedMethods"]
     for behaviour in by_path.values():
         assert behaviour.get("TargetOriginId", "api") == "api" or "<<" in behaviour

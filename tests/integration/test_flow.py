@@ -79,14 +79,16 @@ def test_stats_by_hour_as_csv_and_invalid_ranges(aws, handlers, api):
     now = datetime.now(UTC)
     window = {"from": (now - timedelta(hours=5)).strftime("%Y-%m-%dT%H:%M:%SZ"), "granularity": "hour"}
     status, report = stats(handlers, key, body["code"], **window)
-    assert (status, report["clicks"], report["bots"]) == (200, 2, 1)
+    assert (status, report["clicks"], report["bots"], report["people"]) == (200, 2, 1, 1)
+    # the crawler is counted under its class, from the redirect through ingest to the stats
+    assert (report["agents"]["person"], report["agents"]["crawler"], sum(report["agents"].values())) == (1, 1, 2)
     assert len(report["series"]) == 6
     assert {"value": "bot", "clicks": 1} in report["top"]["device"]
     answer = stats_response(handlers, key, body["code"], format="csv", **window)
     assert answer["headers"]["Content-Type"].startswith("text/csv")
     lines = answer["body"].splitlines()
-    assert lines[0] == "start,clicks,bots,unique_visitors,repeat_clicks"
-    assert lines[-1].split(",")[1:3] == ["2", "1"]
+    assert lines[0].startswith("start,clicks,bots,unique_visitors,repeat_clicks,people,crawler,")
+    assert lines[-1].split(",")[1:7] == ["2", "1", "1", "0", "1", "1"]
     for query, field in (
         (
             {

@@ -13,6 +13,7 @@ import pytest
 
 from shortlink import wiring as services
 from shortlink.clicks.events import ClickEvent, ClickPack
+from shortlink.clicks.stats import BOT_COLUMNS
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.ingest_faults import record
@@ -209,8 +210,9 @@ def test_the_stats_export_has_a_row_per_link_and_day_with_clicks(aws, handlers):
     body, media_type = export(handlers, key, "stats-csv")
     assert media_type == "text/csv; charset=utf-8"
     assert list(csv.reader(io.StringIO(body))) == [
-        ["code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks"],
-        ["day-a", now.strftime("%Y-%m-%d"), "4", "0", "3", "", "1"],  # a stack without Domains: none
+        ["code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks", "people", *BOT_COLUMNS],
+        # a stack without Domains: no domain; every click a person's
+        ["day-a", now.strftime("%Y-%m-%d"), "4", "0", "3", "", "1", "4", *["0"] * len(BOT_COLUMNS)],
     ]
 
 

@@ -15,8 +15,9 @@ from botocore.exceptions import ClientError
 
 from shortlink import wiring as services
 from shortlink.adapters.dynamodb.click_counter import MAX_PACKS_PER_WRITE, DynamoClickCounter
+from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.events import ClickEvent
-from shortlink.clicks.tally import OTHER, dimension_counter
+from shortlink.clicks.tally import OTHER, agent_counter, dimension_counter, hour_of
 from shortlink.errors import StorageUnavailable
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import drain, inject_store_faults, record
@@ -53,12 +54,12 @@ def test_a_batch_costs_one_write_per_link_and_day(aws, handlers):
 
 
 def test_a_redelivered_message_never_counts_twice(aws, handlers):
-    first = [record("m1", click("aaa")), record("m2", click("aaa", bot=True))]
+    first = [record("m1", click("aaa")), record("m2", click("aaa", agent="scanner"))]
     assert handlers["IngestFunction"]({"Records": first}, None) == {"batchItemFailures": []}
     # SQS offers m2 again (with a new click), and m2 twice in one batch.
     again = [first[1], record("m3", click("aaa")), first[1]]
     assert handlers["IngestFunction"]({"Records": again}, None) == {"batchItemFailures": []}
-    assert (totals("aaa")["clicks"], totals("aaa")["bots"]) == (3, 1)
+    assert (totals("aaa")["clicks"], totals("aaa")["bots"], totals("aaa")[agent_counter("14", "scanner")]) == (3, 1, 1)
     # Each answered in this function's region: what the queue's clicks count where
     assert totals("aaa")[dimension_counter("answered", "us-east-1")] == 3
 
@@ -143,7 +144,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
                 at=at,
                 country=rng.choice(["DE", "FR", "US", "XX"]),
                 device=rng.choice(["mobile", "desktop", "bot"]),
-                bot=rng.random() < 0.1,
+                agent=rng.choice(BOT_CLASSES) if rng.random() < 0.1 else PERSON,
                 visitor=uuid.UUID(int=rng.getrandbits(128)).hex,
             )
         )
@@ -166,6 +167,8 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
                 "bots": int(event.bot),
             }
         )
+        if event.bot:
+            expected[event.code][agent_counter(hour_of(event), event.agent)] += 1
     for code in codes:
         found = totals(code)
         assert {name: found[name] for name in expected[code]} == dict(expected[code]), code

@@ -10,8 +10,9 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from shortlink import wiring as services
+from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.events import ClickEvent, ClickPack
-from shortlink.clicks.tally import dimension_counter
+from shortlink.clicks.tally import agent_counter, dimension_counter
 from shortlink.clicks.unique_visitors import registers_of, sketch_element
 from shortlink.wiring import resources
 from tests.integration.ingest_faults import drain, inject_store_faults, record
@@ -39,7 +40,7 @@ def hot_and_cool_packs(rng: random.Random) -> tuple[list[ClickPack], list[ClickE
             at=at,
             country=rng.choice(["DE", "FR", "US", "BR", "IN", "XX"]),
             device=rng.choice(["mobile", "desktop", "tablet"]),
-            bot=rng.random() < 0.05,
+            agent=rng.choice(BOT_CLASSES) if rng.random() < 0.05 else PERSON,
             visitor=rng.choice(visitors),
         )
         clicks.append(event)
@@ -82,7 +83,7 @@ def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, t
         counts = expected.setdefault(event.code, Counter())
         counts.update({"clicks": 1, f"clicks@{hour}": 1})
         counts.update({dimension_counter("country", event.country): 1, dimension_counter("device", event.device): 1})
-        counts.update({"bots": 1, f"bots@{hour}": 1} if event.bot else {})
+        counts.update({"bots": 1, f"bots@{hour}": 1, agent_counter(hour, event.agent): 1} if event.bot else {})
     assert expected["hot"]["clicks"] == HOT_CLICKS
     assert len(expected) == COOL_LINKS + 1
     store = services.click_stats()

@@ -14,8 +14,8 @@ from tools.developers.devstack.template import LocalTemplate
 
 NAMESPACE = "Shortlink"
 # How the code emits a custom metric: the redirect's dispatcher counts (`dispatcher.count("X")`,
-# `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`).
-EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|add_metric\(name="(\w+)"')
+# `counts["X"]`), Powertools elsewhere (`add_metric(name="X", ...)`, `single_metric(name="X", ...)`).
+EMITTING = re.compile(r'dispatcher\.count\("(\w+)"\)|counts\["(\w+)"\] =|(?:add|single)_metric\(name="(\w+)"')
 
 
 def emitted_by_code() -> set[str]:
@@ -50,10 +50,16 @@ def monitoring_resources() -> dict[str, Any]:
     return resources
 
 
+def dashboard_bodies() -> list[Any]:
+    """The operations dashboard as JSON, once with each front's widget (the API's, the load balancer's)."""
+    body, variables = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
+    _, on_load_balancer, on_api = variables["FrontWidget"]["Fn::If"]
+    return [json.loads(body.replace("${FrontWidget}", widget["Fn::Sub"])) for widget in (on_load_balancer, on_api)]
+
+
 def test_every_custom_metric_is_on_the_dashboard_and_every_one_there_is_emitted():
     resources = monitoring_resources()
-    body = resources["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
-    on_dashboard = custom_metrics_in(json.loads(body))
+    on_dashboard = set().union(*(custom_metrics_in(body) for body in dashboard_bodies()))
     in_alarms = custom_metrics_in(
         [resource for resource in resources.values() if resource["Type"] == "AWS::CloudWatch::Alarm"]
     )
@@ -75,6 +81,12 @@ def test_the_alarms_cover_errors_dead_letters_queue_age_and_throttles():
         "WebhookDeadLetterAlarm",
         "ReplicationLatencyAlarm",
         "ClickLakeDifferencesAlarm",
+        "EdgeCountsAlarm",
+        # The load balancer's, when it is the front (ApiErrorRateAlarm is the HTTP API's)
+        "BalancerTargetErrorRateAlarm",
+        "BalancerErrorAlarm",
+        "BalancerRejectedConnectionAlarm",
+        "BalancerResponseTimeAlarm",
     }
     for name in alarms:
         actions = resources[name]["Properties"]["AlarmActions"]
@@ -99,6 +111,12 @@ def test_the_main_template_tells_the_monitoring_stack_every_name_it_watches():
         if name == "DashboardName":
             continue
         # A table by the name every region's replica has: its parameters' names
+        if "Fn::If" in value:
+            assert value["Fn::If"][0] in main["Conditions"], name
+            if isinstance(value["Fn::If"][1], str):  # a condition of the main template, told as "true" or "false"
+                continue
+            # The load balancer's name exists only with that front (Fn::If of it and "")
+            value = value["Fn::If"][1]
         sources = re.findall(r"\$\{([A-Za-z]+)\}", value["Fn::Sub"]) if "Fn::Sub" in value else []
         for source in sources or [value.get("Ref") or value["Fn::GetAtt"][0]]:
             assert source in main["Resources"] or source in main["Parameters"] or source == "AWS::StackName", name
@@ -134,7 +152,6 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
     # ...ingest emits the redirect's metrics under the redirect's name...
     assert variables["IngestFunction"]["REDIRECT_SERVICE_NAME"] == services["RedirectFunction"]
     # ...and the dashboard queries the services that emit metrics, by those names.
-    body = monitoring_resources()["OperationsDashboard"]["Properties"]["DashboardBody"]["Fn::Sub"]
     emitters = (
         "RedirectFunction",
         "IngestFunction",
@@ -142,6 +159,8 @@ def test_service_names_come_from_the_template_and_the_dashboard_queries_them():
         "AccountStatsFunction",
         "EdgeSyncFunction",
         "LakeCheckFunction",
+        "EdgeCountsFunction",
     )
     emitting = {services[name] for name in emitters}
-    assert services_on_dashboard(json.loads(body)) == emitting
+    for body in dashboard_bodies():
+        assert services_on_dashboard(body) == emitting

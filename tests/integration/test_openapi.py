@@ -45,6 +45,7 @@ def test_api_key_routes_need_the_bearer_scheme_and_public_ones_do_not():
     assert public == {
         ("get", "/{code}"),
         ("post", "/{code}"),
+        ("post", "/unlock/{code}"),  # the unlock form's own address
         ("get", "/robots.txt"),
         ("get", "/openapi.json"),
         ("get", "/docs"),

@@ -183,7 +183,7 @@ def test_the_extension_survives_a_failure_after_the_response(aws, handlers, runn
     extension = runner.extensions[REDIRECT]
     # The response path is configured (as a first request does: the link cache and the services)...
     services.cached_links()
-    services.redirect_services(sys.modules[runner.handler(REDIRECT).__module__].dispatcher)
+    services.redirect_services(runner.module(REDIRECT).dispatcher)
     # Given a broken configuration that only the after-response work trips over (read with the
     # redirect's own settings, as in Lambda, which require the queue)
     monkeypatch.setenv("POWERTOOLS_SERVICE_NAME", "redirect")
@@ -261,7 +261,16 @@ def test_the_domain_address_routes_are_the_templates_and_the_handler_sends_each_
     # The routes a load balancer's path is matched against are the template's; those without a
     # code are the domain's pages, the others the follows
     assert routes == set(redirect_routes.ROUTES)
-    assert routes - set(ROUTES) == set(redirect_routes.FOLLOWS) == {"GET /{code}", "HEAD /{code}", "POST /{code}"}
+    assert (
+        routes - set(ROUTES)
+        == set(redirect_routes.FOLLOWS)
+        == {
+            "GET /{code}",
+            "HEAD /{code}",
+            "POST /{code}",
+            "POST /unlock/{code}",
+        }
+    )
     # Each is answered by its page, not the walk: robots.txt is text, the others a domain's 404 page here
     robots = handlers[REDIRECT](http_event("GET", "/robots.txt", route="/robots.txt"))
     assert robots["statusCode"] == 200

@@ -31,6 +31,7 @@ PUBLIC_ROUTES = {
     ("GET", "/{code}"),
     ("HEAD", "/{code}"),
     ("POST", "/{code}"),
+    ("POST", "/unlock/{code}"),  # a password link's form
     ("GET", "/openapi.json"),
     ("GET", "/docs"),
     ("GET", "/"),  # a short domain's root and app-link files

@@ -74,7 +74,9 @@ def test_the_edge_is_a_nested_stack_created_only_when_something_stands_before_th
     # Nothing of it without a domain, the edge or several regions (their health checks)
     assert application["Condition"] == "HasWayIn"
     assert main["Conditions"]["HasWayIn"] == {"Fn::Or": [{"Condition": "HasOtherHosts"}, {"Condition": "HasRegions"}]}
-    assert main["Conditions"]["HasOtherHosts"] == {"Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}]}
+    assert main["Conditions"]["HasOtherHosts"] == {
+        "Fn::Or": [{"Condition": "HasDomain"}, {"Condition": "EdgeEnabled"}, {"Condition": "OnLoadBalancer"}]
+    }
     assert "Edge" not in Rendered({}).resources()
     assert {"Edge", "EdgeDistribution"} <= set(Rendered({"EnableEdge": "true"}).resources())
     # Every parameter it declares is given, and nothing it does not declare
@@ -163,6 +165,7 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cloudfront-keyvaluestore:UpdateKeys",
             },
         ),
+        ("EdgeCountsFunction", {"cloudwatch:GetMetricData"}),
         ("AccountStatsFunction", {"dynamodb:UpdateItem", "dynamodb:GetItem", "dynamodb:PutItem"}),
         (
             "LakeCheckFunction",
@@ -311,6 +314,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "AccountStatsFunction",
         "EdgeSyncFunction",
         "LakeCheckFunction",
+        "EdgeCountsFunction",
         "InvitationMessageFunction",  # people.yaml's: the user pool's custom message trigger, no layer
     }
     for function in template.functions.values():
@@ -329,6 +333,7 @@ def test_routes_and_trigger(template):
         ("GET", "/{code}"): "RedirectFunction",
         ("HEAD", "/{code}"): "RedirectFunction",
         ("POST", "/{code}"): "RedirectFunction",
+        ("POST", "/unlock/{code}"): "RedirectFunction",
         ("GET", "/robots.txt"): "RedirectFunction",
         ("GET", "/"): "RedirectFunction",
         ("GET", "/.well-known/{file}"): "RedirectFunction",
@@ -484,7 +489,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 13
+    assert len(functions) == 14
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -543,16 +548,21 @@ def test_no_resource_depends_on_itself_once_sam_has_transformed_the_template():
 def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     template = read(EDGE)
     resources, conditions = template["Resources"], template["Conditions"]
-    # Without the edge, the domain is an API Gateway domain; with it, a CloudFront alias.
+    # Without the edge, the domain is an API Gateway domain (or the load balancer's); with it, a CloudFront alias.
     assert conditions["DomainOnApi"] == {
-        "Fn::And": [{"Condition": "HasDomain"}, {"Fn::Not": [{"Condition": "EdgeEnabled"}]}]
+        "Fn::And": [
+            {"Condition": "HasDomain"},
+            {"Fn::Not": [{"Condition": "EdgeEnabled"}]},
+            {"Fn::Not": [{"Condition": "OnLoadBalancer"}]},
+        ]
     }
     assert conditions["DomainOnEdge"] == {"Fn::And": [{"Condition": "HasDomain"}, {"Condition": "EdgeHere"}]}
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
-    for record in ("ShortDomainRecordIpv4", "ShortDomainRecordIpv6"):
-        assert resources[record]["Condition"] == "DnsForApi"
+    # The A record is the load balancer's too (switching fronts updates it), the AAAA the API's alone
+    assert resources["ShortDomainRecordIpv4"]["Condition"] == "DnsForRegion"
+    assert resources["ShortDomainRecordIpv6"]["Condition"] == "DnsForApi"
     for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
         assert resources[record]["Condition"] == "DnsForEdge"
 
@@ -1087,7 +1097,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 33
+    assert len(integrations) == 34
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1116,6 +1126,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/audit",
         "/console",
         "/console/*",
+        "/unlock/*",
     ]
     for behaviour in behaviours:
         assert {key: value for key, value in behaviour.items() if key != "PathPattern"} == {

@@ -3,6 +3,7 @@ its /64, a link has a ceiling over all clients, and the window slides (attempt l
 conditionally in the counters table)."""
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 from urllib.parse import urlencode
 
 import boto3
@@ -22,20 +23,50 @@ from tests.integration.test_edge_trust import EDGE_SECRET, edge_on
 __all__ = ["edge_on"]  # a fixture used by name
 
 
-def guess(handlers, code: str, viewer: str, password: str = "wrong", query: dict[str, str] | None = None) -> int:  # noqa: S107 - a guess
-    """A password attempt through the edge from `viewer` (CloudFront-Viewer-Address's form)."""
+def guess(
+    handlers,
+    code: str,
+    viewer: str,
+    password: str = "wrong",  # noqa: S107 - a guess
+    query: dict[str, str] | None = None,
+    form_path: bool = False,
+) -> int:
+    """A password attempt through the edge from `viewer` (CloudFront-Viewer-Address's form), to
+    the link's own address or (`form_path`) to the one its form posts to."""
+    return int(unlock_answer(handlers, code, viewer, password, query, form_path)["statusCode"])
+
+
+def unlock_answer(
+    handlers, code: str, viewer: str, password: str, query: dict[str, str] | None = None, form_path: bool = False
+) -> dict[str, Any]:
     event = http_event(
         "POST",
-        f"/{code}",
+        f"/unlock/{code}" if form_path else f"/{code}",
         query=query,
-        route="/{code}",
+        route="/unlock/{code}" if form_path else "/{code}",
         path_parameters={"code": code},
         headers={"x-shortlink-edge-secret": EDGE_SECRET, "cloudfront-viewer-address": f"{viewer}:50000"},
         body=urlencode({"password": password}),
         source_ip="130.176.1.1",  # CloudFront's
     )
     event["headers"]["content-type"] = "application/x-www-form-urlencoded"
-    return int(handlers["RedirectFunction"](event)["statusCode"])
+    answer: dict[str, Any] = handlers["RedirectFunction"](event)
+    return answer
+
+
+def test_the_form_posts_to_its_own_path_which_unlocks_under_the_same_allowance(aws, handlers, api, edge_on):
+    # Given a password link, its form names /unlock/<code> on the same host
+    code = api.new_link(password="the-right-one")["code"]
+    page = handlers["RedirectFunction"](http_event("GET", f"/{code}", route="/{code}", path_parameters={"code": code}))
+    assert f'<form method=post action="/unlock/{code}">' in page["body"]
+    # When wrong guesses go to both addresses, they share one allowance
+    wrong = unlock_answer(handlers, code, "198.51.100.8", "wrong", form_path=True)
+    assert (wrong["statusCode"], f'action="/unlock/{code}"' in wrong["body"]) == (403, True)
+    assert [guess(handlers, code, "198.51.100.8", form_path=n % 2 == 0) for n in range(9)] == [403] * 9
+    assert guess(handlers, code, "198.51.100.8", "the-right-one", form_path=True) == 429
+    # And the right password at the form's path goes to the destination from another address
+    unlocked = unlock_answer(handlers, code, "198.51.100.9", "the-right-one", form_path=True)
+    assert (unlocked["statusCode"], unlocked["headers"]["Location"]) == (303, "https://example.com/landing")
 
 
 def test_addresses_of_one_ipv6_64_share_one_allowance(aws, handlers, api, edge_on):

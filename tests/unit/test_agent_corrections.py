@@ -39,11 +39,48 @@ ANDROID_15 = (
         "Fluid/0.9.6 Safari/528.16",
         "Mozilla/5.0 (Web0S; Linux/SmartTV) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/87.0.4280.88 "
         "Safari/537.36 HbbTV/1.6.1 (+DRM; LGE/KTC/BOTECH; 58BSE9503; WEBOS22 04.42.26; W22_K8LP; DTV_C22P;)",
+        # The Sogou search app's web view
+        "Mozilla/5.0 (Linux; Android 10; V1955A Build/QP1A.190711.020; wv) AppleWebKit/537.36 (KHTML, like Gecko) "
+        "Version/4.0 Chrome/87.0.4280.141 Mobile Safari/537.36 SGInfo/1080/2244/3.0 SogouSearch Android1.0 "
+        "version3.0 AppVersion/8120 NoHead",
+        # The Baidu app, its token's id ending in 008
+        "Mozilla/5.0 (Linux; U; Android 4.4.2; zh-cn; H30-T00 Build/HuaweiH30-T00) AppleWebKit/534.30 (KHTML, like "
+        "Gecko) Version/4.0 Mobile Safari/534.30 baiduboxapp/0_0.5_diordna_0_0/LUN_61_0.0_LUN/7300001a/"
+        "0A1B2C3D%7C0008/1",
+        # The Yandex search app
+        "Mozilla/5.0 (Linux; arm_64; Android 12; SM-A525F) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/104.0.0.0 "
+        "YaSearchBrowser/22.91.1 YaApp_Android/22.91.1 ru.yandex.searchplugin/22.91.220901001 (samsung SM-A525F; "
+        "Android 12) ZenKit/22.9.1",
+        "mojeek-app",  # Mojeek's search app
+        "TikTok 26.2.0 rv:262018 (iPhone; iOS 15.4; en_US) Cronet",  # apps on Cronet
+        "CronetSnapDevAndroid/2",
+        "Microsoft Office/16.0 (OMDroid 13; officemobile 16.0.16026; Pro)",  # Office for phones
+        "Microsoft Office/15.0 (Windows NT 10.0; Microsoft Lync 15.0.5023; Pro)",  # a Lync chat
+        # A TV's app on libcurl
+        "otg/1.6.0 (AppleTv Apple TV 4K; tvOS17.1; appletv.client) libcurl/7.58.0 OpenSSL/1.0.2o zlib/1.2.11",
     ],
 )
 def test_people_a_list_takes_for_bots_are_people(agent):
     assert listed_crawler(agent)  # the upstream answer we correct
     assert agent_class(agent) == "person"
+
+
+@pytest.mark.parametrize(
+    ("agent", "bot", "kind"),
+    [
+        ("Pinterest for iOS/11.2 (iPhone12,1; 16.3)", "Pinterest/0.2 (+https://www.pinterest.com/)", "previewer"),
+        ("Pinterest for Android/10.4.1 (SM-G991B; 13)", "Pinterestbot", "previewer"),
+        ("Spotify/8.8.12 Android/33 (SM-S901B)", "Spotify/1.0", "crawler"),  # the app; its podcast fetcher
+        ("Theyub v7.5.1 IOS iPhone12 US en", "Theyub v7.5.1", "crawler"),  # its system named: an app
+        ("Amazon;AFTMM;0123456789abcdef0123456789abcdef;;tpapi;3.202.356", "Amazon;AFTMM;tpapi", "crawler"),
+        ("sony_tv;ps4;fedcba9876543210fedcba9876543210;;tpapi", "sony_tv;ps4", "crawler"),
+    ],
+)
+def test_people_our_own_rules_would_take_for_bots_are_people(agent, bot, kind):
+    # Given an app's User-Agent that one of our rules matches by its shape or a name
+    assert not listed_crawler(agent)
+    # Then it is a person's, while the bot that rule is for keeps its class
+    assert (agent_class(agent), agent_class(bot)) == ("person", kind)
 
 
 @pytest.mark.parametrize(

@@ -73,7 +73,7 @@ def test_a_request_that_may_change_something_checks_its_key_as_the_latest_change
 
 
 def test_click_events_round_trip():
-    click = ClickEvent("id-1", "abc", NOW, country="DE", device="mobile", bot=True, visitor="ab" * 16)
+    click = ClickEvent("id-1", "abc", NOW, country="DE", device="mobile", agent="crawler", visitor="ab" * 16)
     assert ClickEvent.from_json(click.to_json()) == click
 
 
@@ -101,7 +101,7 @@ def test_malformed_click_events_are_refused(body):
 
 def test_a_pack_reads_back_as_written_and_a_single_click_is_a_pack_of_one():
     at = datetime(2026, 11, 30, 14, 5, tzinfo=UTC)
-    clicks = (ClickEvent("c-1", "abc", at, country="DE"), ClickEvent("c-2", "abd", at, bot=True))
+    clicks = (ClickEvent("c-1", "abc", at, country="DE"), ClickEvent("c-2", "abd", at, agent="crawler"))
     orphans = (OrphanVisit("nosuch", "unknown", "2026-11-30T14", 3), OrphanVisit("abe", "expired", "2026-11-30T14", 1))
     for pack in (ClickPack("p-1", clicks), ClickPack("p-2", clicks, orphans), ClickPack("p-3", (), orphans)):
         assert ClickPack.from_message(pack.to_json(), message_id="m-1") == pack

@@ -66,7 +66,22 @@ def test_the_window_is_a_setting_and_0_flags_no_repeat(monkeypatch):
 
 def test_a_bots_second_fetch_is_a_bots_click_not_a_repeat():
     clicks = [click(AT, user_agent="facebookexternalhit/1.1"), click(AT + 1, user_agent="facebookexternalhit/1.1")]
-    assert [(c.bot, c.repeat, c.device) for c in clicks] == [(True, False, "bot"), (True, False, "bot")]
+    assert [(c.agent, c.repeat, c.device) for c in clicks] == [("previewer", False, "bot")] * 2
+
+
+@pytest.mark.parametrize(
+    ("user_agent", "agent"),
+    [
+        (FIREFOX, "person"),
+        ("Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)", "crawler"),
+        ("curl/8.5.0", "library"),
+        ("", "library"),
+        ("UptimeRobot/2.0", "monitor"),
+        ("Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2)", "ai_agent"),
+    ],
+)
+def test_a_click_carries_its_agents_class(user_agent, agent):
+    assert click(user_agent=user_agent).agent == agent
 
 
 def test_a_phone_the_rules_quick_patterns_took_for_a_bot_is_a_person():
@@ -75,11 +90,11 @@ def test_a_phone_the_rules_quick_patterns_took_for_a_bot_is_a_person():
 
 
 @pytest.mark.parametrize("announced", [{"x-purpose": "preview"}, {"purpose": "preview"}, {"x-purpose": "Preview"}])
-def test_a_fetch_announcing_a_preview_is_a_bots_click_whatever_its_user_agent(announced):
+def test_a_fetch_announcing_a_preview_is_a_previewers_click_whatever_its_user_agent(announced):
     # Given a browser's User-Agent, when the fetch says it draws a preview
     previewed = click(**announced)
-    # Then it is no person's click
-    assert previewed.bot
+    # Then it is no person's click but a previewer's
+    assert (previewed.bot, previewed.agent) == (True, "previewer")
     assert not click(ip="203.0.113.9").bot  # the same browser without the header is a person
 
 

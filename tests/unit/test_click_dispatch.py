@@ -4,7 +4,7 @@ import queue
 import signal
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from datetime import UTC, datetime
 from typing import Any
@@ -16,7 +16,7 @@ from shortlink.clicks.events import ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.packing import PackingRules
 from shortlink.errors import ConfigurationError, StorageUnavailable
 from shortlink.redirect import click_extension, click_sending
-from shortlink.redirect.click_dispatch import InlineDispatcher
+from shortlink.redirect.click_dispatch import ClickProviders, InlineDispatcher
 from shortlink.redirect.click_extension import ExtensionDispatcher
 from shortlink.redirect.click_sending import deliver
 from shortlink.redirect.lost_clicks import LOST_CLICK_EVENT, log_lost
@@ -30,6 +30,11 @@ REQUEST_EVENT = {
     "headers": {"user-agent": "Mozilla/5.0 (Windows NT 10.0) Firefox/126.0", "referer": "https://www.news.example/a"},
     "requestContext": {"http": {"sourceIp": "203.0.113.5", "method": "GET"}},
 }
+
+
+def providers(publisher: Callable[[], Any]) -> ClickProviders:
+    """The composition root's providers with `publisher` in place of the queue's."""
+    return ClickProviders(publisher, visitor_salt_root, click_reading, redirect_metric_settings)
 
 
 def click_request() -> RedirectRequest:
@@ -113,7 +118,7 @@ def emf_records(output: str) -> list[dict[str, Any]]:
 
 def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carries_its_metrics(capsys):
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
+    dispatcher = InlineDispatcher(providers(lambda: publisher))
     dispatcher.record_click("abc", click_request(), from_cache=True)
     assert publisher.sent == []
     dispatcher.invocation_done()
@@ -143,7 +148,7 @@ def test_inline_dispatch_sends_at_the_end_of_the_invocation_and_the_click_carrie
 
 def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts_made_beside_it():
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
+    dispatcher = InlineDispatcher(providers(lambda: publisher))
     dispatcher.record_click("abc", click_request(), from_cache=True)
     dispatcher.record_click("abc", click_request(), from_cache=True)
     dispatcher.record_click("def", click_request(), from_cache=False)
@@ -157,9 +162,7 @@ def test_each_clicks_cache_outcome_is_counted_after_the_response_with_the_counts
 
 
 def test_an_invocation_without_a_click_emits_its_own_metrics(capsys):
-    dispatcher = InlineDispatcher(
-        lambda: FlakyPublisher(failures=0), visitor_salt_root, click_reading, redirect_metric_settings
-    )
+    dispatcher = InlineDispatcher(providers(lambda: FlakyPublisher(failures=0)))
     dispatcher.count("NotFound")
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -176,9 +179,7 @@ def test_the_redirects_metrics_carry_its_service_name_also_where_ingest_emits_th
 
 
 def test_a_lost_click_is_counted_as_a_dispatch_failure_and_its_metrics_are_emitted(capsys):
-    dispatcher = InlineDispatcher(
-        lambda: FlakyPublisher(failures=99), visitor_salt_root, click_reading, redirect_metric_settings
-    )
+    dispatcher = InlineDispatcher(providers(lambda: FlakyPublisher(failures=99)))
     dispatcher.record_click("abc", click_request(), from_cache=False)
     dispatcher.invocation_done()
     [record] = emf_records(capsys.readouterr().out)
@@ -222,7 +223,7 @@ def test_a_click_counts_the_campaign_in_effect_on_its_destination():
     assert campaign_of("https://shop.example/?utm_campaign=&utm_campaign=later") == "(none)"
     assert campaign_of("https://shop.example/?utm_campaign=%0Ab%09" + "c" * 200) == "b" + "c" * 99
     publisher = FlakyPublisher(failures=0)
-    dispatcher = InlineDispatcher(lambda: publisher, visitor_salt_root, click_reading, redirect_metric_settings)
+    dispatcher = InlineDispatcher(providers(lambda: publisher))
     dispatcher.record_click("abc", click_request(), "https://shop.example/?utm_campaign=spring")
     dispatcher.invocation_done()
     [sent] = publisher.clicks()
@@ -286,10 +287,7 @@ def extension() -> Iterator[FakeExtensionsApi]:
 
 def dispatcher_on(api: FakeExtensionsApi, publisher: FlakyPublisher, window: float) -> ExtensionDispatcher:
     return ExtensionDispatcher(
-        lambda: publisher,
-        visitor_salt_root,
-        click_reading,
-        redirect_metric_settings,
+        providers(lambda: publisher),
         api,
         lambda: PackingRules(window_seconds=window, max_clicks=1000),
     )
@@ -358,10 +356,7 @@ def test_an_environment_that_never_clicked_has_nothing_to_send_or_load_at_shutdo
         return made[-1]
 
     dispatcher = ExtensionDispatcher(
-        publisher,
-        visitor_salt_root,
-        click_reading,
-        redirect_metric_settings,
+        providers(publisher),
         extension,
         lambda: pytest.fail("rules read"),
     )
@@ -379,10 +374,7 @@ def test_an_environment_holding_nothing_at_shutdown_makes_no_client_and_still_em
 
     # Given an environment that answered, sent what it had when due, and now holds nothing
     dispatcher = ExtensionDispatcher(
-        publisher,
-        visitor_salt_root,
-        click_reading,
-        redirect_metric_settings,
+        providers(publisher),
         extension,
         lambda: PackingRules(window_seconds=0, max_clicks=1000),
     )

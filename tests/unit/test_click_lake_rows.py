@@ -26,7 +26,9 @@ PRIVATE = "Zq3xR7-kLm2_Np8sTu4vWx"
 
 
 def test_a_row_holds_every_column_and_names_a_private_link_by_its_digest():
-    click = ClickEvent("c1", f"go.example/{PRIVATE}", AT, country="BR", bot=True, repeat=True, tags=("t",), owner="k1")
+    click = ClickEvent(
+        "c1", f"go.example/{PRIVATE}", AT, country="BR", agent="crawler", repeat=True, tags=("t",), owner="k1"
+    )
     row = lake_row(click, "eu-west-1", "2+lists")
     assert list(row) == [name for name, _ in COLUMNS] + ["day"]
     assert row["link"] == logged_key(f"go.example/{PRIVATE}") != f"go.example/{PRIVATE}"
@@ -73,7 +75,7 @@ def generated_month(rng: random.Random) -> list[ClickEvent]:
             country=rng.choice(["BR", "DE", "US", "XX"]),
             device=rng.choice(["mobile", "desktop", "bot"]),
             campaign=rng.choice(["(none)", "summer", "launch"]),
-            bot=rng.random() < 0.2,
+            agent="crawler" if rng.random() < 0.2 else "person",
             repeat=rng.random() < 0.1,
         )
         for n in range(3_000)

@@ -38,7 +38,7 @@ def longest_click(n: int) -> ClickEvent:
         os="chromeos",
         referrer="r" * 100,
         language="unknown",
-        bot=True,
+        agent="previewer",  # the longest class a click is queued with
         visitor="v" * 32,
         counts={"CacheHits": 100, "CacheMisses": 100},
     )

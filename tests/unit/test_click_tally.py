@@ -1,5 +1,6 @@
 """What a batch of packs adds to each link's day, and the sketch registers that merge exactly."""
 
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -48,9 +49,9 @@ def test_a_parts_ledger_window_and_digest_follow_from_its_content_alone(order):
 
 
 def test_counters_name_the_day_total_the_hour_and_each_dimension():
-    counts = counter_increments([click("aaa", referrer="x.example", bot=True), click("aaa", country="DE")])
+    counts = counter_increments([click("aaa", referrer="x.example", agent="crawler"), click("aaa", country="DE")])
     assert counts["clicks"] == counts["clicks@23"] == 2
-    assert counts["bots"] == counts["bots@23"] == 1
+    assert counts["bots"] == counts["bots@23"] == counts["bots@23#crawler"] == 1
     assert (counts["cc#DE"], counts["cc#XX"], counts["rf#x.example"]) == (1, 1, 1)
     coarse = counter_increments([click("aaa", referrer="x.example", language="de")], coarse=True)
     assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
@@ -86,7 +87,7 @@ def test_where_a_click_was_answered_is_said_by_the_path_it_came_by_not_by_the_qu
 
 
 def test_bots_are_not_visitors():
-    found = visitor_elements([click("aaa", visitor="ab" * 16), click("aaa", visitor="cd" * 16, bot=True)])
+    found = visitor_elements([click("aaa", visitor="ab" * 16), click("aaa", visitor="cd" * 16, agent="library")])
     assert list(found) == ["23"]
     assert len(found["23"]) == 1
 
@@ -111,3 +112,36 @@ def test_packed_registers_round_trip_within_one_kilobyte(found):
 def test_anything_but_a_packed_sketch_is_refused(blob):
     with pytest.raises(ValueError, match="sketch"):
         unpacked_registers(blob)
+
+
+def test_a_click_is_queued_and_read_with_its_agents_class():
+    # Given a person's click and a scanner's, as the redirect queues them
+    person, scanner = click("aaa"), click("aaa", agent="scanner")
+    assert ('"agent"' in person.to_json(), '"bot"' in person.to_json()) == (False, False)
+    assert ('"agent":"scanner"' in scanner.to_json(), '"bot":true' in scanner.to_json()) == (True, True)
+    # When ingest reads them, each keeps its class, and counts under its hour and class
+    read = ClickPack.from_message(ClickPack("p1", (person, scanner)).to_json(), "m1").clicks
+    assert [(each.agent, each.bot) for each in read] == [("person", False), ("scanner", True)]
+    assert counter_increments(read)["bots@23#scanner"] == 1
+
+
+@pytest.mark.parametrize(
+    ("queued", "agent"),
+    [
+        ({"bot": True}, "unknown_bot"),  # queued before clicks carried a class
+        ({"bot": True, "agent": "made-up"}, "unknown_bot"),
+        ({"bot": True, "agent": ["crawler"]}, "unknown_bot"),
+        ({"bot": False, "agent": "crawler"}, "person"),
+        ({"agent": "ai_agent"}, "person"),
+        ({}, "person"),
+    ],
+)
+def test_a_click_queued_before_classes_or_naming_none_we_know_is_still_counted(queued, agent):
+    body = {"click_id": "c1", "code": "aaa", "at": AT.isoformat(), **queued}
+    read = ClickEvent.from_json(json.dumps(body))
+    assert read.agent == agent
+    counts = counter_increments([read])
+    # An unknown bot counts among the bots without a class counter: the stats show the hour's
+    # bots less their classes' as unknown_bot
+    assert counts["bots"] == int(read.bot)
+    assert not [name for name in counts if name.startswith("bots@23#")]

@@ -10,28 +10,27 @@ from hypothesis import strategies as st
 from shortlink.domains.model import ShortDomains
 from shortlink.edge.entries import (
     CRAWLABLE,
-    DOMAINS_KEY,
     FORWARD_QUERY,
     MAX_KEY_BYTES,
     MAX_VALUE_BYTES,
     PREVIEW,
-    domains_entry,
     edge_entry,
+    edge_item,
     edge_key,
 )
 from shortlink.links.destinations import Utm
-from shortlink.links.keys import is_possible_key
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
 from shortlink.rules.parsing import parse_rules
 
 NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
 LINK = Link("abc", "https://example.com/a?x=1#top", "owner", NOW)
+DOMAINS = ShortDomains.parse("s.example,go.example:3000")
 
 
 def test_a_plain_link_is_one_small_versioned_array():
     # Given a plain link, When it is encoded, Then its entry holds the origin's Location and status
-    assert edge_key(LINK) == "abc"
+    assert edge_key(LINK, DOMAINS) == "s.example/abc"
     entry = json.loads(edge_entry(LINK, NOW) or "")
     assert entry == [1, "https://example.com/a?x=1#top", 302, FORWARD_QUERY, None, None]
 
@@ -43,8 +42,18 @@ def test_utm_fields_are_merged_into_the_location_as_the_origin_merges_them():
     assert entry[3] == CRAWLABLE
 
 
-def test_another_domains_link_is_keyed_by_its_host_and_code():
-    assert edge_key(replace(LINK, domain="go.example")) == "go.example/abc"
+def test_every_link_is_keyed_by_the_host_it_is_followed_on_and_its_code():
+    assert edge_key(replace(LINK, domain="go.example"), DOMAINS) == "go.example/abc"
+    assert edge_key(LINK, ShortDomains.parse("s.example")) == "s.example/abc"
+    # Without Domains the distribution's own host is the only one: the bare code
+    assert edge_key(LINK, ShortDomains()) == "abc"
+
+
+def test_a_link_of_a_domain_the_stack_no_longer_serves_has_no_key():
+    gone = replace(LINK, domain="old.example")
+    assert edge_key(gone, DOMAINS) is None
+    assert edge_item(gone, DOMAINS, NOW) is None
+    assert edge_key(replace(LINK, domain="go.example"), ShortDomains()) is None
 
 
 def test_the_window_is_narrowed_to_whole_milliseconds_on_the_safe_side():
@@ -66,11 +75,16 @@ def test_the_window_is_narrowed_to_whole_milliseconds_on_the_safe_side():
         {"expires_at": NOW},  # expired at this moment: the origin answers 410 from now on
         {"redirect_type": 303},
         {"url": "https://example.com/" + "a" * 1000},  # a value over 1,024 bytes
-        {"code": "c" * 64, "domain": ".".join(["d" * 63] * 8) + ".example"},  # a key over 512 bytes
     ],
 )
 def test_what_the_edge_may_not_answer_has_no_entry(change):
     assert edge_entry(replace(LINK, **change), NOW) is None
+
+
+def test_a_key_over_512_bytes_is_never_written():
+    long_host = ".".join(["d" * 63] * 8) + ".example"
+    link = replace(LINK, code="c" * 64, domain=long_host)
+    assert edge_key(link, ShortDomains(("s.example", long_host))) is None
 
 
 def test_a_link_with_a_preview_card_is_flagged_for_the_function_to_pass_previewers_on():
@@ -80,12 +94,6 @@ def test_a_link_with_a_preview_card_is_flagged_for_the_function_to_pass_previewe
 
 def test_a_link_not_yet_valid_has_an_entry_the_function_checks_against_the_request_time():
     assert edge_entry(replace(LINK, valid_from=NOW + timedelta(hours=1)), NOW) is not None
-
-
-def test_the_domains_entry_names_the_default_first_and_is_no_link_key():
-    assert json.loads(domains_entry(ShortDomains.parse("s.example, go.example:3000"))) == ["s.example", "go.example"]
-    assert domains_entry(ShortDomains()) == "[]"
-    assert not is_possible_key(DOMAINS_KEY)
 
 
 texts = st.characters(codec="utf-8", exclude_categories=["Cs"])
@@ -114,8 +122,10 @@ links = st.builds(
 
 @given(links)
 def test_an_entry_never_passes_the_stores_limits_and_reads_back(link):
-    entry = edge_entry(link, NOW)
-    assert len(edge_key(link).encode()) <= MAX_KEY_BYTES or entry is None
+    domains = ShortDomains((f"s{'a' * 60}.example", *((link.domain,) if link.domain else ())))
+    item = edge_item(link, domains, NOW)
+    entry = None if item is None else item[1]
+    assert item is None or len(item[0].encode()) <= MAX_KEY_BYTES
     if entry is not None:
         assert len(entry.encode()) <= MAX_VALUE_BYTES
         version, location, status, flags, valid_from, expires_at = json.loads(entry)

@@ -2,14 +2,21 @@
 the redirect reads its own (country, bots, referrer, language, campaign, repeats), each packed
 under its edge request id."""
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from urllib.parse import quote
 
 from shortlink.domains.model import ShortDomains
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.redirect.click_events import ClickReading
-from shortlink.redirect.edge_log_clicks import LOG_FIELDS, edge_follow, edge_packs, log_fields, request_headers
+from shortlink.redirect.edge_log_clicks import (
+    LOG_FIELDS,
+    edge_follow,
+    edge_packs,
+    lines_by_minute,
+    log_fields,
+    request_headers,
+)
 from tests.redirect_fakes import plain_click_reading
 
 AT = datetime(2026, 12, 6, 12, tzinfo=UTC).timestamp()
@@ -103,3 +110,16 @@ def test_the_campaign_is_the_links_own_when_the_visitor_gives_none():
     link = Link("promo", "https://example.com/", "key-1", LINK.created_at, utm=Utm(campaign="winter"))
     [(_, pack)] = packs(line(), link=link)
     assert pack.clicks[0].campaign == "winter"
+
+
+def test_lines_are_counted_by_their_requests_minute_and_only_once_read_for_good():
+    # Given lines of three records over two minutes, one malformed, and the third record failed
+    minute = datetime.fromtimestamp(AT, UTC).replace(second=0, microsecond=0)
+    later = line(timestamp=f"{minute.timestamp() + 61:.3f}")
+    lines = [("r1", line()), ("r1", later), ("r2", "not a log line"), ("r3", line()), ("r4", line())]
+    now = minute + timedelta(minutes=9)
+    # When they are counted by minute
+    counted = lines_by_minute(lines, offered_again=["r4", "r3"], now=now)
+    # Then the failed record and every later one wait to come back; the malformed line counts now
+    assert counted == {minute: 1, minute + timedelta(minutes=1): 1, now.replace(second=0, microsecond=0): 1}
+    assert sum(lines_by_minute(lines, offered_again=[], now=now).values()) == 5

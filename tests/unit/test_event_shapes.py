@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from shortlink.domains.model import ShortDomains
 from shortlink.links.model import Link
 from shortlink.redirect.click_dispatch import InlineDispatcher
-from shortlink.redirect.door import answer
+from shortlink.redirect.door import redirect_handler
 from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.redirect.services import RedirectServices
 from shortlink.rules.parsing import parse_rules
@@ -110,10 +110,7 @@ Click = tuple[str, str, str, str, str]
 
 def followed(event: dict[str, Any]) -> tuple[tuple[int, dict[str, str], str], list[Click]]:
     services, dispatcher, publisher = redirect()
-    try:
-        shaped = answer(services, RedirectRequest(event, services.reading))
-    finally:
-        dispatcher.invocation_done()
+    shaped = redirect_handler(dispatcher, lambda: services)(event, None)
     # The visitor hash is the client address's and User-Agent's: the same visitor through either front.
     clicks = [(c.code, c.browser, c.language, c.referrer, c.visitor) for pack in publisher.packs for c in pack.clicks]
     return plain(shaped), clicks
@@ -155,14 +152,13 @@ def test_the_same_request_through_either_front_gets_the_same_answer_and_click(
 
 def test_a_load_balancer_gets_its_answer_with_a_status_description_and_without_a_heads_body() -> None:
     services, dispatcher, _ = redirect()
+    handler = redirect_handler(dispatcher, lambda: services)
     for method, multi_value in (("GET", False), ("HEAD", True)):
-        event = load_balancer_event(method, "gone", [], {}, multi_value)
-        shaped = answer(services, RedirectRequest(event, services.reading))
+        shaped = handler(load_balancer_event(method, "gone", [], {}, multi_value), None)
         assert shaped["statusDescription"] == f"410 {HTTPStatus(410).phrase}"
         assert shaped["isBase64Encoded"] is False
         assert ("multiValueHeaders" in shaped, "headers" in shaped) == (multi_value, not multi_value)
         assert (shaped["body"] == "") == (method == "HEAD")
-    dispatcher.invocation_done()
 
 
 def test_the_client_address_behind_a_load_balancer_is_the_one_it_appended() -> None:

@@ -18,7 +18,7 @@ from samcli.local.apigw.exceptions import LambdaResponseParseException
 
 from shortlink.domains.model import ShortDomains
 from shortlink.links.model import Link
-from shortlink.redirect.door import answer
+from shortlink.redirect.door import redirect_handler
 from shortlink.redirect.request import RedirectRequest, RequestReading
 from shortlink.web.events import LOAD_BALANCER_RESPONSE_LIMIT, load_balancer_event, status_description
 from tests.redirect_fakes import redirect_of
@@ -58,8 +58,7 @@ def health_check_event(multi_value: bool, path: str = "/health") -> dict[str, An
 @pytest.mark.parametrize("multi_value", [False, True])
 def test_a_target_health_check_is_answered_200_without_a_store_read_or_a_click(multi_value: bool) -> None:
     services, dispatcher, publisher = redirect_of(UnreadableLinks(), RequestReading("", ShortDomains()), {})
-    shaped = answer(services, RedirectRequest(health_check_event(multi_value), services.reading))
-    dispatcher.invocation_done()
+    shaped = redirect_handler(dispatcher, lambda: services)(health_check_event(multi_value), None)
     assert (shaped["statusCode"], shaped["statusDescription"], shaped["body"]) == (200, "200 OK", "ok")
     assert publisher.packs == []
 

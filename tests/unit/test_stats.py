@@ -64,10 +64,12 @@ def test_a_report_sums_series_totals_and_top_values():
     assert report["top"]["country"] == [{"value": "DE", "clicks": 5}, {"value": "FR", "clicks": 1}]
     assert report["top"]["referrer"] == []
     assert report["top"]["campaign"] == []  # days counted before campaigns were
+    # The columns from before agent classes keep their places; people and each bot class follow.
     assert series_csv(report).splitlines() == [
-        "start,clicks,bots,unique_visitors,repeat_clicks",
-        "2026-11-29T00:00:00Z,2,0,2,0",
-        "2026-11-30T00:00:00Z,4,1,2,0",
+        "start,clicks,bots,unique_visitors,repeat_clicks,people,"
+        "crawler,previewer,scanner,monitor,library,ai_agent,unknown_bot",
+        "2026-11-29T00:00:00Z,2,0,2,0,2,0,0,0,0,0,0,0",
+        "2026-11-30T00:00:00Z,4,1,2,0,3,0,0,0,0,0,0,1",
     ]
 
 
@@ -122,4 +124,31 @@ def test_repeat_clicks_are_counted_within_the_clicks_of_the_range_hours():
     # Then the repeats of those hours are shown, in the totals, the series and the CSV
     assert (report["clicks"], report["repeat_clicks"]) == (3, 2)
     assert [p["repeat_clicks"] for p in report["series"]] == [0, 2, 0, 0]
-    assert series_csv(report).splitlines()[2] == "2026-11-30T09:00:00Z,3,0,2,2"
+    assert series_csv(report).splitlines()[2] == "2026-11-30T09:00:00Z,3,0,2,2,3,0,0,0,0,0,0,0"
+
+
+def test_clicks_are_reported_per_agent_class_and_bots_counted_before_classes_as_unknown_bots():
+    # Given an hour counted before classes (3 bots without one) and an hour with classes
+    counts = day("2026-11-30", {"09": (5, 3, "ab"), "12": (10, 4, "abc")})
+    counts.add_counters({"bots@12#crawler": 2, "bots@12#previewer": 1, "bots@12#ai_agent": 1})
+    # When the hourly series covers both
+    span = stats_range(datetime(2026, 11, 30, 9, tzinfo=UTC), datetime(2026, 11, 30, 13, tzinfo=UTC), "hour", NOW)
+    report = link_report("abc", [counts], span)
+    # Then each point and the totals say the people's clicks and each class's, adding up to the clicks
+    nine, twelve = report["series"][0], report["series"][3]
+    assert (nine["people"], nine["agents"]["unknown_bot"], nine["agents"]["crawler"]) == (2, 3, 0)
+    assert (twelve["people"], twelve["agents"]["crawler"], twelve["agents"]["unknown_bot"]) == (6, 2, 0)
+    assert report["people"] == report["agents"]["person"] == 8
+    assert report["agents"] == {
+        "person": 8,
+        "crawler": 2,
+        "previewer": 1,
+        "scanner": 0,
+        "monitor": 0,
+        "library": 0,
+        "ai_agent": 1,
+        "unknown_bot": 3,
+    }
+    assert sum(report["agents"].values()) == report["clicks"] == 15
+    assert report["bots"] == report["clicks"] - report["people"]
+    assert series_csv(report).splitlines()[4] == "2026-11-30T12:00:00Z,10,4,3,0,6,2,1,0,0,0,1,0"

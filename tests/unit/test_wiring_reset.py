@@ -31,6 +31,7 @@ ENVIRONMENT = {
     "EDGE_STORE_ARN": "arn:aws:cloudfront::123456789012:key-value-store/0123abcd-0123-0123-0123-0123456789ab",
     "CLICK_LAKE_WORKGROUP": "shortlink-click-lake",
     "CLICK_LAKE_DATABASE": "shortlink_click_lake",
+    "EDGE_FUNCTION_NAME": "shortlink-edge-redirect",
     "CODE_MODE": "random",
     "VISITOR_SALT": "s" * 32,
     "CONSOLE_SESSION_SECRET": "c" * 32,

@@ -128,6 +128,33 @@ LINK_PAGE_HEADERS = {
 }
 
 
+UNLOCK: dict[str, Any] = {
+    "summary": "Unlock a link with its password",
+    "operationId": "unlock",
+    "security": [],
+    "parameters": [CODE],
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/x-www-form-urlencoded": {
+                "schema": {"type": "object", "properties": {"password": {"type": "string"}}}
+            }
+        },
+    },
+    "responses": {
+        "303": _redirect("the right password: to the destination"),
+        "400": _page("no password: the form again"),
+        "403": _page("a wrong password, or denied by the link's rules"),
+        "404": _page("no such link, or not yet valid"),
+        "405": _page("the link has no password (Allow: GET)"),
+        "410": _page("deleted, expired, or its max_clicks are used up"),
+        "413": _page("the form is over 1 KiB"),
+        "429": _page("too many attempts from this address (Retry-After)"),
+        "503": _page("storage is busy: retry (Retry-After)"),
+    },
+}
+
+
 # The redirect function's routes (functions/redirect/app.py) and the docs function's.
 PUBLIC_PATHS: dict[str, Any] = {
     "/{code}": {
@@ -154,32 +181,10 @@ PUBLIC_PATHS: dict[str, Any] = {
                 "503": _page("storage is busy: retry (Retry-After)"),
             },
         },
-        "post": {
-            "summary": "Unlock a link with its password",
-            "operationId": "unlock",
-            "security": [],
-            "parameters": [CODE],
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/x-www-form-urlencoded": {
-                        "schema": {"type": "object", "properties": {"password": {"type": "string"}}}
-                    }
-                },
-            },
-            "responses": {
-                "303": _redirect("the right password: to the destination"),
-                "400": _page("no password: the form again"),
-                "403": _page("a wrong password, or denied by the link's rules"),
-                "404": _page("no such link, or not yet valid"),
-                "405": _page("the link has no password (Allow: GET)"),
-                "410": _page("deleted, expired, or its max_clicks are used up"),
-                "413": _page("the form is over 1 KiB"),
-                "429": _page("too many attempts from this address (Retry-After)"),
-                "503": _page("storage is busy: retry (Retry-After)"),
-            },
-        },
+        "post": UNLOCK,
     },
+    # The unlock form's own address (shortlink.redirect.routes' UNLOCK): it answers as POST /{code}.
+    "/unlock/{code}": {"post": {**UNLOCK, "operationId": "unlockForm", "summary": "Unlock a link from its form"}},
     "/": {
         "get": {
             "summary": "A short domain's root: its root URL",

@@ -78,7 +78,7 @@ function drawChart() {
   const series = JSON.parse(element.dataset.series);
   const data = [
     series.map((point) => Date.parse(point.start) / 1000),
-    series.map((point) => point.clicks),
+    series.map((point) => point.people),
     series.map((point) => point.bots),
     series.map((point) => point.unique_visitors),
   ];
@@ -87,7 +87,7 @@ function drawChart() {
     height: 260,
     series: [
       {},
-      { label: "Clicks", stroke: "#1d4ed8", width: 2 },
+      { label: "People's clicks", stroke: "#1d4ed8", width: 2 },
       { label: "Bots", stroke: "#b45309", width: 2 },
       { label: "Unique visitors", stroke: "#047857", width: 2 },
     ],

@@ -8,7 +8,9 @@
   Matomo's, LGPL-3.0-or-later, read from the installed package, never copied here). Browsers and
   mobile apps are the distinct strings of every fixture whose client type says so.
 - `Matomo people's apps`: the mobile apps less podcast, radio and music players, feed readers and
-  download managers, which fetch media and feeds on their own (the issue counts them as bots).
+  download managers, which fetch media and feeds on their own (the issue counts them as bots):
+  less those of Matomo's own podcast-client fixtures (`podcasting.yml`), and those whose string
+  names such a player (FETCHING_APPS).
 """
 
 import json
@@ -31,12 +33,17 @@ CRAWLER_CORPORA = ("crawler-user-agents examples", "crawlerdetect crawlers", "Ma
 PEOPLE_CORPORA = ("browsers", "Matomo browsers", "Matomo people's apps")
 
 
+# Matomo's fixtures of the clients podcast hosts see: players that fetch episodes on their own.
+PODCAST_FIXTURES = "podcasting.yml"
+
+
 @cache
 def corpora() -> dict[str, tuple[str, ...]]:
     """Every corpus by name, crawlers first."""
     listed = json.loads(files("crawleruseragents").joinpath("crawler-user-agents.json").read_text())
     examples = tuple(example for crawler in listed for example in crawler.get("instances", []))
     matomo = matomo_fixtures()
+    podcast_clients = set(matomo["podcast client"])
     return {
         "crawler-user-agents examples": examples,
         "crawlerdetect crawlers": tuple((CORPORA / "crawlers-crawlerdetect.txt").read_text().splitlines()),
@@ -44,20 +51,25 @@ def corpora() -> dict[str, tuple[str, ...]]:
         "browsers": tuple((CORPORA / "browsers.txt").read_text().splitlines()),
         "Matomo browsers": matomo["browser"],
         "Matomo mobile apps": matomo["mobile app"],
-        "Matomo people's apps": tuple(agent for agent in matomo["mobile app"] if not FETCHING_APPS.search(agent)),
+        "Matomo people's apps": tuple(
+            agent for agent in matomo["mobile app"] if agent not in podcast_clients and not FETCHING_APPS.search(agent)
+        ),
     }
 
 
 def matomo_fixtures() -> dict[str, tuple[str, ...]]:
-    """The distinct User-Agents of device-detector's upstream fixtures by client type (`bot`: bots.yml)."""
+    """The distinct User-Agents of device-detector's upstream fixtures by client type (`bot`: bots.yml;
+    `podcast client`: every one of PODCAST_FIXTURES, whatever its type)."""
     folder = Path(str(files("device_detector"))) / "tests" / "fixtures" / "upstream"
-    found: dict[str, set[str]] = {"bot": set(), "browser": set(), "mobile app": set()}
+    found: dict[str, set[str]] = {"bot": set(), "browser": set(), "mobile app": set(), "podcast client": set()}
     for fixture in sorted(folder.glob("*.yml")):
         cases: list[dict[str, Any]] = yaml_rs.loads(fixture.read_text()) or []  # type: ignore[assignment]
         for case in cases:
             kind = "bot" if fixture.name == "bots.yml" else (case.get("client") or {}).get("type")
             if kind in found:
                 found[kind].add(case["user_agent"])
+            if fixture.name == PODCAST_FIXTURES:
+                found["podcast client"].add(case["user_agent"])
     return {kind: tuple(sorted(agents)) for kind, agents in found.items()}
 
 

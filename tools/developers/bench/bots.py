@@ -202,6 +202,8 @@ def bots_table(report: dict[str, Any]) -> str:
             f"{measured['first_click_ms']:,}",
         ]
         lines.append(f"| {name} | {' | '.join(cells)} |")
+    versions = ", ".join(f"{package} {number}" for package, number in report["corpora_versions"].items())
+    lines.append(f"\nThe corpora and the lists alone come from these packages: {versions}.")
     return "\n".join(lines)
 
 

@@ -28,6 +28,7 @@ import boto3
 
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, key_id_for
+from shortlink.clicks.agent_classes import BOT_CLASSES
 from tests.events import bearer, http_event
 from tools.developers.bench.write_units import WriteMeter, item_size, metering_writes
 
@@ -62,13 +63,13 @@ class Clicks:
     def click(self, code: str, at: datetime) -> str:
         rng = self.rng
         self.serial += 1
-        bot = "true" if rng.random() < 0.05 else "false"
+        agent = f'"agent":"{rng.choice(BOT_CLASSES)}","bot":true,' if rng.random() < 0.05 else ""
         return (
             f'{{"click_id":"b{self.serial}","code":"{code}","at":"{at.isoformat()}",'
             f'"country":"{rng.choice(COUNTRIES)}","device":"{rng.choice(DEVICES)}",'
             f'"browser":"{rng.choice(BROWSERS)}","os":"{rng.choice(SYSTEMS)}",'
             f'"referrer":"{rng.choice(REFERRERS)}","language":"{rng.choice(LANGUAGES)}",'
-            f'"bot":{bot},"visitor":"{rng.choice(self.visitors)}"}}'
+            f'{agent}"visitor":"{rng.choice(self.visitors)}"}}'
         )
 
     def pack(self, clicks: list[str], owners: dict[str, dict[str, Any]] | None = None) -> str:

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from shortlink.domains.model import ShortDomains
-from shortlink.edge.entries import DOMAINS_KEY, MAX_VALUE_BYTES, domains_entry, edge_entry, edge_key
+from shortlink.edge.entries import MAX_VALUE_BYTES, edge_entry, edge_item
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from tools.developers.devstack.edge_function import FUNCTION_FILE, NODE_COMMAND, viewer_request_event
@@ -58,8 +58,8 @@ def measure_edge_function() -> dict[str, Any]:
     now = datetime.now(UTC)
     plain = Link("abc1234", "https://example.com/landing", "bench", now)
     largest = largest_link(now)
-    entries = {DOMAINS_KEY: domains_entry(ShortDomains.parse("s.example,go.example"))}
-    entries |= {edge_key(link): edge_entry(link, now) or "" for link in (plain, largest)}
+    domains = ShortDomains.parse("s.example,go.example")
+    entries = dict(item for link in (plain, largest) if (item := edge_item(link, domains, now)) is not None)
     cases = {
         "hit": follow("abc1234"),
         "miss": follow("zzz9999"),
@@ -74,7 +74,7 @@ def measure_edge_function() -> dict[str, Any]:
     return {
         "code_bytes": len(FUNCTION_FILE.read_bytes()),
         "code_limit_bytes": MAX_FUNCTION_BYTES,
-        "largest_value_bytes": len(entries[edge_key(largest)].encode()),
+        "largest_value_bytes": max(len(value.encode()) for value in entries.values()),
         "value_limit_bytes": MAX_VALUE_BYTES,
         "rounds": ROUNDS,
         "per_round": PER_ROUND,

@@ -4,7 +4,6 @@ was before the link features, and the naive handler, all under the one harness; 
 the miss of a region away from the home region of a deployment in several regions."""
 
 import os
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -92,7 +91,7 @@ def inline_hit_before_link_features(ours: UnderLambda) -> UnderLambda:
     hit path. Its click is recorded with the request object, as the dispatcher now takes it."""
     from shortlink.redirect.request import RedirectRequest
 
-    module = sys.modules[ours.handler.__module__]
+    module = ours.stack.runner.module("RedirectFunction")
     entries = services.cached_links()._entries  # the old path read the cache's dictionary
     dispatcher, full, reading = module.dispatcher, ours.handler, services.request_reading()
     clock = time.monotonic
@@ -124,7 +123,7 @@ def interface_hit_before_link_features(ours: UnderLambda) -> UnderLambda:
     dispatcher now takes it."""
     from shortlink.redirect.request import RedirectRequest
 
-    module = sys.modules[ours.handler.__module__]
+    module = ours.stack.runner.module("RedirectFunction")
     links, dispatcher, full = services.cached_links, module.dispatcher, ours.handler
     reading = services.request_reading()
 

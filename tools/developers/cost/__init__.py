@@ -24,6 +24,7 @@ import sys
 
 from tools.developers.cost.deployment import ROOT, access_log_bytes, function_specs, redirect_metrics_bytes
 from tools.developers.cost.edge import print_edge_costs
+from tools.developers.cost.front_tables import print_front_costs
 from tools.developers.cost.lines import (
     create_lines,
     per_region_count,
@@ -74,12 +75,14 @@ def main() -> None:
     for name, by_count in regional.items():
         print("  " + name + ": " + ", ".join(f"N = {n}: ${price:.4f}" for n, price in by_count.items()))
     edge = print_edge_costs(bench, specs, tables["redirect_hit_sustained"][1], render)
+    fronts = print_front_costs(bench, specs, tables["redirect_hit_sustained"][1], render)
     from tools.developers.cost import lake  # run alone too: python -m tools.developers.cost.lake
 
     lake_figures, lake_total = lake.report(print)  # the click lake (docs/click-lake.md): measured apart
     summary = {name: round(first, 4) for name, (first, _) in results.items()}
     summary["click_lake_per_million_clicks"] = round(lake_total, 4)
     summary |= {name: round(price, 4) for name, price in edge.items()}
+    summary |= {name: round(figure, 4) for name, figure in fronts.items()}
     summary |= {f"{name}_regions_{n}": round(price, 4) for name, by in regional.items() for n, price in by.items()}
     summary |= {f"{name}_beyond_300m": round(at_scale, 4) for name, (_, at_scale) in results.items()}
     print(json.dumps(summary))

@@ -95,3 +95,20 @@ def redirect_metrics_bytes() -> int:
             {"CacheHits": 950, "CacheMisses": 50}, lambda: RedirectMetricSettings.from_env(redirect_environment)
         )
     return len(captured.getvalue().encode())
+
+
+def listener_rules() -> int:
+    """The load balancer's listener rules (balancer.yaml): a redirect, the default action, is
+    tested against every one of them."""
+    resources = template().stack("Balancer").resources.values()
+    return sum(resource.get("Type") == "AWS::ElasticLoadBalancingV2::ListenerRule" for resource in resources)
+
+
+def cache_ttl_seconds() -> int:
+    """How long a redirect environment serves a cached link (LinkCacheTtlSeconds)."""
+    return int(template().parameter_default("LinkCacheTtlSeconds"))
+
+
+def api_stage_throttle() -> tuple[int, int]:
+    """The HTTP API stage's steady rate and burst (ApiThrottleRate, ApiThrottleBurst)."""
+    return int(template().parameter_default("ApiThrottleRate")), int(template().parameter_default("ApiThrottleBurst"))

@@ -2,7 +2,7 @@
 blend of edge and regional answers when 50, 80 or 100 % of follows are answered at the POP.
 
 A follow answered at the edge pays CloudFront's request (by price class: PriceClass_100 serves
-North America and Europe, priced apart), the viewer-request function, two KeyValueStore reads,
+North America and Europe, priced apart), the viewer-request function, one KeyValueStore read,
 the response's bytes out, its real-time log line, the line's Kinesis record (on-demand: per
 record rounded up to 1 KB, in and out; provisioned: a PUT payload unit, shard hours apart) and
 its click in ingest (an invocation per batch, one pack per click: counter writes of a hot link's
@@ -32,8 +32,14 @@ EDGE_PRICES = {
     "kinesis_put_payload_unit": 0.014 / 1e6,  # provisioned: per 25 KB unit (one per record)
     "kinesis_shard_hour": 0.015,  # provisioned: 1,000 records/s in per shard
 }
-# A follow reads the store twice (edge/viewer-request.js): the stack's domains, then the link's entry.
-KEY_VALUE_STORE_READS_PER_FOLLOW = 2
+# CloudFront's Security Savings Bundle: a monthly spend committed for a year buys CloudFront usage
+# at up to 30 % off (CloudFront Developer Guide, "CloudFront Security Savings Bundle"). Applied here
+# only to the usage types its announcement lists that a redirect pays: HTTP/S requests and data
+# transfer out (not the function, the store or the logs).
+SAVINGS_BUNDLE_DISCOUNT = 0.30
+SAVINGS_BUNDLE_LINES = ("CloudFront HTTPS request", "CloudFront data transfer out")
+# A follow reads the store once (edge/viewer-request.js): the link's `<host>/<code>` entry.
+KEY_VALUE_STORE_READS_PER_FOLLOW = 1
 # The steady rate at which a provisioned stream's shard hours are shared out (records per second).
 PROVISIONED_RATE_PER_SECOND = 1000
 SHARD_RECORDS_PER_SECOND = 1000
@@ -75,7 +81,7 @@ def edge_request_lines(region: str, provisioned: bool = False) -> list[Line]:
         Line(f"CloudFront HTTPS request ({region})", 1, "requests", CLOUDFRONT_HTTPS_REQUEST[region]),
         Line("CloudFront Function (viewer request)", 1, "invocations", EDGE_PRICES["cloudfront_function_invocation"]),
         Line(
-            "KeyValueStore reads (`.domains`, then the link's entry)",
+            "KeyValueStore read (the link's `<host>/<code>` entry)",
             KEY_VALUE_STORE_READS_PER_FOLLOW,
             "reads",
             EDGE_PRICES["key_value_store_read"],
@@ -112,6 +118,14 @@ def edge_redirect_lines(
             PRICES["dynamodb_write_unit"],
         ),
     ]
+
+
+def with_savings_bundle(lines: list[Line]) -> float:
+    """Per million, the lines' cost with the Savings Bundle's discount on the usage it covers."""
+    return sum(
+        line.cost_per_million * (1 - SAVINGS_BUNDLE_DISCOUNT if line.item.startswith(SAVINGS_BUNDLE_LINES) else 1)
+        for line in lines
+    )
 
 
 def passed_on_lines(regional: list[Line], region: str) -> list[Line]:
@@ -160,8 +174,14 @@ def print_edge_costs(
         met = "met" if edge <= TARGET_PER_MILLION_EDGE_REDIRECTS else "NOT met"
         shares = ", ".join(f"{share:.0%} at the edge: ${blend(edge, passed_on, share):.4f}" for share in EDGE_SHARES)
         print(f"  {region}: ${edge:.4f} ({met}); blend per million follows: {shares}")
-        steady = sum(line.cost_per_million for line in edge_redirect_lines(bench, specs, region, provisioned=True))
+        steady_lines = edge_redirect_lines(bench, specs, region, provisioned=True)
+        steady = sum(line.cost_per_million for line in steady_lines)
         figures[f"edge_{key}_provisioned_kinesis"] = steady
         print(f"    with a provisioned stream at {PROVISIONED_RATE_PER_SECOND} lines/s: ${steady:.4f}")
+        bundled = with_savings_bundle(steady_lines)
+        figures[f"edge_{key}_savings_bundle"] = bundled
+        met = "met" if bundled <= TARGET_PER_MILLION_EDGE_REDIRECTS else "NOT met"
+        bundle = f"the Security Savings Bundle ({SAVINGS_BUNDLE_DISCOUNT:.0%} off requests and bytes)"
+        print(f"    and with {bundle}: ${bundled:.4f} ({met})")
         figures |= {f"edge_blend_{key}_{share:.0%}": blend(edge, passed_on, share) for share in EDGE_SHARES}
     return figures

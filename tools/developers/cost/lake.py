@@ -68,7 +68,7 @@ def sample_rows(count: int, rng: random.Random) -> list[dict[str, object]]:
             referrer=rng.choice(["(direct)", "t.co", "www.google.com", "l.facebook.com", "news.ycombinator.com"]),
             language=rng.choice(["en", "de", "pt", "fr", "ja"]),
             campaign=rng.choice(["(none)", "summer-sale", "launch", "newsletter-48"]),
-            bot=rng.random() < 0.15,
+            agent="crawler" if rng.random() < 0.15 else "person",
             repeat=rng.random() < 0.05,
             visitor=rng.randbytes(16).hex(),
             owner="k" + rng.choice("abcdefgh") * 11,

@@ -4,7 +4,20 @@ from collections.abc import Callable
 from typing import Any
 
 from tools.developers.bench.pages import pages
-from tools.developers.cost.deployment import access_log_bytes, access_log_price_per_gb, redirect_metrics_bytes
+from tools.developers.cost import fronts
+from tools.developers.cost.deployment import (
+    access_log_bytes,
+    access_log_price_per_gb,
+    listener_rules,
+    redirect_metrics_bytes,
+)
+from tools.developers.cost.front_tables import (
+    busiest_lines,
+    capacity_tables,
+    front_figures,
+    fronts_table,
+    verdict_on_load_balancer,
+)
 from tools.developers.cost.lines import per_region_count, redirect_lines, replication_lines, without_access_logs
 from tools.developers.cost.prices import (
     PLATFORM_LOG_BYTES,
@@ -69,6 +82,8 @@ def cost_page(bench: dict[str, Any], specs: dict[str, FunctionSpec], tables: dic
         markdown_table(title, lines, table.append)
         rendered.append("\n".join(table).strip("\n"))
     quiet = without_access_logs(bench, specs)
+    api_lines = tables["redirect_hit_sustained"][1]
+    figures = front_figures(api_lines)
     sqs = {
         traffic: sum(line.cost_per_million for line in lines if line.item.startswith("SQS"))
         for traffic, lines in ((t, tables[f"redirect_hit_{t}"][1]) for t in TRAFFIC)
@@ -98,5 +113,28 @@ def cost_page(bench: dict[str, Any], specs: dict[str, FunctionSpec], tables: dic
                 "access_log": per_million_redirects(access_log_bytes(), access_log_price_per_gb()),
                 "access_log_standard": per_million_redirects(access_log_bytes(), PRICES["logs_ingested_gb"]),
             },
+            front={
+                "nodes": fronts.LOAD_BALANCER_NODES,
+                "prices": fronts.LOAD_BALANCER_PRICES,
+                "ipv4": fronts.PUBLIC_IPV4_HOUR,
+                "idle": fronts.IDLE_TIMEOUT_SECONDS,
+                "target": fronts.TARGET_PER_MILLION_ON_LOAD_BALANCER,
+                "lcu": {
+                    "new": fronts.LCU_NEW_CONNECTIONS_PER_SECOND,
+                    "active": fronts.LCU_ACTIVE_CONNECTIONS_PER_MINUTE,
+                    "gb": fronts.LCU_LAMBDA_GB_PER_HOUR,
+                    "rules": fronts.LCU_RULE_EVALUATIONS_PER_SECOND,
+                    "free": fronts.FREE_RULE_EVALUATIONS,
+                },
+                "rules": listener_rules(),
+                "table": fronts_table(api_lines),
+                "rate": figures["busiest_rate"],
+                "price": figures["busiest_load_balancer"],
+                "verdict": verdict_on_load_balancer(figures["busiest_load_balancer"]),
+                "lines": markdown_lines(busiest_lines(api_lines)),
+                "break_even_us": figures["break_even_us-east-1"],
+                "break_even_eu": figures["break_even_eu-west-1"],
+            },
+            capacity=capacity_tables(bench, specs),
         )
     )

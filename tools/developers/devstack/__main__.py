@@ -60,7 +60,14 @@ from tools.developers.devstack.people import (
     workspace_of,
 )
 from tools.developers.devstack.regions import RegionsSetting
-from tools.developers.devstack.serving import HOST, PortTaken, ensure_free, start_embedded_moto
+from tools.developers.devstack.serving import (
+    HOST,
+    PortTaken,
+    announce_ready,
+    ensure_free,
+    log_to_stdout,
+    start_embedded_moto,
+)
 from tools.developers.devstack.sqs_trigger import redelivery_chance
 from tools.developers.devstack.template import LocalTemplate
 from tools.operators.aws_target import LOCAL_SERVICES, choose_local_credentials, given_endpoint
@@ -289,7 +296,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         if sources.without_streams
         else ""
     )
-    print(
+    announce_ready(
         f"Shortlink local stack ready\n"
         f"  API:       {base}{'' if front == 'http-api' else f' (through a load balancer: FRONT={front})'}\n"
         f"{f'  Load balancer front: http://{HOST}:{balancer_port}{chr(10)}' if balancer_port else ''}"
@@ -305,11 +312,9 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
         f"  Routes:    {', '.join(f'{m} {r.path}' for r in template.api().routes for m in r.methods)}\n"
         f"Try:\n"
         f"  curl -s -X POST {base}/links -H 'Authorization: Bearer {api_key}' \\\n"
-        f"       -H 'Content-Type: application/json' -d '{{\"url\": \"https://example.com\"}}'\n"
-        f"Press Ctrl-C to stop.",
-        flush=True,
+        f"       -H 'Content-Type: application/json' -d '{{\"url\": \"https://example.com\"}}'\n",
+        running,
     )
-    running.callback(print, "\nStopping the local stack...", flush=True)
     http_server.serve_forever()
 
 
@@ -327,9 +332,7 @@ def stop_on_signals() -> None:
 
 
 def main() -> None:
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stdout)
-    for noisy in ("samcli", "botocore", "moto", "werkzeug", "pynamodb"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    log_to_stdout()
     os.environ.setdefault("AWS_DEFAULT_REGION", REGION)
     os.environ.setdefault("AWS_REGION", os.environ["AWS_DEFAULT_REGION"])
     if missing := choose_local_credentials():

@@ -6,10 +6,13 @@ Each region's tables and queues are created from the template with that region's
 functions run in a process of their own (`python -m tools.developers.devstack` for one region) on PORT,
 PORT+1, ... with AWS_REGION, SHORTLINK_REGIONS and SHORTLINK_HOME_REGION set, and the replicator
 (tools.developers.devstack.replicator) stands in for DynamoDB global tables. A control endpoint on
-CONTROL_PORT stops and starts a region (tools.developers.devstack.region_control).
+CONTROL_PORT stops and starts a region (tools.developers.devstack.region_control), and an edge front on
+EDGE_FRONT_PORT fails over from the first region to the second per request, as the distribution's
+origin group does (tools.developers.devstack.origin_group).
 
 Environment: REGIONS (two or more; the first is the home region unless HOME_REGION names
-another), REPLICATION_LAG_MS (500), CONTROL_PORT (PORT + the number of regions).
+another), REPLICATION_LAG_MS (500), CONTROL_PORT (PORT + the number of regions), EDGE_FRONT_PORT
+(CONTROL_PORT + 1).
 """
 
 import logging
@@ -26,19 +29,26 @@ from pathlib import Path
 from typing import Any
 
 from tools.developers.devstack.region_outage import RegionFront, UnreachableTables, free_local_port
-from tools.developers.devstack.serving import HOST, ensure_free, start_embedded_moto
+from tools.developers.devstack.serving import HOST, READY_LINE, announce_ready, ensure_free, start_embedded_moto
 from tools.operators.aws_target import LOCAL_SERVICES, given_endpoint
 
 ROOT = Path(__file__).resolve().parents[3]
 REGION_PATTERN = re.compile(r"[a-z]{2}(-[a-z]+)+-[0-9]")
 MAX_REGIONS = 5
 DEFAULT_LAG_MS = 500
-READY_LINE = "Press Ctrl-C to stop."
 START_SECONDS = 180  # a region's functions import on a busy machine
 # Tables that stay regional in a template without global tables: Powertools' idempotency records.
 REGIONAL_TABLES = {"IdempotencyTable"}
 # What the stack's own variables (read by this process) must not pass on to a region's.
-STACK_VARIABLES = ("REGIONS", "HOME_REGION", "REPLICATION_LAG_MS", "CONTROL_PORT", "PORT", "MOTO_PORT")
+STACK_VARIABLES = (
+    "REGIONS",
+    "HOME_REGION",
+    "REPLICATION_LAG_MS",
+    "CONTROL_PORT",
+    "EDGE_FRONT_PORT",
+    "PORT",
+    "MOTO_PORT",
+)
 
 logger = logging.getLogger("devstack")
 
@@ -201,6 +211,7 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     import boto3
 
     from tools.developers.devstack.local_env import function_environment
+    from tools.developers.devstack.origin_group import OriginGroup, own_behaviour_paths, serve_origin_group
     from tools.developers.devstack.people import (
         COGNITO_ENDPOINT_VARIABLE,
         DEV_OWNER_EMAIL,
@@ -220,6 +231,8 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     for region_port in ports:
         ensure_free(region_port, "each region takes a port from PORT on: set PORT=<free port>")
     ensure_free(control_port, "set CONTROL_PORT=<free port>")
+    front_port = int(os.environ.get("EDGE_FRONT_PORT") or control_port + 1)
+    ensure_free(front_port, "set EDGE_FRONT_PORT=<free port>")
 
     embedded = {service for service in LOCAL_SERVICES if given_endpoint(service) is None}
     # The user pool is the shared moto's too, unless the environment names a Cognito endpoint:
@@ -278,25 +291,26 @@ def serve_regions(setting: RegionsSetting, port: int, moto_port: int, running: E
     running.callback(replicator.stopping.set)
     control = RegionControl({p.region: p for p in processes}, replicator, setting.home, setting.lag_ms)
     serve_control(control, control_port, running)
+    serve_origin_group(OriginGroup(ports[0], ports[1], own_behaviour_paths()), front_port, running)
 
     width = max(len(region) for region in setting.regions) + len(" (home)") + 1
     region_lines = "".join(
         f"  {(process.region + (' (home)' if process.region == setting.home else '') + ':'):<{width}} {process.url}\n"
         for process in processes
     )
-    print(
+    announce_ready(
         f"Shortlink local stack ready in {len(processes)} regions\n"
         f"{region_lines}"
         f"  API key:   {api_key}\n"
         f"{first_owner_line(f'{home_url}/console/sign-in (any region)', owner_email, password)}"
         f"  Replication: {', '.join(tables)}; lag {setting.lag_ms} ms, last writer wins\n"
         f"  Control:   http://{HOST}:{control_port} (GET /regions, POST /regions/<region>/stop and /start)\n"
+        f"  Edge:      http://{HOST}:{front_port} (an origin group: {setting.regions[0]}, failing over to"
+        f" {setting.regions[1]})\n"
         f"  DynamoDB endpoint: {endpoints['dynamodb']}{' (embedded moto)' if 'dynamodb' in embedded else ''}\n"
-        f"  SQS endpoint:      {endpoints['sqs']}{' (embedded moto)' if 'sqs' in embedded else ''}\n"
-        f"{READY_LINE}",
-        flush=True,
+        f"  SQS endpoint:      {endpoints['sqs']}{' (embedded moto)' if 'sqs' in embedded else ''}\n",
+        running,
     )
-    running.callback(print, "\nStopping the local stack...", flush=True)
     while True:
         for process in processes:
             if process.running and process.process.poll() is not None:

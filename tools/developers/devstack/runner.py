@@ -8,9 +8,11 @@ import functools
 import json
 import logging
 import os
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import flask
@@ -55,7 +57,7 @@ class InProcessRunner:
             os.environ["AWS_LAMBDA_RUNTIME_API"] = self.extensions[name].address
             try:
                 self._handlers[name] = load_handler(
-                    code_dir, function.handler or "", f"devstack_fn_{name}", own_environment(function)
+                    code_dir, function.handler or "", self._module_name(name), own_environment(function)
                 )
             finally:
                 del os.environ["AWS_LAMBDA_RUNTIME_API"]
@@ -72,6 +74,14 @@ class InProcessRunner:
     def handler(self, function_name: str) -> Handler:
         """The loaded handler itself (benchmarks time it without the runner around it)."""
         return self._handlers[function_name]
+
+    def module(self, function_name: str) -> ModuleType:
+        """The loaded handler's module (what its init made: the redirect's dispatcher)."""
+        return sys.modules[self._module_name(function_name)]
+
+    @staticmethod
+    def _module_name(function_name: str) -> str:
+        return f"devstack_fn_{function_name}"
 
     def is_debugging(self) -> bool:
         return False

@@ -1,13 +1,32 @@
 """Where the local stack serves: the ports it binds, checked first, and the embedded moto server
-that stands in for DynamoDB and SQS (every region's, kept apart by region)."""
+that stands in for DynamoDB and SQS (every region's, kept apart by region); and how a local
+stack starts up and says it is ready (the in-process one, its regions, and `sam local`)."""
 
 import errno
+import logging
 import socket
+import sys
 from collections.abc import Callable
 from contextlib import ExitStack
 from typing import Any
 
 HOST = "127.0.0.1"
+# The banner's last line: what a test or a parent process waits for.
+READY_LINE = "Press Ctrl-C to stop."
+
+
+def log_to_stdout() -> None:
+    """The local stack's log on stdout, each line with its time and logger; the libraries' only
+    from WARNING up."""
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stdout)
+    for noisy in ("samcli", "botocore", "moto", "werkzeug", "pynamodb"):
+        logging.getLogger(noisy).setLevel(logging.WARNING)
+
+
+def announce_ready(banner: str, running: ExitStack) -> None:
+    """Print `banner`, ended by the ready line, and a line when `running` closes (the stack stops)."""
+    print(f"{banner}{READY_LINE}", flush=True)
+    running.callback(print, "\nStopping the local stack...", flush=True)
 
 
 class PortTaken(SystemExit):

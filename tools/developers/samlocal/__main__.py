@@ -15,7 +15,6 @@ start-lambda, as `make dev` does. Environment: SAM_LOCAL_API_PORT (3001; make de
 import argparse
 import contextlib
 import json
-import logging
 import os
 import signal
 import sys
@@ -27,7 +26,7 @@ from tools.developers.devstack.__main__ import REGION, ensure_api_key
 from tools.developers.devstack.event_sources import EventSources, event_sources
 from tools.developers.devstack.local_env import function_environment
 from tools.developers.devstack.resources import create_queues, create_tables
-from tools.developers.devstack.serving import ensure_free
+from tools.developers.devstack.serving import READY_LINE, ensure_free, log_to_stdout
 from tools.developers.devstack.sqs_trigger import SqsPoller
 from tools.developers.devstack.stream_trigger import StreamPoller
 from tools.developers.devstack.template import LocalTemplate
@@ -149,7 +148,7 @@ def run(serve: bool) -> None:
             flush=True,
         )
         if serve:
-            print("Press Ctrl-C to stop.", flush=True)
+            print(READY_LINE, flush=True)
             with contextlib.suppress(KeyboardInterrupt):
                 while True:  # until Ctrl-C, or a sam process that stops on its own (said at once)
                     for process in processes:
@@ -173,9 +172,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tools.developers.samlocal", description=__doc__.split("\n\n")[0])
     parser.add_argument("--serve", action="store_true", help="keep the stack running instead of checking the flow")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s", stream=sys.stdout)
-    for noisy in ("samcli", "botocore", "moto", "werkzeug", "pynamodb"):
-        logging.getLogger(noisy).setLevel(logging.WARNING)
+    log_to_stdout()
     problem = docker_available()
     if problem:
         print(f"sam local needs Docker: {problem}", file=sys.stderr)

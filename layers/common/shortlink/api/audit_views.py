@@ -5,6 +5,7 @@ from typing import Any
 from aws_lambda_powertools.event_handler import Response, content_types
 from pydantic import BaseModel
 
+from shortlink.api.files import CSV_MEDIA_TYPE, file_response
 from shortlink.audit.export import entries_csv, entries_json
 from shortlink.audit.queries import ExportFormat
 from shortlink.audit.trail import AuditPage
@@ -45,8 +46,6 @@ NEXT_CURSOR_HEADER = "X-Next-Cursor"  # a CSV page's cursor (a JSON page carries
 
 def audit_answer(page: AuditPage, output: ExportFormat) -> Response[Any]:
     if output == "csv":
-        headers = {"Content-Disposition": 'attachment; filename="audit.csv"'}
-        if page.next_cursor:
-            headers[NEXT_CURSOR_HEADER] = page.next_cursor
-        return Response(200, "text/csv; charset=utf-8", entries_csv(page.entries), headers=headers)
+        headers = {NEXT_CURSOR_HEADER: page.next_cursor} if page.next_cursor else {}
+        return file_response(entries_csv(page.entries), CSV_MEDIA_TYPE, "audit.csv", headers)
     return Response(200, content_types.APPLICATION_JSON, entries_json(page.entries, page.next_cursor))

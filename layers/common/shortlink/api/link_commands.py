@@ -4,15 +4,14 @@ to, how it shows a link). The API's functions take theirs from `link_commands(re
 
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+from functools import partial
 
 from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.audit import request_origin
-from shortlink.api.link_presentation import destination_policy, link_view
+from shortlink.api.link_presentation import destination_policy, link_showing
 from shortlink.api.requests import ApiRequest
 from shortlink.audit.recording import RequestOrigin
 from shortlink.commands.links import LinkCommands, LinkPresenter
-from shortlink.links.model import Link
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.web.urls import DestinationPolicy
 from shortlink.wiring import (
@@ -52,12 +51,8 @@ def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], 
 
 
 def link_commands(request: ApiRequest) -> LinkCommands:
-    """The commands of an API request, in its caller's account."""
-
-    def shown(link: Link) -> dict[str, Any]:
-        return link_view(request.host, link, addresses(), short_domains()).model_dump(mode="json")
-
-    def policy() -> DestinationPolicy:
-        return destination_policy(request.host, addresses(), short_domains())
-
-    return commands_of(request_origin(request, now()), policy, shown)
+    """The commands of an API request, in its caller's account: what they need of the request
+    read here, once (its origin, its host), so that nothing below reads the request again."""
+    host, shown_on, domains = request.host, addresses(), short_domains()
+    policy = partial(destination_policy, host, shown_on, domains)  # made on first use: a delete needs none
+    return commands_of(request_origin(request, now()), policy, link_showing(host, shown_on, domains).shown)

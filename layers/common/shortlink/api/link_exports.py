@@ -9,11 +9,11 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.params import Query
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, STATS_READ
-from shortlink.api.auth import needs
 from shortlink.api.errors import error_response, missing_scope
+from shortlink.api.files import CSV_MEDIA_TYPE, TEXT, file_response, file_route
 from shortlink.api.link_presentation import link_view
 from shortlink.api.requests import api_request
-from shortlink.api.responses import ExportedLinks, content_answer
+from shortlink.api.responses import ExportedLinks
 from shortlink.clicks.stats import stats_range
 from shortlink.schemas.links import Moment
 from shortlink.transfer.exports import (
@@ -28,7 +28,6 @@ from shortlink.transfer.exports import (
 from shortlink.wiring import addresses, click_stats, importing_links, short_domains
 
 ExportFormat = Literal["json", "csv", "stats-csv"]
-CSV_MEDIA_TYPE = "text/csv; charset=utf-8"
 EXPORT_FILES = {
     "json": ("links.json", content_types.APPLICATION_JSON),
     "csv": ("links.csv", CSV_MEDIA_TYPE),
@@ -39,17 +38,11 @@ EXPORT_FILES = {
 def include_in(app: APIGatewayHttpResolver) -> None:
     """Add the export route to `app` (the transfer function's resolver): its route reads the request `app` answers."""
 
-    @app.get(
-        "/links/export",
-        summary="Export all of your links (JSON, CSV) or their daily clicks (stats-csv)",
-        operation_id="exportLinks",
-        responses=content_answer(
-            "the links, or a row per link and day with clicks",
-            {"application/json": ExportedLinks, "text/csv": {"type": "string"}},
-            413,
-        ),
-        security=needs(LINKS_READ),
-    )
+    names = ("Export all of your links (JSON, CSV) or their daily clicks (stats-csv)", "exportLinks")
+    holds = "the links, or a row per link and day with clicks"
+    files: dict[str, Any] = {"application/json": ExportedLinks, "text/csv": TEXT}
+
+    @file_route(app, "/links/export", LINKS_READ, names, holds, files, 413)
     def export_links(
         export_format: Annotated[ExportFormat, Query(alias="format")] = "json",
         start: Annotated[
@@ -83,5 +76,4 @@ def include_in(app: APIGatewayHttpResolver) -> None:
             with_hashes = include is not None
             body = links_json(links, view_of, with_hashes) if export_format == "json" else links_csv(links, view_of)
         filename, media_type = EXPORT_FILES[export_format]
-        headers = {"Content-Disposition": f'attachment; filename="{filename}"'}
-        return Response(status_code=200, content_type=media_type, body=body, headers=headers)
+        return file_response(body, media_type, filename)

@@ -7,7 +7,7 @@ from urllib.parse import urlsplit
 from shortlink.domains.model import ShortDomains, link_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link
-from shortlink.schemas.links import LinkView
+from shortlink.schemas.links import LinkShowing, LinkView
 from shortlink.settings.addresses import AddressSettings
 from shortlink.settings.environment import comma_list
 from shortlink.web.urls import DestinationPolicy
@@ -18,11 +18,15 @@ def public_base_url(host: str, addresses: AddressSettings) -> str:
     return addresses.public_base_url or f"https://{host}"
 
 
+def link_showing(host: str, addresses: AddressSettings, domains: ShortDomains) -> LinkShowing:
+    """How the API shows links to a request that came in on `host`."""
+    return LinkShowing(public_base_url(host, addresses), domains)
+
+
 def link_view(host: str, link: Link, addresses: AddressSettings, domains: ShortDomains) -> LinkView:
     """How the API shows `link` to a request that came in on `host`: its short URL and domain
     are its domain's."""
-    base = domains.base_url(link.domain, public_base_url(host, addresses))
-    return LinkView.of(link, base, domains.public_name(link.domain))
+    return link_showing(host, addresses, domains).view(link)
 
 
 def requested_key(code: str, domain: str | None, domains: ShortDomains) -> str:

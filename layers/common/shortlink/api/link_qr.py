@@ -1,6 +1,5 @@
 """The QR code route of the API's manage function: a link's short URL as SVG or PNG."""
 
-import base64
 import io
 from typing import Annotated, Any, Literal
 
@@ -9,11 +8,10 @@ from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ
-from shortlink.api.auth import needs
+from shortlink.api.files import BINARY, TEXT, file_response, file_route
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery
 from shortlink.api.requests import api_request
-from shortlink.api.responses import content_answer
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.wiring import addresses, link_repository, short_domains
@@ -22,17 +20,10 @@ from shortlink.wiring import addresses, link_repository, short_domains
 def include_in(app: APIGatewayHttpResolver) -> None:
     """Add the QR code route to `app` (the manage function's resolver): its routes read the request `app` answers."""
 
-    @app.get(
-        "/links/<code>/qr",
-        summary="The QR code of the short URL",
-        operation_id="linkQrCode",
-        responses=content_answer(
-            "the QR code",
-            {"image/svg+xml": {"type": "string"}, "image/png": {"type": "string", "format": "binary"}},
-            404,
-        ),
-        security=needs(LINKS_READ),
-    )
+    names = ("The QR code of the short URL", "linkQrCode")
+    images = {"image/svg+xml": TEXT, "image/png": BINARY}
+
+    @file_route(app, "/links/<code>/qr", LINKS_READ, names, "the QR code", images, 404)
     def qr_code(
         code: str,
         image_format: Annotated[Literal["svg", "png"], Query(alias="format")] = "svg",
@@ -50,8 +41,5 @@ def include_in(app: APIGatewayHttpResolver) -> None:
             image, kind=image_format, scale=scale, border=4
         )
         if image_format == "svg":
-            return Response(status_code=200, content_type="image/svg+xml", body=image.getvalue().decode())
-        # Already base64 text: the response validation would try to read raw PNG bytes as UTF-8.
-        png = Response(status_code=200, content_type="image/png", body=base64.b64encode(image.getvalue()).decode())
-        png.base64_encoded = True
-        return png
+            return file_response(image.getvalue().decode(), "image/svg+xml")
+        return file_response(image.getvalue(), "image/png")

@@ -32,8 +32,9 @@ StatsFormat = Annotated[Literal["json", "csv"], Query(alias="format")]
 
 def stats_answers(report: type[StatsReport], *errors: int) -> dict[int, Any]:
     description = (
-        "the stats (JSON: clicks, bots, repeat_clicks and unique_visitors, a series, the top values; a link's"
-        " with the bot classifier's classifier_version), their series or one dimension's top values (CSV)"
+        "the stats (JSON: clicks with bots included, bots, people, the clicks per agent class, repeat_clicks and"
+        " unique_visitors, a series, the top values; a link's with the bot classifier's classifier_version), their"
+        " series or one dimension's top values (CSV)"
     )
     return content_answer(description, {"application/json": report, "text/csv": {"type": "string"}}, *errors)
 
@@ -69,7 +70,7 @@ def include_in(app: APIGatewayHttpResolver) -> None:
             Dimension | None, Query(description="with format=csv: this dimension's top values instead of the series")
         ] = None,
     ) -> Response[Any]:
-        """Totals (clicks, bots, repeat_clicks, unique_visitors), a time series, the top values of
+        """Totals (clicks, bots, people, agents, repeat_clicks, unique_visitors), a time series, the top values of
         each dimension and the bot classifier's version; `?format=csv`: the series
         (`&dimension=campaign`: the top campaigns)."""
         if dimension is not None and output != "csv":

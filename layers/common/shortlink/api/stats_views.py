@@ -14,16 +14,40 @@ STRICT_ANSWER = ConfigDict(extra="forbid", strict=True)
 Count = Annotated[int, Field(ge=0)]
 
 
+class AgentCounts(BaseModel):
+    """The clicks per class of agent (shortlink.clicks.agent_classes): they add up to `clicks`,
+    and all but `person` to `bots`."""
+
+    model_config = STRICT_ANSWER
+
+    person: Annotated[int, Field(ge=0, description="people's clicks (the same as `people`)")]
+    crawler: Annotated[int, Field(ge=0, description="search engines' and other crawlers' fetches")]
+    previewer: Annotated[
+        int, Field(ge=0, description="link previews: chat and social apps, and requests saying `Purpose: preview`")
+    ]
+    scanner: Annotated[int, Field(ge=0, description="email and security scanners checking the link")]
+    monitor: Annotated[int, Field(ge=0, description="uptime monitors, schedulers and feed pollers")]
+    library: Annotated[int, Field(ge=0, description="HTTP libraries and command-line tools, and no User-Agent")]
+    ai_agent: Annotated[int, Field(ge=0, description="AI assistants, agents and their fetchers")]
+    unknown_bot: Annotated[int, Field(ge=0, description="bots counted before clicks carried a class")]
+
+
+PEOPLE = Field(ge=0, description="the clicks made by people: `clicks` less `bots`")
+AGENTS = Field(description="the clicks per class of agent")
+
+
 class StatsPoint(BaseModel):
     """One hour or UTC day of the series."""
 
     model_config = STRICT_ANSWER
 
     start: datetime
-    clicks: Count
+    clicks: Annotated[int, Field(ge=0, description="every follow, bots included")]
     bots: Count
     unique_visitors: Annotated[int, Field(ge=0, description="estimated per UTC day (or hour)")]
     repeat_clicks: Annotated[int, Field(ge=0, description="how many of the clicks were a visitor's repeats")]
+    people: Annotated[int, PEOPLE]
+    agents: Annotated[AgentCounts, AGENTS]
 
 
 class TopValue(BaseModel):
@@ -70,6 +94,8 @@ class StatsReport(BaseModel):
         int,
         Field(ge=0, description="how many of the clicks followed the same visitor's click of the link within seconds"),
     ]
+    people: Annotated[int, PEOPLE]
+    agents: Annotated[AgentCounts, AGENTS]
     series: list[StatsPoint]
     top: TopByDimension
 

@@ -26,8 +26,17 @@ PEOPLE_FRAGMENTS = (
     r"\(Linux;[^)/]*Andr[o0]id [^)/]*(?:Build/[^);/]*[^)/]*)?(?:; Cronet/[\d.]+)?\)|"
     r"^Linux; U; Android .*?(?:; Cronet/[\d.]+|$)",
     r"Dalvik/[\d.]+ \(Linux; U; Android [^)]*\)",
-    # crawler-user-agents `Sogou`: the Sogou mobile browser and Sogou Explorer, not Sogou's spider.
-    r"(?:SogouMSE,)?SogouMobileBrowser/[\d.]+|\bSE [\d.]+ MetaSr [\d.]+",
+    # crawler-user-agents `Sogou`: the Sogou mobile browser, Sogou Explorer and the Sogou search
+    # app's web view, not Sogou's spider.
+    r"(?:SogouMSE,)?SogouMobileBrowser/[\d.]+|\bSE [\d.]+ MetaSr [\d.]+|\bSogouSearch Android[\d.]+ version[\d.]+",
+    # crawler-user-agents and crawlerdetect `008/` inside the Baidu app's token (its id's hex digits).
+    r"\bbaiduboxapp/\S+",
+    # crawlerdetect `yandex`: the Yandex search app's own token (its search bot says YandexBot).
+    r"\bru\.yandex\.searchplugin/[\d.]+",
+    # crawlerdetect `mojeek`: Mojeek's search app (its crawler says MojeekBot).
+    r"\bmojeek-app\b",
+    # crawlerdetect `cron`: Cronet, Chrome's network stack inside apps (TikTok, Snapchat).
+    r"\bCronet\w*(?:/[\d.]+)?",
     # Our own `security` scanner rule: the 360 browser's payment plug-in flags.
     r"\(securitypay,securityinstalled\)",
     # crawlerdetect `libwww`: the W3C's libwww under Lynx, Mosaic and Amaya (libwww-perl is a bot's).
@@ -41,6 +50,17 @@ PEOPLE_FRAGMENTS = (
     # crawlerdetect `Microsoft Office`: a person's click in Word, Excel, PowerPoint or OneNote (the
     # Outlook preview fetcher, `Microsoft Office/16.0 (… Microsoft Outlook …)`, stays a bot).
     r"\bMicrosoft Office (?:Excel|Word|PowerPoint|OneNote|Visio|Mobile)[ /][\d.]+|^(?:Word|Excel|PowerPoint)/[\d.]+",
+    # crawlerdetect `Microsoft Office` on the Office app for phones and on Lync (Skype for Business)
+    # chats: a person's click in them.
+    r"^Microsoft Office/[\d.]+ \((?:OMDroid [\d.]+; officemobile|[^)]*Microsoft Lync) [^)]*\)",
+    # Our own `previewer` rule `pinterest`: the Pinterest app and its web view (its previewer and
+    # crawler say Pinterest/0.x and Pinterestbot).
+    r"\bPinterest for (?:Android|iOS)(?: Tablet)?/[\d.]+|\[Pinterest/(?:Android|iOS)\]",
+    # Our own `crawler` shape rules (a bare name and version): an app naming its version and its
+    # phone's system, and a TV's player app (`<maker>;<model>;<device id>;;tpapi`: Fire TV, PlayStation).
+    r"^[\w.+-]+ v\d+(?:\.\d+)+ (?:iOS|IOS|Android) [^/()]*$|^\w+;\w+;[0-9a-f]{32};;tpapi\b.*",
+    # crawlerdetect `curl`: the libcurl an app is built with, after the TV or phone it names.
+    r"\([^)]*(?:tvOS|iOS|Android)[^)]*\) libcurl/[\d.]+",
     # Desktop and chat apps whose name a list takes for a bot's: VS Code, Slack's app, Viber.
     r"\bCode/[\d.]+(?= Chrome/)|\bSlack(?:_SSB)?/[\d.]+|\bViber/[\d.]+",
     # Apple's NetworkingExtension: iCloud Private Relay fetching for a person.
@@ -75,7 +95,7 @@ BOT_RULES = (
         r"fingerprint|detector|vuln|exploit|pentest|\$\{jndi|<\?|\{\{|\boast\.|arachni|proofpoint|mimecast|"
         r"barracuda|safelinks|phish|domain|lead(?:gen|radar|discovery)|prospect|telemetry|cyber",
     ),
-    ("crawler", r"podcast|episode|feed ?(?:reader|parser|fetcher)|^itms$|castopod|^spotify/"),
+    ("crawler", r"podcast|episode|feed ?(?:reader|parser|fetcher)|^itms$|castopod|^spotify/[\d.]+$"),
     (
         "library",
         r"^(?:node(?:\.js)?|request-promise|phpmyadmin|parser|url|default_useragent)\b|httpie/|undici|"

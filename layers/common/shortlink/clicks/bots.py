@@ -16,25 +16,24 @@ changes only later clicks. classifier_version() names them all, as the stats sho
 from functools import cache, lru_cache
 from typing import Any
 
+from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.agent_corrections import compiled_bot_rules, compiled_people_fragments
 from shortlink.clicks.crawler_lists import listed_crawler
 
-PERSON = "person"
 SCANNER = "scanner"
-# The classes a click is counted under (prefetch is decided from the request's headers, not here:
-# shortlink.redirect.click_events).
-AGENT_CLASSES = (PERSON, "crawler", "previewer", SCANNER, "monitor", "library", "ai_agent", "prefetch")
+# The classes agent_class() answers (shortlink.clicks.agent_classes names them).
+AGENT_CLASSES = (PERSON, *BOT_CLASSES)
 # User-Agents remembered with their answer: an environment sees a few thousand browser builds a day
 # (the bench's realistic mix); a string's entry is about 0.5 KiB.
 REMEMBERED_AGENTS = 16384
 # Bumped whenever agent_corrections changes; the lists' versions are their pinned packages' versions.
-OWN_RULES_REVISION = 2
+OWN_RULES_REVISION = 3
 LIST_PACKAGES = ("crawler-user-agents", "crawlerdetect")
 
 
 @cache
 def classifier_version() -> str:
-    """Our rules' revision and the lists' versions, e.g. `2+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
+    """Our rules' revision and the lists' versions, e.g. `3+crawler-user-agents-1.67.0+crawlerdetect-0.4.2`.
     Read from the installed packages' metadata, without importing them."""
     from importlib.metadata import PackageNotFoundError, version
 
@@ -54,7 +53,7 @@ def is_bot(user_agent: str) -> bool:
 
 @lru_cache(maxsize=REMEMBERED_AGENTS)
 def agent_class(user_agent: str) -> str:
-    """The class of AGENT_CLASSES (never prefetch) of a request with this User-Agent."""
+    """The class of AGENT_CLASSES of a request with this User-Agent."""
     agent = user_agent.strip()
     if not agent:
         return "library"

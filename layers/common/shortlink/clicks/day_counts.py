@@ -4,8 +4,9 @@ held them, summed (counters) and merged (unique-visitor registers)."""
 from collections import Counter
 from dataclasses import dataclass, field
 
+from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON, UNKNOWN_BOT
 from shortlink.clicks.events import DIMENSIONS
-from shortlink.clicks.tally import DIMENSION_OF_KEY
+from shortlink.clicks.tally import DIMENSION_OF_KEY, agent_counter
 from shortlink.clicks.unique_visitors import REGISTERS, Registers, merge_registers
 
 
@@ -28,6 +29,13 @@ class DayCounts:
     def hour(self, hour: str) -> tuple[int, int]:
         """Clicks and bots of one hour ("14")."""
         return self.counters[f"clicks@{hour}"], self.counters[f"bots@{hour}"]
+
+    def agents(self, hour: str) -> Counter[str]:
+        """One hour's ("14") clicks per class (shortlink.clicks.agent_classes): its people are its
+        clicks less its bots, and its bots without a class (counted before classes) UNKNOWN_BOT."""
+        clicks, bots = self.hour(hour)
+        classes = Counter({agent: self.counters[agent_counter(hour, agent)] for agent in BOT_CLASSES})
+        return Counter({PERSON: clicks - bots, **classes, UNKNOWN_BOT: bots - classes.total()})
 
     def repeats(self, hour: str) -> int:
         """Repeat clicks of one hour ("14"): counted in its clicks too (shortlink.clicks.repeats)."""

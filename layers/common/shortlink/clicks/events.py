@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Literal, Protocol, get_args
 
+from shortlink.clicks.agent_classes import PERSON, agent_of
 from shortlink.links.keys import is_possible_key
 
 # Every dimension a click is counted by (besides clicks and bots), in the stats' order.
@@ -47,7 +48,7 @@ class ClickEvent:
     referrer: str = DIRECT  # the referring host only
     language: str = UNKNOWN  # the primary subtag of the most preferred language
     campaign: str = NO_CAMPAIGN  # the utm_campaign of the destination the visitor was sent to
-    bot: bool = False
+    agent: str = PERSON  # who made it: PERSON or a bot's class (shortlink.clicks.agent_classes)
     visitor: str = ""  # a daily-salted hash; empty when unknown
     counts: dict[str, int] = field(default_factory=dict)  # the redirect's metrics, see above
     owner: str = ""  # the link's owner (its API key's id) at click time; empty when unknown
@@ -58,6 +59,10 @@ class ClickEvent:
     answered: str = UNKNOWN
 
     @property
+    def bot(self) -> bool:
+        return self.agent != PERSON
+
+    @property
     def link_owner(self) -> "LinkOwner":
         return LinkOwner(self.owner, self.tags)
 
@@ -66,6 +71,11 @@ class ClickEvent:
         them once per link)."""
         data = {**asdict(self), "at": self.at.isoformat()}
         del data["answered"]
+        # `bot` as queued before classes: an ingest of that time still counts the click right.
+        if self.bot:
+            data["bot"] = True
+        else:
+            del data["agent"]
         if not self.counts:
             del data["counts"]
         if not self.repeat:
@@ -99,7 +109,7 @@ class ClickEvent:
             click_id=click_id,
             code=code,
             at=at,
-            bot=data.get("bot") is True,
+            agent=agent_of(data.get("agent"), data.get("bot") is True),
             repeat=data.get("repeat") is True,
             visitor=str(data.get("visitor") or "")[:64],
             counts=carried_counts(data.get("counts")),

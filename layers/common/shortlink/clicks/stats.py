@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, Literal
 
 from shortlink.accepted_moments import RANGE_TEXT, in_utc
+from shortlink.clicks.agent_classes import PERSON, REPORTED_CLASSES
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.events import DIMENSIONS
 from shortlink.clicks.orphans import link_orphans
@@ -93,19 +94,22 @@ def span_days(span: StatsRange) -> tuple[str, str]:
 
 def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str, Any]:
     """The stats of `code` from its days' counters (as the click-stats store reads them, with
-    hourly visitor registers for an hourly series). Clicks and bots count the range's hours;
-    `top` counts the whole days it touches (dimensions are kept per day)."""
+    hourly visitor registers for an hourly series). Clicks, bots, people and the clicks per agent
+    class count the range's hours; `top` counts the whole days it touches (dimensions are kept per day)."""
     by_day = {day.day: day for day in days}
     in_range: dict[str, list[str]] = {}  # day -> its hours ("14") inside the range
     for moment in _point_starts(StatsRange(span.start, span.end, "hour")):
         in_range.setdefault(moment.strftime("%Y-%m-%d"), []).append(f"{moment.hour:02d}")
     points = []
+    range_agents: Counter[str] = Counter()
     for start in _point_starts(span):
         day = by_day.get(start.strftime("%Y-%m-%d"), DayCounts(start.strftime("%Y-%m-%d")))
         hours = [f"{start.hour:02d}"] if span.granularity == "hour" else in_range.get(day.day, [])
         clicks = sum(day.hour(hour)[0] for hour in hours)
         bots = sum(day.hour(hour)[1] for hour in hours)
         repeats = sum(day.repeats(hour) for hour in hours)
+        agents = sum((day.agents(hour) for hour in hours), Counter())
+        range_agents.update(agents)
         if span.granularity == "hour":
             visitors = estimate_registers(day.hour_visitors.get(hours[0], bytearray(REGISTERS)))
         else:
@@ -117,6 +121,8 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
                 "bots": bots,
                 "unique_visitors": visitors,
                 "repeat_clicks": repeats,
+                "people": agents[PERSON],
+                "agents": {agent: agents[agent] for agent in REPORTED_CLASSES},
             }
         )
     dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
@@ -144,6 +150,8 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
         "bots": sum(point["bots"] for point in points),
         "unique_visitors": unique_visitors,
         "repeat_clicks": sum(point["repeat_clicks"] for point in points),
+        "people": range_agents[PERSON],
+        "agents": {agent: range_agents[agent] for agent in REPORTED_CLASSES},
         "series": points,
         "top": {
             dimension: [{"value": value, "clicks": count} for value, count in counts.most_common(TOP_VALUES)]
@@ -153,11 +161,18 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
     }
 
 
+# The series' columns: those from before agent classes first, where existing readers find them,
+# then people and each bot class (shortlink.clicks.agent_classes).
+POINT_COLUMNS = ("start", "clicks", "bots", "unique_visitors", "repeat_clicks", "people")
+BOT_COLUMNS = tuple(agent for agent in REPORTED_CLASSES if agent != PERSON)
+
+
 def series_csv(report: dict[str, Any]) -> str:
-    lines = ["start,clicks,bots,unique_visitors,repeat_clicks"]
-    lines.extend(
-        f"{p['start']},{p['clicks']},{p['bots']},{p['unique_visitors']},{p['repeat_clicks']}" for p in report["series"]
-    )
+    """The series of a report, a row per point; after people, the clicks of each bot class."""
+    lines = [",".join((*POINT_COLUMNS, *BOT_COLUMNS))]
+    for point in report["series"]:
+        cells = [*(point[name] for name in POINT_COLUMNS), *(point["agents"][name] for name in BOT_COLUMNS)]
+        lines.append(",".join(str(cell) for cell in cells))
     return "\r\n".join(lines) + "\r\n"
 
 

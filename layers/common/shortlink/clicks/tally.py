@@ -4,9 +4,9 @@ A pack's clicks of one link and one UTC day form a *part*; a part is counted who
 all, and its ledger entry is the pack's 8-byte digest (a pack of 1,000 clicks is one entry, not
 1,000). A day's counters are named here, as the click-stats items store them: day totals
 (`clicks`, `bots`, `repeats`), the hour-by-hour series (`clicks@14`, `bots@14`, `repeats@14`:
-14:00-14:59 UTC; each only once it counts one) and one
-number per dimension value for the day (`cc#DE` for country DE, `dv#mobile`, ...: see
-`dimension_counter`).
+14:00-14:59 UTC; each only once it counts one), the hour's bots per class (`bots@14#crawler`: see
+`agent_counter`) and one number per dimension value for the day (`cc#DE` for country DE,
+`dv#mobile`, ...: see `dimension_counter`).
 """
 
 import hashlib
@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC
 
+from shortlink.clicks.agent_classes import BOT_CLASSES
 from shortlink.clicks.events import DIMENSIONS, ClickEvent, ClickPack, OrphanVisit
 from shortlink.clicks.orphans import WINDOWS_PER_HOUR, counted_under, orphan_day, orphan_hour_start
 from shortlink.clicks.unique_visitors import sketch_element
@@ -102,6 +103,12 @@ def dimension_counter(dimension: str, value: str) -> str:
     return f"{DIMENSION_KEYS[dimension]}#{value}"
 
 
+def agent_counter(hour: str, agent: str) -> str:
+    """The counter of one hour's ("14") bots of a class, e.g. `bots@14#crawler`. People are the
+    hour's clicks less its bots; bots counted before classes are its bots less their classes'."""
+    return f"bots@{hour}#{agent}"
+
+
 def link_counter(code: str) -> str:
     """An account day's counter of one of its links, e.g. `lk#KgsUc4V`."""
     return f"{LINK_KEY}#{code}"
@@ -122,6 +129,8 @@ def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Co
         if click.bot:
             counts["bots"] += 1
             counts[f"bots@{hour}"] += 1
+            if click.agent in BOT_CLASSES:
+                counts[agent_counter(hour, click.agent)] += 1
         if click.repeat:
             counts["repeats"] += 1
             counts[f"repeats@{hour}"] += 1

@@ -29,7 +29,7 @@ from shortlink.console.plumbing import (
     view,
 )
 from shortlink.console.sessions import Session
-from shortlink.console.stats import chosen_range, clicks_last_7_days, stats_report
+from shortlink.console.stats import chosen_range, people_last_7_days, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
@@ -85,7 +85,7 @@ def links_page() -> Response[Any]:
             key.owner, PAGE_SIZE, cursor, tag or None, utm_campaign=campaign or None, domain=on_domain
         )
     counted = key.allows("stats:read")
-    rows = [{**view(link), "clicks_7d": clicks_last_7_days(link) if counted else None} for link in links]
+    rows = [{**view(link), "people_7d": people_last_7_days(link) if counted else None} for link in links]
     filters = {name: given for name, given in (("tag", tag), ("utm_campaign", campaign), ("domain", domain)) if given}
     next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
     return shown(

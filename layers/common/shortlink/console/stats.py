@@ -48,8 +48,9 @@ def stats_report(link: Link, granularity: Granularity, start: datetime | None, e
     return link_report(link.code, days, span)
 
 
-def clicks_last_7_days(link: Link) -> int:
-    return int(stats_report(link, "day", now() - RANGES["7d"], None)["clicks"])
+def people_last_7_days(link: Link) -> int:
+    """The link's clicks by people (bots left out) over the last 7 days: the links list's figure."""
+    return int(stats_report(link, "day", now() - RANGES["7d"], None)["people"])
 
 
 @router.get("/console/links/<code>/stats.csv")

@@ -1,6 +1,11 @@
 """The KeyValueStore's entries: which links the edge function (edge/viewer-request.js) may answer
-at the POP, and the compact value it reads for each. Decided here, in one place; the sync writes
-exactly what `edge_key`, `edge_entry` and `domains_entry` return.
+at the POP, the key it reads each by and the compact value it finds. Decided here, in one place;
+the sync writes exactly what `edge_key` and `edge_entry` return.
+
+A link's key is `<host>/<code>`: the host name a viewer follows it on (the default domain's name for
+its links), so the function makes one read per follow, built from the request alone, and a host the
+stack does not serve simply misses. A stack without Domains is reached on the distribution's own
+host only: its links keep their bare code, which is what the function reads on that host.
 
 A link's entry is a JSON array, its first item the format's version:
 
@@ -27,7 +32,7 @@ import json
 import math
 from datetime import datetime
 
-from shortlink.domains.model import ShortDomains
+from shortlink.domains.model import ShortDomains, link_key, split_key
 from shortlink.errors import DestinationTooLong
 from shortlink.links.destinations import destination
 from shortlink.links.model import REDIRECT_TYPES, Link
@@ -39,21 +44,30 @@ MAX_VALUE_BYTES = 1024
 FORWARD_QUERY = 1
 CRAWLABLE = 2
 PREVIEW = 4
-# The entry naming the stack's short domains: the function's only setting. No link's key can be
-# it: '.' never starts a code or a host name.
-DOMAINS_KEY = ".domains"
 
 
-def edge_key(link: Link) -> str:
-    """The key the function looks `link` up by: its code, or `<host>/<code>` on a domain other
-    than the default (Link.key)."""
-    return link.key
+def edge_key(link: Link, domains: ShortDomains) -> str | None:
+    """The key the function reads for a follow of `link`: `<host>/<code>` on the host it is served
+    on, its bare code on a stack without Domains; None when its domain is no longer one of
+    `domains` or the key is over the store's limit (the edge never answers it)."""
+    domain, code = split_key(link.key)
+    if domain and domain not in domains.names[1:]:
+        return None
+    key = link_key(domains.public_name(domain) or "", code)
+    return key if len(key.encode()) <= MAX_KEY_BYTES else None
+
+
+def edge_item(link: Link, domains: ShortDomains, now: datetime) -> tuple[str, str] | None:
+    """The key and value the store holds for `link` at `now`, or None when the edge may not answer it."""
+    key = edge_key(link, domains)
+    value = edge_entry(link, now) if key is not None else None
+    return None if key is None or value is None else (key, value)
 
 
 def edge_entry(link: Link, now: datetime) -> str | None:
     """The store's value for `link` at `now`, or None when the edge may not answer it (the sync
     then removes its key): ineligible options, already expired, or over the store's limits."""
-    if not _eligible(link, now) or len(edge_key(link).encode()) > MAX_KEY_BYTES:
+    if not _eligible(link, now):
         return None
     try:
         location = destination(link.url, link.utm, "")
@@ -66,13 +80,6 @@ def edge_entry(link: Link, now: datetime) -> str | None:
     fields = [ENTRY_VERSION, location, link.redirect_type, flags, valid_from, expires_at]
     value = json.dumps(fields, separators=(",", ":"))
     return value if len(value.encode()) <= MAX_VALUE_BYTES else None
-
-
-def domains_entry(domains: ShortDomains) -> str:
-    """The value of DOMAINS_KEY: the stack's short domains' host names, the default first (an
-    empty list without Domains). Without it the function answers nothing: it could not tell a
-    default-domain code from another domain's."""
-    return json.dumps(list(domains.names), separators=(",", ":"))
 
 
 def _eligible(link: Link, now: datetime) -> bool:

@@ -106,13 +106,11 @@ def stream_updates(
     return list(batched_updates(deletes, puts))
 
 
-def chosen_entries(
-    candidates: Iterable[Candidate], pinned: Mapping[str, str] | None = None, budget: int = STORE_BUDGET_BYTES
-) -> dict[str, str]:
-    """What the store should hold: the `pinned` entries (the function's settings), then the
-    hottest candidates (ties: the shorter entry, then the key) while they fit in `budget`."""
-    chosen = dict(pinned or {})
-    room = budget - sum(entry_bytes(key, value) for key, value in chosen.items())
+def chosen_entries(candidates: Iterable[Candidate], budget: int = STORE_BUDGET_BYTES) -> dict[str, str]:
+    """What the store should hold: the hottest candidates (ties: the shorter entry, then the key)
+    while they fit in `budget`."""
+    chosen: dict[str, str] = {}
+    room = budget
     eligible = [candidate for candidate in candidates if fits_limits(candidate.key, candidate.value)]
     eligible.sort(key=lambda candidate: (-candidate.heat, entry_bytes(candidate.key, candidate.value), candidate.key))
     for candidate in eligible:

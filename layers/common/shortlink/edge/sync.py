@@ -3,11 +3,12 @@ stream reports it, and a periodic full reconciliation that repairs whatever drif
 batch, a store edited by hand, the capacity rule's choice after clicks moved). The plans are
 shortlink.edge.store_plan's; the store and the clicks are ports, adapters implement them."""
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Protocol
 
-from shortlink.edge.entries import edge_entry, edge_key
+from shortlink.domains.model import ShortDomains
+from shortlink.edge.entries import edge_item, edge_key
 from shortlink.edge.store_plan import (
     STORE_BUDGET_BYTES,
     Candidate,
@@ -39,24 +40,29 @@ class RecentClicks(Protocol):
         """The link's clicks of the last days: how hot it is."""
 
 
-def entry_change(old: Link | None, new: Link | None, now: datetime) -> EntryChange | None:
+def entry_change(old: Link | None, new: Link | None, domains: ShortDomains, now: datetime) -> EntryChange | None:
     """The store's change after a link went from `old` to `new` (None: created, or removed by
     the table); None when neither state is one the edge answers."""
     link = new or old
-    if link is None:
+    key = None if link is None else edge_key(link, domains)
+    if key is None:
         return None
-    value = edge_entry(new, now) if new is not None else None
-    if value is None and (old is None or edge_entry(old, now) is None):
+    item = edge_item(new, domains, now) if new is not None else None
+    if item is None and (old is None or edge_item(old, domains, now) is None):
         return None
-    return EntryChange(edge_key(link), value)
+    return EntryChange(key, None if item is None else item[1])
 
 
 def push_link_changes(
-    store: EdgeStore, links: Iterable[tuple[Link | None, Link | None]], now: datetime, budget: int = STORE_BUDGET_BYTES
+    store: EdgeStore,
+    links: Iterable[tuple[Link | None, Link | None]],
+    domains: ShortDomains,
+    now: datetime,
+    budget: int = STORE_BUDGET_BYTES,
 ) -> list[StoreUpdate]:
     """Write the store's changes for these (old, new) links, leaving keys first; returns the
     updates written."""
-    changes = [change for old, new in links if (change := entry_change(old, new, now)) is not None]
+    changes = [change for old, new in links if (change := entry_change(old, new, domains, now)) is not None]
     if not changes:
         return []
     updates = stream_updates(changes, store.size(), budget)
@@ -68,20 +74,20 @@ def push_link_changes(
 def reconcile(
     store: EdgeStore,
     links: Iterable[Link],
-    pinned: Mapping[str, str],
+    domains: ShortDomains,
     clicks: RecentClicks,
     now: datetime,
     budget: int = STORE_BUDGET_BYTES,
 ) -> Repairs:
     """Bring the store to what it should hold for every link of the table, and say what that
-    repaired. Clicks are read only when the eligible links do not all fit."""
-    candidates = [Candidate(edge_key(link), value) for link in links if (value := edge_entry(link, now)) is not None]
-    wanted_bytes = sum(entry_bytes(key, value) for key, value in pinned.items())
-    wanted_bytes += sum(entry_bytes(candidate.key, candidate.value) for candidate in candidates)
-    if wanted_bytes > budget:
-        for candidate in candidates:
-            candidate.heat = clicks.recent_clicks(candidate.key)
-    repairs = reconciliation(chosen_entries(candidates, pinned, budget), store.entries())
+    repaired (keys of an earlier layout leave as extra). Clicks are read only when the eligible
+    links do not all fit."""
+    eligible = [(link, item) for link in links if (item := edge_item(link, domains, now)) is not None]
+    candidates = [Candidate(*item) for _, item in eligible]
+    if sum(entry_bytes(candidate.key, candidate.value) for candidate in candidates) > budget:
+        for (link, _), candidate in zip(eligible, candidates, strict=True):
+            candidate.heat = clicks.recent_clicks(link.key)
+    repairs = reconciliation(chosen_entries(candidates, budget), store.entries())
     for update in repairs.updates:
         store.apply(update)
     return repairs

@@ -30,6 +30,7 @@ RESERVED_SLUGS = frozenset(
         "assets",
         "docs",
         "console",
+        "unlock",  # a password link's form posts to /unlock/{code} (shortlink.redirect.routes)
         "export",  # GET /links/export would hide GET /links/{code} of a link so named
         "openapi.json",
         "health",

@@ -11,7 +11,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Hashable
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Protocol
 
 from shortlink.links.model import Link
@@ -111,21 +111,24 @@ def describe(
     return clicks, orphans, counts
 
 
+@dataclass(frozen=True, slots=True)
+class ClickProviders:
+    """What a dispatcher calls after a response, from the composition root, each made on first
+    use: the queue's publisher, the root of the visitors' salt, the reading of clicks and the
+    redirect's metric settings."""
+
+    publisher: "Callable[[], ClickPublisher]"
+    visitor_salt_root: Callable[[], bytes]
+    click_reading: "Callable[[], ClickReading]"
+    metric_settings: "Callable[[], RedirectMetricSettings]"
+
+
 class InvocationRecorder:
     """Collects one invocation's clicks, orphan visits and counts; `take` hands them over and
     starts afresh."""
 
-    def __init__(
-        self,
-        publisher: "Callable[[], ClickPublisher]",
-        visitor_salt_root: Callable[[], bytes],
-        click_reading: "Callable[[], ClickReading]",
-        metric_settings: "Callable[[], RedirectMetricSettings]",
-    ) -> None:
-        self._publisher = publisher
-        self._visitor_salt_root = visitor_salt_root
-        self._click_reading = click_reading
-        self._metric_settings = metric_settings
+    def __init__(self, providers: ClickProviders) -> None:
+        self._providers = providers
         self._pending = PendingWork()
         # Click ids: a random prefix drawn on the first click (never at init, which a snapshot
         # would share) and a sequence: unique, and cheaper than a random id per click.
@@ -152,6 +155,10 @@ class InvocationRecorder:
         counts = self._pending.counts
         counts[metric] = counts.get(metric, 0) + 1
 
+    def described(self, work: PendingWork) -> "tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]":
+        """`work` as `describe` has it, with this recorder's providers (after the response)."""
+        return describe(work, self._providers.visitor_salt_root, self._providers.click_reading)
+
     def take(self) -> PendingWork:
         work, self._pending = self._pending, PendingWork(self._id_prefix)
         return work
@@ -162,5 +169,5 @@ class InlineDispatcher(InvocationRecorder):
         from shortlink.clicks.packing import HeldClicks, PackingRules
 
         held = HeldClicks(PackingRules(window_seconds=0, max_clicks=1))
-        held.add(*describe(self.take(), self._visitor_salt_root, self._click_reading))
-        send(self._publisher(), held.take(time.monotonic()), self._metric_settings)
+        held.add(*self.described(self.take()))
+        send(self._providers.publisher(), held.take(time.monotonic()), self._providers.metric_settings)

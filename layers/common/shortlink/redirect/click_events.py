@@ -1,6 +1,6 @@
 """A click event built from the request that made it, after the visitor has the response: what
-the stats count (country, device, browser, OS, referring host, language, campaign, bot and repeat
-flags) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
+the stats count (country, device, browser, OS, referring host, language, campaign, the agent's
+class and the repeat flag) and a daily-salted visitor hash. The address and User-Agent themselves go no further.
 
 Everything costly is done here, never before the response: the bot lists (shortlink.clicks.bots),
 ua-parser's reading of the device, browser and OS (shortlink.clicks.devices),
@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
-from shortlink.clicks.bots import PERSON, click_class
+from shortlink.clicks.agent_classes import PERSON
+from shortlink.clicks.bots import click_class
 from shortlink.clicks.country_database import CountryDatabase
 from shortlink.clicks.devices import client_of
 from shortlink.clicks.events import DIRECT, NO_CAMPAIGN, UNKNOWN, ClickEvent, hour_bucket
@@ -88,7 +89,7 @@ def country_of(
 
 def announces_preview(headers: Mapping[str, str]) -> bool:
     """A fetch that says it draws a preview (Safari's and others' `X-Purpose: preview`, or
-    `Purpose: preview`): followed, but never a person's click, whatever its User-Agent."""
+    `Purpose: preview`): followed, but counted as a previewer's click, whatever its User-Agent."""
     return "preview" in headers.get("purpose", "").lower() or "preview" in headers.get("x-purpose", "").lower()
 
 
@@ -132,7 +133,8 @@ def click_of(
         address = str(visitor.ip or "")
         visitor_id = visitor_hash(daily_salt(salt_root, at.date()), address, user_agent)
     scanner_likely = reading.scanner_signals.scanner_likely(visitor.ip, visitor_id, code, at_epoch)
-    bot = announces_preview(headers) or click_class(user_agent, scanner_likely) != PERSON
+    agent = "previewer" if announces_preview(headers) else click_class(user_agent, scanner_likely)
+    bot = agent != PERSON
     client = client_of(user_agent, headers)
     return ClickEvent(
         click_id=click_id,
@@ -145,7 +147,7 @@ def click_of(
         referrer=referrer_host(headers.get("referer", "")),
         language=primary_language(visitor.languages),
         campaign=campaign_of(destination),
-        bot=bot,
+        agent=agent,
         # Bots are not visitors: their repeats are bots' clicks already.
         repeat=not bot and reading.recent_follows.is_repeat(code, visitor_id, at_epoch),
         visitor=visitor_id,

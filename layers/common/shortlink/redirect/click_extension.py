@@ -29,20 +29,18 @@ from typing import TYPE_CHECKING, Any
 
 from shortlink.redirect.click_dispatch import (
     ClickDispatcher,
+    ClickProviders,
     InlineDispatcher,
     InvocationRecorder,
     PendingWork,
-    describe,
 )
 from shortlink.redirect.click_sending import deliver, emit, send
 from shortlink.redirect.lambda_extensions import EXTENSION_NAME, ExtensionsClient, LambdaExtensionsApi
 from shortlink.redirect.lost_clicks import log_lost
 
 if TYPE_CHECKING:
-    from shortlink.clicks.events import ClickPack, ClickPublisher
+    from shortlink.clicks.events import ClickPack
     from shortlink.clicks.packing import Flush, HeldClicks, PackingRules
-    from shortlink.redirect.click_events import ClickReading
-    from shortlink.settings.metrics import RedirectMetricSettings
 
 logger = logging.getLogger("shortlink.clicks")
 
@@ -65,15 +63,9 @@ def guarded(work: Callable[..., None], *args: Any) -> None:
 
 class ExtensionDispatcher(InvocationRecorder):
     def __init__(
-        self,
-        publisher: "Callable[[], ClickPublisher]",
-        visitor_salt_root: Callable[[], bytes],
-        click_reading: "Callable[[], ClickReading]",
-        metric_settings: "Callable[[], RedirectMetricSettings]",
-        extensions: ExtensionsClient,
-        rules: "Callable[[], PackingRules]",
+        self, providers: ClickProviders, extensions: ExtensionsClient, rules: "Callable[[], PackingRules]"
     ) -> None:
-        super().__init__(publisher, visitor_salt_root, click_reading, metric_settings)
+        super().__init__(providers)
         self._extensions = extensions
         self._rules = rules
         self._held: HeldClicks | None = None  # made on first use: the settings are read then
@@ -126,7 +118,7 @@ class ExtensionDispatcher(InvocationRecorder):
         self._hold(self._handed_over(deadline_ms))
 
     def _send(self, flush: "Flush") -> None:
-        send(self._publisher(), flush, self._metric_settings)
+        send(self._providers.publisher(), flush, self._providers.metric_settings)
 
     def _handed_over(self, deadline_ms: int | None) -> list[PendingWork]:
         """This invocation's work, once its handler is done, and any an unseen one left."""
@@ -153,7 +145,7 @@ class ExtensionDispatcher(InvocationRecorder):
 
     def _hold(self, works: list[PendingWork]) -> None:
         """Hold the works' clicks; send what is held if it is due."""
-        described = [describe(work, self._visitor_salt_root, self._click_reading) for work in works]
+        described = [self.described(work) for work in works]
         with self._state:
             held = self._held_clicks()
             for clicks, orphans, counts in described:
@@ -207,7 +199,7 @@ class ExtensionDispatcher(InvocationRecorder):
     def send_before(self, deadline: float) -> None:
         """Send everything held, and any work not yet taken, by `deadline` (monotonic). What is
         not known to be queued by then is logged for replay and counted as HeldClicksLost."""
-        described = [describe(work, self._visitor_salt_root, self._click_reading) for work in self._drain_handed()]
+        described = [self.described(work) for work in self._drain_handed()]
         if not self._state.acquire(timeout=max(0.0, deadline - time.monotonic())):
             return
         try:
@@ -220,12 +212,14 @@ class ExtensionDispatcher(InvocationRecorder):
         finally:
             self._state.release()
         if not flush.packs:  # nothing held (an environment of refusals, checks or no clicks yet)
-            emit(flush.counts, self._metric_settings)  # no client made, no thread started within SIGTERM's 500 ms
+            emit(
+                flush.counts, self._providers.metric_settings
+            )  # no client made, no thread started within SIGTERM's 500 ms
             return
         queued: list[ClickPack] = []
 
         def send_all() -> None:
-            publisher = self._publisher()
+            publisher = self._providers.publisher()
             for pack in flush.packs:
                 if not deliver(publisher, [pack], attempts=1):
                     queued.append(pack)
@@ -239,24 +233,17 @@ class ExtensionDispatcher(InvocationRecorder):
         if lost:
             counts.update(log_lost(lost))
             counts["HeldClicksLost"] = sum(len(pack.clicks) for pack in lost)
-        emit(counts, self._metric_settings)
+        emit(counts, self._providers.metric_settings)
 
 
 def click_dispatcher(
-    publisher: "Callable[[], ClickPublisher]",
-    visitor_salt_root: Callable[[], bytes],
-    click_reading: "Callable[[], ClickReading]",
-    packing_rules: "Callable[[], PackingRules]",
-    metric_settings: "Callable[[], RedirectMetricSettings]",
-    extensions_api: str,
+    providers: ClickProviders, packing_rules: "Callable[[], PackingRules]", extensions_api: str
 ) -> ClickDispatcher:
     """The extension where Lambda's Extensions API exists (`extensions_api`, its address; call
     at init), else inline sending. The providers come from the composition root and are called
     after a response."""
     if extensions_api:
         extensions = LambdaExtensionsApi(extensions_api)
-        return ExtensionDispatcher(
-            publisher, visitor_salt_root, click_reading, metric_settings, extensions, packing_rules
-        )
+        return ExtensionDispatcher(providers, extensions, packing_rules)
     logger.warning("no Lambda Extensions API (AWS_LAMBDA_RUNTIME_API unset): clicks are sent inline")
-    return InlineDispatcher(publisher, visitor_salt_root, click_reading, metric_settings)
+    return InlineDispatcher(providers)

@@ -122,6 +122,26 @@ def edge_click(follow: EdgeFollow, link: Link | None, salt_root: bytes | None, r
     )
 
 
+def lines_by_minute(
+    lines: Iterable[tuple[str, str]], offered_again: Iterable[str], now: datetime
+) -> dict[datetime, int]:
+    """How many of `lines` (each with the id of the record that carried it, in the stream's
+    order) ingest has read for good, by the minute their request was made (UTC): those of the
+    records before the first `offered_again` (Kinesis offers that one and every later one again,
+    so their lines are counted when they come back). A line whose timestamp does not read counts
+    in `now`'s minute. What shortlink.edge.count_check compares with CloudFront's count."""
+    again = set(offered_again)
+    minutes: dict[datetime, int] = {}
+    for record, line in lines:
+        if record in again:
+            break
+        stamp = line.split("\t", 1)[0]
+        moment = _moment(float(stamp)) if _is_epoch(stamp) else now
+        minute = moment.replace(second=0, microsecond=0)
+        minutes[minute] = minutes.get(minute, 0) + 1
+    return minutes
+
+
 def _is_epoch(text: str) -> bool:
     whole, _, fraction = text.partition(".")
     return whole.isascii() and whole.isdigit() and (not fraction or (fraction.isascii() and fraction.isdigit()))

@@ -47,7 +47,7 @@ def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, An
     if key is None:  # a host that is none of the stack's domains
         return refused(services, NO_SUCH_ADDRESS, request)
     try:
-        found = services.links().lookup(key)
+        found = services.links.lookup(key)
     except StorageUnavailable:
         return unavailable(services, "link lookup failed")
     ready = found.prepared

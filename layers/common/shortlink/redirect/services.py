@@ -1,6 +1,7 @@
 """What the redirect's walk and its pages call, handed down by the composition root
-(shortlink.wiring.redirect_services): the settings they read, already read, and the providers of
-the adapters they may use, each made on first use."""
+(shortlink.wiring.redirect_services) once per environment: the settings they read, already read,
+this environment's cache of links, which every follow reads, and the providers of the adapters
+only some follows use, each made on first use."""
 
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # ports and adapters' types only: none of them loads before i
 
 @dataclass(frozen=True, slots=True)
 class RedirectServices:
-    links: "Callable[[], CachedLinks[PlainRedirect]]"
+    links: "CachedLinks[PlainRedirect]"
     dispatcher: ClickDispatcher
     reading: RequestReading
     unlock_attempts_per_window: int

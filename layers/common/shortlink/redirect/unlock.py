@@ -21,8 +21,9 @@ def unlock(services: RedirectServices, request: RedirectRequest, link: Link) -> 
     form on GET, the form with an error on a wrong or missing password, 429 past the attempts
     allowed per link and client address."""
     method = request.method
+    code = link.code
     if method in ("GET", "HEAD"):
-        return form(200, None)
+        return form(code, 200, None)
     if method != "POST":
         return WRONG_METHOD.page({"Allow": "GET, HEAD, POST"})
     fields = request.form
@@ -30,7 +31,7 @@ def unlock(services: RedirectServices, request: RedirectRequest, link: Link) -> 
         return TOO_LARGE.page()
     password = fields.get("password", "")
     if not password:
-        return form(400, "Enter the password.")
+        return form(code, 400, "Enter the password.")
     client = str(request.client_ip or "unknown")
     limit = services.unlock_attempts_per_window
     try:
@@ -39,19 +40,19 @@ def unlock(services: RedirectServices, request: RedirectRequest, link: Link) -> 
         services.dispatcher.count("UnlockThrottled")
         minutes = -(-limited.retry_after // 60)
         message = f"Too many attempts. Try again in {minutes} minute{'s' if minutes > 1 else ''}."
-        return form(429, message, {"Retry-After": str(limited.retry_after)})
+        return form(code, 429, message, {"Retry-After": str(limited.retry_after)})
     except StorageUnavailable:
         return unavailable(services, "unlock attempt not counted")
     if not password_matches(password, link.password_hash or ""):
         services.dispatcher.count("UnlockFailures")
-        return form(403, "Wrong password. Try again.")
+        return form(code, 403, "Wrong password. Try again.")
     return None
 
 
-def form(status: int, error: str | None, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
-    """The unlock form, with `error` above it when there is one."""
+def form(code: str, status: int, error: str | None, extra_headers: dict[str, str] | None = None) -> dict[str, Any]:
+    """The unlock form of the link `code`, with `error` above it when there is one."""
     return {
         "statusCode": status,
         "headers": {**HEADERS, **(extra_headers or {})},
-        "body": unlock_form(error, MAX_LENGTH),
+        "body": unlock_form(code, error, MAX_LENGTH),
     }

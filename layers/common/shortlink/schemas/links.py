@@ -2,7 +2,7 @@
 and one JSON shape for answers."""
 
 import re
-from dataclasses import fields
+from dataclasses import dataclass, fields
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -12,6 +12,7 @@ from shortlink import accepted_moments
 from shortlink.accepted_moments import in_utc
 from shortlink.access.passwords import MAX_LENGTH as MAX_PASSWORD_LENGTH
 from shortlink.access.passwords import MIN_LENGTH as MIN_PASSWORD_LENGTH
+from shortlink.domains.model import ShortDomains
 from shortlink.links.destinations import Utm
 from shortlink.links.model import Link
 from shortlink.links.previews import LinkPreview
@@ -205,3 +206,21 @@ class LinkView(BaseModel):
         )
         del values["password_hash"]
         return cls.model_validate(values)
+
+
+@dataclass(frozen=True, slots=True)
+class LinkShowing:
+    """How a door shows links, read from its request once: the default domain's base URL (the
+    stack's public base, or the host the request came in on) and the stack's short domains."""
+
+    default_base: str
+    domains: ShortDomains
+
+    def view(self, link: Link) -> LinkView:
+        """`link` with its short URL and domain on its own domain."""
+        base = self.domains.base_url(link.domain, self.default_base)
+        return LinkView.of(link, base, self.domains.public_name(link.domain))
+
+    def shown(self, link: Link) -> dict[str, Any]:
+        """The view as an answer and a `link.*` event carry it."""
+        return self.view(link).model_dump(mode="json")

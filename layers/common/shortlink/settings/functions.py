@@ -84,6 +84,9 @@ FUNCTIONS: dict[str, FunctionSettings] = {
     # The counters' day items; the lake's workgroup and database (the lake stack's outputs) are
     # read on first use.
     "click-lake-check": FunctionSettings(("CLICK_STATS_TABLE",), ()),
+    # CloudWatch only, under the stack's metrics namespace (EDGE_FUNCTION_NAME, the edge stack's
+    # output, is read on first use).
+    "edge-counts": FunctionSettings((), (RedirectMetricSettings,)),
     "webhook-endpoints": FunctionSettings(("API_KEYS_TABLE", "WEBHOOKS_TABLE"), (*LINK_ROUTES, WebhookSettings)),
     # Links: the owners and tags of the links an event names.
     "webhooks": FunctionSettings(

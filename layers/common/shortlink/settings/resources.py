@@ -26,3 +26,6 @@ class Resources(EnvironmentModel):
     click_lake_database: Resource = resource("CLICK_LAKE_DATABASE")
     # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
     edge_store: Resource = resource("EDGE_STORE_ARN")
+    # The edge's viewer-request function, whose invocations its counts are checked against
+    # (shortlink.edge.count_check).
+    edge_function: Resource = resource("EDGE_FUNCTION_NAME")

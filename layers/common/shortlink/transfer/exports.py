@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from shortlink.clicks.day_counts import DayCounts
-from shortlink.clicks.stats import StatsRange, link_report, span_days, spreadsheet_cell
+from shortlink.clicks.stats import BOT_COLUMNS, StatsRange, link_report, span_days, spreadsheet_cell
 from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.ports import LinkRepository
@@ -38,7 +38,8 @@ CSV_COLUMNS = (
     "rules",
     "domain",
 )
-STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks")
+# Columns added later come last, so a reader of the earlier ones finds them where they were.
+STATS_COLUMNS = ("code", "day", "clicks", "bots", "unique_visitors", "domain", "repeat_clicks", "people", *BOT_COLUMNS)
 # How the API shows a link (shortlink.api.link_presentation.link_view).
 ViewOf = Callable[[Link], LinkView]
 
@@ -112,5 +113,6 @@ def stats_csv(
             if point["clicks"]:
                 day = point["start"][:10]
                 row = (link.code, day, point["clicks"], point["bots"], point["unique_visitors"], domain)
-                writer.writerow((*row, point["repeat_clicks"]))
+                agents = (point["agents"][agent] for agent in BOT_COLUMNS)
+                writer.writerow((*row, point["repeat_clicks"], point["people"], *agents))
     return out.getvalue()

@@ -333,6 +333,15 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
     load balancer's names itself in `requestContext.elb` (its path is matched against `routes`);
     any other is API Gateway's, read here in one call: a redirect's hit reads no more before its
     response."""
+    try:  # API Gateway names every part but the path's: read without defaults (a hit's time)
+        context = event["requestContext"]
+        headers = event["headers"]
+        if "elb" not in context and "host" in headers:
+            parameters = event.get("pathParameters") or {}
+            route, query = event["routeKey"] or "", event["rawQueryString"] or ""
+            return HTTP_API, route, context["http"]["method"], parameters, headers, query
+    except (KeyError, TypeError):  # an event made by hand may leave parts out: read below
+        pass
     context = event.get("requestContext") or {}
     if "elb" in context:
         return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)

@@ -28,7 +28,7 @@ from shortlink.wiring.clicks import (
     packing_rules,
     visitor_salt_root,
 )
-from shortlink.wiring.edge import edge_store, link_scan, link_stream_changes, recent_link_clicks
+from shortlink.wiring.edge import edge_counts, edge_store, link_scan, link_stream_changes, recent_link_clicks
 from shortlink.wiring.environment import (
     addresses,
     forget_settings,
@@ -103,6 +103,7 @@ __all__ = [
     "console_session_secret",
     "counted_link_days",
     "domain_settings",
+    "edge_counts",
     "edge_store",
     "forget_cached_links",
     "forget_settings",

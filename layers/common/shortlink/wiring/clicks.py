@@ -98,16 +98,11 @@ def click_dispatcher() -> "ClickDispatcher":
     """The redirect's click dispatcher, with this module's providers: the redirect makes it once,
     at init (Lambda takes an extension's registration only then), and keeps it; not cached here,
     so reset() never forgets the one registered."""
+    from shortlink.redirect.click_dispatch import ClickProviders
     from shortlink.redirect.click_extension import click_dispatcher as dispatcher_for
 
-    return dispatcher_for(
-        click_publisher,
-        visitor_salt_root,
-        click_reading,
-        packing_rules,
-        redirect_metric_settings,
-        lambda_runtime().extensions_api,
-    )
+    providers = ClickProviders(click_publisher, visitor_salt_root, click_reading, redirect_metric_settings)
+    return dispatcher_for(providers, packing_rules, lambda_runtime().extensions_api)
 
 
 @factory

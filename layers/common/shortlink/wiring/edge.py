@@ -1,15 +1,17 @@
-"""The edge tier's sync (functions/edge_sync): the store it writes, the links it reads."""
+"""The edge tier's sync (functions/edge_sync): the store it writes, the links it reads; and the
+counts its check reads (functions/edge_counts)."""
 
 from typing import TYPE_CHECKING, Any
 
 from shortlink.wiring.clicks import click_stats
-from shortlink.wiring.environment import resources
+from shortlink.wiring.environment import resources, settings_of
 from shortlink.wiring.factories import factory
 
 if TYPE_CHECKING:
     from datetime import date
 
     from shortlink.adapters.cloudfront.key_value_store import KeyValueStore
+    from shortlink.adapters.cloudwatch.edge_counts import CloudWatchEdgeCounts
     from shortlink.adapters.dynamodb.link_feed import DynamoLinkScan
     from shortlink.adapters.dynamodb.recent_clicks import RecentLinkClicks
     from shortlink.links.model import Link
@@ -44,3 +46,19 @@ def recent_link_clicks(today: "date") -> "RecentLinkClicks":
     from shortlink.adapters.dynamodb.recent_clicks import RecentLinkClicks
 
     return RecentLinkClicks(click_stats(), today)
+
+
+@factory
+def edge_counts() -> "CloudWatchEdgeCounts":
+    """CloudFront's count of the edge function's invocations (us-east-1) and ingest's of the log
+    lines it read (this region), under the stack's metrics namespace."""
+    from shortlink.adapters.botocore_clients import botocore_client
+    from shortlink.adapters.cloudwatch.edge_counts import CLOUDFRONT_METRICS_REGION, CloudWatchEdgeCounts
+    from shortlink.settings.metrics import RedirectMetricSettings
+
+    return CloudWatchEdgeCounts(
+        botocore_client("cloudwatch", region_name=CLOUDFRONT_METRICS_REGION),
+        botocore_client("cloudwatch"),
+        resources().edge_function.value,
+        settings_of(RedirectMetricSettings).namespace,
+    )

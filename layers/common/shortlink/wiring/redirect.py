@@ -52,6 +52,7 @@ def cached_links() -> "CachedLinks[PlainRedirect]":
 def forget_cached_links() -> None:
     """A fresh environment's view of links: the next follow reads the table again."""
     cached_links.cache_clear()
+    redirect_services.cache_clear()  # which holds the cache
 
 
 @factory
@@ -79,11 +80,12 @@ def request_reading() -> "RequestReading":
 @factory
 def redirect_services(dispatcher: "ClickDispatcher") -> "RedirectServices":
     """What the redirect's walk and pages call (shortlink.redirect.services), with `dispatcher`,
-    which the redirect made at init; its settings read once, its adapters made on first use."""
+    which the redirect made at init; its settings read once, the cache of links made with it (the
+    first request makes it), its other adapters made on first use."""
     from shortlink.redirect.services import RedirectServices
 
     return RedirectServices(
-        links=cached_links,
+        links=cached_links(),
         dispatcher=dispatcher,
         reading=request_reading(),
         unlock_attempts_per_window=settings_of(RateLimitSettings).unlock_attempts_per_window,

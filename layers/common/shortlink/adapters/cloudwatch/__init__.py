@@ -1,0 +1,1 @@
+"""CloudWatch: metrics the stack reads back (the edge's counts)."""

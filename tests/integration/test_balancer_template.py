@@ -1,0 +1,200 @@
+"""The Application Load Balancer front (template.yaml's Front, balancer.yaml): its listener rules
+route what the HTTP API routes, within the load balancer's limits; it exists, with its DNS, health
+checks and alarms, only when it is the front, in one region or several."""
+
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import cfnlint.api
+import pytest
+from cfnlint.config import ManualArgs
+from samcli.yamlhelper import yaml_parse
+
+from shortlink.links.slugs import RESERVED_SLUGS
+from tests.integration.test_template import CERTIFICATE, DOMAIN, STREAM, THREE_REGIONS, Rendered
+from tools.developers.devstack.template import LocalTemplate
+
+ROOT = Path(__file__).resolve().parents[2]
+BALANCER = yaml_parse((ROOT / "balancer.yaml").read_text())
+ON_BALANCER = {**DOMAIN, "Front": "LoadBalancer"}
+SEVERAL_REGIONS = {**THREE_REGIONS, "ClickStatsStreamArn": STREAM}
+# A value for each path parameter of the HTTP API's routes ({proxy+} spans segments).
+PARAMETER_VALUES = {"code": "Ab3xY9z", "file": "apple-app-site-association", "key_id": "k1", "endpoint_id": "e1",
+                    "proxy+": "links/Ab3xY9z/edit"}  # fmt: skip
+# The load balancer's documented quotas (Elastic Load Balancing, Application Load Balancer quotas).
+MAX_RULES_PER_LISTENER = 100
+MAX_CONDITION_VALUES_PER_RULE = 5
+MAX_WILDCARDS_PER_RULE = 5
+
+
+def path_pattern(pattern: str) -> re.Pattern[str]:
+    """An ALB path pattern as it matches: case-sensitive, `*` any characters (`/` too), `?` one."""
+    return re.compile("".join({"*": ".*", "?": "."}.get(c, re.escape(c)) for c in pattern) + r"\Z")
+
+
+def rules() -> list[dict[str, Any]]:
+    """The HTTPS listener's rules, in the order the load balancer tests them (by priority)."""
+    found = [
+        resource["Properties"]
+        for resource in BALANCER["Resources"].values()
+        if resource["Type"] == "AWS::ElasticLoadBalancingV2::ListenerRule"
+    ]
+    return sorted(found, key=lambda rule: rule["Priority"])
+
+
+@cache
+def balancer_parameters() -> dict[str, Any]:
+    """What the main template gives the Balancer stack."""
+    parameters: dict[str, Any] = yaml_parse((ROOT / "template.yaml").read_text())["Resources"]["Balancer"][
+        "Properties"
+    ]["Parameters"]
+    return parameters
+
+
+def function_of_target_group(logical_id: str) -> str:
+    """The main template's function a target group invokes (by the parameter it is given)."""
+    [target] = BALANCER["Resources"][logical_id]["Properties"]["Targets"]
+    function, attribute = balancer_parameters()[target["Id"]["Ref"]]["Fn::GetAtt"]
+    assert attribute == "Arn"
+    return str(function)
+
+
+def routed_to(method: str, path: str) -> str:
+    """The function the load balancer invokes for a request: the first rule whose every condition
+    holds, else the listener's default action."""
+    for rule in rules():
+        conditions = {condition["Field"]: condition for condition in rule["Conditions"]}
+        methods = conditions["http-request-method"]["HttpRequestMethodConfig"]["Values"]
+        patterns = conditions["path-pattern"]["PathPatternConfig"]["Values"]
+        if method in methods and any(path_pattern(p).match(path) for p in patterns):
+            [action] = rule["Actions"]
+            return function_of_target_group(action["TargetGroupArn"]["Ref"])
+    [default] = BALANCER["Resources"]["HttpsListener"]["Properties"]["DefaultActions"]
+    return function_of_target_group(default["TargetGroupArn"]["Ref"])
+
+
+def test_every_http_api_route_reaches_the_same_function_through_the_load_balancer():
+    # Given every route of the HTTP API as SAM defines it (template.yaml's HttpApi events)
+    routes = LocalTemplate.load(ROOT / "template.yaml").api().routes
+    checked = 0
+    for route in routes:
+        path = re.sub(r"\{([^}]+)\}", lambda m: PARAMETER_VALUES[m.group(1)], route.path)
+        for method in route.methods:
+            # Then the listener rules send a request of it to the function the API would
+            assert routed_to(method, path) == route.function_name, (method, route.path)
+            checked += 1
+    assert checked >= 30
+    # and every reserved slug the API answers itself goes to the same function as under the API
+    assert routed_to("GET", "/health") == "RedirectFunction"
+    assert "health" in RESERVED_SLUGS
+
+
+def test_the_rules_stay_within_the_load_balancers_limits():
+    found = rules()
+    assert len(found) <= MAX_RULES_PER_LISTENER
+    assert len({rule["Priority"] for rule in found}) == len(found)
+    for rule in found:
+        values = [value for condition in rule["Conditions"] for value in next(
+            config["Values"] for key, config in condition.items() if key.endswith("Config"))]  # fmt: skip
+        assert len(values) <= MAX_CONDITION_VALUES_PER_RULE, rule
+        assert sum(value.count("*") + value.count("?") for value in values) <= MAX_WILDCARDS_PER_RULE, rule
+
+
+def test_the_load_balancer_is_https_with_a_tls_1_3_policy_and_http_only_redirects():
+    resources = BALANCER["Resources"]
+    https = resources["HttpsListener"]["Properties"]
+    assert (https["Protocol"], https["Port"]) == ("HTTPS", 443)
+    assert https["SslPolicy"].startswith("ELBSecurityPolicy-TLS13-")
+    assert https["Certificates"] == [{"CertificateArn": {"Ref": "CertificateArn"}}]
+    [redirect] = resources["HttpListener"]["Properties"]["DefaultActions"]
+    assert (redirect["Type"], redirect["RedirectConfig"]["Protocol"]) == ("redirect", "HTTPS")
+    attributes = {a["Key"]: a["Value"] for a in resources["LoadBalancer"]["Properties"]["LoadBalancerAttributes"][:4]}
+    # The visitor's address is the one the load balancer appends, never one a client wrote
+    assert attributes["routing.http.xff_header_processing.mode"] == "append"
+    assert attributes["routing.http.drop_invalid_header_fields.enabled"] == "true"
+    # Each target group may be invoked by the load balancer, and only after that permission exists
+    groups = {n: r for n, r in resources.items() if r["Type"] == "AWS::ElasticLoadBalancingV2::TargetGroup"}
+    assert len(groups) == 8
+    for group in groups.values():
+        permission = resources[group["DependsOn"]]["Properties"]
+        assert permission["Principal"] == "elasticloadbalancing.amazonaws.com"
+        assert permission["FunctionName"] == group["Properties"]["Targets"][0]["Id"]
+        assert group["Properties"]["TargetType"] == "lambda"
+    # Only the redirect is health-checked, on a path no link can take
+    checked = [n for n, g in groups.items() if g["Properties"]["HealthCheckEnabled"]]
+    assert checked == ["RedirectTargets"]
+    assert BALANCER["Mappings"]["HealthCheck"]["Target"]["Path"].strip("/") in RESERVED_SLUGS
+
+
+# The templates' own lint (test_template.py) weighs every condition; this lints the deployment
+# with the most resources as it is deployed: the load balancer in each of three regions.
+def test_cfn_lint_finds_nothing_for_the_load_balancer_in_three_regions():
+    parameters = {**ON_BALANCER, **SEVERAL_REGIONS}
+    matches = cfnlint.api.lint_file(ROOT / "template.yaml", config=ManualArgs(parameters=[parameters]))
+    assert [str(match) for match in matches] == []
+
+
+def functions_outside_any_vpc(resources: dict[str, Any]) -> bool:
+    functions = [r for r in resources.values() if r["Type"] == "AWS::Serverless::Function"]
+    return bool(functions) and not any("VpcConfig" in f["Properties"] for f in functions)
+
+
+@pytest.mark.parametrize("regions", [{}, SEVERAL_REGIONS], ids=["one", "three"])
+def test_the_http_api_front_has_no_load_balancer(regions):
+    resources = Rendered({**DOMAIN, **regions}, region="us-east-1").resources()
+    front = {"Balancer", "LoadBalancer", "HttpsListener", "BalancerErrorAlarm"}
+    assert not front & set(resources)
+    assert {"ShortDomain", "ShortDomainRecordIpv4", "ApiErrorRateAlarm"} <= set(resources)
+    assert resources["ShortlinkApi"]["Properties"]["DisableExecuteApiEndpoint"] is False
+
+
+@pytest.mark.parametrize("regions", [{}, SEVERAL_REGIONS], ids=["one", "three"])
+def test_the_load_balancer_front_takes_the_domain_the_health_checks_and_the_alarms(regions):
+    rendered = Rendered({**ON_BALANCER, **regions}, region="us-east-1")
+    resources = rendered.resources()
+    # The load balancer, with the stack's certificate, and the functions still outside any VPC
+    front = {"Balancer", "LoadBalancer", "HttpsListener", "HttpListener", "FirstSubnet", "SecondSubnet"}
+    assert front <= set(resources)
+    assert resources["HttpsListener"]["Properties"]["Certificates"] == [{"CertificateArn": CERTIFICATE}]
+    assert functions_outside_any_vpc(resources)
+    assert not {"NatGateway", "AWS::EC2::NatGateway"} & {r["Type"] for r in resources.values()}
+    # The HTTP API stays (its routes are the rules' source) but no one can call it
+    assert resources["ShortlinkApi"]["Properties"]["DisableExecuteApiEndpoint"] is True
+    # The domain aliases the load balancer, not an API Gateway domain
+    # (the API's A record updated in place, so that switching never holds two records of one name)
+    assert not {"ShortDomain", "ShortDomainRecordIpv6"} & set(resources)
+    record = resources["ShortDomainRecordIpv4"]["Properties"]
+    assert record["AliasTarget"] == {
+        "DNSName": {"Fn::GetAtt": ["Balancer", "Outputs.DNSName"]},
+        "HostedZoneId": {"Fn::GetAtt": ["Balancer", "Outputs.CanonicalHostedZoneID"]},
+    }
+    if regions:
+        # Several regions: a latency record per region, skipped while the load balancer fails its check
+        assert (record["SetIdentifier"], record["Region"]) == ("us-east-1", "us-east-1")
+        check = resources["ApiHealthCheck"]["Properties"]["HealthCheckConfig"]
+        assert check["FullyQualifiedDomainName"] == {"Fn::GetAtt": ["Balancer", "Outputs.DNSName"]}
+        assert check["ResourcePath"] == "/robots.txt"
+    else:
+        assert not {"SetIdentifier", "Region", "HealthCheckId"} & set(record)
+    # Its alarms instead of the API's
+    alarms = {n for n, r in resources.items() if r["Type"] == "AWS::CloudWatch::Alarm"}
+    balancer_alarms = {"BalancerTargetErrorRateAlarm", "BalancerErrorAlarm", "BalancerRejectedConnectionAlarm"}
+    assert balancer_alarms | {"BalancerResponseTimeAlarm"} <= alarms
+    assert "ApiErrorRateAlarm" not in alarms
+    # and no link may point at its own host name (a loop)
+    own_hosts = resources["OwnHostsParameter"]["Properties"]["Value"]["Fn::Sub"]
+    assert own_hosts.endswith(",${LoadBalancerDnsName}")
+
+
+@pytest.mark.parametrize(
+    ("parameters", "broken"),
+    [
+        ({"Front": "LoadBalancer"}, {"LoadBalancerNeedsADomain"}),
+        ({**ON_BALANCER, "EnableEdge": "true"}, {"LoadBalancerNeedsADomain"}),
+        (ON_BALANCER, set()),
+    ],
+)
+def test_the_load_balancer_needs_a_domain_and_goes_without_the_edge(parameters, broken):
+    assert Rendered(parameters).broken_rules() == broken
