@@ -112,6 +112,9 @@ class LoadBalancerEvent:
                 self._by_method[method] = (literal, (route, template[2:-1]), templates)
             else:
                 templates.append((route, tuple(template.split("/"))))
+        # Per method: the route and named parts of each path matched so far (a link's code is
+        # followed again and again), up to ROUTED_PATHS_KEPT of them.
+        self._routed: dict[str, dict[str, tuple[str, Mapping[str, str]]]] = {method: {} for method in self._by_method}
 
     def read(self, event: dict[str, Any]) -> EventParts:
         return self.read_shaped(event)[1:]
@@ -127,18 +130,25 @@ class LoadBalancerEvent:
             single = event.get("queryStringParameters")
             query = "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
         method, path = event.get("httpMethod") or "GET", event.get("path") or "/"
-        routing = self._by_method.get(method)
-        if routing is None:
+        routed = self._routed.get(method)
+        if routed is None:
             return self, "", method, {}, headers, query
-        literal, one_part, templates = routing
+        known = routed.get(path)
+        if known is None:
+            if len(routed) >= ROUTED_PATHS_KEPT:
+                routed.clear()
+            known = routed[path] = self._route(method, path)
+        return self, known[0], method, known[1], headers, query
+
+    def _route(self, method: str, path: str) -> tuple[str, Mapping[str, str]]:
+        """The route `path` takes for `method` ("" for none) and the parts it names."""
+        literal, one_part, templates = self._by_method[method]
         route = literal.get(path)
         if route is not None:
-            return self, route, method, {}, headers, query
+            return route, {}
         if one_part is not None and path.count("/") == 1 and len(path) > 1:
-            part = path[1:]
-            return self, one_part[0], method, {one_part[1]: _decoded(part) if "%" in part else part}, headers, query
-        route, parameters = _matched(templates, path.split("/"))
-        return self, route, method, parameters, headers, query
+            return one_part[0], {one_part[1]: _decoded(path[1:])}
+        return _matched(templates, path.split("/"))
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         if self.multi_value:
@@ -252,6 +262,8 @@ class LoadBalancerEvent:
         }
 
 
+# How many paths a load balancer's shape keeps routed, per method (visitors' paths are any).
+ROUTED_PATHS_KEPT = 4096
 # How many GET answers a load balancer's shape keeps shaped (a cached link's answer is the same
 # object at each hit); past this many they are all made afresh.
 SHAPED_ANSWERS_KEPT = 1024
