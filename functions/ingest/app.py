@@ -1,22 +1,16 @@
 """SQS → click counters, each pack of clicks exactly once.
 
 Powertools' BatchProcessor reads the batch (a malformed message fails alone, and after five
-tries rests in the dead-letter queue). Each pack's clicks are then grouped per link and UTC day
-(shortlink.clicks.tally), and each group is counted with one write (a cool day) or one
-transaction (a hot one) per 64 packs, counters and ledger together (see
-adapters/dynamodb/click_counter.py): writes per batch follow the link-days, never the clicks. A
-group that cannot be written reports its messages as failed; SQS offers them again, and the
-ledger skips every pack that was in fact counted.
+tries rests in the dead-letter queue). Each pack's clicks are grouped per link and UTC day
+(shortlink.clicks.tally), each group counted with one write or one transaction per 64 packs,
+counters and ledger together (adapters/dynamodb/click_counter.py): writes follow the link-days,
+never the clicks. A group that cannot be written reports its messages as failed; SQS offers them
+again, and the ledger skips every pack that was in fact counted.
 
 The clicks the edge answered come as CloudFront real-time log lines through Kinesis
 (shortlink.redirect.edge_log_clicks): one pack per follow, its id the edge's request id, counted
-by the same ledger, so a line delivered twice, late or out of order is counted once.
-
-Each click counts where it was answered: the clicks of the queue in this function's region,
-the log lines' at the edge (the `answered` dimension).
-
-The redirect's metrics ride on its clicks (shortlink.clicks): the counts of the groups written
-here are emitted as one record per batch, as the redirect's (under REDIRECT_SERVICE_NAME).
+by the same ledger and under `answered` = edge (the queue's under this function's region).
+The redirect's metrics ride on its clicks: emitted here as the redirect's (REDIRECT_SERVICE_NAME).
 """
 
 import base64
