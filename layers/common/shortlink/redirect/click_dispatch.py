@@ -143,10 +143,11 @@ class InvocationRecorder:
         link: Link | None = None,
         from_cache: bool | None = None,
     ) -> None:
-        if not self._id_prefix:
-            self._id_prefix = self._pending.id_prefix = os.urandom(12).hex()
-        self._sequence += 1
-        self._pending.clicks.append((self._sequence, code, time.time(), request, destination, link, from_cache))
+        pending = self._pending
+        if not pending.id_prefix:
+            self._id_prefix = pending.id_prefix = os.urandom(12).hex()
+        sequence = self._sequence = self._sequence + 1
+        pending.clicks.append((sequence, code, time.time(), request, destination, link, from_cache))
 
     def record_orphan(self, code: str, outcome: str) -> None:
         self._pending.orphans.append((code, outcome, time.time()))

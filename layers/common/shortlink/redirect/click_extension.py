@@ -84,7 +84,9 @@ class ExtensionDispatcher(InvocationRecorder):
         threading.Thread(target=self._send_when_idle, name=f"{EXTENSION_NAME}-idle", daemon=True).start()
 
     def invocation_done(self) -> None:
-        self._handed.put(self.take())
+        # take() without its frame: every hit pays this before the next event
+        work, self._pending = self._pending, PendingWork(self._id_prefix)
+        self._handed.put(work)
 
     def _held_clicks(self) -> "HeldClicks":
         from shortlink.clicks.packing import HeldClicks

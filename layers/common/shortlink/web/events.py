@@ -95,6 +95,8 @@ class LoadBalancerEvent:
 
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
+        # GET answers as shaped (response), by the identity of the answer they shape.
+        self._shaped_gets: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
         # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
         # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
         # a follow) and its name, and the others' paths split once.
@@ -110,6 +112,9 @@ class LoadBalancerEvent:
                 self._by_method[method] = (literal, (route, template[2:-1]), templates)
             else:
                 templates.append((route, tuple(template.split("/"))))
+        # Per method: the route and named parts of each path matched so far (a link's code is
+        # followed again and again), up to ROUTED_PATHS_KEPT of them.
+        self._routed: dict[str, dict[str, tuple[str, Mapping[str, str]]]] = {method: {} for method in self._by_method}
 
     def read(self, event: dict[str, Any]) -> EventParts:
         return self.read_shaped(event)[1:]
@@ -125,18 +130,25 @@ class LoadBalancerEvent:
             single = event.get("queryStringParameters")
             query = "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
         method, path = event.get("httpMethod") or "GET", event.get("path") or "/"
-        routing = self._by_method.get(method)
-        if routing is None:
+        routed = self._routed.get(method)
+        if routed is None:
             return self, "", method, {}, headers, query
-        literal, one_part, templates = routing
+        known = routed.get(path)
+        if known is None:
+            if len(routed) >= ROUTED_PATHS_KEPT:
+                routed.clear()
+            known = routed[path] = self._route(method, path)
+        return self, known[0], method, known[1], headers, query
+
+    def _route(self, method: str, path: str) -> tuple[str, Mapping[str, str]]:
+        """The route `path` takes for `method` ("" for none) and the parts it names."""
+        literal, one_part, templates = self._by_method[method]
         route = literal.get(path)
         if route is not None:
-            return self, route, method, {}, headers, query
+            return route, {}
         if one_part is not None and path.count("/") == 1 and len(path) > 1:
-            part = path[1:]
-            return self, one_part[0], method, {one_part[1]: _decoded(part) if "%" in part else part}, headers, query
-        route, parameters = _matched(templates, path.split("/"))
-        return self, route, method, parameters, headers, query
+            return one_part[0], {one_part[1]: _decoded(path[1:])}
+        return _matched(templates, path.split("/"))
 
     def headers(self, event: dict[str, Any]) -> Mapping[str, str]:
         if self.multi_value:
@@ -170,6 +182,20 @@ class LoadBalancerEvent:
         return str(event.get("body") or ""), bool(event.get("isBase64Encoded"))
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
+        if method != "GET":
+            return self._shaped(answer, method)
+        # A cached hit answers with the same object each time (made when its link was cached):
+        # shaped once per such answer, kept beside it while it lives (identity: held, never reused).
+        kept = self._shaped_gets.get(id(answer))
+        if kept is not None and kept[0] is answer:
+            return kept[1]
+        shaped = self._shaped(answer, method)
+        if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
+            self._shaped_gets.clear()
+        self._shaped_gets[id(answer)] = (answer, shaped)
+        return shaped
+
+    def _shaped(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         status = answer["statusCode"]
         body = (answer.get("body") or "") if method != "HEAD" else ""
         description = STATUS_DESCRIPTIONS.get(status) or status_description(status)
@@ -236,6 +262,11 @@ class LoadBalancerEvent:
         }
 
 
+# How many paths a load balancer's shape keeps routed, per method (visitors' paths are any).
+ROUTED_PATHS_KEPT = 4096
+# How many GET answers a load balancer's shape keeps shaped (a cached link's answer is the same
+# object at each hit); past this many they are all made afresh.
+SHAPED_ANSWERS_KEPT = 1024
 # Lambda's limit on the response a load balancer takes from it: the whole JSON answer, in bytes.
 LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
 # A body up to this many characters fits whatever it holds (escaped, at most 6 bytes a character),
@@ -335,8 +366,10 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
     response."""
     try:  # API Gateway names every part but the path's: read without defaults (a hit's time)
         context = event["requestContext"]
+        if "elb" in context:  # a load balancer's: read by its shape, once
+            return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
         headers = event["headers"]
-        if "elb" not in context and "host" in headers:
+        if "host" in headers:
             parameters = event.get("pathParameters") or {}
             route, query = event["routeKey"] or "", event["rawQueryString"] or ""
             return HTTP_API, route, context["http"]["method"], parameters, headers, query
