@@ -17,6 +17,7 @@ from pydantic import BeforeValidator
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
 from shortlink.api import link_qr as qr_routes
 from shortlink.api import link_stats as stats_routes
+from shortlink.api import qr_style_views as qr_style_routes
 from shortlink.api.auth import current_api_key, needs
 from shortlink.api.link_commands import link_commands
 from shortlink.api.link_presentation import link_view, requested_key
@@ -132,6 +133,7 @@ def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
 
 # After the routes above: the document lists them in this order.
 qr_routes.include_in(app)
+qr_style_routes.include_in(app)
 stats_routes.include_in(app)
 
 

@@ -1,6 +1,7 @@
 """The web console's security and its forms, against moto: sessions (cookie flags, forged,
 expired, revoked), CSRF, sign-in limits, escaping, the headers of every page, scopes."""
 
+import base64
 import gzip
 import json
 import re
@@ -18,6 +19,7 @@ from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.console.sessions import issue_session
 from shortlink.wiring import console_session_secret, resources
 from tests.events import http_event
+from tests.qr_decoding import decoded
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 ROOT = Path(__file__).resolve().parents[2]
@@ -276,6 +278,18 @@ def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_res
     svg = browser.get("/console/links/spring/qr.svg")
     assert svg["statusCode"] == 200
     assert svg["headers"]["Content-Type"] == "image/svg+xml"
+    short_url = f"https://{HOST}/spring"
+    assert decoded(svg["body"].encode(), "image/svg+xml") == [short_url]
+    # A style saved on the page draws the code; one a reader could not scan is refused naming the rule
+    style = {"csrf": browser.csrf(), "dark": "#1b5e20", "light": "#fffde7", "margin": "2", "save": "link"}
+    assert browser.post("/console/links/spring/qr-style", style)["statusCode"] == 303
+    assert 'id="qr-source">Style: this link' in browser.get("/console/links/spring")["body"]
+    png = browser.get("/console/links/spring/qr.png")
+    assert decoded(base64.b64decode(png["body"]), "image/png") == [short_url]
+    faint = browser.post("/console/links/spring/qr-style", {**style, "light": "#4caf50"})
+    assert faint["statusCode"] == 422
+    assert "under the 4.5:1 a reader needs" in faint["body"]
+    assert "#fffde7" in browser.get("/console/links/spring/qr.svg")["body"]  # nothing half-saved
     csv = browser.get("/console/links/spring/stats.csv", range="7d")
     assert csv["body"].startswith("start,clicks,bots,unique_visitors")
     # 90 days of hours is more than a series holds: the page says so at the range.

@@ -1,7 +1,6 @@
 """Managing links: read, list (GSI, cursor, tag), edit, soft delete, restore; only one's own."""
 
 import base64
-import io
 import json
 import struct
 from datetime import UTC, datetime, timedelta
@@ -11,6 +10,7 @@ import segno
 
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
+from tests.qr_decoding import decoded, logo_file
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
 
@@ -158,9 +158,7 @@ def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers, api):
     svg = handlers["ManageFunction"](event)
     assert svg["statusCode"] == 200
     assert svg["headers"]["Content-Type"] == "image/svg+xml"
-    expected = io.BytesIO()
-    segno.make(link["short_url"], error="m").save(expected, kind="svg", scale=8, border=4)
-    assert svg["body"] == expected.getvalue().decode()  # the short URL, not the destination
+    assert decoded(svg["body"].encode(), "image/svg+xml") == [link["short_url"]]  # not the destination
 
     event["queryStringParameters"] = {"format": "png", "scale": "4"}
     event["rawQueryString"] = "format=png&scale=4"
@@ -173,6 +171,7 @@ def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers, api):
     width, height = struct.unpack(">II", data[16:24])
     modules = segno.make(link["short_url"], error="m").symbol_size(scale=4, border=4)
     assert (width, height) == modules
+    assert decoded(data, "image/png") == [link["short_url"]]
 
     event["queryStringParameters"] = {"format": "gif"}
     event["rawQueryString"] = "format=gif"
@@ -181,6 +180,58 @@ def test_the_qr_code_encodes_the_short_url_as_svg_or_png(aws, handlers, api):
     other["queryStringParameters"] = None
     other["rawQueryString"] = ""
     assert handlers["ManageFunction"](other)["statusCode"] == 404
+
+
+def qr_code(handlers, key, code, image_format):
+    query = {"format": image_format}
+    path, route = f"/links/{code}/qr", "/links/{code}/qr"
+    event = http_event("GET", path, headers=bearer(key), route=route, path_parameters={"code": code}, query=query)
+    answer = handlers["ManageFunction"](event)
+    assert answer["statusCode"] == 200, answer["body"]
+    body = answer["body"]
+    return base64.b64decode(body) if answer.get("isBase64Encoded") else body.encode()
+
+
+def test_a_saved_qr_style_draws_the_links_code_and_the_workspaces_default_the_others(aws, handlers, api):
+    key = aws.new_api_key()
+    styled, plain = api.new_link(key), api.new_link(key)
+    logo = base64.b64encode(logo_file()).decode()
+    # Given a workspace default (navy on cream) and one link's own style with a logo
+    default = {"dark": "#1a237e", "light": "#fff8e1", "margin": 2}
+    assert call(handlers, "ManageFunction", "PUT", "/links/qr-style", key, default)[0] == 200
+    own = {"dark": "#000000", "light": "#ffffff", "margin": 3, "logo": logo}
+    status, saved = manage(handlers, "PUT", styled["code"], key, own, suffix="/qr-style")
+    assert (status, saved["error_correction"], saved["logo"], saved["source"]) == (200, "H", True, "link")
+    # Then each code follows its style, and every one still decodes to its short URL
+    assert manage(handlers, "GET", plain["code"], key, suffix="/qr-style")[1]["source"] == "workspace"
+    for link in (styled, plain):
+        for image_format, media_type in (("svg", "image/svg+xml"), ("png", "image/png")):
+            assert decoded(qr_code(handlers, key, link["code"], image_format), media_type) == [link["short_url"]]
+    assert b"#fff8e1" in qr_code(handlers, key, plain["code"], "svg")
+    assert b"data:image/png;base64," in qr_code(handlers, key, styled["code"], "svg")
+    # When the link's own style is dropped, it follows the default again
+    assert manage(handlers, "DELETE", styled["code"], key, suffix="/qr-style")[0] == 204
+    assert manage(handlers, "GET", styled["code"], key, suffix="/qr-style")[1]["source"] == "workspace"
+    # Another workspace's key neither reads nor styles it
+    other = aws.new_api_key("other")
+    assert manage(handlers, "PUT", styled["code"], other, own, suffix="/qr-style")[0] == 404
+
+
+@pytest.mark.parametrize(
+    ("body", "mentions"),
+    [
+        ({"dark": "#777777", "light": "#999999"}, "under the 4.5:1"),
+        ({"logo": "not base64!"}, "base64"),
+        ({"logo": base64.b64encode(bytes(70_000)).decode()}, "logo"),
+    ],
+)
+def test_a_qr_style_that_would_not_scan_is_refused_with_422_naming_the_rule(aws, handlers, api, body, mentions):
+    key = aws.new_api_key()
+    link = api.new_link(key)
+    status, answer = manage(handlers, "PUT", link["code"], key, body, suffix="/qr-style")
+    assert status == 422
+    assert mentions in answer["message"]
+    assert manage(handlers, "GET", link["code"], key, suffix="/qr-style")[1]["source"] == "default"  # nothing saved
 
 
 def edit_raw(handlers, key, code, body, content_type):

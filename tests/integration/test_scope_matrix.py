@@ -127,6 +127,8 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": f"/webhooks/{world.kept_endpoint()}/secret"}
         case ("PATCH", "/links/{code}"):
             return {"path": f"/links/{code}", "body": {}}
+        case ("PUT", "/links/qr-style" | "/links/{code}/qr-style"):
+            return {"path": route.replace("{code}", code), "body": {"margin": 3}}
         case (_, _) if "{code}" in route:
             return {"path": route.replace("{code}", code)}
     return {"path": route}

@@ -131,7 +131,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:GetItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
-                "dynamodb:PutItem",  # its audit entries
+                "dynamodb:PutItem",  # its audit entries, QR styles
+                "dynamodb:DeleteItem",  # a link's QR style dropped
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -346,6 +347,10 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
         ("GET", "/links/{code}/qr"): "ManageFunction",
+        ("GET", "/links/{code}/qr-style"): "ManageFunction",
+        ("PUT", "/links/{code}/qr-style"): "ManageFunction",
+        ("DELETE", "/links/{code}/qr-style"): "ManageFunction",
+        ("PUT", "/links/qr-style"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -1097,7 +1102,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 34
+    assert len(integrations) == 38
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

@@ -16,6 +16,9 @@ MAX_BULK_BODY_BYTES = 256 * 1024
 # POST /links/import takes a file as it is (CSV, SQL, JSON: any media type), up to 1 MiB.
 IMPORT_PATH_SUFFIX = "/links/import"
 MAX_IMPORT_BODY_BYTES = 1024 * 1024
+# A QR style carries a logo of up to 64 KB in base64 (about 87 KB).
+QR_STYLE_PATH_SUFFIX = "/qr-style"
+MAX_QR_STYLE_BODY_BYTES = 96 * 1024
 JSON_MEDIA_TYPE = "application/json"
 # No field takes a number this long; longer ones would also hit Python's int-string limit.
 MAX_INTEGER_DIGITS = 20
@@ -25,6 +28,8 @@ def body_limit(path: str) -> int:
     """How many bytes the body of a request to `path` may hold."""
     if path.endswith(IMPORT_PATH_SUFFIX):
         return MAX_IMPORT_BODY_BYTES
+    if path.endswith(QR_STYLE_PATH_SUFFIX):
+        return MAX_QR_STYLE_BODY_BYTES
     return MAX_BULK_BODY_BYTES if path.endswith(BULK_PATH_SUFFIX) else MAX_BODY_BYTES
 
 

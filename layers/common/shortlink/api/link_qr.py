@@ -1,6 +1,6 @@
-"""The QR code route of the API's manage function: a link's short URL as SVG or PNG."""
+"""The QR code route of the API's manage function: a link's short URL as SVG or PNG, drawn in
+its saved style (shortlink.api.qr_style_views)."""
 
-import io
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -12,9 +12,11 @@ from shortlink.api.files import BINARY, TEXT, file_response, file_route
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery
 from shortlink.api.requests import api_request
+from shortlink.links.qr_images import qr_image
+from shortlink.links.qr_styles import chosen_style
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
-from shortlink.wiring import addresses, link_repository, short_domains
+from shortlink.wiring import addresses, link_repository, qr_styles, short_domains
 
 
 def include_in(app: APIGatewayHttpResolver) -> None:
@@ -32,14 +34,12 @@ def include_in(app: APIGatewayHttpResolver) -> None:
         ] = 8,
         domain: DomainQuery = None,
     ) -> Response[Any]:
-        """The QR code of the short URL: SVG by default, PNG with ?format=png."""
-        import segno  # only this route draws
-
-        link = owned_link(requested_key(code, domain, short_domains()), api_request(app).actor.owner, link_repository())
-        image = io.BytesIO()
-        segno.make(link_view(api_request(app).host, link, addresses(), short_domains()).short_url, error="m").save(
-            image, kind=image_format, scale=scale, border=4
-        )
+        """The QR code of the short URL in its saved style: SVG by default, PNG with ?format=png."""
+        owner = api_request(app).actor.owner
+        link = owned_link(requested_key(code, domain, short_domains()), owner, link_repository())
+        style, _ = chosen_style(qr_styles(), owner, link.key)
+        short_url = link_view(api_request(app).host, link, addresses(), short_domains()).short_url
+        image = qr_image(short_url, style, image_format, scale)
         if image_format == "svg":
-            return file_response(image.getvalue().decode(), "image/svg+xml")
-        return file_response(image.getvalue(), "image/png")
+            return file_response(image.decode(), "image/svg+xml")
+        return file_response(image, "image/png")

@@ -1,8 +1,7 @@
-"""The key's links: the list and its search, one link's page and QR code, and the forms that
+"""The key's links: the list and its search, one link's page (its QR code: console.qr_codes), and the forms that
 create (one or many), edit, delete and restore them."""
 
 import contextlib
-import io
 import re
 from dataclasses import replace
 from typing import Any
@@ -23,7 +22,6 @@ from shortlink.console.plumbing import (
     query,
     requested,
     requiring,
-    short_link,
     shown,
     stored_key,
     view,
@@ -32,10 +30,11 @@ from shortlink.console.sessions import Session
 from shortlink.console.stats import chosen_range, people_last_7_days, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
+from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, chosen_style
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
-from shortlink.wiring import link_repository, short_domains
+from shortlink.wiring import link_repository, qr_styles, short_domains
 
 PAGE_SIZE = 25
 # A title search reads at most this many of the key's newest links.
@@ -208,27 +207,9 @@ def link_page(code: str) -> Response[Any]:
         stats_query={"range": preset, "granularity": granularity, "from": query("from"), "to": query("to")},
         created=query("created"),
         history=audit.link_history(key, link),
+        qr=chosen_style(qr_styles(), key.owner, link.key),
+        margins=range(MIN_MARGIN, MAX_MARGIN + 1),
     )
-
-
-@router.get("/console/links/<code>/qr.<image_format>")
-def qr_code(code: str, image_format: str) -> Response[Any]:
-    import segno  # only this route draws
-
-    _, key = requiring("links:read")
-    if image_format not in ("svg", "png"):
-        raise Refused(404, "a QR code is an .svg or a .png")
-    link = requested(code, key)
-    image = io.BytesIO()
-    segno.make(short_link(link).short_url, error="m").save(image, kind=image_format, scale=8, border=4)
-    headers = {"Content-Disposition": f'attachment; filename="{link.code}-qr.{image_format}"'}
-    if query("download") != "1":
-        headers = {}
-    if image_format == "svg":
-        return Response(
-            200, "image/svg+xml", image.getvalue().decode(), headers={**headers, "Cache-Control": "no-store"}
-        )
-    return Response(200, "image/png", image.getvalue(), headers={**headers, "Cache-Control": "no-store"})
 
 
 # The edit form shows the link as it is: a write-only key may not read it (as GET /links/{code}).

@@ -5,6 +5,7 @@ from datetime import datetime
 from typing import Protocol
 
 from shortlink.links.model import Link, LinkChanges
+from shortlink.links.qr_styles import QrStyle
 
 
 class LinkSource(Protocol):
@@ -57,3 +58,14 @@ class LinkRepository(LinkSource, Protocol):
 
     def is_claimed(self, slug_key: str) -> bool:
         """Whether a custom slug holds the claim on `slug_key` (a read)."""
+
+
+class QrStyles(Protocol):
+    def style_of(self, owner: str, link_key: str | None) -> QrStyle | None:
+        """The style saved for the link (`link_key`), or the workspace's default with None; None if unsaved."""
+
+    def save(self, owner: str, link_key: str | None, style: QrStyle) -> None:
+        """Keep `style` for the link, or as the workspace's default with None."""
+
+    def forget(self, owner: str, link_key: str | None) -> None:
+        """Drop the link's style (its code follows the default again), or the default with None."""

@@ -44,7 +44,7 @@ from shortlink.wiring.environment import (
 )
 from shortlink.wiring.factories import forget_all
 from shortlink.wiring.limits import attempt_log, window_counter
-from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_repository
+from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_repository, qr_styles
 from shortlink.wiring.people import (
     api_key_store,
     invitation_messages,
@@ -126,6 +126,7 @@ __all__ = [
     "person_access",
     "person_sessions",
     "pool_keys",
+    "qr_styles",
     "recent_link_clicks",
     "redirect_metric_settings",
     "redirect_services",

@@ -1,5 +1,5 @@
 """The API's and the console's links: the repository of writes, the imports' claims, the code
-generator and the idempotency of creates."""
+generator, the idempotency of creates and the QR codes' styles."""
 
 from typing import TYPE_CHECKING, Any
 
@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
+    from shortlink.adapters.dynamodb.qr_styles import DynamoQrStyles
     from shortlink.codes.generator import CodeSource
 
 
@@ -69,3 +70,11 @@ def idempotency_store() -> Any:
     from aws_lambda_powertools.utilities.idempotency import DynamoDBPersistenceLayer
 
     return DynamoDBPersistenceLayer(table_name=resources().idempotency_table.value)
+
+
+@factory
+def qr_styles() -> "DynamoQrStyles":
+    """The QR codes' saved styles, beside the workspace's items in the API keys table (home region)."""
+    from shortlink.adapters.dynamodb.qr_styles import DynamoQrStyles
+
+    return DynamoQrStyles(resources().api_keys_table.value, regions().home_region_name)
