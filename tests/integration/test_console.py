@@ -16,9 +16,11 @@ import pytest
 from shortlink import wiring as services
 from shortlink.access.api_keys import hash_api_key, issue_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
+from shortlink.clicks.events import ClickEvent, ClickPack
 from shortlink.console.sessions import issue_session
 from shortlink.wiring import console_session_secret, resources
 from tests.events import http_event
+from tests.integration.ingest_faults import record
 from tests.qr_decoding import decoded
 
 pytestmark = pytest.mark.one_account_per_module  # each test starts on it emptied: see conftest
@@ -405,3 +407,63 @@ def test_on_several_domains_a_link_is_created_listed_shown_edited_and_deleted_on
     assert refused["statusCode"] == 422
     assert re.search(r'id="domain-error">domain must be one of', refused["body"])
     assert link_count(aws) == 2
+
+
+def ingest_clicks(handlers: dict[str, Any], owner: str, clicks: list[tuple[str, datetime, str]]) -> None:
+    """Count clicks (code, when, agent) as ingest counts a pack the redirect queued."""
+    made = tuple(ClickEvent(f"c{n}", code, at, agent=agent, owner=owner) for n, (code, at, agent) in enumerate(clicks))
+    result = handlers["IngestFunction"]({"Records": [record("m-glance", ClickPack("p-glance", made).to_json())]})
+    assert result == {"batchItemFailures": []}
+
+
+def glances(page: str) -> dict[str, list[int]]:
+    """Each listed link's sparkline values, by code, in the order listed."""
+    rows = re.findall(r'<tr data-code="([^"]+)">.*?data-values="([0-9,]*)"', page, re.DOTALL)
+    return {code: [int(value) for value in values.split(",")] for code, values in rows}
+
+
+def test_the_list_draws_each_links_7_days_of_peoples_clicks_from_its_counters_and_sorts_by_them(aws, handlers, browser):
+    key = aws.new_api_key()
+    owner = key_id_for(hash_api_key(key))
+    signed_in(browser, key)
+    for slug in ("quiet", "busy", "early"):
+        assert create(browser, url=f"https://example.com/{slug}", slug=slug, tags="glance")["statusCode"] == 303
+    # Given people's and bots' clicks today, 3 and 6 days ago, and 8 days ago (outside the 7 days)
+    today = datetime.now(UTC).replace(minute=0, second=0, microsecond=0)
+    ago = {days: today - timedelta(days=days) for days in (0, 3, 6, 8)}
+    clicks = [("busy", ago[0], "person")] * 3 + [("busy", ago[0], "crawler")] * 2 + [("busy", ago[3], "person")] * 4
+    clicks += [("early", ago[6], "person"), *[("early", ago[8], "person")] * 5]
+    ingest_clicks(handlers, owner, clicks)
+    # When the list is shown, newest first, Then each line is its people's clicks per day, oldest first
+    listed = glances(browser.get("/console", tag="glance")["body"])
+    assert listed == {"early": [1, 0, 0, 0, 0, 0, 0], "busy": [0, 0, 0, 4, 0, 0, 3], "quiet": [0] * 7}
+    # and they are what the link's stats count per day
+    start = (today - timedelta(days=6)).replace(hour=0).strftime("%Y-%m-%dT%H:%M:%SZ")
+    stats = http_event(
+        "GET", "/links/busy/stats", route="/links/{code}/stats", path_parameters={"code": "busy"},
+        headers={"authorization": f"Bearer {key}"}, query={"from": start, "granularity": "day"},
+    )  # fmt: skip
+    series = json.loads(handlers["ManageFunction"](stats)["body"])["series"]
+    assert [point["people"] for point in series] == listed["busy"]
+    # When sorted by them, the busiest comes first; the sort's link keeps the filters
+    page = browser.get("/console", tag="glance", sort="clicks")["body"]
+    assert list(glances(page)) == ["busy", "early", "quiet"]
+    assert 'aria-label="People\'s clicks: 7 in 7 days; per day, oldest first: 0, 0, 0, 4, 0, 0, 3"' in page
+    assert 'href="/console?tag=glance&amp;sort=newest" id="sort-clicks"' in page
+
+
+def test_every_filter_of_the_list_is_in_its_url_and_round_trips(aws, browser):
+    signed_in(browser, aws.new_api_key())
+    # A shared URL shows its filters in the form and carries them to the next page and the sort
+    page = browser.get("/console", q="spring", tag="sale", utm_campaign="launch", sort="clicks")
+    assert page["statusCode"] == 200
+    body = page["body"]
+    assert 'id="q" name="q" type="search" value="spring"' in body
+    assert 'id="tag" name="tag" value="sale"' in body
+    assert 'id="utm_campaign" name="utm_campaign" value="launch"' in body
+    assert '<option value="clicks" selected>' in body
+    # A filter the list cannot apply is refused naming it, never a 500
+    for bad in ({"sort": "oldest"}, {"tag": "no spaces"}, {"utm_campaign": "x" * 300}):
+        refused = browser.get("/console", **bad)
+        assert refused["statusCode"] == 400, bad
+        assert next(iter(bad)).replace("utm_", "") in refused["body"], bad

@@ -13,6 +13,7 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from shortlink.api.link_commands import commands_of
 from shortlink.commands.links import LinkCommands, LinkWritten
 from shortlink.console import audit, forms
+from shortlink.console.glances import seven_day_people, sparkline
 from shortlink.console.pages import see_other
 from shortlink.console.plumbing import (
     Refused,
@@ -27,7 +28,7 @@ from shortlink.console.plumbing import (
     view,
 )
 from shortlink.console.sessions import Session
-from shortlink.console.stats import chosen_range, people_last_7_days, stats_report
+from shortlink.console.stats import chosen_range, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
 from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, chosen_style
@@ -40,6 +41,8 @@ PAGE_SIZE = 25
 # A title search reads at most this many of the key's newest links.
 SEARCH_LIMIT = 500
 MAX_BULK_LINES = 100
+# How the list orders a page: newest first (the store's order), or by people's clicks over 7 days.
+SORT_ORDERS = ("newest", "clicks")
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
@@ -69,7 +72,9 @@ def passes_filters(link: Link, tag: str, on_domain: str | None, campaign: str) -
 def links_page() -> Response[Any]:
     current, key = requiring("links:read")
     tag, cursor, text, domain = query("tag"), query("cursor") or None, query("q"), query("domain")
-    campaign = query("utm_campaign")
+    campaign, order = query("utm_campaign"), query("sort") or "newest"
+    if order not in SORT_ORDERS:
+        raise Refused(400, f"sort is one of {', '.join(SORT_ORDERS)}")
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if len(campaign) > MAX_UTM_VALUE_LENGTH:
@@ -83,10 +88,14 @@ def links_page() -> Response[Any]:
         links, next_cursor = link_repository().list_for_owner(
             key.owner, PAGE_SIZE, cursor, tag or None, utm_campaign=campaign or None, domain=on_domain
         )
-    counted = key.allows("stats:read")
-    rows = [{**view(link), "people_7d": people_last_7_days(link) if counted else None} for link in links]
-    filters = {name: given for name, given in (("tag", tag), ("utm_campaign", campaign), ("domain", domain)) if given}
+    glances = seven_day_people(links) if key.allows("stats:read") else {}
+    rows = [{**view(link), "glance": sparkline(glances[link.key]) if link.key in glances else None} for link in links]
+    if order == "clicks" and glances:
+        rows.sort(key=lambda row: -row["glance"]["total"])  # stable: newest first among equals
+    chosen = (("q", text), ("tag", tag), ("utm_campaign", campaign), ("domain", domain), ("sort", order))
+    filters = {name: given for name, given in chosen if given and (name, given) != ("sort", "newest")}
     next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
+    unsorted = {name: given for name, given in filters.items() if name != "sort"}
     return shown(
         "links.html",
         key,
@@ -98,9 +107,11 @@ def links_page() -> Response[Any]:
         campaign=campaign,
         domain=domain,
         domains=short_domains().names,
+        order=order,
         first_page=f"/console?{urlencode(filters)}" if filters else "/console",
         next_page=next_page,
         paged=cursor is not None,
+        sorted_by={each: "/console?" + urlencode({**unsorted, "sort": each}) for each in SORT_ORDERS},
     )
 
 

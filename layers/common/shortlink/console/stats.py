@@ -48,11 +48,6 @@ def stats_report(link: Link, granularity: Granularity, start: datetime | None, e
     return link_report(link.code, days, span)
 
 
-def people_last_7_days(link: Link) -> int:
-    """The link's clicks by people (bots left out) over the last 7 days: the links list's figure."""
-    return int(stats_report(link, "day", now() - RANGES["7d"], None)["people"])
-
-
 @router.get("/console/links/<code>/stats.csv")
 def link_stats_csv(code: str) -> Response[Any]:
     _, key = requiring("stats:read")

@@ -11,12 +11,16 @@ from shortlink.adapters.dynamodb.click_stats_table import (
     DAY_SKETCH,
     HOUR_SKETCH,
     ClickStatsTable,
+    Expression,
     day_key,
     hours_partition,
 )
 from shortlink.clicks.day_counts import DayCounts
 from shortlink.clicks.unique_visitors import registers_of, unpacked_registers
 from shortlink.errors import StorageUnavailable
+
+BATCH_GET_KEYS = 100  # DynamoDB's limit per BatchGetItem
+MAX_BATCH_ROUNDS = 5  # unprocessed keys (throttling) asked for again at most this often
 
 
 class DynamoClickStatsReader(ClickStatsTable):
@@ -53,6 +57,36 @@ class DynamoClickStatsReader(ClickStatsTable):
                 day.add_hour_visitors(bucket[13:15], registers)
             day.add_day_visitors(registers)
         return [found[day] for day in sorted(found)]
+
+    def counters_of_days(
+        self, codes: list[str], days: list[str], regions: tuple[str, ...], counters: tuple[str, ...]
+    ) -> dict[str, dict[str, DayCounts]]:
+        """The named counters of each link's (`codes`) day items of `days` in each of `regions`,
+        summed per day: BatchGetItem of exactly those items, 100 keys a call."""
+        expression = Expression()
+        projection = ", ".join(expression.name(name) for name in ("code", "bucket", *counters))
+        keys = [self._key(code, day_key(COUNTERS, day, region)) for code in codes for day in days for region in regions]
+        found: dict[str, dict[str, DayCounts]] = {code: {} for code in codes}
+        try:
+            for start in range(0, len(keys), BATCH_GET_KEYS):
+                pending: dict[str, Any] = {
+                    self._table: {"Keys": keys[start : start + BATCH_GET_KEYS], "ProjectionExpression": projection,
+                                  "ExpressionAttributeNames": expression.names}
+                }  # fmt: skip
+                for _ in range(MAX_BATCH_ROUNDS):
+                    if not pending:
+                        break
+                    page = self._dynamodb().batch_get_item(RequestItems=pending)
+                    for item in page.get("Responses", {}).get(self._table, []):
+                        day = item["bucket"]["S"][2:12]
+                        counts = found[item["code"]["S"]].setdefault(day, DayCounts(day))
+                        counts.add_counters({name: int(value["N"]) for name, value in item.items() if "N" in value})
+                    pending = page.get("UnprocessedKeys") or {}
+                if pending:
+                    raise StorageUnavailable("click counters not read: DynamoDB kept returning unprocessed keys")
+        except (BotoCoreError, ClientError) as error:
+            raise StorageUnavailable(f"click counters not read: {error}") from error
+        return found
 
     def _query(self, code: str, kind: str, first_day: str, last_day: str) -> list[dict[str, Any]]:
         query: dict[str, Any] = {
