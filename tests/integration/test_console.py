@@ -260,7 +260,8 @@ def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_res
     assert '"weight": 70' in page
     assert 'id="password">yes<' in page
     assert 'src="/console/links/spring/qr.svg"' in page
-    assert '<h3 id="top-campaign">Campaigns</h3>' in page  # a bar list per dimension, campaigns too
+    assert '<h3 id="top-campaign">Campaigns</h3>' in page  # a breakdown per dimension, campaigns too
+    assert all(f'id="breakdown-{name}"' in page or f'id="bars-{name}"' in page for name in ("country", "device"))
     assert '<h3 id="top-answered">Answered at</h3>' in page  # and where its clicks were answered
     assert "spring" in browser.get("/console", tag="sale")["body"]
     assert 'data-code="spring"' not in browser.get("/console", tag="other")["body"]

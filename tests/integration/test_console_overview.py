@@ -60,7 +60,7 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     assert re.search(series, page)
     top_links = re.findall(r'<a class="bar-label" href="(/console/links/\w+)">(\w+)</a>.*?value="(\d+)"', page)
     assert top_links == [("/console/links/spring", "spring", "2"), ("/console/links/other", "other", "1")]
-    assert re.search(r'id="bars-country".*?<span class="bar-label">XX</span>', page, re.S)
+    assert re.search(r'id="breakdown-country".*?<td class="bar-label">XX</td><td class="bar-value">3<', page, re.S)
     assert 'href="/console/overview/stats.csv?range=7d&amp;granularity=day&amp;from=&amp;to="' in page
     # And a tag's overview counts only its links' clicks, with a way back to all links
     tagged = browser.get("/console/overview", tag="promo", range="7d")["body"]
@@ -86,9 +86,8 @@ def test_the_overview_shows_the_accounts_stats_its_top_links_a_tags_and_their_cs
     while drain_clicks(aws, handlers):
         pass
     StreamDelivery(template, aws.dynamodb, handlers).drain()
-    listed = dict(
-        re.findall(r'<tr data-code="(\w+)">.*?<td class="clicks">(\d+)</td>', browser.get("/console")["body"], re.S)
-    )
+    row = r'<tr data-code="(\w+)">.*?<span class="glance-total">(\d+)</span>'
+    listed = dict(re.findall(row, browser.get("/console")["body"], re.S))
     assert listed == {"spring": "2", "other": "1"}
     overview = browser.get("/console/overview", range="7d")["body"]
     assert (shown_total(overview), shown_total(overview, "people"), shown_total(overview, "bots")) == (4, 3, 1)
