@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.shared.cookies import Cookie, SameSite
 
 from shortlink.console.sessions import COOKIE_PATH, SESSION_COOKIE, SESSION_LIFETIME
+from shortlink.console.world_map import choropleth
 
 TEMPLATES = Path(__file__).with_name("templates")
 CONTENT_SECURITY_POLICY = (
@@ -45,6 +46,7 @@ def environment() -> Any:
         lstrip_blocks=True,
     )
     templates.globals["link_path"] = link_path
+    templates.globals["choropleth"] = choropleth
     return templates
 
 
