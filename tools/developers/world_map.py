@@ -3,13 +3,13 @@ npm package world-atlas (pinned in package.json) ships them in TopoJSON, project
 equirectangular onto a 720 by 290 box and written as one SVG path per country, named by its ISO
 3166-1 alpha-2 code (the code the click counters keep; Babel's CLDR aliases map the numeric ids).
 
-    python -m tools.developers.world_map           # writes layers/common/shortlink/console/world_map.json
-    python -m tools.developers.world_map --check   # exit 1 if the committed file is not what the package makes
+    python -m tools.developers.world_map   # writes layers/common/shortlink/console/world_map.json
+
+tests/integration/test_world_map_source.py checks that the committed file is what the package makes.
 """
 
-import argparse
+import itertools
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -41,7 +41,7 @@ def ring_points(ring: list[int], arcs: list[list[tuple[float, float]]]) -> list[
     """A ring's projected points; a negative index is the arc ~index walked backwards."""
     walked = [point for index in ring for point in (arcs[index] if index >= 0 else reversed(arcs[~index]))]
     # A ring across the antimeridian (Russia's east, Fiji) is drawn whole east of it, past the box's edge.
-    crosses = any(abs(after[0] - before[0]) > 180 for before, after in zip(walked, walked[1:], strict=False))
+    crosses = any(abs(after[0] - before[0]) > 180 for before, after in itertools.pairwise(walked))
     points: list[tuple[int, int]] = []
     for longitude, latitude in walked:
         east = longitude + 360 if crosses and longitude < 0 else longitude
@@ -83,19 +83,6 @@ def world_map() -> list[dict[str, str]]:
     return sorted(countries, key=lambda country: country["name"])
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--check", action="store_true", help="compare with the committed file instead of writing it")
-    made = json.dumps(world_map(), separators=(",", ":")) + "\n"
-    if parser.parse_args().check:
-        if TARGET.read_text() != made:
-            print(f"{TARGET.relative_to(ROOT)} is stale: run python -m tools.developers.world_map", file=sys.stderr)
-            return 1
-        return 0
-    TARGET.write_text(made)
-    print(f"wrote {TARGET.relative_to(ROOT)}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    TARGET.write_text(json.dumps(world_map(), separators=(",", ":")) + "\n")
+    print(f"wrote {TARGET.relative_to(ROOT)}")
