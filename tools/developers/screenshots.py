@@ -16,7 +16,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = ROOT / "docs" / "screenshots"
 WIDTH, MIN_HEIGHT = 1280, 800
-# The pages shown, in the docs' order: (file name, path; None for the first link's page).
+# The pages shown, in the docs' order: (file name, path; None for the page of the most clicked link).
 PAGES: tuple[tuple[str, str | None], ...] = (
     ("links", "/console"),
     ("link", None),
@@ -64,7 +64,7 @@ def take(url: str, api_key: str) -> list[Path]:
         saved = []
         for name, path in PAGES:
             if path is None:
-                browser.get(f"{url}/console")
+                browser.get(f"{url}/console?sort=clicks")
                 first = browser.find_elements(By.CSS_SELECTOR, "#links a.code")
                 if not first:
                     print("no link to show: create one (the Getting started page does) and run again")
