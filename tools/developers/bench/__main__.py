@@ -27,6 +27,7 @@ import boto3
 from tools.developers.bench.bots import bots_table, measure_bots, write_analytics_table
 from tools.developers.bench.click_costs import measure_click_costs
 from tools.developers.bench.cold_starts import measure_cold_starts
+from tools.developers.bench.console_pages import measure_console_pages
 from tools.developers.bench.devices import devices_table, measure_devices, write_devices_table
 from tools.developers.bench.edge_function import edge_function_table, measure_edge_function, write_edge_table
 from tools.developers.bench.harness import REGION, Stack, create_links, progress, start_endpoint, start_stack
@@ -122,6 +123,11 @@ def main() -> None:
     try:
         stack = start_stack()
         machine = {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()}
+        if sys.argv[1:] == ["console"]:  # the console's links list alone: `python -m tools.developers.bench console`
+            write_report(
+                {"machine": machine, "console_pages": measure_console_pages(stack)}, report_stream, "console.json"
+            )
+            return
         if sys.argv[1:] == ["clicks"]:  # the click part alone: `python -m tools.developers.bench clicks`
             report: dict[str, Any] = {"machine": machine}
             report["clicks"] = measure_clicks(
