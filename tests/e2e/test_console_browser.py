@@ -166,7 +166,20 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     chart_clicks = browser.execute_script("return document.getElementById('chart').chart.data[1]")
     assert sum(chart_clicks) == 1
     assert "DE" in browser.find_element(By.ID, "bars-country").text
+    assert browser.find_elements(By.CSS_SELECTOR, "#world-map path[data-country='DE'].level-4")  # the map's shade
     accessible(browser, "link")
+
+    # Style its QR code (the colour pickers set as a person's pick would), then see it drawn.
+    browser.execute_script("document.getElementById('qr-dark').value = '#1a237e'")
+    browser.find_element(By.ID, "qr-save").click()
+    assert "this link's own" in shown("qr-source").text
+    assert browser.execute_script("return document.getElementById('qr').naturalWidth") > 0
+
+    # The list sorted by people's clicks over 7 days: its sparkline says the click (today's, last).
+    browser.get(f"{console}?sort=clicks&tag=spring")
+    line = browser.find_element(By.CSS_SELECTOR, f"tr[data-code='{slug}'] svg.sparkline")
+    assert line.get_attribute("data-values").endswith(",1")
+    accessible(browser, "links-by-clicks")
 
     # Edit the destination.
     browser.find_element(By.ID, "edit").click()

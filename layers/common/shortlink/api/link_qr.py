@@ -13,7 +13,7 @@ from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery
 from shortlink.api.requests import api_request
 from shortlink.links.qr_images import qr_image
-from shortlink.links.qr_styles import chosen_style
+from shortlink.links.qr_style_choice import chosen_style
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.wiring import addresses, link_repository, qr_styles, short_domains

@@ -17,13 +17,13 @@ from shortlink.api.requests import api_request
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.qr_images import normalised_logo
+from shortlink.links.qr_style_choice import chosen_style
 from shortlink.links.qr_styles import (
     MAX_LOGO_BYTES,
     MAX_MARGIN,
     MIN_CONTRAST,
     MIN_MARGIN,
     QrStyle,
-    chosen_style,
     qr_style,
 )
 from shortlink.links.use_cases import owned_link

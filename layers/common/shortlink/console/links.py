@@ -31,7 +31,8 @@ from shortlink.console.sessions import Session
 from shortlink.console.stats import chosen_range, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import Link
-from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, chosen_style
+from shortlink.links.qr_style_choice import chosen_style
+from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN
 from shortlink.links.use_cases import owned_link
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN

@@ -12,7 +12,8 @@ from shortlink.console.pages import see_other
 from shortlink.console.plumbing import Refused, page_of, posted_by_session, query, requested, requiring, short_link
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.qr_images import qr_image
-from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, chosen_style, qr_style
+from shortlink.links.qr_style_choice import chosen_style
+from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, qr_style
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.wiring import qr_styles
 

@@ -4,12 +4,8 @@ finds, and a logo small enough for error correction H to restore what it hides."
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from shortlink.errors import InvalidLinkOption
-
-if TYPE_CHECKING:
-    from shortlink.links.ports import QrStyles
 
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}")
 # WCAG's AA ratio: cameras read codes of lower contrast badly under shop light or on a dim screen.
@@ -69,13 +65,3 @@ def qr_style(dark: str, light: str, margin: int, logo: bytes | None = None) -> Q
     if isinstance(margin, bool) or not MIN_MARGIN <= margin <= MAX_MARGIN:
         raise InvalidLinkOption("margin", f"margin is {MIN_MARGIN} to {MAX_MARGIN} modules (the quiet zone)")
     return QrStyle(dark.lower(), light.lower(), margin, logo)
-
-
-def chosen_style(styles: "QrStyles", owner: str, link_key: str) -> tuple[QrStyle, str]:
-    """The style a link's code is drawn in and whose it is: the link's own ("link"), else the
-    workspace's default ("workspace"), else the plain one ("default")."""
-    own = styles.style_of(owner, link_key)
-    if own is not None:
-        return own, "link"
-    default = styles.style_of(owner, None)
-    return (default, "workspace") if default is not None else (DEFAULT_STYLE, "default")
