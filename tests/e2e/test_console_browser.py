@@ -180,6 +180,7 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     line = browser.find_element(By.CSS_SELECTOR, f"tr[data-code='{slug}'] svg.sparkline")
     assert line.get_attribute("data-values").endswith(",1")
     accessible(browser, "links-by-clicks")
+    browser.get(f"{console}/links/{slug}")
 
     # Edit the destination.
     browser.find_element(By.ID, "edit").click()
