@@ -178,7 +178,8 @@ def test_the_console_changes_the_ticked_links_or_names_those_refused(aws, handle
     page = browser.get("/console")["body"]
     assert sorted(ticked(page)) == sorted(f"/{code}" for code in [*plain, scheduled])
     # When two are ticked and retagged, without script (the form as posted)
-    form = {"csrf": browser.csrf(), "selected": [f"/{code}" for code in plain], "action": "retag"}
+    form: dict[str, str | list[str]] = {"csrf": browser.csrf(), "selected": [f"/{code}" for code in plain]}
+    form["action"] = "retag"
     answer = browser.post("/console/links/bulk/changes", {**form, "add_tags": "new, more", "remove_tags": "old"})
     # Then both are changed and the list says so
     assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console?changed=2")
@@ -204,6 +205,6 @@ def test_a_viewer_is_offered_no_bulk_change_and_cannot_post_one(aws, handlers, b
     assert code in page
     assert ticked(page) == []
     assert 'id="bulk-changes"' not in page
-    form = {"csrf": browser.csrf(), "selected": [f"/{code}"], "action": "delete"}
+    form: dict[str, str | list[str]] = {"csrf": browser.csrf(), "selected": [f"/{code}"], "action": "delete"}
     assert browser.post("/console/links/bulk/changes", form)["statusCode"] == 403
     assert read(handlers, owner_key, code)["deleted_at"] is None

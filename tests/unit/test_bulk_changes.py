@@ -46,9 +46,12 @@ def test_a_filter_stops_reading_at_its_created_from(monkeypatch):
     links = links_of(300)
     pages = []
     list_page = links.list_for_owner
-    monkeypatch.setattr(
-        links, "list_for_owner", lambda *args, **kwargs: pages.append(args) or list_page(*args, **kwargs)
-    )
+
+    def counted(*args, **kwargs):
+        pages.append(args)
+        return list_page(*args, **kwargs)
+
+    monkeypatch.setattr(links, "list_for_owner", counted)
     recent = LinkFilter(created_from=START + timedelta(hours=290))
     assert len(selected_keys(links, "me", recent, deleted=False)) == 10
     assert len(pages) == 1  # of three: the older links are never read
