@@ -7,8 +7,8 @@ from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 from pydantic import ValidationError
 
+from shortlink.api.bulk_change_requests import BulkChangeRequest, refused_links
 from shortlink.api.errors import describe_validation_errors
-from shortlink.api.link_bulk_changes import BulkChangeRequest, refused_links
 from shortlink.api.link_commands import commands_of
 from shortlink.api.link_presentation import requested_key
 from shortlink.commands.bulk import change_links
