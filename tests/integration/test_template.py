@@ -132,7 +132,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "dynamodb:PutItem",  # its audit entries, QR styles
-                "dynamodb:DeleteItem",  # a link's QR style dropped
+                "dynamodb:BatchGetItem",  # a bulk change's links
+                "dynamodb:DeleteItem",  # a bulk change's idempotency record when its change fails; a QR style dropped
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -351,6 +352,7 @@ def test_routes_and_trigger(template):
         ("PUT", "/links/{code}/qr-style"): "ManageFunction",
         ("DELETE", "/links/{code}/qr-style"): "ManageFunction",
         ("PUT", "/links/qr-style"): "ManageFunction",
+        ("POST", "/links/bulk/changes"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -1102,7 +1104,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 38
+    assert len(integrations) == 39
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

@@ -113,6 +113,7 @@ def links_page() -> Response[Any]:
         next_page=next_page,
         paged=cursor is not None,
         sorted_by={each: "/console?" + urlencode({**unsorted, "sort": each}) for each in SORT_ORDERS},
+        changed=query("changed") if re.fullmatch(r"[0-9]{1,2}", query("changed")) else "",  # after a bulk change
     )
 
 
