@@ -171,7 +171,9 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
 
     # Style its QR code (the colour pickers set as a person's pick would), then see it drawn.
     browser.execute_script("document.getElementById('qr-dark').value = '#1a237e'")
-    browser.find_element(By.ID, "qr-save").click()
+    save = browser.find_element(By.ID, "qr-save")
+    save.click()
+    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(save))  # the page after the post
     assert "this link's own" in shown("qr-source").text
     assert browser.execute_script("return document.getElementById('qr').naturalWidth") > 0
 
