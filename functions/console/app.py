@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console import (
     audit,
+    click_exports,
     keys,
     links,
     members,
@@ -42,6 +43,7 @@ for area in (
     sso,
     links,
     stats,
+    click_exports,
     keys,
     members,
     security,

@@ -230,6 +230,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:Query",
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
+                # With the click lake, raw exports: the query, its table, rows and files.
+                *("athena:StartQueryExecution", "athena:GetQueryExecution"),
+                *("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions", "s3:GetBucketLocation", "s3:ListBucket"),
+                *("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"),
             },
         ),
         (
@@ -244,6 +248,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:DeleteItem",  # the Members page removes a membership
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
+                # With the click lake, the Raw export page: the query, its table, rows and files.
+                *("athena:StartQueryExecution", "athena:GetQueryExecution"),
+                *("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions", "s3:GetBucketLocation", "s3:ListBucket"),
+                *("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"),
                 # Invitations accepted by signing up make the person's account; SES sends invitations.
                 "cognito-idp:AdminCreateUser",
                 "cognito-idp:AdminSetUserPassword",
@@ -359,6 +367,8 @@ def test_routes_and_trigger(template):
         ("GET", "/people/me"): "KeysFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
+        ("POST", "/clicks/exports"): "TransferFunction",
+        ("GET", "/clicks/exports/{export_id}"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
         ("GET", "/console/{proxy+}"): "ConsoleFunction",
         ("POST", "/console/{proxy+}"): "ConsoleFunction",
@@ -1097,7 +1107,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 34
+    assert len(integrations) == 36
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -34,6 +34,7 @@ Action = Literal[
     "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
+    "export.started",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)
