@@ -1134,6 +1134,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/webhooks/*",
         "/people/*",
         "/audit",
+        "/clicks/*",
         "/console",
         "/console/*",
         "/unlock/*",

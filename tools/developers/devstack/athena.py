@@ -8,8 +8,8 @@ reason); a SELECT's answer as one CSV file, every cell quoted, at `athena-result
 workgroup's result location); an `UNLOAD (...) TO 's3://…/' WITH (format = 'PARQUET')` as Parquet
 files under that prefix; GetQueryResults as the CSV's rows, the header first; an unknown query id
 answered InvalidRequestException. What it does not: Trino's SQL dialect (the queries are written in
-what both accept), partition projection (every day's objects are read, and `day` filters them),
-the workgroup's bytes-scanned limit, IAM, paging of GetQueryResults.
+what both accept), the workgroup's bytes-scanned limit, IAM, paging of GetQueryResults. Like partition projection, it
+reads only the days a query's `day BETWEEN '…' AND '…'` names.
 """
 
 import csv
@@ -23,9 +23,10 @@ from pathlib import Path
 from typing import Any
 
 from tools.operators.click_lake.parquet import lake_connection
-from tools.operators.click_lake.store import PREFIX
+from tools.operators.click_lake.store import PREFIX, LakeBucket, days_between, partition_prefix
 
 RESULTS_PREFIX = "athena-results/"
+DAYS = re.compile(r"day BETWEEN '(?P<first>[0-9]{4}-[0-9]{2}-[0-9]{2})' AND '(?P<last>[0-9]{4}-[0-9]{2}-[0-9]{2})'")
 UNLOAD = re.compile(
     r"UNLOAD \((?P<query>.*)\) TO 's3://(?P<bucket>[^/']+)/(?P<prefix>[^']*)' WITH \(format = 'PARQUET'\)", re.S
 )
@@ -103,7 +104,7 @@ class LocalAthena:
         try:
             sql = with_parameters(execution["Query"], execution["ExecutionParameters"])
             with tempfile.TemporaryDirectory() as folder:
-                database = lake_connection(self._download(Path(folder)))
+                database = lake_connection(self._download(sql, Path(folder)))
                 written = Path(folder) / "written"
                 unload = UNLOAD.fullmatch(sql)
                 if unload is not None:
@@ -120,16 +121,16 @@ class LocalAthena:
             return
         self._status(execution, "SUCCEEDED")
 
-    def _download(self, folder: Path) -> list[Path]:
-        """Every object of the lake's day partitions, as files (a local lake is small)."""
-        files = []
-        for page in self.s3.get_paginator("list_objects_v2").paginate(Bucket=self.bucket, Prefix=PREFIX):
-            for item in page.get("Contents", []):
-                path = folder / item["Key"]
-                path.parent.mkdir(parents=True, exist_ok=True)
-                self.s3.download_file(self.bucket, item["Key"], str(path))
-                files.append(path)
-        return files
+    def _download(self, sql: str, folder: Path) -> list[Path]:
+        """The objects of the day partitions the query names (`day BETWEEN 'first' AND 'last'`, as
+        partition projection reads them), or of every day, as files."""
+        named = DAYS.search(sql)
+        if named is None:
+            prefixes = [PREFIX]
+        else:  # a range backwards names no day
+            days = days_between(*sorted((named["first"], named["last"])))
+            prefixes = [partition_prefix(day) for day in days] if named["first"] <= named["last"] else []
+        return LakeBucket(self.s3, self.bucket).download_prefixes(prefixes, folder)
 
     @property
     def started(self) -> int:

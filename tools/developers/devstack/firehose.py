@@ -186,4 +186,6 @@ def start_click_lake(template: LocalTemplate, s3_endpoint: str, running: ExitSta
         "CLICK_LAKE_DATABASE": database,
         "CLICK_LAKE_BUCKET": LOCAL_BUCKET,
         "AWS_ENDPOINT_URL_ATHENA": url,
+        # The exports' download links name the local S3, so they download from this machine.
+        "AWS_ENDPOINT_URL_S3": s3_endpoint,
     }
