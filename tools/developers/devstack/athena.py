@@ -18,6 +18,8 @@ import re
 import tempfile
 import threading
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -52,6 +54,8 @@ class LocalAthena:
         self._queries: dict[str, dict[str, Any]] = {}
         self._lock = threading.Lock()
         self._threads: list[threading.Thread] = []
+        self._running = threading.Event()  # cleared: queries stay QUEUED, as in a busy workgroup
+        self._running.set()
 
     def start(self, request: dict[str, Any]) -> str:
         """StartQueryExecution: the query's id; it runs in the background."""
@@ -99,7 +103,17 @@ class LocalAthena:
             if reason:
                 execution["Status"]["StateChangeReason"] = reason
 
+    @contextmanager
+    def queueing(self) -> Iterator[None]:
+        """Queries started within the block wait in QUEUED until it ends."""
+        self._running.clear()
+        try:
+            yield
+        finally:
+            self._running.set()
+
     def _run(self, execution: dict[str, Any]) -> None:
+        self._running.wait()
         self._status(execution, "RUNNING")
         try:
             sql = with_parameters(execution["Query"], execution["ExecutionParameters"])
