@@ -144,14 +144,20 @@ def test_no_private_code_address_or_user_agent_in_any_file(aws, handlers, api, l
     agent = "Mozilla/5.0 (X11; Linux x86_64) LakeProbe/7.3"
     for _ in range(2):
         assert api.follow(code, headers={"user-agent": agent}, source_ip="198.51.100.77").status == 302
-    # When ingest counts the clicks and the lake writes them
+    # When ingest counts the clicks, the lake writes them, and the account exports them (CSV, Parquet)
     assert drain_clicks(aws, handlers) == 2
     lake.flush()
+    today = datetime.now(UTC).date().isoformat()
+    for form in ("csv", "parquet"):
+        status, _ = export_call(handlers, key, "POST", "/clicks/exports", {"from": today, "to": today, "format": form})
+        assert status == 202
+    lake.athena.wait()
     # Then no object holds the code, the address or the User-Agent, and the rows are there
     s3 = boto3.client("s3")
     keys = [item["Key"] for item in s3.list_objects_v2(Bucket=LOCAL_BUCKET)["Contents"]]
+    assert {key.split("/")[0] for key in keys} == {"clicks", "athena-results", "exports"}
     written = b"".join(s3.get_object(Bucket=LOCAL_BUCKET, Key=key)["Body"].read() for key in keys)
-    assert logged_key(code).encode() in written
+    assert written.count(logged_key(code).encode()) >= 3  # the lake's Parquet, the CSV, the Parquet export
     for secret in (code, "198.51.100.77", "LakeProbe", "Mozilla/5.0"):
         assert secret.encode() not in written, secret
 
