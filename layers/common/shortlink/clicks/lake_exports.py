@@ -26,10 +26,10 @@ LINK_SECONDS = 900
 
 NAMES = tuple(name for name, _ in COLUMNS)
 # The account's rows of the days, each click once (Firehose may store a row twice), in time order;
-# parameters: the first day, the last day, the account.
+# parameters (Athena takes them in WHERE clauses only): the first day, the last day, the account.
 _ROWS = (
-    "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY click_id ORDER BY clicked_at) AS copy "
-    "FROM clicks WHERE day BETWEEN ? AND ? AND owner = ?) AS rows WHERE copy = 1"
+    "SELECT * FROM (SELECT *, row_number() OVER (PARTITION BY click_id ORDER BY clicked_at) AS stored "
+    "FROM clicks WHERE day BETWEEN ? AND ? AND owner = ?) AS owned WHERE stored = 1"
 )
 _TEXT_COLUMNS = {name for name, kind in COLUMNS if kind == "string"}
 
