@@ -93,10 +93,16 @@ class LoadBalancerEvent:
     """An Application Load Balancer's event for a Lambda target; `routes` are the function's
     (as the template names them), `multi_value`: the target group sends multi-value headers."""
 
+    # In slots: a hit reads them before its response.
+    __slots__ = ("_by_method", "_last_answer", "_last_shaped", "_routed", "_shaped_gets", "multi_value")
+
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
         # GET answers as shaped (response), by the identity of the answer they shape.
         self._shaped_gets: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        # The last of them, looked at first: a hot link's hits follow one another.
+        self._last_answer: dict[str, Any] | None = None
+        self._last_shaped: dict[str, Any] = {}
         # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
         # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
         # a follow) and its name, and the others' paths split once.
@@ -184,15 +190,19 @@ class LoadBalancerEvent:
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         if method != "GET":
             return self._shaped(answer, method)
+        if answer is self._last_answer:
+            return self._last_shaped
         # A cached hit answers with the same object each time (made when its link was cached):
         # shaped once per such answer, kept beside it while it lives (identity: held, never reused).
         kept = self._shaped_gets.get(id(answer))
         if kept is not None and kept[0] is answer:
-            return kept[1]
-        shaped = self._shaped(answer, method)
-        if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
-            self._shaped_gets.clear()
-        self._shaped_gets[id(answer)] = (answer, shaped)
+            shaped = kept[1]
+        else:
+            shaped = self._shaped(answer, method)
+            if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
+                self._shaped_gets.clear()
+            self._shaped_gets[id(answer)] = (answer, shaped)
+        self._last_answer, self._last_shaped = answer, shaped
         return shaped
 
     def _shaped(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
@@ -359,15 +369,28 @@ def load_balancer_event(routes: tuple[str, ...], multi_value: bool) -> LoadBalan
     return LoadBalancerEvent(routes, multi_value)
 
 
-def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedParts:
+# A function's load balancer shapes: with single-value headers, then with multi-value ones.
+LoadBalancerShapes = tuple[LoadBalancerEvent, LoadBalancerEvent]
+
+
+def load_balancer_shapes(routes: tuple[str, ...]) -> LoadBalancerShapes:
+    """The shapes of a load balancer's events to a function of `routes`, made once and kept by its
+    reader: a hit then finds its shape by the event alone (no hashing of the routes)."""
+    return load_balancer_event(routes, False), load_balancer_event(routes, True)
+
+
+UNROUTED = load_balancer_shapes(())
+
+
+def read_event(event: dict[str, Any], balancer: LoadBalancerShapes = UNROUTED) -> ShapedParts:
     """The shape of `event`, by what its front puts in it, and the parts every request reads. A
-    load balancer's names itself in `requestContext.elb` (its path is matched against `routes`);
-    any other is API Gateway's, read here in one call: a redirect's hit reads no more before its
-    response."""
+    load balancer's names itself in `requestContext.elb` (its path is matched against the routes
+    of `balancer`: load_balancer_shapes); any other is API Gateway's, read here in one call: a
+    redirect's hit reads no more before its response."""
     try:  # API Gateway names every part but the path's: read without defaults (a hit's time)
         context = event["requestContext"]
         if "elb" in context:  # a load balancer's: read by its shape, once
-            return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
+            return balancer["multiValueHeaders" in event].read_shaped(event)
         headers = event["headers"]
         if "host" in headers:
             parameters = event.get("pathParameters") or {}
@@ -377,7 +400,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
         pass
     context = event.get("requestContext") or {}
     if "elb" in context:
-        return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
+        return balancer["multiValueHeaders" in event].read_shaped(event)
     headers = event.get("headers") or {}
     # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
     # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
@@ -392,5 +415,5 @@ def event_shape(event: dict[str, Any]) -> EventShape:
     """The shape of `event` (as read_event tells it), for a door that reads only a part or two
     of it, or hands it on (shortlink.web.resolvers)."""
     if "elb" in (event.get("requestContext") or {}):
-        return load_balancer_event((), "multiValueHeaders" in event)
+        return UNROUTED["multiValueHeaders" in event]
     return HTTP_API
