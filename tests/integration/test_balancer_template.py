@@ -129,11 +129,47 @@ def test_the_load_balancer_is_https_with_a_tls_1_3_policy_and_http_only_redirect
 
 
 # The templates' own lint (test_template.py) weighs every condition; this lints the deployment
-# with the most resources as it is deployed: the load balancer in each of three regions.
+# with the most resources as it is deployed: the dual-stack load balancer on a network of its own
+# in each of three regions; and the nested stack alone on existing subnets.
 def test_cfn_lint_finds_nothing_for_the_load_balancer_in_three_regions():
-    parameters = {**ON_BALANCER, **SEVERAL_REGIONS}
+    parameters = {**ON_BALANCER, **SEVERAL_REGIONS, "LoadBalancerIpv6": "true"}
     matches = cfnlint.api.lint_file(ROOT / "template.yaml", config=ManualArgs(parameters=[parameters]))
     assert [str(match) for match in matches] == []
+    given = Rendered({**ON_BALANCER, **EXISTING_SUBNETS}).resources()["Balancer"]["Properties"]["Parameters"]
+    nested = {name: value for name, value in given.items() if isinstance(value, str)} | {"StackName": "shortlink"}
+    function = "arn:aws:lambda:us-east-1:123456789012:function:f"
+    nested |= {name: function for name in given if name.endswith("FunctionArn")}
+    matches = cfnlint.api.lint_file(ROOT / "balancer.yaml", config=ManualArgs(parameters=[nested]))
+    assert [str(match) for match in matches] == []
+
+
+EXISTING_SUBNETS = {
+    "LoadBalancerVpcId": "vpc-0a1b2c3d4e5f60718",
+    "LoadBalancerSubnetIds": "subnet-0a1b2c3d,subnet-4e5f6071",
+    "LoadBalancerIpv6": "true",
+}
+CREATED_NETWORK = {"Network", "NetworkGateway", "PublicRoute", "FirstSubnet", "SecondSubnet", "FirstSubnetRoutes"}
+
+
+def test_existing_subnets_replace_the_created_network_and_ipv6_makes_the_load_balancer_dual_stack():
+    # Given existing subnets: no network is created, the load balancer and its group live in them
+    existing = Rendered({**ON_BALANCER, **EXISTING_SUBNETS}).resources()
+    assert not CREATED_NETWORK & set(existing)
+    front = existing["LoadBalancer"]["Properties"]
+    assert front["Subnets"] == ["subnet-0a1b2c3d", "subnet-4e5f6071"]
+    assert existing["BalancerSecurityGroup"]["Properties"]["VpcId"] == "vpc-0a1b2c3d4e5f60718"
+    # With IPv6: dual-stack, open to IPv6 on both ports, and the domain's AAAA record aliases it too
+    assert front["IpAddressType"] == "dualstack"
+    ingress = existing["BalancerSecurityGroup"]["Properties"]["SecurityGroupIngress"]
+    assert sorted(rule["FromPort"] for rule in ingress if rule.get("CidrIpv6") == "::/0") == [80, 443]
+    alias = existing["ShortDomainRecordIpv6"]["Properties"]["AliasTarget"]
+    assert alias["DNSName"] == {"Fn::GetAtt": ["Balancer", "Outputs.DNSName"]}
+    # Given a network of its own and IPv6: an Amazon-provided block, a /64 per subnet and a route for ::/0
+    created = Rendered({**ON_BALANCER, "LoadBalancerIpv6": "true"}).resources()
+    assert CREATED_NETWORK | {"NetworkIpv6", "PublicRouteIpv6"} <= set(created)
+    assert created["NetworkIpv6"]["Properties"]["AmazonProvidedIpv6CidrBlock"] is True
+    for subnet in ("FirstSubnet", "SecondSubnet"):
+        assert "Ipv6CidrBlock" in created[subnet]["Properties"]
 
 
 def functions_outside_any_vpc(resources: dict[str, Any]) -> bool:
@@ -165,6 +201,7 @@ def test_the_load_balancer_front_takes_the_domain_the_health_checks_and_the_alar
     # The domain aliases the load balancer, not an API Gateway domain
     # (the API's A record updated in place, so that switching never holds two records of one name)
     assert not {"ShortDomain", "ShortDomainRecordIpv6"} & set(resources)
+    assert resources["LoadBalancer"]["Properties"]["IpAddressType"] == "ipv4"  # dual-stack is LoadBalancerIpv6's
     record = resources["ShortDomainRecordIpv4"]["Properties"]
     assert record["AliasTarget"] == {
         "DNSName": {"Fn::GetAtt": ["Balancer", "Outputs.DNSName"]},
@@ -193,6 +230,7 @@ def test_the_load_balancer_front_takes_the_domain_the_health_checks_and_the_alar
     [
         ({"Front": "LoadBalancer"}, {"LoadBalancerNeedsADomain"}),
         ({**ON_BALANCER, "EnableEdge": "true"}, {"LoadBalancerNeedsADomain"}),
+        ({**ON_BALANCER, "LoadBalancerVpcId": EXISTING_SUBNETS["LoadBalancerVpcId"]}, {"ExistingSubnetsOfOneVpc"}),
         (ON_BALANCER, set()),
     ],
 )
