@@ -20,7 +20,8 @@ from shortlink.domains.model import ShortDomains
 from shortlink.links.model import Link
 from shortlink.redirect.door import redirect_handler
 from shortlink.redirect.request import RedirectRequest, RequestReading
-from shortlink.web.events import LOAD_BALANCER_RESPONSE_LIMIT, load_balancer_event, status_description
+from shortlink.web.balancer_answers import LOAD_BALANCER_RESPONSE_LIMIT, status_description
+from shortlink.web.events import load_balancer_event
 from tests.redirect_fakes import redirect_of
 from tools.developers.devstack import load_balancer as local_balancer
 
