@@ -573,9 +573,9 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
-    # The A record is the load balancer's too (switching fronts updates it), the AAAA the API's alone
+    # The A record is the load balancer's too (switching fronts updates it), the AAAA a dual-stack one's
     assert resources["ShortDomainRecordIpv4"]["Condition"] == "DnsForRegion"
-    assert resources["ShortDomainRecordIpv6"]["Condition"] == "DnsForApi"
+    assert resources["ShortDomainRecordIpv6"]["Condition"] == "Ipv6DnsForRegion"
     for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
         assert resources[record]["Condition"] == "DnsForEdge"
 
