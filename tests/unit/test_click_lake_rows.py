@@ -128,13 +128,12 @@ def test_each_named_query_gives_the_counters_answer_on_a_generated_month(tmp_pat
     assert answer("campaign-by-device") == dict(Counter((click.campaign, click.device) for click in clicks))
     people = Counter(logged_key(click.code) for click in clicks if not click.bot and not click.repeat)
     assert answer("people-by-link") == dict(people)
-    # The counters keep each hour's bots per class: people are the clicks less the bots
+    # The counters keep each day's bots per class: people are the clicks less the bots
     agents: dict[tuple[str, str], int] = {}
     for day in {day_of(click) for click in clicks}:
         counted = counter_increments(click for click in clicks if day_of(click) == day)
         for agent in BOT_CLASSES:
-            per_hour = (counted[agent_counter(f"{hour:02d}", agent)] for hour in range(24))
-            agents[(agent, day)] = sum(per_hour)
+            agents[(agent, day)] = counted[agent_counter(agent)]
         agents[("person", day)] = counted["clicks"] - counted["bots"]
     assert answer("clicks-by-agent") == {found: n for found, n in agents.items() if n}
 
