@@ -53,6 +53,7 @@ from shortlink.wiring.people import (
     person_access,
     person_sessions,
     pool_keys,
+    recovery_codes,
     user_pool,
     workspace_names,
 )
@@ -66,7 +67,7 @@ from shortlink.wiring.redirect import (
     redirect_services,
     request_reading,
 )
-from shortlink.wiring.sign_in import console_session_secret, managed_login, sso_signing_keys
+from shortlink.wiring.sign_in import console_session_secret, managed_login, recovery_code_key, sso_signing_keys
 from shortlink.wiring.webhooks import (
     link_owners,
     required_webhook_queue,
@@ -127,6 +128,8 @@ __all__ = [
     "person_sessions",
     "pool_keys",
     "recent_link_clicks",
+    "recovery_code_key",
+    "recovery_codes",
     "redirect_metric_settings",
     "redirect_services",
     "regions",
