@@ -124,3 +124,9 @@ def test_a_passkey_is_added_while_totp_is_on_and_signs_in(handlers, pool, worksp
     passkey_browser, finished = passkey_sign_in(handlers, person.email, device)
     assert (finished["statusCode"], finished["headers"].get("Location")) == (303, "/console"), finished["body"]
     assert passkey_browser.get("/console")["statusCode"] == 200
+    # A passkey sign-in of the last minutes re-authenticates: TOTP off without the password
+    assert browser.post("/console/security/totp/off", {"csrf": browser.csrf("/console/security")})["statusCode"] == 422
+    assert 'id="passkey-recently"' in passkey_browser.get("/console/security")["body"]
+    turned = passkey_browser.post("/console/security/totp/off", {"csrf": passkey_browser.csrf("/console/security")})
+    assert 'id="security-notice"' in turned["body"], turned["body"]
+    signed_in(PersonBrowser(handlers), person.email, password)

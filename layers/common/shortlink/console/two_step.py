@@ -13,15 +13,17 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.console import audit, forms
 from shortlink.console.people_sign_in import MAX_PASSWORD_CHARS, counted, pool
-from shortlink.console.plumbing import Refused, posted_by_session, shown
+from shortlink.console.plumbing import Refused, current_event, now, posted_by_session, shown
+from shortlink.console.recent_passkey import signed_in_with_passkey_recently
 from shortlink.console.sessions import Session
 from shortlink.people.actors import Actor
 from shortlink.people.errors import SignInRefused, WrongCode
 from shortlink.people.model import Person
 from shortlink.people.recovery_codes import issue_codes, normalized, redeem
-from shortlink.wiring import people_settings, recovery_code_key, recovery_codes
+from shortlink.wiring import console_session_secret, people_settings, recovery_code_key, recovery_codes
 
 ISSUER = "Shortlink"
+SecondFactor = Literal["totp", "recovery_code", "passkey", "none"]
 MAX_CODE_CHARS = 32
 
 logger = Logger()
@@ -57,7 +59,7 @@ def security_page(actor: Actor, current: Session, status: int = 200, **context: 
     part folded)."""
     page_context: dict[str, Any] = {"secret": None, "uri": None, "qr": None, "done": False, "error": None}
     page_context |= {"passkeys_on": people_settings().passkeys, "passkey_notice": None, "passkeys": None}
-    page_context |= {"registration": None}
+    page_context |= {"registration": None, "passkey_recently": passkey_recently(actor)}
     return shown("security.html", actor, current, status, **(page_context | context))
 
 
@@ -102,10 +104,19 @@ def confirm_totp() -> Response[Any]:
     return security_page(actor, current, done=True, codes=codes)
 
 
-def reauthenticated(actor: Actor, form: forms.Form) -> Literal["totp", "recovery_code", "none"]:
-    """`actor` signed in again: their password, then the pool's TOTP challenge answered with the
-    code posted, or one of their recovery codes (spent); "none" where the pool asks no code
-    (TOTP is off). SignInRefused for a wrong password, WrongCode for a wrong code (recorded)."""
+def passkey_recently(actor: Actor) -> bool:
+    """Whether `actor` signed in with a passkey in the last few minutes (shortlink.console.recent_passkey)."""
+    cookies = current_event().cookies or []
+    return signed_in_with_passkey_recently(cookies, actor.id, now(), console_session_secret())
+
+
+def reauthenticated(actor: Actor, form: forms.Form) -> SecondFactor:
+    """`actor` signed in again: a passkey sign-in of the last few minutes, or their password
+    then the pool's TOTP challenge answered with the code posted, or one of their recovery
+    codes (spent); "none" where the pool asks no code (TOTP is off). SignInRefused for a wrong
+    password, WrongCode for a wrong code (recorded)."""
+    if not forms.value(form, "password") and passkey_recently(actor):
+        return "passkey"
     password, code = password_of(form), forms.value(form, "code")[:MAX_CODE_CHARS]
     outcome = pool().sign_in(actor.label, password)
     if isinstance(outcome, Person):
@@ -125,7 +136,7 @@ def reauthenticated(actor: Actor, form: forms.Form) -> Literal["totp", "recovery
 
 
 REAUTH_REFUSED = "That password or code is not right: enter your password and the app's current code."
-Reauthenticated = tuple[Session, Actor, Literal["totp", "recovery_code", "none"]]
+Reauthenticated = tuple[Session, Actor, SecondFactor]
 
 
 class NotReauthenticated(Exception):
@@ -155,11 +166,16 @@ def signed_in_again() -> Reauthenticated:
     return current, actor, used
 
 
+def totp_was_on(actor: Actor, used: SecondFactor) -> bool:
+    """Whether the pool asked `actor` a code (a passkey's sign-in does not tell: the pool is asked)."""
+    return used in ("totp", "recovery_code") or (used == "passkey" and pool().totp_on(actor.label))
+
+
 @router.post("/console/security/recovery-codes")
 def new_recovery_codes() -> Response[Any]:
     """Ten new recovery codes, shown once; the earlier ones stop working."""
     current, actor, used = signed_in_again()
-    if used == "none":
+    if not totp_was_on(actor, used):
         return security_page(actor, current, 409, error="Two-step sign-in is off: turn it on first.", totp_on=False)
     codes = issue_codes(recovery_codes(), actor.id, recovery_code_key())
     audit.record(actor, "person.recovery_codes_issued", actor.id)
@@ -170,7 +186,7 @@ def new_recovery_codes() -> Response[Any]:
 def turn_off_totp() -> Response[Any]:
     """TOTP off, after the person signed in again; their recovery codes go with it."""
     current, actor, used = signed_in_again()
-    if used != "none":
+    if totp_was_on(actor, used):
         pool().turn_off_totp(actor.label)
         recovery_codes().clear(actor.id)
         audit.record(actor, "person.totp_disabled", actor.id)
