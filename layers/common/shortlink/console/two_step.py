@@ -129,7 +129,7 @@ def reauthenticated(actor: Actor, form: forms.Form) -> SecondFactor:
         return "recovery_code"
     try:
         pool().answer(outcome, code)
-    except (WrongCode, SignInRefused):
+    except SignInRefused:  # a wrong code (WrongCode), or the pool's sign-in spent
         audit.record(actor, "session.mfa_failed", actor.id)
         raise WrongCode("code") from None
     return "totp"
@@ -160,7 +160,7 @@ def signed_in_again() -> Reauthenticated:
     attempt = counted(actor.label)
     try:
         used = reauthenticated(actor, form)
-    except (SignInRefused, WrongCode):
+    except SignInRefused:  # WrongCode included
         raise NotReauthenticated(current, actor) from None
     attempt.succeeded()
     return current, actor, used

@@ -168,22 +168,24 @@ class CognitoUserPool:
             raise SignInRefused("the new account asks for more than a password")
         return signed
 
+    def _admin_user(self, email: str) -> dict[str, Any] | None:
+        try:
+            return self._call("admin_get_user", UserPoolId=self._pool, Username=email)
+        except SignInRefused:  # UserNotFoundException
+            return None
+
     def person_named(self, email: str) -> Person | None:
         """The pool's person of `email`, None if it has none (AdminGetUser)."""
-        try:
-            user = self._call("admin_get_user", UserPoolId=self._pool, Username=email)
-        except SignInRefused:
+        user = self._admin_user(email)
+        if user is None:
             return None
         attributes = {each["Name"]: each["Value"] for each in user.get("UserAttributes", [])}
         return Person(attributes.get("sub", ""), attributes.get("email", email).lower())
 
     def totp_on(self, email: str) -> bool:
         """Whether the pool asks `email` a TOTP code at sign-in."""
-        try:
-            user = self._call("admin_get_user", UserPoolId=self._pool, Username=email)
-        except SignInRefused:
-            return False
-        return "SOFTWARE_TOKEN_MFA" in user.get("UserMFASettingList", [])
+        user = self._admin_user(email)
+        return user is not None and "SOFTWARE_TOKEN_MFA" in user.get("UserMFASettingList", [])
 
     def turn_off_totp(self, email: str) -> None:
         """No TOTP code asked of `email` any more (the console re-authenticated them first)."""
