@@ -13,6 +13,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console import (
     audit,
+    click_exports,
     keys,
     link_bulk_changes,
     links,
@@ -47,6 +48,7 @@ for area in (
     links,
     link_bulk_changes,
     stats,
+    click_exports,
     keys,
     members,
     security,

@@ -23,8 +23,9 @@ FRONT=alb (or alb-multi-value): the functions are sent the events of an Applicat
 instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
 LOAD_BALANCER_PORT: a load balancer front (single-value) on this port as well, to the same functions.
 CLICK_LAKE=1 (the click lake: ingest's rows into a local Firehose on CLICK_LAKE_PORT, 5007, that writes
-Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5; see
-tools.developers.devstack.firehose and docs/click-lake.md).
+Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5, and the lake's local Athena on the
+same port for the raw exports and the daily check; see tools.developers.devstack.firehose and .athena,
+and docs/click-lake.md).
 """
 
 import logging

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -39,6 +39,7 @@ Action = Literal[
     "person.recovery_codes_issued",
     "person.recovery_code_used",
     "person.password_reset",
+    "export.started",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)
