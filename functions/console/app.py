@@ -19,12 +19,14 @@ from shortlink.console import (
     links,
     members,
     passkey_sign_in,
+    password_reset,
     people_sign_in,
     plumbing,
     security,
     sign_in,
     sso,
     stats,
+    two_step,
     workspace_settings,
 )
 from shortlink.console.pages import page
@@ -41,6 +43,7 @@ for area in (
     sign_in,
     people_sign_in,
     passkey_sign_in,
+    password_reset,
     sso,
     links,
     link_bulk_changes,
@@ -49,6 +52,7 @@ for area in (
     keys,
     members,
     security,
+    two_step,
     audit,
     workspace_settings,
 ):

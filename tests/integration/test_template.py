@@ -259,6 +259,9 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cognito-idp:AdminSetUserPassword",
                 "cognito-idp:AdminDeleteUser",
                 "cognito-idp:AdminGetUser",  # an invited account never used is sent the invitation again
+                "cognito-idp:AdminUserGlobalSignOut",  # a password reset ends the pool's sessions
+                "cognito-idp:DescribeUserPool",  # the password rule the reset page states
+                "cognito-idp:AdminSetUserMFAPreference",  # TOTP off, after signing in again
                 "ses:SendEmail",
             },
         ),

@@ -49,6 +49,7 @@ from tools.developers.devstack.edge_tier import (
 from tools.developers.devstack.firehose import click_lake_on, start_click_lake
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
+from tools.developers.devstack.password_reset_codes import emulate_password_reset_codes
 from tools.developers.devstack.people import (
     COGNITO_ENDPOINT_VARIABLE,
     DEV_OWNER_EMAIL,
@@ -200,6 +201,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     moto_url = f"http://{HOST}:{moto_port}"
     if embedded or cognito_endpoint is None or click_lake_on():
         check_totp_codes()
+        emulate_password_reset_codes()  # codes printed as invitations are, checked as Cognito does
         start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():

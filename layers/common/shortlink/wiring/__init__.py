@@ -72,6 +72,7 @@ if TYPE_CHECKING:
         person_access,
         person_sessions,
         pool_keys,
+        recovery_codes,
         user_pool,
         workspace_names,
     )
@@ -88,6 +89,7 @@ if TYPE_CHECKING:
     from shortlink.wiring.sign_in import (
         console_session_secret,
         managed_login,
+        recovery_code_key,
         sso_signing_keys,
     )
     from shortlink.wiring.webhooks import (
@@ -141,6 +143,7 @@ FACTORY_MODULES = {
         "person_access",
         "person_sessions",
         "pool_keys",
+        "recovery_codes",
         "user_pool",
         "workspace_names",
     ),
@@ -154,7 +157,7 @@ FACTORY_MODULES = {
         "redirect_services",
         "request_reading",
     ),
-    "sign_in": ("console_session_secret", "managed_login", "sso_signing_keys"),
+    "sign_in": ("console_session_secret", "managed_login", "recovery_code_key", "sso_signing_keys"),
     "webhooks": ("link_owners", "required_webhook_queue", "webhook_endpoints", "webhook_queue", "webhook_sender"),
 }
 _MODULE_OF = {name: module for module, names in FACTORY_MODULES.items() for name in names}
