@@ -13,11 +13,13 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console import (
     audit,
+    click_exports,
     keys,
     link_bulk_changes,
     links,
     members,
     passkey_sign_in,
+    password_reset,
     people_sign_in,
     plumbing,
     qr_codes,
@@ -25,6 +27,7 @@ from shortlink.console import (
     sign_in,
     sso,
     stats,
+    two_step,
     workspace_settings,
 )
 from shortlink.console.pages import page
@@ -41,14 +44,17 @@ for area in (
     sign_in,
     people_sign_in,
     passkey_sign_in,
+    password_reset,
     sso,
     links,
     link_bulk_changes,
     qr_codes,
     stats,
+    click_exports,
     keys,
     members,
     security,
+    two_step,
     audit,
     workspace_settings,
 ):

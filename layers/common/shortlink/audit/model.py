@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -24,6 +24,7 @@ Action = Literal[
     "session.signed_in",
     "session.signed_out",
     "session.sign_in_failed",
+    "session.mfa_failed",
     "member.invited",
     "member.invitation_revoked",
     "member.joined",
@@ -34,6 +35,11 @@ Action = Literal[
     "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
+    "person.totp_disabled",
+    "person.recovery_codes_issued",
+    "person.recovery_code_used",
+    "person.password_reset",
+    "export.started",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)
