@@ -19,6 +19,8 @@ from shortlink.console import (
     passkey_sign_in,
     people_sign_in,
     plumbing,
+    scim_api,
+    scim_tokens,
     security,
     sign_in,
     sso,
@@ -47,6 +49,8 @@ for area in (
     security,
     audit,
     workspace_settings,
+    scim_tokens,
+    scim_api,
 ):
     app.include_router(area.router)
 

@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "scim"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -34,6 +34,8 @@ Action = Literal[
     "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
+    "scim.token_created",
+    "scim.token_revoked",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

@@ -1,7 +1,7 @@
 """The composition root: the adapters each function uses, built from its settings on first use
 and kept per environment, and those settings, the only reading of the environment.
 
-One module per concern (environment, links, limits, redirect, clicks, people, sign_in,
+One module per concern (environment, links, limits, redirect, clicks, people, scim, sign_in,
 webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
 it, so `reset()` forgets them all. Nothing here runs at import but those records, and each
 factory imports its own adapter: a function loads only the adapters it uses (the redirect never
@@ -66,6 +66,7 @@ from shortlink.wiring.redirect import (
     redirect_services,
     request_reading,
 )
+from shortlink.wiring.scim import provisioned_groups, provisioned_users, scim_tokens
 from shortlink.wiring.sign_in import console_session_secret, managed_login, sso_signing_keys
 from shortlink.wiring.webhooks import (
     link_owners,
@@ -126,6 +127,8 @@ __all__ = [
     "person_access",
     "person_sessions",
     "pool_keys",
+    "provisioned_groups",
+    "provisioned_users",
     "recent_link_clicks",
     "redirect_metric_settings",
     "redirect_services",
@@ -134,6 +137,7 @@ __all__ = [
     "required_webhook_queue",
     "reset",
     "resources",
+    "scim_tokens",
     "settings_of",
     "short_domains",
     "sso_settings",
