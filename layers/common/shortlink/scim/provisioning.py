@@ -8,8 +8,8 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from shortlink.access.api_keys import MadeKeys
-from shortlink.people.errors import LastOwner
-from shortlink.people.model import Membership
+from shortlink.people.errors import LastOwner, MemberRemoved
+from shortlink.people.model import Membership, Role
 from shortlink.people.offboarding import remove_with_keys
 from shortlink.people.ports import Memberships, PersonSessions
 from shortlink.people.roles import scopes_of
@@ -136,3 +136,16 @@ def regroup(
         if user is not None and user.active:
             changes.extend(settled(stores, user, now)[1])
     return changes
+
+
+def arriving_role(
+    users: ProvisionedUsers, groups: ProvisionedGroups, workspace_id: str, email: str, default: Role
+) -> Role:
+    """The role of a person joining `workspace_id` at their first single sign-on: their groups'
+    if the identity provider provisioned them, else `default`; MemberRemoved if it deactivated them."""
+    user = next((each for each in users.of_workspace(workspace_id) if each.user_name == email), None)
+    if user is None:
+        return default
+    if not user.active:
+        raise MemberRemoved(workspace_id)
+    return role_from_groups(user.scim_id, groups.of_workspace(workspace_id))
