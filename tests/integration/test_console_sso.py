@@ -356,7 +356,8 @@ def test_a_provisioned_person_joins_with_their_groups_role_and_a_deactivated_one
     at = datetime.now(UTC)
     ada = ProvisionedUser("u-ada", WORKSPACE, "ada@example.com", at, at)
     bob = ProvisionedUser("u-bob", WORKSPACE, "bob@example.com", at, at, active=False)
-    assert services.provisioned_users().add(ada) and services.provisioned_users().add(bob)
+    assert services.provisioned_users().add(ada)
+    assert services.provisioned_users().add(bob)
     services.provisioned_groups().put(
         ProvisionedGroup("g1", WORKSPACE, "Editors", at, at, members=frozenset({"u-ada"}))
     )
@@ -364,6 +365,7 @@ def test_a_provisioned_person_joins_with_their_groups_role_and_a_deactivated_one
     assert signed_in(Browser(handlers), "Ada@example.com")["statusCode"] == 303
     refused = signed_in(Browser(handlers), "bob@example.com")
     # Then Ada is an editor (not the default viewer), and Bob gets no session and no membership
-    assert refused["statusCode"] == 403 and "removed from this workspace" in refused["body"]
+    assert refused["statusCode"] == 403
+    assert "removed from this workspace" in refused["body"]
     assert "console_session" not in str(refused.get("cookies"))
     assert members() == {"ada@example.com": "editor"}

@@ -18,6 +18,7 @@ NOW = datetime(2026, 12, 6, tzinfo=UTC)
 USER = ProvisionedUser("u1", "ws", "lee@example.com", NOW, NOW)
 GROUP = ProvisionedGroup("g1", "ws", "Shortlink Editors", NOW, NOW)
 USERS = frozenset({"username", "externalid", "id"})
+ENTERPRISE = "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User"
 
 
 def patch(*operations: dict[str, object]) -> dict[str, object]:
@@ -26,11 +27,14 @@ def patch(*operations: dict[str, object]) -> dict[str, object]:
 
 def test_eq_filters_match_user_names_in_any_case_and_external_ids_exactly():
     by_name = parsed_filter('userName eq "Lee@Example.com"', USERS)
-    assert by_name is not None and by_name.matches({"username": "lee@example.com"})
+    assert by_name is not None
+    assert by_name.matches({"username": "lee@example.com"})
     by_id = parsed_filter('externalId eq "00u\\"x"', USERS)  # a JSON escape inside the value
-    assert by_id is not None and by_id.value == '00u"x'
+    assert by_id is not None
+    assert by_id.value == '00u"x'
     assert not by_id.matches({"externalid": '00U"X'})
-    assert parsed_filter(None, USERS) is None and parsed_filter("", USERS) is None
+    assert parsed_filter(None, USERS) is None
+    assert parsed_filter("", USERS) is None
 
 
 @pytest.mark.parametrize(
@@ -58,7 +62,8 @@ def test_paging_is_one_based_and_bounded():
 def test_a_page_never_holds_more_than_asked_nor_starts_before_the_first(start, count):
     page = page_of({"startIndex": str(start), "count": str(count)})
     items = list(range(20))
-    assert page.start_index >= 1 and len(page.of(items)) <= max(0, count)
+    assert page.start_index >= 1
+    assert len(page.of(items)) <= max(0, count)
     assert page.of(items) == items[page.start_index - 1 : page.start_index - 1 + page.count]
 
 
@@ -78,7 +83,7 @@ def test_a_user_patch_keeps_what_the_workspace_keeps_and_ignores_the_rest():
     changed = patched_user(USER, patch(
         {"op": "Add", "path": "name.givenName", "value": "Lee"},
         {"op": "replace", "value": {"name": {"familyName": "Ver"}, "externalId": "x1", "title": "CFO"}},
-        {"op": "Replace", "path": "urn:ietf:params:scim:schemas:extension:enterprise:2.0:User:department", "value": "x"},
+        {"op": "Replace", "path": f"{ENTERPRISE}:department", "value": "x"},
         {"op": "replace", "path": "userName", "value": "NEW@Example.com"},
     ), NOW)  # fmt: skip
     assert (changed.given_name, changed.family_name, changed.external_id, changed.user_name) == (
@@ -151,8 +156,10 @@ class Tokens:
 def test_a_token_is_stored_only_as_its_hash_and_stops_when_revoked():
     tokens = Tokens()
     token, plaintext = issue_token(tokens, "ws", "owner@example.com", NOW)
-    assert plaintext.startswith("scim_") and len(plaintext) == 37
-    assert list(tokens.stored) == [hash_token(plaintext)] and plaintext not in str(tokens.stored)
+    assert plaintext.startswith("scim_")
+    assert len(plaintext) == 37
+    assert list(tokens.stored) == [hash_token(plaintext)]
+    assert plaintext not in str(tokens.stored)
     assert authenticated(f"Bearer {plaintext}", tokens) == token
     assert authenticated(f"Bearer {plaintext}x", tokens) is None
     assert authenticated("Basic abc", tokens) is None
