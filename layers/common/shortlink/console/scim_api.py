@@ -23,7 +23,7 @@ from shortlink.scim.errors import ScimProblem, not_found
 from shortlink.scim.model import ProvisionedGroup, ProvisionedUser
 from shortlink.scim.patches import patched_group, patched_user
 from shortlink.scim.provisioning import Change, Provisioning, change_user, create_user, delete_user, regroup
-from shortlink.scim.queries import Equality, page_of, parsed_filter
+from shortlink.scim.queries import Equality, page_of, parsed_filter, projected
 from shortlink.scim.tokens import ScimToken, authenticated
 from shortlink.wiring import (
     api_key_store,
@@ -37,6 +37,7 @@ from shortlink.wiring import (
 PREFIX = "/scim/v2"
 SCIM_JSON = "application/scim+json"
 MAX_BODY_BYTES = 256 * 1024
+DISCOVERY = ("ServiceProviderConfig", "ResourceTypes", "Schemas")
 USER_FILTERS = frozenset({"username", "externalid", "id"})
 GROUP_FILTERS = frozenset({"displayname", "externalid", "id"})
 
@@ -148,38 +149,6 @@ def service_provider_config() -> Response[Any]:
     return answer(200, document(base()))
 
 
-def _discovery(kind: str) -> list[dict[str, Any]]:
-    from shortlink.scim.documents import resource_types, schemas
-
-    return resource_types(base()) if kind == "ResourceTypes" else schemas(base())
-
-
-@router.get(f"{PREFIX}/<kind>")
-@scim_route
-def discovery_list(kind: str) -> Response[Any]:
-    """ResourceTypes or Schemas, as a ListResponse (Users and Groups have their own routes)."""
-    from shortlink.scim.documents import list_document
-
-    caller()
-    if kind not in ("ResourceTypes", "Schemas"):
-        raise ScimProblem(404, f"no endpoint {kind[:64]!r}")
-    found = _discovery(kind)
-    return answer(200, list_document(found, len(found), 1))
-
-
-@router.get(f"{PREFIX}/<kind>/<name>")
-@scim_route
-def discovery_item(kind: str, name: str) -> Response[Any]:
-    """One resource type (by name) or schema (by its URN)."""
-    caller()
-    if kind not in ("ResourceTypes", "Schemas"):
-        raise ScimProblem(404, f"no endpoint {kind[:64]!r}")
-    found = next((each for each in _discovery(kind) if each["id"] == name), None)
-    if found is None:
-        raise not_found(kind.removesuffix("s"), name)
-    return answer(200, found)
-
-
 def _user_document(user: ProvisionedUser, groups: list[ProvisionedGroup]) -> dict[str, Any]:
     from shortlink.scim.documents import user_document
 
@@ -193,7 +162,7 @@ def list_users() -> Response[Any]:
     equality = parsed_filter(query().get("filter"), USER_FILTERS)
     groups = provisioned_groups().of_workspace(token.workspace_id)
     found = listed(provisioned_users().of_workspace(token.workspace_id), _matching(equality, _user_values))
-    found["Resources"] = [_user_document(user, groups) for user in found["Resources"]]
+    found["Resources"] = [projected(_user_document(user, groups), query()) for user in found["Resources"]]
     return answer(200, found)
 
 
@@ -209,7 +178,7 @@ def _user(token: ScimToken, scim_id: str) -> ProvisionedUser:
 def get_user(scim_id: str) -> Response[Any]:
     token = caller()
     user = _user(token, scim_id)
-    return answer(200, _user_document(user, provisioned_groups().of_workspace(token.workspace_id)))
+    return answer(200, projected(_user_document(user, provisioned_groups().of_workspace(token.workspace_id)), query()))
 
 
 @router.post(f"{PREFIX}/Users")
@@ -278,7 +247,7 @@ def list_groups() -> Response[Any]:
     token = caller()
     equality = parsed_filter(query().get("filter"), GROUP_FILTERS)
     found = listed(provisioned_groups().of_workspace(token.workspace_id), _matching(equality, _group_values))
-    found["Resources"] = [_group_document(token, group) for group in found["Resources"]]
+    found["Resources"] = [projected(_group_document(token, group), query()) for group in found["Resources"]]
     return answer(200, found)
 
 
@@ -286,7 +255,7 @@ def list_groups() -> Response[Any]:
 @scim_route
 def get_group(scim_id: str) -> Response[Any]:
     token = caller()
-    return answer(200, _group_document(token, _group(token, scim_id)))
+    return answer(200, projected(_group_document(token, _group(token, scim_id)), query()))
 
 
 @router.post(f"{PREFIX}/Groups")
@@ -335,3 +304,50 @@ def remove_group(scim_id: str) -> Response[Any]:
     token = caller()
     recorded(token, regroup(stores(token), _group(token, scim_id), None, now()))
     return answer(204)
+
+
+def _discovery(kind: str) -> list[dict[str, Any]]:
+    from shortlink.scim.documents import resource_types, schemas
+
+    return resource_types(base()) if kind == "ResourceTypes" else schemas(base())
+
+
+@router.get(f"{PREFIX}/<kind>")
+@scim_route
+def discovery_list(kind: str) -> Response[Any]:
+    """ResourceTypes or Schemas, as a ListResponse (Users and Groups have their own routes)."""
+    from shortlink.scim.documents import list_document
+
+    caller()
+    if kind not in DISCOVERY[1:]:
+        raise ScimProblem(404, f"no endpoint {kind[:64]!r}")
+    found = _discovery(kind)
+    return answer(200, list_document(found, len(found), 1))
+
+
+@router.get(f"{PREFIX}/<kind>/<name>")
+@scim_route
+def discovery_item(kind: str, name: str) -> Response[Any]:
+    """One resource type (by name) or schema (by its URN)."""
+    caller()
+    if kind not in DISCOVERY[1:]:
+        raise ScimProblem(404, f"no endpoint {kind[:64]!r}")
+    found = next((each for each in _discovery(kind) if each["id"] == name), None)
+    if found is None:
+        raise not_found(kind.removesuffix("s"), name)
+    return answer(200, found)
+
+
+@router.route(f"{PREFIX}/<kind>", method=["POST", "PUT", "PATCH", "DELETE"])
+@router.route(f"{PREFIX}/<kind>/<name>", method=["POST", "PUT", "PATCH", "DELETE"])
+@scim_route
+def read_only(kind: str, name: str = "") -> Response[Any]:
+    """The discovery endpoints are read only (RFC 7644 4): 405 to any other method; no POST
+    .search (501). Registered
+    last: Powertools tries dynamic routes in order, and /Users/<id> and /Groups/<id> come first."""
+    caller()
+    if ".search" in (kind, name):  # POST searching (RFC 7644 3.4.3): filters on GET do it here
+        raise ScimProblem(501, "POST .search is not supported: filter with GET")
+    if kind not in DISCOVERY:
+        raise ScimProblem(404, f"no endpoint {kind[:64]!r}")
+    raise ScimProblem(405, f"{kind} is read only")

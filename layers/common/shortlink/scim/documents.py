@@ -90,6 +90,14 @@ def requested_group(
     )
 
 
+def _emails(user_name: str) -> list[Email] | None:
+    """The userName as the user's work email, where it is an address."""
+    try:
+        return [Email(value=user_name, primary=True, type=Email.Type.work)]
+    except ValidationError:
+        return None
+
+
 def user_document(user: ProvisionedUser, groups: list[ProvisionedGroup], base: str) -> dict[str, Any]:
     """The user as a SCIM resource, with the groups it belongs to."""
     name = Name(given_name=user.given_name or None, family_name=user.family_name or None)
@@ -105,7 +113,7 @@ def user_document(user: ProvisionedUser, groups: list[ProvisionedGroup], base: s
         display_name=user.display_name or None,
         name=name if user.given_name or user.family_name else None,
         active=user.active,
-        emails=[Email(value=user.user_name, primary=True, type=Email.Type.work)],
+        emails=_emails(user.user_name),
         groups=memberships or None,
         meta=_meta("User", user.created_at, user.modified_at, f"{base}/Users/{user.scim_id}"),
     )

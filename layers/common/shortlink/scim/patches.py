@@ -112,11 +112,11 @@ def patched_user(user: ProvisionedUser, body: Any, now: datetime) -> Provisioned
 
 
 def checked_user_name(value: Any) -> str:
-    """A userName: the person's sign-in address, lower case."""
+    """A userName, lower case: the person is found by it among the members' sign-in addresses
+    (their email), so an identity provider sends the email there (Okta's login, Entra's UPN)."""
     name = text(value, "userName").lower()
-    local, at, domain = name.partition("@")
-    if not at or not local or "." not in domain or "@" in domain or any(char.isspace() for char in name):
-        raise invalid_value("userName: the person's email address, such as name@example.com")
+    if not name:
+        raise invalid_value("userName: required")
     return name
 
 

@@ -6,7 +6,7 @@ import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.scim.errors import ScimProblem
@@ -77,3 +77,21 @@ def page_of(query: Mapping[str, str]) -> Page:
     start = max(1, _number(query, "startIndex", 1))
     count = min(MAX_COUNT, max(0, _number(query, "count", MAX_COUNT)))
     return Page(start, count)
+
+
+ALWAYS_RETURNED = frozenset({"schemas", "id"})
+
+
+def _names(text: str | None) -> frozenset[str]:
+    return frozenset(name.strip().lower().split(".", 1)[0] for name in (text or "").split(",") if name.strip())
+
+
+def projected(document: dict[str, Any], query: Mapping[str, str]) -> dict[str, Any]:
+    """`document` with only the top-level `attributes` asked, or without the `excludedAttributes`
+    (RFC 7644 3.4.2.5); schemas and id are always returned."""
+    wanted, unwanted = _names(query.get("attributes")), _names(query.get("excludedAttributes"))
+    return {
+        name: value
+        for name, value in document.items()
+        if name.lower() in ALWAYS_RETURNED or ((not wanted or name.lower() in wanted) and name.lower() not in unwanted)
+    }
