@@ -65,15 +65,20 @@ def json_of(answer: dict[str, Any]) -> Any:
 
 
 def test_only_an_owner_makes_and_revokes_scim_tokens_and_a_revoked_one_stops_at_once(handlers, pool, workspace):
-    # Given an owner and an admin of the workspace, signed in
+    # Given an owner, and an admin, an editor and a viewer of the workspace, signed in
     owner, owner_password = pool.member("owner@example.com", workspace, "owner")
-    admin, admin_password = pool.member("admin@example.com", workspace, "admin")
     owners = signed_in(PersonBrowser(handlers), owner.email, owner_password)
-    admins = signed_in(PersonBrowser(handlers), admin.email, admin_password)
-    # When the admin asks for the page or posts a token: refused; the owner makes one
-    assert admins.get("/console/workspace/scim")["statusCode"] == 403
-    refused = admins.post("/console/workspace/scim", {"csrf": admins.csrf()})
-    assert refused["statusCode"] == 403
+    others = []
+    for role in ("admin", "editor", "viewer"):
+        person, password = pool.member(f"{role}@example.com", workspace, role)
+        others.append(signed_in(PersonBrowser(handlers), person.email, password))
+    # When any but the owner asks for the page, makes or revokes a token: refused
+    for browser in others:
+        assert browser.get("/console/workspace/scim")["statusCode"] == 403
+        assert browser.post("/console/workspace/scim", {"csrf": browser.csrf()})["statusCode"] == 403
+        revoking = browser.post("/console/workspace/scim/0123456789ab/revoke", {"csrf": browser.csrf()})
+        assert revoking["statusCode"] == 403
+    assert services.scim_tokens().of_workspace(workspace) == []
     token = made_token(owners)
     scim = Scim(handlers, token)
     # Then it opens SCIM, is listed by id only (never the token), and is audited
