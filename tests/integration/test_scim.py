@@ -211,5 +211,9 @@ def test_bad_requests_are_refused_in_scims_error_schema_and_nothing_is_written(h
     assert scim("POST", "/Users", first)["statusCode"] == 201
     again = scim("POST", "/Users", {**first, "userName": "TWICE@example.com", "externalId": "second"})
     assert (again["statusCode"], json_of(again)["scimType"]) == (409, "uniqueness")
+    # The workspace's last owner cannot be provisioned as deactivated (409), and no user is kept
+    last_owner = scim("POST", "/Users", {"schemas": [USER_SCHEMA], "userName": owner.email, "active": False})
+    assert last_owner["statusCode"] == 409, last_owner["body"]
+    assert services.memberships().role_in(workspace, owner.subject) == "owner"
     listed = json_of(scim("GET", "/Users"))
     assert [(each["userName"], each["externalId"]) for each in listed["Resources"]] == [("twice@example.com", "first")]

@@ -81,7 +81,11 @@ def create_user(stores: Provisioning, user: ProvisionedUser, now: datetime) -> t
     """Keep a new user (409 uniqueness if its userName is taken) and settle its member."""
     if not stores.users.add(user):
         raise ScimProblem(409, f"userName {user.user_name} is provisioned already", "uniqueness")
-    stored, changes = settled(stores, user, now)
+    try:
+        stored, changes = settled(stores, user, now)
+    except ScimProblem:  # created deactivated for the last owner: nothing is kept
+        stores.users.delete(user)
+        raise
     if stored != user:
         stores.users.replace(user, stored)
     return stored, changes
