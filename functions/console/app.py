@@ -14,6 +14,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.console import (
     audit,
     keys,
+    link_bulk_changes,
     links,
     members,
     passkey_sign_in,
@@ -43,6 +44,7 @@ for area in (
     passkey_sign_in,
     sso,
     links,
+    link_bulk_changes,
     stats,
     keys,
     members,

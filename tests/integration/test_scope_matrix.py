@@ -125,6 +125,8 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": f"/webhooks/{world.kept_endpoint()}", "body": {"tags": ["changed"]}}
         case ("POST", "/webhooks/{endpoint_id}/secret"):
             return {"path": f"/webhooks/{world.kept_endpoint()}/secret"}
+        case ("POST", "/links/bulk/changes"):
+            return {"path": route, "body": {"links": [{"code": code}], "action": "retag", "add_tags": ["matrix"]}}
         case ("PATCH", "/links/{code}"):
             return {"path": f"/links/{code}", "body": {}}
         case (_, _) if "{code}" in route:

@@ -132,6 +132,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "dynamodb:PutItem",  # its audit entries
+                "dynamodb:BatchGetItem",  # a bulk change's links
+                "dynamodb:DeleteItem",  # a bulk change's idempotency record, when its change fails
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -346,6 +348,7 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
         ("GET", "/links/{code}/qr"): "ManageFunction",
+        ("POST", "/links/bulk/changes"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -1097,7 +1100,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 34
+    assert len(integrations) == 35
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

@@ -44,7 +44,7 @@ from shortlink.wiring.environment import (
 )
 from shortlink.wiring.factories import forget_all
 from shortlink.wiring.limits import attempt_log, window_counter
-from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_repository
+from shortlink.wiring.links import code_generator, idempotency_store, importing_links, link_batch, link_repository
 from shortlink.wiring.people import (
     api_key_store,
     invitation_messages,
@@ -115,6 +115,7 @@ __all__ = [
     "invitations",
     "lake_link_days",
     "lambda_runtime",
+    "link_batch",
     "link_owners",
     "link_repository",
     "link_scan",
