@@ -22,6 +22,8 @@ from shortlink.console import (
     password_reset,
     people_sign_in,
     plumbing,
+    scim_api,
+    scim_tokens,
     security,
     sign_in,
     sso,
@@ -55,6 +57,8 @@ for area in (
     two_step,
     audit,
     workspace_settings,
+    scim_tokens,
+    scim_api,
 ):
     app.include_router(area.router)
 
