@@ -23,6 +23,8 @@ from shortlink.console import (
     people_sign_in,
     plumbing,
     qr_codes,
+    scim_api,
+    scim_tokens,
     security,
     sign_in,
     sso,
@@ -57,6 +59,8 @@ for area in (
     two_step,
     audit,
     workspace_settings,
+    scim_tokens,
+    scim_api,
 ):
     app.include_router(area.router)
 

@@ -80,6 +80,15 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     WebDriverWait(browser, 30).until(expected_conditions.staleness_of(save))  # the page again, saved
     shown("workspace-settings")
     accessible(browser, "workspace-settings")
+    # ... and makes a SCIM token for the identity provider, shown this once
+    browser.find_element(By.ID, "scim-page").click()
+    shown("scim-tokens")
+    accessible(browser, "scim-tokens")
+    browser.find_element(By.ID, "make-scim-token").click()
+    assert shown("new-token").text.startswith("scim_")
+    accessible(browser, "scim-token-made")
+    browser.find_element(By.ID, "workspace-settings-page").click()
+    shown("workspace-settings")
     browser.find_element(By.ID, "workspaces-page").click()
     assert "Acme marketing" in shown("workspaces").text
     assert "(this one)" in browser.find_element(By.ID, "workspaces").text

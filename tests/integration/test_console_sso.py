@@ -19,6 +19,7 @@ from shortlink.people.invitations import hash_token, invite
 from shortlink.people.members import join_on_first_sign_in, remove_member
 from shortlink.people.model import Person
 from shortlink.people.roles import scopes_of
+from shortlink.scim.model import ProvisionedGroup, ProvisionedUser
 from shortlink.wiring import invitations, memberships
 from tests.e2e.running_stack import free_port
 from tests.events import http_event
@@ -256,8 +257,8 @@ def test_a_login_service_that_does_not_answer_gets_a_502_page_and_no_session(aws
     assert members() == {}
 
 
-def test_the_console_starts_without_the_jwt_library_or_the_login_adapter():
-    # Loaded on the first SSO callback: no other console request pays for them.
+def test_the_console_starts_without_the_jwt_library_the_login_adapter_or_scims_models():
+    # Loaded on the first SSO callback (or SCIM request): no other console request pays for them.
     import subprocess
     import sys
     from pathlib import Path
@@ -267,7 +268,7 @@ def test_the_console_starts_without_the_jwt_library_or_the_login_adapter():
         "import importlib.util, json, sys\n"
         "spec = importlib.util.spec_from_file_location('console_app', 'functions/console/app.py')\n"
         "spec.loader.exec_module(importlib.util.module_from_spec(spec))\n"
-        "print(json.dumps(sorted(n for n in ('joserfc', 'cryptography', 'urllib3',"
+        "print(json.dumps(sorted(n for n in ('joserfc', 'cryptography', 'urllib3', 'scim2_models',"
         " 'shortlink.adapters.http.managed_login') if n in sys.modules)))\n"
     )
     environment = {"PYTHONPATH": f"{root / 'layers/common'}:{root}", "POWERTOOLS_SERVICE_NAME": "console"}
@@ -348,3 +349,23 @@ def test_an_invitation_parameter_no_token_could_be_is_ignored_and_sets_no_cookie
     answer = browser.get("/console/sso", {"invitation": invitation})
     assert answer["statusCode"] == 302
     assert set(browser.cookies) == {"console_sso"}
+
+
+def test_a_provisioned_person_joins_with_their_groups_role_and_a_deactivated_one_not_at_all(sso, handlers):
+    # Given the identity provider provisioned Ada in its "Editors" group, and deactivated Bob
+    at = datetime.now(UTC)
+    ada = ProvisionedUser("u-ada", WORKSPACE, "ada@example.com", at, at)
+    bob = ProvisionedUser("u-bob", WORKSPACE, "bob@example.com", at, at, active=False)
+    assert services.provisioned_users().add(ada)
+    assert services.provisioned_users().add(bob)
+    services.provisioned_groups().put(
+        ProvisionedGroup("g1", WORKSPACE, "Editors", at, at, members=frozenset({"u-ada"}))
+    )
+    # When each signs in for the first time through the IdP
+    assert signed_in(Browser(handlers), "Ada@example.com")["statusCode"] == 303
+    refused = signed_in(Browser(handlers), "bob@example.com")
+    # Then Ada is an editor (not the default viewer), and Bob gets no session and no membership
+    assert refused["statusCode"] == 403
+    assert "removed from this workspace" in refused["body"]
+    assert "console_session" not in str(refused.get("cookies"))
+    assert members() == {"ada@example.com": "editor"}

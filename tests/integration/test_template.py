@@ -382,6 +382,11 @@ def test_routes_and_trigger(template):
         ("GET", "/console"): "ConsoleFunction",
         ("GET", "/console/{proxy+}"): "ConsoleFunction",
         ("POST", "/console/{proxy+}"): "ConsoleFunction",
+        ("GET", "/scim/v2/{proxy+}"): "ConsoleFunction",
+        ("POST", "/scim/v2/{proxy+}"): "ConsoleFunction",
+        ("PUT", "/scim/v2/{proxy+}"): "ConsoleFunction",
+        ("PATCH", "/scim/v2/{proxy+}"): "ConsoleFunction",
+        ("DELETE", "/scim/v2/{proxy+}"): "ConsoleFunction",
     }
     triggers = {(t.function_name, t.queue_id, t.reports_item_failures) for t in template.sqs_triggers()}
     assert triggers == {("IngestFunction", "ClicksQueue", True), ("WebhooksFunction", "WebhookDeliveryQueue", True)}
@@ -1117,7 +1122,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 41
+    assert len(integrations) == 46  # 37 + the five SCIM methods + the four QR style ones
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

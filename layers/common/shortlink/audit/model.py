@@ -8,7 +8,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export", "scim"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -40,6 +40,8 @@ Action = Literal[
     "person.recovery_code_used",
     "person.password_reset",
     "export.started",
+    "scim.token_created",
+    "scim.token_revoked",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

@@ -24,6 +24,7 @@ from shortlink.people.errors import InvitationForAnother, InvitationNotValid, Me
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept
 from shortlink.people.members import join_on_first_sign_in
 from shortlink.people.model import Membership, Person, role_named
+from shortlink.scim.provisioning import arriving_role
 from shortlink.sso.authorize import authorize_url
 from shortlink.sso.callback import completed_sign_in
 from shortlink.sso.login_state import LOGIN_STATE_COOKIE, LOGIN_STATE_LIFETIME, read_login_state, start_login
@@ -34,6 +35,8 @@ from shortlink.wiring import (
     invitations,
     managed_login,
     memberships,
+    provisioned_groups,
+    provisioned_users,
     sso_settings,
     sso_signing_keys,
 )
@@ -139,9 +142,10 @@ def callback() -> Response[Any]:
     token = cookie_value(event.cookies or [], INVITATION_COOKIE)
     if token:
         return accepted(token, person)
-    role = role_named(config.default_role) or "viewer"
     added_by = f"single sign-on ({config.provider_name})"
     try:
+        default = role_named(config.default_role) or "viewer"
+        role = arriving_role(provisioned_users(), provisioned_groups(), config.workspace, person.email, default)
         joined = join_on_first_sign_in(memberships(), person, config.workspace, role, now(), added_by)
     except MemberRemoved as refusal:
         logger.info("single sign-on refused: a removed member", extra={"workspace_id": config.workspace})

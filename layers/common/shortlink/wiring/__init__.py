@@ -1,7 +1,7 @@
 """The composition root: the adapters each function uses, built from its settings on first use
 and kept per environment, and those settings, the only reading of the environment.
 
-One module per concern (environment, links, limits, redirect, clicks, people, sign_in,
+One module per concern (environment, links, limits, redirect, clicks, people, scim, sign_in,
 webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
 it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
 the first use of one of its names (FACTORY_MODULES), and each factory imports its own adapter, so
@@ -87,6 +87,7 @@ if TYPE_CHECKING:
         redirect_services,
         request_reading,
     )
+    from shortlink.wiring.scim import provisioned_groups, provisioned_users, scim_tokens
     from shortlink.wiring.sign_in import (
         console_session_secret,
         managed_login,
@@ -158,6 +159,7 @@ FACTORY_MODULES = {
         "redirect_services",
         "request_reading",
     ),
+    "scim": ("provisioned_groups", "provisioned_users", "scim_tokens"),
     "sign_in": ("console_session_secret", "managed_login", "recovery_code_key", "sso_signing_keys"),
     "webhooks": ("link_owners", "required_webhook_queue", "webhook_endpoints", "webhook_queue", "webhook_sender"),
 }
