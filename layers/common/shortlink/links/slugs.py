@@ -22,6 +22,10 @@ RESERVED_SLUGS = frozenset(
         "webhooks",
         "audit",
         "people",  # the API's routes of people (/people/me)
+        "members",  # the team's routes (/members, /invitations, /workspace, /workspaces)
+        "invitations",
+        "workspace",
+        "workspaces",
         "api",
         "admin",
         "login",

@@ -53,6 +53,7 @@ from shortlink.wiring.people import (
     person_access,
     person_sessions,
     pool_keys,
+    team_stores,
     user_pool,
     workspace_names,
 )
@@ -138,6 +139,7 @@ __all__ = [
     "short_domains",
     "sso_settings",
     "sso_signing_keys",
+    "team_stores",
     "user_pool",
     "visitor_salt_root",
     "webhook_endpoints",
