@@ -259,7 +259,7 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     browser.get(console)
     assert browser.current_url == f"{console}/sign-in"
     replayed = stack.request("GET", "/console", headers={"Cookie": f"console_session={kept}"})
-    assert (replayed.status, replayed.headers["location"]) == (303, "/console/sign-in")
+    assert (replayed.status, replayed.headers["location"]) == (303, "/console/sign-in?why=ended")
     assert Destination.requests == []  # the browser never followed the link: the HTTP client did
 
 

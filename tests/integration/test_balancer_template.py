@@ -116,7 +116,7 @@ def test_the_load_balancer_is_https_with_a_tls_1_3_policy_and_http_only_redirect
     assert attributes["routing.http.drop_invalid_header_fields.enabled"] == "true"
     # Each target group may be invoked by the load balancer, and only after that permission exists
     groups = {n: r for n, r in resources.items() if r["Type"] == "AWS::ElasticLoadBalancingV2::TargetGroup"}
-    assert len(groups) == 8
+    assert len(groups) == 9
     for group in groups.values():
         permission = resources[group["DependsOn"]]["Properties"]
         assert permission["Principal"] == "elasticloadbalancing.amazonaws.com"

@@ -238,7 +238,8 @@ def test_a_member_removed_mid_session_is_out_at_the_next_request(handlers, pool,
     # The removed editor is out at their next request, and told why
     landing = editing.get("/console")["headers"].get("Location")
     assert landing == "/console/sign-in?why=removed"
-    assert "You were removed from that workspace" in editing.get(landing)["body"]
+    told = http_event("GET", "/console/sign-in", route="/console/{proxy+}", query={"why": "removed"})
+    assert "You were removed from that workspace" in handlers["ConsoleFunction"](told)["body"]
     # Signing in again finds no workspace of theirs
     assert PersonBrowser(handlers).sign_in(editor.email, editor_password)["statusCode"] == 403
     # The last owner cannot be removed, not even by themself
