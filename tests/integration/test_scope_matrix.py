@@ -54,16 +54,14 @@ READ_BY = {DESTINATION: {LINKS_READ}, TITLE: {LINKS_READ}, STATS_MARK: {STATS_RE
 READ_BY[ENDPOINT_URL] = {ADMIN}
 READ_BY[MEMBER_EMAIL] = {MEMBERS_READ}
 LINK_SCOPES = (LINKS_READ, LINKS_WRITE, STATS_READ, ADMIN)
-# Every combination of the link scopes and admin, and the members scopes alone, together, and with
-# the viewer's and the editor's scopes (a member is managed only by a caller holding their role's).
+# Every combination of the link scopes and admin, and the members scopes alone, with the viewer's
+# scopes and with all (a member is managed only by a caller holding their role's scopes).
 SCOPE_SETS = [frozenset(chosen) for n in range(1, 5) for chosen in itertools.combinations(LINK_SCOPES, n)] + [
     frozenset(chosen)
     for chosen in (
         {MEMBERS_READ},
-        {MEMBERS_WRITE},
-        {MEMBERS_READ, MEMBERS_WRITE},
-        {MEMBERS_WRITE, LINKS_READ, STATS_READ},
-        {MEMBERS_READ, MEMBERS_WRITE, LINKS_READ, LINKS_WRITE, STATS_READ},
+        {MEMBERS_WRITE},  # manages nobody: no role's scopes
+        {MEMBERS_WRITE, LINKS_READ, STATS_READ},  # manages viewers
         ALL_SCOPES,
     )
 ]
@@ -130,7 +128,7 @@ class World:
         """An endpoint for DELETE /webhooks/{endpoint_id}: the last one made while no call deleted
         it (an account holds 10 at most, and most scope sets may not delete one)."""
         alive = {each.endpoint_id for each in services.webhook_endpoints().list_for_owner(self.owner)}
-        if self.doomed not in alive:
+        if self.doomed not in alive or self.doomed == self.endpoint:
             self.doomed = self.throwaway_endpoint()
         return self.doomed
 
@@ -153,7 +151,7 @@ class World:
         """One endpoint of the account that every edit and rotation changes: one it has already,
         if it has one (each POST /webhooks that succeeds takes one of its 10)."""
         if not self.endpoint:
-            found = services.webhook_endpoints().list_for_owner(self.owner)
+            found = [e for e in services.webhook_endpoints().list_for_owner(self.owner) if e.endpoint_id != self.doomed]
             self.endpoint = found[0].endpoint_id if found else self.throwaway_endpoint()
         return self.endpoint
 
