@@ -172,4 +172,7 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     browser.add_cookie({k: editor_cookie[k] for k in ("name", "value", "path", "secure", "httpOnly")})
     browser.get(console)
     shown("sign-in-person")
-    assert browser.current_url == f"{console}/sign-in"
+    # The removed editor lands on the sign-in page, told why
+    assert browser.current_url == f"{console}/sign-in?why=removed"
+    assert "You were removed from that workspace" in shown("sign-in-reason").text
+    accessible(browser, "sign-in-removed")
