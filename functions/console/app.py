@@ -13,16 +13,20 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 
 from shortlink.console import (
     audit,
+    click_exports,
     keys,
+    link_bulk_changes,
     links,
     members,
     passkey_sign_in,
+    password_reset,
     people_sign_in,
     plumbing,
     security,
     sign_in,
     sso,
     stats,
+    two_step,
     workspace_settings,
 )
 from shortlink.console.pages import page
@@ -39,12 +43,16 @@ for area in (
     sign_in,
     people_sign_in,
     passkey_sign_in,
+    password_reset,
     sso,
     links,
+    link_bulk_changes,
     stats,
+    click_exports,
     keys,
     members,
     security,
+    two_step,
     audit,
     workspace_settings,
 ):

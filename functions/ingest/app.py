@@ -1,11 +1,9 @@
 """SQS → click counters, each pack of clicks exactly once.
 
 Powertools' BatchProcessor reads the batch (a malformed message fails alone, and after five
-tries rests in the dead-letter queue). Each pack's clicks are grouped per link and UTC day
-(shortlink.clicks.tally), each group counted with one write or one transaction per 64 packs,
-counters and ledger together (adapters/dynamodb/click_counter.py): writes follow the link-days,
-never the clicks. A group that cannot be written reports its messages as failed; SQS offers them
-again, and the ledger skips every pack that was in fact counted.
+tries rests in the dead-letter queue); shortlink.clicks.counting counts it per link and UTC day,
+writes following the link-days, never the clicks. A group that cannot be written reports its
+messages as failed; SQS offers them again, and the ledger skips every pack that was in fact counted.
 
 The clicks the edge answered come as CloudFront real-time log lines through Kinesis
 (shortlink.redirect.edge_log_clicks): one pack per follow, its id the edge's request id, counted
@@ -14,7 +12,6 @@ The redirect's metrics ride on its clicks: emitted here as the redirect's (REDIR
 """
 
 import base64
-from collections import Counter
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,11 +21,9 @@ from aws_lambda_powertools.utilities.batch import BatchProcessor, EventType
 from aws_lambda_powertools.utilities.data_classes.sqs_event import SQSRecord
 from aws_lambda_powertools.utilities.typing import LambdaContext
 
+from shortlink.clicks import counting
 from shortlink.clicks import metrics as deferred_metrics
 from shortlink.clicks.events import EDGE, ClickPack
-from shortlink.clicks.lake_delivery import undelivered
-from shortlink.clicks.tally import PackPart, parts_per_link_day
-from shortlink.errors import StorageUnavailable
 from shortlink.redirect.edge_log_clicks import edge_packs, lines_by_minute
 from shortlink.webhooks import emitting as webhook_events
 from shortlink.webhooks.events import click_events
@@ -94,49 +89,20 @@ def count_edge_batch(records: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def count_packs(packs: list[ClickPack]) -> list[str]:
-    """Count the packs' clicks, each exactly once, and emit their metrics and webhook events;
-    the ids of the packs that could not be counted (to be offered again)."""
-    failed: list[str] = []
-    counted = skipped = hot = 0
-    oldest: datetime | None = None
-    redirect_counts: Counter[str] = Counter()
-    new_per_code: Counter[str] = Counter()  # newly counted only: a redelivered pack adds nothing
-    recorded: list[PackPart] = []  # counted now or before (a redelivery): the click lake's rows
-    store = click_counter()
-    for (code, day), parts in sorted(parts_per_link_day(packs).items()):
-        try:
-            new = store.count(code, day, list(parts.values()))
-        except StorageUnavailable:
-            # Only this group's packs come back; the others are counted, and the ledger keeps them so.
-            # Without the code: a private link's code is its capability, and logs must not hold it.
-            logger.exception("clicks not counted", extra={"day": day, "packs": len(parts)})
-            failed.extend(parts)
-            continue
-        recorded.extend(parts.values())
-        clicks = [click for part in parts.values() for click in part.clicks]
-        counted += new
-        new_per_code[code] += new
-        skipped += len(clicks) - new
-        hot += store.is_hot(code, day)
-        if clicks:  # a part may hold orphan visits alone
-            first = min(click.at for click in clicks)
-            oldest = first if oldest is None or first < oldest else oldest
-        for click in clicks:
-            redirect_counts.update(click.counts)
-    if unsent := undelivered(click_lake(), recorded, regions().region):  # offered again: see lake_delivery
-        logger.error("clicks not sent to the click lake", extra={"packs": len(unsent)})
-        failed.extend(unsent)
+    """Count the packs' clicks (shortlink.clicks.counting) and emit their metrics and webhook
+    events; the ids of the packs that could not be counted (to be offered again)."""
+    batch = counting.count_packs(packs, click_counter(), click_lake(), regions().region)
     # link.clicked: one message per batch
-    webhook_events.emit(webhook_queue(), click_events(new_per_code, datetime.now(UTC)))
-    deferred_metrics.emit(redirect_counts, redirect_metric_settings)
-    metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=counted)
-    metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=skipped)
-    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=hot)
-    if oldest is not None:  # how far counting runs behind the redirects (queue wait included)
-        lag = (datetime.now(UTC) - oldest).total_seconds()
+    webhook_events.emit(webhook_queue(), click_events(batch.new_per_code, datetime.now(UTC)))
+    deferred_metrics.emit(batch.redirect_counts, redirect_metric_settings)
+    metrics.add_metric(name="ClicksIngested", unit=MetricUnit.Count, value=batch.counted)
+    metrics.add_metric(name="DuplicatesSkipped", unit=MetricUnit.Count, value=batch.skipped)
+    metrics.add_metric(name="HotLinkDays", unit=MetricUnit.Count, value=batch.hot_link_days)
+    if batch.oldest_click is not None:  # how far counting runs behind the redirects (queue wait included)
+        lag = (datetime.now(UTC) - batch.oldest_click).total_seconds()
         metrics.add_metric(name="ClickLagSeconds", unit=MetricUnit.Seconds, value=max(lag, 0.0))
-    logger.info("clicks counted", extra={"counted": counted, "duplicates": skipped})
-    return failed
+    logger.info("clicks counted", extra={"counted": batch.counted, "duplicates": batch.skipped})
+    return batch.failed
 
 
 @metrics.log_metrics

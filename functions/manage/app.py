@@ -1,5 +1,5 @@
-"""A key's own links: read, list, edit, delete and restore (their QR codes and stats: the
-routers of shortlink.api.link_qr and link_stats).
+"""A key's own links: read, list, edit, delete and restore (their QR codes, stats and bulk
+changes: the routers of shortlink.api.link_qr, link_stats and link_bulk_changes).
 
 Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
 """
@@ -15,9 +15,11 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
+from shortlink.api import link_bulk_changes as bulk_routes
 from shortlink.api import link_qr as qr_routes
 from shortlink.api import link_stats as stats_routes
 from shortlink.api.auth import current_api_key, needs
+from shortlink.api.idempotency import IDEMPOTENCY
 from shortlink.api.link_commands import link_commands
 from shortlink.api.link_presentation import link_view, requested_key
 from shortlink.api.link_requests import DomainQuery, EditLinkRequest
@@ -133,10 +135,12 @@ def restore(code: str, domain: DomainQuery = None) -> Response[Any]:
 # After the routes above: the document lists them in this order.
 qr_routes.include_in(app)
 stats_routes.include_in(app)
+bulk_routes.include_in(app)
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.
 @logger.inject_lambda_context(correlation_id_path=correlation_paths.API_GATEWAY_HTTP)
 @tracer.capture_lambda_handler
 def lambda_handler(event: dict[str, Any], context: LambdaContext) -> dict[str, Any]:
+    IDEMPOTENCY.register_lambda_context(context)
     return app.resolve(event, context)

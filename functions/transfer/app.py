@@ -1,4 +1,6 @@
-"""POST /links/import and GET /links/export: a key's links from a file, and all of them out.
+"""POST /links/import and GET /links/export: a key's links from a file, and all of them out;
+POST /clicks/exports and GET /clicks/exports/{export_id}: the account's raw clicks out of the
+click lake (the router of shortlink.api.click_exports).
 
 An import creates each record through the link commands' create (validation, destination checks,
 the key's create allowance, a link.created event) and answers a report; an export (the router of
@@ -16,6 +18,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import ValidationError
 
 from shortlink.access.api_keys import LINKS_WRITE
+from shortlink.api import click_exports as click_export_routes
 from shortlink.api import link_exports as export_routes
 from shortlink.api.auth import needs
 from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES, file_body
@@ -90,6 +93,7 @@ def import_links(
 
 
 export_routes.include_in(app)
+click_export_routes.include_in(app)
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.

@@ -76,6 +76,10 @@ class Running:
                 SHORTLINK_API_KEY=FIXED_KEY,
                 SHORTLINK_WEBHOOKS_ALLOW_LOOPBACK="true",
                 LOAD_BALANCER_PORT=str(self._balancer_ports[store]),
+                # The click lake (tests/e2e/test_click_exports.py), its Parquet written every second.
+                CLICK_LAKE="1",
+                CLICK_LAKE_PORT=str(free_port()),
+                CLICK_LAKE_BUFFER_SECONDS="1",
             )
             assert started.ready, f"local stack did not start:\n{started.output()}"
             self._stacks[store] = started

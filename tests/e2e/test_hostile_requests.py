@@ -95,14 +95,19 @@ QUERY = st.lists(
     max_size=4,
 ).map(b"&".join)
 ROUTES = ["/{code}", "/", "/robots.txt", "/.well-known/assetlinks.json", "/console", "/console/links"]
-# People's routes: sign-in and its challenge, invitations, members, security, the workspace switch.
+# People's routes: sign-in and its challenge, a forgotten password, invitations, members, security,
+# the workspace switch.
 ROUTES += [
     "/console/sign-in/person",
     "/console/sign-in/challenge",
+    "/console/password/forgot",
+    "/console/password/reset",
     "/console/invitations/accept",
     "/console/invitations/x",
     "/console/members/invite",
     "/console/security/totp",
+    "/console/security/totp/off",
+    "/console/security/recovery-codes",
     "/console/workspace",
 ]
 # Any other path: percent-encoded bytes (invalid UTF-8, dots, slashes) under each route's prefix.

@@ -100,6 +100,17 @@ def invitation_path(stack: RunningStack, email: str) -> str:
     raise AssertionError(f"no invitation printed for {email}:\n{stack.output()}")
 
 
+def reset_code(stack: RunningStack, email: str) -> str:
+    """The password reset code `make dev` printed for `email` (the last one)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        found = re.findall(rf"Password reset email to {re.escape(email)} .*: your code is (\d{{6}})", stack.output())
+        if found:
+            return str(found[-1])
+        time.sleep(0.1)
+    raise AssertionError(f"no reset code printed for {email}:\n{stack.output()}")
+
+
 def access_token(stack: RunningStack, email: str, password: str) -> str:
     """What a person's own client gets from the pool (the console never hands one out)."""
     cognito = boto3.client(

@@ -2,17 +2,22 @@
 page they see: the owner `make dev` printed signs in and invites an editor and a viewer; the
 editor signs up through the link, turns TOTP on and signs in again with a code; the viewer sees
 links but no way to change them; the owner removes the editor, whose next page is the sign-in.
+Then the owner forgets their password and sets a new one with the printed code, turns TOTP on
+from its QR code, signs in after a wrong code, with a recovery code, and turns TOTP off.
 Driven, and skipped, as the console's browser test is."""
 
 import re
 import secrets
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import segno
 
+from tests.e2e.browser_steps import fill, shown
 from tests.e2e.test_console_browser import NEEDS_A_BROWSER, accessible
 from tests.e2e.test_password_page_browser import browser
-from tests.e2e.test_people import KEY, invitation_path, owner_credentials, people_stack
+from tests.e2e.test_people import KEY, invitation_path, owner_credentials, people_stack, reset_code
 from tests.integration.people import Authenticator
 
 pytestmark = [
@@ -176,3 +181,81 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     assert browser.current_url == f"{console}/sign-in?why=removed"
     assert "You were removed from that workspace" in shown("sign-in-reason").text
     accessible(browser, "sign-in-removed")
+
+
+def test_a_forgotten_password_then_totp_by_qr_code_recovery_codes_and_totp_off_in_the_browser(people_stack, browser):
+    from selenium.webdriver.common.by import By
+
+    stack = people_stack
+    console = f"{stack.base_url}/console"
+    email, old_password = owner_credentials(stack)
+    password = f"New-{secrets.token_hex(4)}-1Aa"
+
+    def click(element_id: str) -> None:
+        browser.find_element(By.ID, element_id).click()
+
+    def sign_in(with_password: str) -> None:
+        browser.get(f"{console}/sign-in")
+        fill(browser, "email", email)
+        fill(browser, "password", with_password)
+        click("sign-in-person")
+
+    # Forgot password: a code by (make dev's printed) email, the pool's rule shown, a new password
+    browser.delete_all_cookies()
+    browser.get(f"{console}/sign-in")
+    shown(browser, "forgot-password").click()
+    fill(browser, "email", email)
+    accessible(browser, "password-forgot")
+    click("send-reset-code")
+    shown(browser, "reset-sent")
+    assert "At least 12 characters" in browser.find_element(By.ID, "password-rule").text
+    accessible(browser, "password-reset")
+    fill(browser, "code", reset_code(stack, email))
+    fill(browser, "new-password", password)
+    click("reset-password")
+    shown(browser, "sign-in-notice")
+    sign_in(old_password)
+    assert "do not match" in shown(browser, "sign-in-error").text
+    sign_in(password)
+
+    # TOTP set up from its QR code (the page's image is the otpauth URI's), with ten recovery codes
+    shown(browser, "security-page").click()
+    fill(browser, "password", password)
+    click("start-totp")
+    uri = shown(browser, "totp-uri").text
+    drawn = segno.make(uri, error="m").svg_data_uri(scale=4)
+    assert browser.find_element(By.ID, "totp-qr").get_attribute("src") == drawn
+    app = Authenticator(parse_qs(urlsplit(uri).query)["secret"][0])
+    fill(browser, "confirm-password", password)
+    fill(browser, "code", app.fresh())
+    click("confirm-totp")
+    codes = [each.text for each in shown(browser, "recovery-codes").find_elements(By.TAG_NAME, "code")]
+    assert len(set(codes)) == 10
+    accessible(browser, "security-recovery-codes")
+
+    # A wrong code asks for the code again; the right one signs in
+    click("sign-out")
+    sign_in(password)
+    fill(browser, "answer", "123456" if app.fresh() != "123456" else "654321")
+    click("answer-challenge")
+    assert "not right" in shown(browser, "sign-in-error").text
+    fill(browser, "answer", app.fresh())
+    click("answer-challenge")
+    shown(browser, "sign-out").click()
+
+    # A recovery code signs in in place of the code, once
+    sign_in(password)
+    fill(browser, "recovery-code", codes[0])
+    click("use-recovery-code")
+    shown(browser, "security-page").click()
+    assert shown(browser, "codes-left").text == "9"
+    accessible(browser, "security-totp-on")
+
+    # TOTP off: the password and a current code again; then a password alone signs in
+    fill(browser, "off-password", password)
+    fill(browser, "off-code", app.fresh())
+    click("totp-off")
+    shown(browser, "security-notice")
+    click("sign-out")
+    sign_in(password)
+    shown(browser, "sign-out")

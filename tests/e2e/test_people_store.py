@@ -11,6 +11,7 @@ import pytest
 from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
+from shortlink.adapters.dynamodb.recovery_codes import DynamoRecoveryCodes
 from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
 from shortlink.people.errors import InvitationNotValid, MemberRemoved, RoleNotGrantable
 from shortlink.people.invitations import accept, hash_token, invite, revoke
@@ -158,3 +159,24 @@ def test_the_keys_listing_sees_keys_only(table):
     remove_member(memberships, scopes_of("owner"), "ws1", ANN.subject)
     assert [key.name for key in keys.list_keys()] == ["ci"]
     assert [key.name for key in keys.list_keys(owner="ws1")] == ["ci"]
+
+
+def test_recovery_codes_are_spent_once_each_and_replaced_whole(table):
+    codes = DynamoRecoveryCodes(table)
+    codes.replace("sub-ann", {"h1", "h2", "h3"})
+    assert codes.remaining("sub-ann") == 3
+    # Spending is one conditional write: the second spender of a code gets False
+    assert codes.spend("sub-ann", "h1")
+    assert not codes.spend("sub-ann", "h1")
+    assert not codes.spend("sub-nobody", "h2")
+    assert codes.remaining("sub-ann") == 2
+    codes.replace("sub-ann", {"h4"})
+    assert not codes.spend("sub-ann", "h2")
+    assert codes.spend("sub-ann", "h4")
+    assert codes.remaining("sub-ann") == 0
+    assert not codes.spend("sub-ann", "h4")  # the set emptied: the attribute is gone
+    codes.replace("sub-ann", {"h5"})
+    codes.clear("sub-ann")
+    assert codes.remaining("sub-ann") == 0
+    # The keys' own listing does not see them
+    assert DynamoApiKeyStore(table).list_keys() == []

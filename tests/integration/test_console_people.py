@@ -25,7 +25,7 @@ from tests.integration.people import Authenticator, Pool, user_pool_in
 
 pytestmark = pytest.mark.one_account_per_module
 ORIGIN = "https://sho.rt"
-COOKIES = ("console_session", "console_challenge")
+COOKIES = ("console_session", "console_challenge", "console_recent_passkey")
 
 
 class PersonBrowser:

@@ -17,7 +17,7 @@ from shortlink import wiring as services
 from shortlink.adapters.dynamodb.click_counter import MAX_PACKS_PER_WRITE, DynamoClickCounter
 from shortlink.clicks.agent_classes import BOT_CLASSES, PERSON
 from shortlink.clicks.events import ClickEvent
-from shortlink.clicks.tally import OTHER, agent_counter, dimension_counter, hour_of
+from shortlink.clicks.tally import OTHER, agent_counter, dimension_counter
 from shortlink.errors import StorageUnavailable
 from tests.aws_calls import recording_aws_calls
 from tests.integration.ingest_faults import drain, inject_store_faults, record
@@ -59,7 +59,7 @@ def test_a_redelivered_message_never_counts_twice(aws, handlers):
     # SQS offers m2 again (with a new click), and m2 twice in one batch.
     again = [first[1], record("m3", click("aaa")), first[1]]
     assert handlers["IngestFunction"]({"Records": again}, None) == {"batchItemFailures": []}
-    assert (totals("aaa")["clicks"], totals("aaa")["bots"], totals("aaa")[agent_counter("14", "scanner")]) == (3, 1, 1)
+    assert (totals("aaa")["clicks"], totals("aaa")["bots"], totals("aaa")[agent_counter("scanner")]) == (3, 1, 1)
     # Each answered in this function's region: what the queue's clicks count where
     assert totals("aaa")[dimension_counter("answered", "us-east-1")] == 3
 
@@ -168,7 +168,7 @@ def test_exactly_once_under_redeliveries_crashes_and_throttling(aws, handlers, t
             }
         )
         if event.bot:
-            expected[event.code][agent_counter(hour_of(event), event.agent)] += 1
+            expected[event.code][agent_counter(event.agent)] += 1
     for code in codes:
         found = totals(code)
         assert {name: found[name] for name in expected[code]} == dict(expected[code]), code

@@ -83,7 +83,7 @@ def test_a_hot_link_and_500_cool_links_are_counted_exactly_once(aws, handlers, t
         counts = expected.setdefault(event.code, Counter())
         counts.update({"clicks": 1, f"clicks@{hour}": 1})
         counts.update({dimension_counter("country", event.country): 1, dimension_counter("device", event.device): 1})
-        counts.update({"bots": 1, f"bots@{hour}": 1, agent_counter(hour, event.agent): 1} if event.bot else {})
+        counts.update({"bots": 1, f"bots@{hour}": 1, agent_counter(event.agent): 1} if event.bot else {})
     assert expected["hot"]["clicks"] == HOT_CLICKS
     assert len(expected) == COOL_LINKS + 1
     store = services.click_stats()

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from shortlink.web import events
+from shortlink.web import balancer_answers, events
 from tests.events import bearer, http_event
 from tools.developers.devstack.load_balancer import load_balancer_event
 
@@ -201,7 +201,7 @@ def test_every_route_behind_a_load_balancer_keeps_within_its_response_limit(
     handlers: Any, linked: tuple[str, str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     key, code = linked
-    monkeypatch.setattr(events, "LOAD_BALANCER_RESPONSE_LIMIT", 200)
+    monkeypatch.setattr(balancer_answers, "LOAD_BALANCER_RESPONSE_LIMIT", 200)
     monkeypatch.setattr(events, "LARGE_BODY_CHARS", 10)
     for function, path, query in ROUTES:  # one test, not one each: the account's setup is most of a test's time
         event = api_get(path.format(code=code), key, query)
@@ -220,7 +220,7 @@ def test_the_largest_qr_code_fits_and_the_docs_page_fits_gzipped(handlers: Any, 
         event = api_get(f"/links/{code}/qr", key, f"format={image_format}&scale=40")
         shaped = handlers["ManageFunction"](load_balancer_event_of(event, multi_value=False))
         assert shaped["statusCode"] == 200
-        assert len(json.dumps(shaped).encode()) <= events.LOAD_BALANCER_RESPONSE_LIMIT
+        assert len(json.dumps(shaped).encode()) <= balancer_answers.LOAD_BALANCER_RESPONSE_LIMIT
     # Swagger UI inlined is over 1 MB: a browser (which accepts gzip) gets it, a client that does not a 413
     page = http_event("GET", "/docs", headers={"host": HOST})
     assert handlers["DocsFunction"](load_balancer_event_of(page, multi_value=False))["statusCode"] == 413

@@ -18,9 +18,9 @@ from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console import Browser
 from tests.integration.test_console import signed_in as key_signed_in
 from tests.integration.test_console_people import PersonBrowser, signed_in
-from tests.integration.test_scope_matrix import World, leaks, openapi_scopes, request_of, world
+from tests.integration.test_scope_matrix import World, lake, leaks, openapi_scopes, request_of, world
 
-__all__ = ["world"]  # a fixture used by name
+__all__ = ["lake", "world"]  # fixtures used by name
 pytestmark = pytest.mark.one_account_per_module
 
 MAKERS: tuple[Role, ...] = ("owner", "admin")  # the roles holding admin: editors and viewers make no keys
@@ -58,7 +58,7 @@ def test_editors_and_viewers_make_no_keys(world, pool):
 
 @pytest.mark.parametrize(("maker_role", "change", "new_role"), CASES)
 def test_a_makers_keys_and_their_children_answer_only_what_the_makers_role_now_grants(
-    world, pool, handlers, template, maker_role, change, new_role
+    world, pool, handlers, template, maker_role, change, new_role, lake
 ):
     # Given a member who made a key with the API, and the key's own child
     stays, stays_password = pool.member(

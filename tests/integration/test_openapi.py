@@ -63,6 +63,8 @@ def test_errors_are_documented_in_the_shape_they_are_sent():
                 if path.startswith(("/links", "/keys")) and int(status) >= 400:
                     schema = response["content"]["application/json"]["schema"]
                     body = "MissingScopeBody" if status == "403" else "ErrorBody"
+                    if (path, status) == ("/links/bulk/changes", "422"):  # an ErrorBody naming each refused link
+                        body = "BulkRefusedBody"
                     assert schema == {"$ref": f"#/components/schemas/{body}"}, (path, status)
     assert {201, 204, 401, 403, 404, 409, 410, 413, 415, 422, 429, 503} <= statuses
     assert document["components"]["schemas"]["ErrorBody"]["required"] == ["error", "message"]

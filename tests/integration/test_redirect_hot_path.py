@@ -246,6 +246,13 @@ print(",".join(packages | {name for name in sys.modules if name.startswith("shor
         "maxminddb",
         "ada_url",
         "cffi",
+        # The composition root's modules of the other functions: each is imported on first use.
+        "shortlink.wiring.audit",
+        "shortlink.wiring.edge",
+        "shortlink.wiring.links",
+        "shortlink.wiring.people",
+        "shortlink.wiring.sign_in",
+        "shortlink.wiring.webhooks",
     }
 
 

@@ -9,7 +9,7 @@ route only people call takes no key."""
 import itertools
 import json
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -35,6 +35,7 @@ from shortlink.people.model import ROLES, Membership
 from shortlink.people.roles import scopes_of
 from shortlink.webhooks.endpoints import Endpoint, new_endpoint_id, new_secret
 from tests.events import bearer, http_event
+from tests.integration.local_lake import local_lake
 from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console import Browser, signed_in
 
@@ -96,6 +97,7 @@ class World:
     handlers: dict[str, Callable[..., Any]]
     admin: str = ""
     code: str = ""  # the private link's: a capability
+    export_id: str = ""  # a raw export of the account's clicks
     owner: str = ""
     endpoint: str = ""
     doomed: str = ""  # the endpoint DELETE /webhooks/{endpoint_id} is asked to delete next
@@ -147,6 +149,16 @@ class World:
         )  # fmt: skip
         return made.invitation_id
 
+    def kept_export(self) -> str:
+        """A raw export of the account's clicks of today, started by its admin key once."""
+        if not self.export_id:
+            today = datetime.now(UTC).date().isoformat()
+            body = {"from": today, "to": today}
+            started = self.call("TransferFunction", "POST", "/clicks/exports", "/clicks/exports", self.admin, body=body)
+            assert started["statusCode"] == 202, started["body"]
+            self.export_id = json.loads(started["body"])["export_id"]
+        return self.export_id
+
     def kept_endpoint(self) -> str:
         """One endpoint of the account that every edit and rotation changes: one it has already,
         if it has one (each POST /webhooks that succeeds takes one of its 10)."""
@@ -173,6 +185,11 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": route, "body": {"name": "child", "scopes": [ADMIN]}}  # what every caller holds
         case ("DELETE", "/keys/{key_id}"):
             return {"path": f"/keys/{world.throwaway_key()}"}
+        case ("POST", "/clicks/exports"):
+            today = datetime.now(UTC).date().isoformat()
+            return {"path": route, "body": {"from": today, "to": today}}
+        case ("GET", "/clicks/exports/{export_id}"):
+            return {"path": f"/clicks/exports/{world.kept_export()}"}
         case ("POST", "/webhooks"):
             return {"path": route, "body": {"url": "https://hooks.example.com/other", "events": ["link.clicked"]}}
         case ("DELETE", "/webhooks/{endpoint_id}"):
@@ -181,6 +198,8 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": f"/webhooks/{world.kept_endpoint()}", "body": {"tags": ["changed"]}}
         case ("POST", "/webhooks/{endpoint_id}/secret"):
             return {"path": f"/webhooks/{world.kept_endpoint()}/secret"}
+        case ("POST", "/links/bulk/changes"):
+            return {"path": route, "body": {"links": [{"code": code}], "action": "retag", "add_tags": ["matrix"]}}
         case ("PATCH", "/links/{code}"):
             return {"path": f"/links/{code}", "body": {}}
         case ("PATCH", "/members/{subject}"):
@@ -215,6 +234,13 @@ def browser_of(handlers) -> Callable[[str], Browser]:
 
 
 @pytest.fixture
+def lake(aws, monkeypatch) -> Iterator[None]:
+    """The click lake on this machine: its raw exports' routes answer."""
+    with local_lake(monkeypatch):
+        yield
+
+
+@pytest.fixture
 def world(aws, handlers, template) -> World:
     world = World(aws, handlers, admin=aws.new_api_key(KEY_NAME))
     answer = world.call(
@@ -232,7 +258,7 @@ def world(aws, handlers, template) -> World:
     return world
 
 
-def test_every_route_answers_a_key_only_what_its_scopes_grant(world, template):
+def test_every_route_answers_a_key_only_what_its_scopes_grant(world, template, lake):
     needs = openapi_scopes()
     routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
     keyed = {route: scopes for route, scopes in needs.items() if scopes}
@@ -353,7 +379,7 @@ def pool(world, template, monkeypatch) -> Pool:
     return user_pool_in(template, monkeypatch)
 
 
-def test_every_route_answers_a_member_only_what_their_role_grants(world, template, pool):
+def test_every_route_answers_a_member_only_what_their_role_grants(world, template, pool, lake):
     needs = openapi_scopes()
     routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
     keyed = {route: scopes for route, scopes in needs.items() if scopes}

@@ -132,6 +132,8 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
                 "dynamodb:PutItem",  # its audit entries
+                "dynamodb:BatchGetItem",  # a bulk change's links
+                "dynamodb:DeleteItem",  # a bulk change's idempotency record, when its change fails
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -247,6 +249,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:Query",
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
+                # With the click lake, raw exports: the query, its table, rows and files.
+                *("athena:StartQueryExecution", "athena:GetQueryExecution"),
+                *("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions", "s3:GetBucketLocation", "s3:ListBucket"),
+                *("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"),
             },
         ),
         (
@@ -261,11 +267,18 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:DeleteItem",  # the Members page removes a membership
                 "ssm:GetParameter",
                 "sqs:SendMessage",  # audit.recorded events
+                # With the click lake, the Raw export page: the query, its table, rows and files.
+                *("athena:StartQueryExecution", "athena:GetQueryExecution"),
+                *("glue:GetDatabase", "glue:GetTable", "glue:GetPartitions", "s3:GetBucketLocation", "s3:ListBucket"),
+                *("s3:GetObject", "s3:PutObject", "s3:AbortMultipartUpload"),
                 # Invitations accepted by signing up make the person's account; SES sends invitations.
                 "cognito-idp:AdminCreateUser",
                 "cognito-idp:AdminSetUserPassword",
                 "cognito-idp:AdminDeleteUser",
                 "cognito-idp:AdminGetUser",  # an invited account never used is sent the invitation again
+                "cognito-idp:AdminUserGlobalSignOut",  # a password reset ends the pool's sessions
+                "cognito-idp:DescribeUserPool",  # the password rule the reset page states
+                "cognito-idp:AdminSetUserMFAPreference",  # TOTP off, after signing in again
                 "ses:SendEmail",
             },
         ),
@@ -365,6 +378,7 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}"): "ManageFunction",
         ("POST", "/links/{code}/restore"): "ManageFunction",
         ("GET", "/links/{code}/qr"): "ManageFunction",
+        ("POST", "/links/bulk/changes"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -387,6 +401,8 @@ def test_routes_and_trigger(template):
         ("POST", "/workspaces"): "TeamFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
+        ("POST", "/clicks/exports"): "TransferFunction",
+        ("GET", "/clicks/exports/{export_id}"): "TransferFunction",
         ("GET", "/console"): "ConsoleFunction",
         ("GET", "/console/{proxy+}"): "ConsoleFunction",
         ("POST", "/console/{proxy+}"): "ConsoleFunction",
@@ -588,9 +604,9 @@ def test_the_custom_domain_and_its_dns_exist_only_when_asked_for():
     assert resources["ShortDomain"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomainMapping"]["Condition"] == "DomainOnApi"
     assert resources["ShortDomain"]["Properties"]["DomainNameConfigurations"][0]["SecurityPolicy"] == "TLS_1_2"
-    # The A record is the load balancer's too (switching fronts updates it), the AAAA the API's alone
+    # The A record is the load balancer's too (switching fronts updates it), the AAAA a dual-stack one's
     assert resources["ShortDomainRecordIpv4"]["Condition"] == "DnsForRegion"
-    assert resources["ShortDomainRecordIpv6"]["Condition"] == "DnsForApi"
+    assert resources["ShortDomainRecordIpv6"]["Condition"] == "Ipv6DnsForRegion"
     for record in ("EdgeDomainRecordIpv4", "EdgeDomainRecordIpv6"):
         assert resources[record]["Condition"] == "DnsForEdge"
 
@@ -1125,7 +1141,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 43
+    assert len(integrations) == 46
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1158,6 +1174,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/invitations/*",
         "/workspace",
         "/workspaces",
+        "/clicks/*",
         "/console",
         "/console/*",
         "/unlock/*",

@@ -230,6 +230,7 @@ CONSOLE_PATHS = st.sampled_from(
         "/console/links",
         "/console/links/new",
         "/console/links/bulk",
+        "/console/links/bulk/changes",
         "/console/links/{code}",
         "/console/links/{code}/edit",
         "/console/links/{code}/stats.csv",
@@ -252,6 +253,7 @@ CONSOLE_FIELD_NAMES = (
         "expires_at_local", "password", "variant_0_url", "variant_0_weight", "variant_1_url",
         "variant_1_weight", "route_0_url", "route_0_time_from", "route_0_time_to", "route_0_days",
         "allow_ips", "lines", "name", "scopes", "expires_in_days", "api_key",
+        "selected", "action", "add_tags", "remove_tags", "changed",
 )  # fmt: skip
 CONSOLE_FIELDS = st.sampled_from(CONSOLE_FIELD_NAMES)
 # The fields a person types a number into.
@@ -303,7 +305,15 @@ def test_the_console_never_answers_5xx(
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
-    path=st.sampled_from(["/console/links", "/console/links/{code}", "/console/links/bulk", "/console/keys"]),
+    path=st.sampled_from(
+        [
+            "/console/links",
+            "/console/links/{code}",
+            "/console/links/bulk",
+            "/console/links/bulk/changes",
+            "/console/keys",
+        ]
+    ),
     numbers=st.fixed_dictionaries(dict.fromkeys(NUMBER_FIELDS, HOSTILE_VALUES)),
     fields=st.fixed_dictionaries({}, optional=dict.fromkeys(CONSOLE_FIELD_NAMES, HOSTILE_VALUES)),
 )

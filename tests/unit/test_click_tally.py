@@ -51,7 +51,7 @@ def test_a_parts_ledger_window_and_digest_follow_from_its_content_alone(order):
 def test_counters_name_the_day_total_the_hour_and_each_dimension():
     counts = counter_increments([click("aaa", referrer="x.example", agent="crawler"), click("aaa", country="DE")])
     assert counts["clicks"] == counts["clicks@23"] == 2
-    assert counts["bots"] == counts["bots@23"] == counts["bots@23#crawler"] == 1
+    assert counts["bots"] == counts["bots@23"] == counts["bots#crawler"] == 1
     assert (counts["cc#DE"], counts["cc#XX"], counts["rf#x.example"]) == (1, 1, 1)
     coarse = counter_increments([click("aaa", referrer="x.example", language="de")], coarse=True)
     assert (coarse["rf#(other)"], coarse["ln#(other)"], coarse["cc#XX"]) == (1, 1, 1)
@@ -119,10 +119,10 @@ def test_a_click_is_queued_and_read_with_its_agents_class():
     person, scanner = click("aaa"), click("aaa", agent="scanner")
     assert ('"agent"' in person.to_json(), '"bot"' in person.to_json()) == (False, False)
     assert ('"agent":"scanner"' in scanner.to_json(), '"bot":true' in scanner.to_json()) == (True, True)
-    # When ingest reads them, each keeps its class, and counts under its hour and class
+    # When ingest reads them, each keeps its class, and counts under its day's class
     read = ClickPack.from_message(ClickPack("p1", (person, scanner)).to_json(), "m1").clicks
     assert [(each.agent, each.bot) for each in read] == [("person", False), ("scanner", True)]
-    assert counter_increments(read)["bots@23#scanner"] == 1
+    assert counter_increments(read)["bots#scanner"] == 1
 
 
 @pytest.mark.parametrize(
@@ -141,7 +141,7 @@ def test_a_click_queued_before_classes_or_naming_none_we_know_is_still_counted(q
     read = ClickEvent.from_json(json.dumps(body))
     assert read.agent == agent
     counts = counter_increments([read])
-    # An unknown bot counts among the bots without a class counter: the stats show the hour's
+    # An unknown bot counts among the bots without a class counter: the stats show the day's
     # bots less their classes' as unknown_bot
     assert counts["bots"] == int(read.bot)
-    assert not [name for name in counts if name.startswith("bots@23#")]
+    assert not [name for name in counts if name.startswith("bots#")]

@@ -166,6 +166,24 @@ def test_the_client_address_behind_a_load_balancer_is_the_one_it_appended() -> N
     assert str(RedirectRequest(event, RequestReading()).client_ip) == CLIENT
 
 
+@pytest.mark.parametrize("multi_value", [False, True])
+def test_an_ipv6_client_behind_a_dual_stack_load_balancer_is_limited_by_its_64(multi_value: bool) -> None:
+    # Given two addresses of one IPv6 /64 as a dual-stack load balancer appends them (after a forged one)
+    from shortlink.access.rate_limits import client_block
+
+    blocks = set()
+    for appended in ("2001:db8:5:6:1::1", "2001:db8:5:6:ffff::2"):
+        event = load_balancer_event("POST", "locked1", [], {}, multi_value)
+        name, several = ("multiValueHeaders", True) if multi_value else ("headers", False)
+        forwarded = f"2001:db8:bad::1, {appended}"
+        event[name]["x-forwarded-for"] = [forwarded] if several else forwarded
+        client = RedirectRequest(event, RequestReading()).client_ip
+        # Then the client is the appended address, and both count as one client for the limits
+        assert str(client) == appended
+        blocks.add(client_block(str(client)))
+    assert blocks == {"2001:db8:5:6::/64"}
+
+
 def test_a_load_balancers_path_is_matched_against_the_redirects_routes() -> None:
     reading = RequestReading()
     cases = {

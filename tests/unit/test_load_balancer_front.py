@@ -20,7 +20,8 @@ from shortlink.domains.model import ShortDomains
 from shortlink.links.model import Link
 from shortlink.redirect.door import redirect_handler
 from shortlink.redirect.request import RedirectRequest, RequestReading
-from shortlink.web.events import LOAD_BALANCER_RESPONSE_LIMIT, load_balancer_event, status_description
+from shortlink.web.balancer_answers import LOAD_BALANCER_RESPONSE_LIMIT, status_description
+from shortlink.web.events import load_balancer_event
 from tests.redirect_fakes import redirect_of
 from tools.developers.devstack import load_balancer as local_balancer
 
@@ -74,6 +75,21 @@ def test_through_the_http_api_the_health_path_is_a_follow_of_a_reserved_slug() -
 
 def shaped_by(multi_value: bool, answered: dict[str, Any], method: str = "GET") -> dict[str, Any]:
     return load_balancer_event((), multi_value).response(answered, method)
+
+
+def test_a_cached_answer_is_shaped_once_and_answers_taking_turns_keep_their_own_shape() -> None:
+    # Given two cached links' answers (the same objects at each hit), and a third made afresh
+    first = {"statusCode": 302, "headers": {"Location": "https://example.com/1"}, "body": ""}
+    second = {"statusCode": 301, "headers": {"Location": "https://example.com/2"}, "body": ""}
+    shape = load_balancer_event((), False)
+    # When they are followed in turns
+    shaped = [shape.response(answer, "GET") for answer in (first, second, first, second, first)]
+    # Then each is shaped once and kept, and never handed out for the other
+    assert shaped[0] is shaped[2] is shaped[4]
+    assert shaped[1] is shaped[3]
+    assert [one["headers"]["Location"] for one in shaped[:2]] == ["https://example.com/1", "https://example.com/2"]
+    assert shaped[1]["statusDescription"] == "301 Moved Permanently"
+    assert shape.response(dict(first), "GET") is not shaped[0]
 
 
 def test_several_cookies_reach_the_browser_in_either_mode() -> None:

@@ -99,6 +99,7 @@ EVERY_VARIABLE = [
             ("CLICK_LAKE_STREAM", "click_lake_stream"),
             ("CLICK_LAKE_WORKGROUP", "click_lake_workgroup"),
             ("CLICK_LAKE_DATABASE", "click_lake_database"),
+            ("CLICK_LAKE_BUCKET", "click_lake_bucket"),
             ("EDGE_FUNCTION_NAME", "edge_function"),
         )
     ),
@@ -120,7 +121,7 @@ def test_every_variable_a_model_declares_is_read_above():
     declared = {(concern, variable) for concern in CONCERNS for variable in concern.variables()}
     assert declared == {(concern, variable) for concern, variable, *_ in EVERY_VARIABLE}
     # and no two concerns read the same variable
-    assert len({variable for _, variable in declared}) == len(declared) == 57
+    assert len({variable for _, variable in declared}) == len(declared) == 58
 
 
 def test_unset_and_empty_variables_take_the_defaults():

@@ -124,20 +124,21 @@ def test_repeat_clicks_are_counted_within_the_clicks_of_the_range_hours():
     # Then the repeats of those hours are shown, in the totals, the series and the CSV
     assert (report["clicks"], report["repeat_clicks"]) == (3, 2)
     assert [p["repeat_clicks"] for p in report["series"]] == [0, 2, 0, 0]
-    assert series_csv(report).splitlines()[2] == "2026-11-30T09:00:00Z,3,0,2,2,3,0,0,0,0,0,0,0"
+    assert series_csv(report).splitlines()[2] == "2026-11-30T09:00:00Z,3,0,2,2,3,,,,,,,"
 
 
-def test_clicks_are_reported_per_agent_class_and_bots_counted_before_classes_as_unknown_bots():
-    # Given an hour counted before classes (3 bots without one) and an hour with classes
+def test_clicks_are_reported_per_agent_class_of_whole_days_and_bots_counted_before_classes_as_unknown_bots():
+    # Given a day with an hour counted before classes (3 bots without one), an hour with classes,
+    # and a class counted per hour by the release before (folded into its day)
     counts = day("2026-11-30", {"09": (5, 3, "ab"), "12": (10, 4, "abc")})
-    counts.add_counters({"bots@12#crawler": 2, "bots@12#previewer": 1, "bots@12#ai_agent": 1})
-    # When the hourly series covers both
+    counts.add_counters({"bots#crawler": 2, "bots#previewer": 1, "bots@12#ai_agent": 1})
+    # When the hourly series covers both hours
     span = stats_range(datetime(2026, 11, 30, 9, tzinfo=UTC), datetime(2026, 11, 30, 13, tzinfo=UTC), "hour", NOW)
     report = link_report("abc", [counts], span)
-    # Then each point and the totals say the people's clicks and each class's, adding up to the clicks
+    # Then each point says its people's clicks, but no classes (they are counted per day), and the
+    # totals say each class's over the whole day, adding up to its clicks
     nine, twelve = report["series"][0], report["series"][3]
-    assert (nine["people"], nine["agents"]["unknown_bot"], nine["agents"]["crawler"]) == (2, 3, 0)
-    assert (twelve["people"], twelve["agents"]["crawler"], twelve["agents"]["unknown_bot"]) == (6, 2, 0)
+    assert (nine["people"], twelve["people"], "agents" in nine, "agents" in twelve) == (2, 6, False, False)
     assert report["people"] == report["agents"]["person"] == 8
     assert report["agents"] == {
         "person": 8,
@@ -151,4 +152,8 @@ def test_clicks_are_reported_per_agent_class_and_bots_counted_before_classes_as_
     }
     assert sum(report["agents"].values()) == report["clicks"] == 15
     assert report["bots"] == report["clicks"] - report["people"]
-    assert series_csv(report).splitlines()[4] == "2026-11-30T12:00:00Z,10,4,3,0,6,2,1,0,0,0,1,0"
+    assert series_csv(report).splitlines()[4] == "2026-11-30T12:00:00Z,10,4,3,0,6,,,,,,,"
+    # And a daily series' point carries its day's classes, in the JSON and the CSV
+    daily = link_report("abc", [counts], stats_range(None, datetime(2026, 12, 1, tzinfo=UTC), "day", NOW))
+    assert daily["series"][-1]["agents"] == report["agents"]
+    assert series_csv(daily).splitlines()[-1] == "2026-11-30T00:00:00Z,15,7,3,0,8,2,1,0,0,0,1,3"

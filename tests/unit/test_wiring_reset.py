@@ -1,6 +1,7 @@
 """The composition root's cached factories register themselves, and reset() forgets every one
 of them: a factory added later cannot be left out (workspace_names once was)."""
 
+import ast
 import importlib
 import inspect
 import pkgutil
@@ -39,6 +40,20 @@ ENVIRONMENT = {
     "PEOPLE_CLIENT_ID": "client",
     "PEOPLE_PRINT_INVITATIONS": "true",
 }
+
+
+def test_each_name_of_the_composition_root_is_made_by_the_module_it_is_looked_up_in():
+    # A function imports only the wiring modules whose names it uses (the redirect's init neither
+    # the console's nor the webhooks'): each public name is found in the module the map names
+    names = [name for names in wiring.FACTORY_MODULES.values() for name in names]
+    imported = ast.parse(inspect.getsource(wiring)).body  # the type checker's imports of them
+    checked = next(node for node in imported if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING")
+    assert sorted(names) == sorted(alias.name for node in checked.body for alias in node.names)  # type: ignore[attr-defined]
+    for module, made in wiring.FACTORY_MODULES.items():
+        found = importlib.import_module(f"{wiring.__name__}.{module}")
+        assert all(getattr(wiring, name) is getattr(found, name) for name in made)
+    with pytest.raises(AttributeError, match="no attribute 'nothing_made_here'"):
+        getattr(wiring, "nothing_made_here")  # noqa: B009 - a name the type checker would refuse
 
 
 def wiring_modules() -> list[Any]:

@@ -23,8 +23,9 @@ FRONT=alb (or alb-multi-value): the functions are sent the events of an Applicat
 instead of the HTTP API's, and answer it (tools.developers.devstack.load_balancer); default http-api.
 LOAD_BALANCER_PORT: a load balancer front (single-value) on this port as well, to the same functions.
 CLICK_LAKE=1 (the click lake: ingest's rows into a local Firehose on CLICK_LAKE_PORT, 5007, that writes
-Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5; see
-tools.developers.devstack.firehose and docs/click-lake.md).
+Parquet into the embedded moto's S3 every CLICK_LAKE_BUFFER_SECONDS, 5, and the lake's local Athena on the
+same port for the raw exports and the daily check; see tools.developers.devstack.firehose and .athena,
+and docs/click-lake.md).
 """
 
 import logging
@@ -48,6 +49,7 @@ from tools.developers.devstack.edge_tier import (
 from tools.developers.devstack.firehose import click_lake_on, start_click_lake
 from tools.developers.devstack.invitation_emails import emulate_invitation_emails, pool_sends_invitations
 from tools.developers.devstack.local_env import DEV_DOMAIN_SETTINGS, DEV_EDGE_SECRET, function_environment
+from tools.developers.devstack.password_reset_codes import emulate_password_reset_codes
 from tools.developers.devstack.people import (
     COGNITO_ENDPOINT_VARIABLE,
     DEV_OWNER_EMAIL,
@@ -199,6 +201,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
     moto_url = f"http://{HOST}:{moto_port}"
     if embedded or cognito_endpoint is None or click_lake_on():
         check_totp_codes()
+        emulate_password_reset_codes()  # codes printed as invitations are, checked as Cognito does
         start_embedded_moto(moto_port, running)
     endpoints = {service: given_endpoint(service) or moto_url for service in LOCAL_SERVICES}
     for service, endpoint in endpoints.items():

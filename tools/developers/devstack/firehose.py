@@ -1,6 +1,7 @@
 """A local Amazon Data Firehose for the click lake (`CLICK_LAKE=1 make dev`): ingest's
 PutRecordBatch calls, through the same adapter, become Parquet objects in the local S3 as the
-deployed delivery stream (click-lake.yaml) writes them.
+deployed delivery stream (click-lake.yaml) writes them. The lake's local Athena
+(tools.developers.devstack.athena) answers on the same port.
 
 What it does as Firehose does: JSON multi-record deaggregation (at most 500 rows per record),
 the partition key `day` from each row (`clicks/day=YYYY-MM-DD/`), a buffer per partition written
@@ -25,13 +26,17 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from shortlink.clicks.lake_rows import PARTITION, ROWS_PER_RECORD, record_rows
+from tools.developers.devstack.athena import LocalAthena, QueryRefused
 from tools.developers.devstack.serving import HOST, ensure_free
 from tools.developers.devstack.template import LocalTemplate
 from tools.operators.click_lake.parquet import parquet_bytes
 from tools.operators.click_lake.store import LOCAL_BUCKET, partition_prefix
 
 TARGET_PREFIX = "Firehose_20150804."
+ATHENA_PREFIX = "AmazonAthena."
 STREAM_TYPE = "AWS::KinesisFirehose::DeliveryStream"
+WORKGROUP_TYPE = "AWS::Athena::WorkGroup"
+DATABASE_TYPE = "AWS::Glue::Database"
 
 
 class LocalFirehose:
@@ -102,11 +107,17 @@ class LocalFirehose:
         self._stop.set()
 
 
-def _handler(firehose: LocalFirehose) -> type[BaseHTTPRequestHandler]:
+def _handler(firehose: LocalFirehose, athena: LocalAthena | None) -> type[BaseHTTPRequestHandler]:
     class FirehoseApi(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", "0"))) or b"{}")
-            operation = self.headers.get("X-Amz-Target", "").removeprefix(TARGET_PREFIX)
+            target = self.headers.get("X-Amz-Target", "")
+            if athena is not None and target.startswith(ATHENA_PREFIX):
+                try:
+                    return self._answer(200, athena.answer(target.removeprefix(ATHENA_PREFIX), body))
+                except QueryRefused as refused:
+                    return self._answer(400, {"__type": "InvalidRequestException", "Message": str(refused)})
+            operation = target.removeprefix(TARGET_PREFIX)
             if body.get("DeliveryStreamName") != firehose.stream:
                 return self._answer(400, {"__type": "ResourceNotFoundException", "message": "no such delivery stream"})
             if operation == "PutRecordBatch":
@@ -132,11 +143,11 @@ def _handler(firehose: LocalFirehose) -> type[BaseHTTPRequestHandler]:
     return FirehoseApi
 
 
-def serve_firehose(firehose: LocalFirehose, port: int, running: ExitStack) -> str:
-    """Serve the Firehose API on `port` (0: any free one) and flush on the buffer interval, both
-    stopped with `running`; the URL."""
+def serve_firehose(firehose: LocalFirehose, port: int, running: ExitStack, athena: LocalAthena | None = None) -> str:
+    """Serve the Firehose API (and `athena`'s, on the same port) on `port` (0: any free one) and
+    flush on the buffer interval, both stopped with `running`; the URL."""
     ensure_free(port, "the local Firehose needs it: set CLICK_LAKE_PORT=<free port>")
-    server = ThreadingHTTPServer((HOST, port), _handler(firehose))
+    server = ThreadingHTTPServer((HOST, port), _handler(firehose, athena))
     threads = [threading.Thread(target=server.serve_forever, daemon=True), threading.Thread(target=firehose.run)]
     for thread in threads:
         thread.start()
@@ -153,15 +164,28 @@ def click_lake_on() -> bool:
 
 
 def start_click_lake(template: LocalTemplate, s3_endpoint: str, running: ExitStack) -> dict[str, str]:
-    """Create the local lake's bucket and serve its delivery stream (named after the template's,
-    as tables and queues are); the functions' variables that send ingest's rows there."""
+    """Create the local lake's bucket and serve its delivery stream and its Athena workgroup
+    (named after the template's, as tables and queues are); the functions' variables that send
+    ingest's rows there and run the exports' and the daily check's queries."""
     import boto3
     from botocore.config import Config
 
-    [stream] = template.resources(STREAM_TYPE)
+    [stream], [workgroup], [database] = (
+        template.resources(kind) for kind in (STREAM_TYPE, WORKGROUP_TYPE, DATABASE_TYPE)
+    )
     s3 = boto3.client("s3", endpoint_url=s3_endpoint, config=Config(s3={"addressing_style": "path"}))
     s3.create_bucket(Bucket=LOCAL_BUCKET)
     buffer_seconds = float(os.environ.get("CLICK_LAKE_BUFFER_SECONDS", "5"))
     firehose = LocalFirehose(s3, LOCAL_BUCKET, stream, buffer_seconds)
-    url = serve_firehose(firehose, int(os.environ.get("CLICK_LAKE_PORT", "5007")), running)
-    return {"CLICK_LAKE_STREAM": stream, "AWS_ENDPOINT_URL_FIREHOSE": url}
+    athena = LocalAthena(s3, LOCAL_BUCKET, workgroup)
+    url = serve_firehose(firehose, int(os.environ.get("CLICK_LAKE_PORT", "5007")), running, athena)
+    return {
+        "CLICK_LAKE_STREAM": stream,
+        "AWS_ENDPOINT_URL_FIREHOSE": url,
+        "CLICK_LAKE_WORKGROUP": workgroup,
+        "CLICK_LAKE_DATABASE": database,
+        "CLICK_LAKE_BUCKET": LOCAL_BUCKET,
+        "AWS_ENDPOINT_URL_ATHENA": url,
+        # The exports' download links name the local S3, so they download from this machine.
+        "AWS_ENDPOINT_URL_S3": s3_endpoint,
+    }

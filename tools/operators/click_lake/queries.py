@@ -51,6 +51,12 @@ NAMED_QUERIES = (
         "AND NOT bot AND NOT repeat_click GROUP BY link ORDER BY clicks DESC, link",
     ),
     NamedQuery(
+        "clicks-by-agent",
+        "Clicks per agent class (person, crawler, previewer, scanner, ...) and day of a range of days.",
+        "SELECT agent, day, count(DISTINCT click_id) AS clicks FROM clicks WHERE day BETWEEN ? AND ? "
+        "GROUP BY agent, day ORDER BY day, agent",
+    ),
+    NamedQuery(
         "clicks-per-link-day",
         "Clicks per link and day: what the reconciliation compares with the counters.",
         CLICKS_PER_LINK_DAY_SQL,  # the scheduled check runs it too (functions/click_lake_check)

@@ -34,15 +34,23 @@ class LakeBucket:
 
     def keys(self, first: str, last: str) -> Iterator[str]:
         """The keys of the objects of these days' partitions."""
+        return self.keys_under([partition_prefix(day) for day in days_between(first, last)])
+
+    def keys_under(self, prefixes: list[str]) -> Iterator[str]:
+        """The keys of the objects under these prefixes."""
         pages = self.s3.get_paginator("list_objects_v2")
-        for day in days_between(first, last):
-            for page in pages.paginate(Bucket=self.bucket, Prefix=partition_prefix(day)):
+        for prefix in prefixes:
+            for page in pages.paginate(Bucket=self.bucket, Prefix=prefix):
                 yield from (item["Key"] for item in page.get("Contents", []))
 
     def download(self, first: str, last: str, folder: Path) -> list[Path]:
         """Copy these days' objects into `folder`, one file per object (streamed, never held whole)."""
+        return self.download_prefixes([partition_prefix(day) for day in days_between(first, last)], folder)
+
+    def download_prefixes(self, prefixes: list[str], folder: Path) -> list[Path]:
+        """Copy the objects under these prefixes into `folder`, one file per object, as their keys."""
         files = []
-        for key in self.keys(first, last):
+        for key in self.keys_under(prefixes):
             path = folder / key
             path.parent.mkdir(parents=True, exist_ok=True)
             self.s3.download_file(self.bucket, key, str(path))

@@ -28,6 +28,9 @@ SIGN_IN_WINDOW_SECONDS = 15 * 60
 LINK_ATTEMPTS_PER_WINDOW = 30
 LINK_WINDOW_SECONDS = 60
 IPV6_CLIENT_PREFIX = 64
+# Password reset codes asked per 15 minutes: each may send an email.
+RESET_REQUESTS_PER_ADDRESS = 5
+RESET_REQUESTS_PER_ACCOUNT = 3
 # Conditional writes that lose to a concurrent attempt are read and tried again this often.
 LOG_WRITE_TRIES = 3
 
@@ -201,3 +204,13 @@ def take_sign_in_attempt(
         attempt.passed()  # no credentials were checked: not this address's failure
         raise
     return SignInAttempt(log, attempt.moment, address, account)
+
+
+def take_password_reset_request(client: str, email: str, now: datetime, log: AttemptLog) -> None:
+    """Count one request for a password reset code, from `client` (its IPv6 /64) and for
+    `email`, each kept only as a hash: RateLimited past RESET_REQUESTS_PER_ADDRESS or
+    RESET_REQUESTS_PER_ACCOUNT in SIGN_IN_WINDOW_SECONDS. Every request counts (each may send an
+    email), whether the address has an account or not, so the limit tells nothing of accounts."""
+    take_attempt(f"password-reset#{_client_hash(client)}", SIGN_IN_WINDOW_SECONDS, RESET_REQUESTS_PER_ADDRESS, now, log)
+    account = hashlib.sha256(email.strip().lower().encode()).hexdigest()[:16]
+    take_attempt(f"password-reset-account#{account}", SIGN_IN_WINDOW_SECONDS, RESET_REQUESTS_PER_ACCOUNT, now, log)

@@ -29,8 +29,11 @@ def botocore_client(
     connect_timeout_seconds: float = CONNECT_TIMEOUT_SECONDS,
     max_attempts: int = MAX_ATTEMPTS,
     region_name: str | None = None,
+    signature_version: str | None = None,
 ) -> Any:
     """A client of `service` (its endpoint from botocore's own settings: AWS_ENDPOINT_URL locally)
-    in `region_name`, or the function's own region."""
+    in `region_name`, or the function's own region; signing with `signature_version` if given."""
     config = _config(connect_timeout_seconds, read_timeout_seconds, max_attempts)
+    if signature_version is not None:
+        config = config.merge(Config(signature_version=signature_version))
     return get_session().create_client(service, region_name=region_name, config=config)

@@ -10,7 +10,8 @@ from shortlink.access.rate_limits import CreateAllowance
 from shortlink.api.audit import request_origin
 from shortlink.api.link_presentation import destination_policy, link_showing
 from shortlink.api.requests import ApiRequest
-from shortlink.audit.recording import RequestOrigin
+from shortlink.audit.recording import AuditRecorder, RequestOrigin
+from shortlink.commands.bulk import LinkBatch
 from shortlink.commands.links import LinkCommands, LinkPresenter
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.web.urls import DestinationPolicy
@@ -30,8 +31,14 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
-def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], present: LinkPresenter) -> LinkCommands:
-    """The commands of a request from `origin`, in its workspace (whose keys share the allowance)."""
+def commands_of(
+    origin: RequestOrigin,
+    policy: Callable[[], DestinationPolicy],
+    present: LinkPresenter,
+    batch: LinkBatch | None = None,
+) -> LinkCommands:
+    """The commands of a request from `origin`, in its workspace (whose keys share the allowance);
+    with `batch`, staged in it and its audit entries with them (a bulk change)."""
 
     def allowance() -> CreateAllowance:
         limit = settings_of(RateLimitSettings).creates_per_minute
@@ -40,19 +47,19 @@ def commands_of(origin: RequestOrigin, policy: Callable[[], DestinationPolicy], 
     return LinkCommands(
         origin=origin,
         clock=now,
-        links=link_repository(),
+        links=link_repository() if batch is None else batch,
         codes=code_generator,
         policy=policy,
         allowance=allowance,
         present=present,
-        recorder=audit_recorder(),
+        recorder=audit_recorder() if batch is None else AuditRecorder(batch.entries(), webhook_queue()),
         events=webhook_queue(),
     )
 
 
-def link_commands(request: ApiRequest) -> LinkCommands:
+def link_commands(request: ApiRequest, batch: LinkBatch | None = None) -> LinkCommands:
     """The commands of an API request, in its caller's account: what they need of the request
     read here, once (its origin, its host), so that nothing below reads the request again."""
     host, shown_on, domains = request.host, addresses(), short_domains()
     policy = partial(destination_policy, host, shown_on, domains)  # made on first use: a delete needs none
-    return commands_of(request_origin(request, now()), policy, link_showing(host, shown_on, domains).shown)
+    return commands_of(request_origin(request, now()), policy, link_showing(host, shown_on, domains).shown, batch)

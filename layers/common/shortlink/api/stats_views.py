@@ -15,12 +15,13 @@ Count = Annotated[int, Field(ge=0)]
 
 
 class AgentCounts(BaseModel):
-    """The clicks per class of agent (shortlink.clicks.agent_classes): they add up to `clicks`,
-    and all but `person` to `bots`."""
+    """The clicks per class of agent (shortlink.clicks.agent_classes) over whole UTC days (classes
+    are counted per day): over the days they cover they add up to the clicks, and all but `person`
+    to the bots."""
 
     model_config = STRICT_ANSWER
 
-    person: Annotated[int, Field(ge=0, description="people's clicks (the same as `people`)")]
+    person: Annotated[int, Field(ge=0, description="people's clicks (`people` over whole days)")]
     crawler: Annotated[int, Field(ge=0, description="search engines' and other crawlers' fetches")]
     previewer: Annotated[
         int, Field(ge=0, description="link previews: chat and social apps, and requests saying `Purpose: preview`")
@@ -33,7 +34,7 @@ class AgentCounts(BaseModel):
 
 
 PEOPLE = Field(ge=0, description="the clicks made by people: `clicks` less `bots`")
-AGENTS = Field(description="the clicks per class of agent")
+AGENTS = Field(description="the clicks per class of agent, over the whole UTC days the range touches")
 
 
 class StatsPoint(BaseModel):
@@ -47,7 +48,10 @@ class StatsPoint(BaseModel):
     unique_visitors: Annotated[int, Field(ge=0, description="estimated per UTC day (or hour)")]
     repeat_clicks: Annotated[int, Field(ge=0, description="how many of the clicks were a visitor's repeats")]
     people: Annotated[int, PEOPLE]
-    agents: Annotated[AgentCounts, AGENTS]
+    agents: Annotated[
+        AgentCounts | None,
+        Field(description="the day's clicks per class of agent, on a daily series' points only (its whole UTC day)"),
+    ] = None
 
 
 class TopValue(BaseModel):

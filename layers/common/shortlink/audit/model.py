@@ -9,7 +9,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "workspace"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -38,6 +38,11 @@ Action = Literal[
     "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
+    "person.totp_disabled",
+    "person.recovery_codes_issued",
+    "person.recovery_code_used",
+    "person.password_reset",
+    "export.started",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

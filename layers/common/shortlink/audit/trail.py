@@ -18,9 +18,6 @@ class AuditTrail(Protocol):
     def add(self, entries: Sequence[AuditEntry]) -> None:
         """Append the entries (never over another); StorageUnavailable if one is not written."""
 
-    def add_once(self, entry: AuditEntry) -> bool:
-        """Append `entry` unless one of its id is there already (an aggregated entry's: False)."""
-
     def page(self, workspace: str, query: AuditQuery) -> AuditPage:
         """The workspace's entries the query selects, newest first, a page at a time;
         InvalidAuditQuery for a cursor this trail did not give out for this workspace and query."""

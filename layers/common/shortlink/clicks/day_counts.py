@@ -30,11 +30,17 @@ class DayCounts:
         """Clicks and bots of one hour ("14")."""
         return self.counters[f"clicks@{hour}"], self.counters[f"bots@{hour}"]
 
-    def agents(self, hour: str) -> Counter[str]:
-        """One hour's ("14") clicks per class (shortlink.clicks.agent_classes): its people are its
+    def agents(self) -> Counter[str]:
+        """The whole day's clicks per class (shortlink.clicks.agent_classes): its people are its
         clicks less its bots, and its bots without a class (counted before classes) UNKNOWN_BOT."""
-        clicks, bots = self.hour(hour)
-        classes = Counter({agent: self.counters[agent_counter(hour, agent)] for agent in BOT_CLASSES})
+        clicks = bots = 0
+        for hour in range(24):
+            hour_clicks, hour_bots = self.hour(f"{hour:02d}")
+            clicks, bots = clicks + hour_clicks, bots + hour_bots
+        classes = Counter({agent: self.counters[agent_counter(agent)] for agent in BOT_CLASSES})
+        for name, count in self.counters.items():  # the release before counted classes per hour: `bots@14#crawler`
+            if name.startswith("bots@") and (agent := name.partition("#")[2]) in BOT_CLASSES:
+                classes[agent] += count
         return Counter({PERSON: clicks - bots, **classes, UNKNOWN_BOT: bots - classes.total()})
 
     def repeats(self, hour: str) -> int:

@@ -36,6 +36,7 @@ COLUMNS: tuple[tuple[str, str], ...] = (
     ("language", "string"),
     ("utm_campaign", "string"),
     ("bot", "boolean"),
+    ("agent", "string"),
     ("repeat_click", "boolean"),
     ("visitor", "string"),
     ("classifier_version", "string"),
@@ -67,6 +68,7 @@ def lake_row(click: ClickEvent, region: str, classifier: str) -> dict[str, objec
         "language": click.language,
         "utm_campaign": click.campaign,
         "bot": click.bot,
+        "agent": click.agent,  # person, or the bot's class (shortlink.clicks.agent_classes)
         "repeat_click": click.repeat,
         "visitor": click.visitor,
         "classifier_version": classifier,

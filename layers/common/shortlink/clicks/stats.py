@@ -92,46 +92,49 @@ def span_days(span: StatsRange) -> tuple[str, str]:
     return span.first_hour[:10], span.last_hour[:10]
 
 
+def _reported(agents: Counter[str]) -> dict[str, int]:
+    return {agent: agents[agent] for agent in REPORTED_CLASSES}
+
+
 def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str, Any]:
     """The stats of `code` from its days' counters (as the click-stats store reads them, with
-    hourly visitor registers for an hourly series). Clicks, bots, people and the clicks per agent
-    class count the range's hours; `top` counts the whole days it touches (dimensions are kept per day)."""
+    hourly visitor registers for an hourly series). Clicks, bots and people count the range's
+    hours; `top` and the clicks per agent class (`agents`: the report's, and a daily point's) count
+    the whole days they touch, as both are kept per day: an hourly point has no `agents`."""
     by_day = {day.day: day for day in days}
     in_range: dict[str, list[str]] = {}  # day -> its hours ("14") inside the range
     for moment in _point_starts(StatsRange(span.start, span.end, "hour")):
         in_range.setdefault(moment.strftime("%Y-%m-%d"), []).append(f"{moment.hour:02d}")
     points = []
-    range_agents: Counter[str] = Counter()
     for start in _point_starts(span):
         day = by_day.get(start.strftime("%Y-%m-%d"), DayCounts(start.strftime("%Y-%m-%d")))
         hours = [f"{start.hour:02d}"] if span.granularity == "hour" else in_range.get(day.day, [])
         clicks = sum(day.hour(hour)[0] for hour in hours)
         bots = sum(day.hour(hour)[1] for hour in hours)
-        repeats = sum(day.repeats(hour) for hour in hours)
-        agents = sum((day.agents(hour) for hour in hours), Counter())
-        range_agents.update(agents)
         if span.granularity == "hour":
             visitors = estimate_registers(day.hour_visitors.get(hours[0], bytearray(REGISTERS)))
         else:
             visitors = estimate_registers(day.day_visitors)
-        points.append(
-            {
-                "start": start.strftime("%Y-%m-%dT%H:00:00Z"),
-                "clicks": clicks,
-                "bots": bots,
-                "unique_visitors": visitors,
-                "repeat_clicks": repeats,
-                "people": agents[PERSON],
-                "agents": {agent: agents[agent] for agent in REPORTED_CLASSES},
-            }
-        )
+        point: dict[str, Any] = {
+            "start": start.strftime("%Y-%m-%dT%H:00:00Z"),
+            "clicks": clicks,
+            "bots": bots,
+            "unique_visitors": visitors,
+            "repeat_clicks": sum(day.repeats(hour) for hour in hours),
+            "people": clicks - bots,
+        }
+        if span.granularity == "day":  # classes are counted per day (shortlink.clicks.tally.agent_counter)
+            point["agents"] = _reported(day.agents())
+        points.append(point)
     dimensions: dict[str, Counter[str]] = {dimension: Counter() for dimension in DIMENSIONS}
     unique_visitors = 0
     whole_days: Counter[str] = Counter()  # the counters of the days the range touches
+    agents: Counter[str] = Counter()
     for day in days:
         if day.day not in in_range:
             continue
         whole_days.update(day.counters)
+        agents.update(day.agents())
         for dimension, counts in day.dimension_values().items():
             dimensions[dimension].update(counts)
         if span.granularity == "hour":
@@ -150,8 +153,8 @@ def link_report(code: str, days: list[DayCounts], span: StatsRange) -> dict[str,
         "bots": sum(point["bots"] for point in points),
         "unique_visitors": unique_visitors,
         "repeat_clicks": sum(point["repeat_clicks"] for point in points),
-        "people": range_agents[PERSON],
-        "agents": {agent: range_agents[agent] for agent in REPORTED_CLASSES},
+        "people": sum(point["people"] for point in points),
+        "agents": _reported(agents),
         "series": points,
         "top": {
             dimension: [{"value": value, "clicks": count} for value, count in counts.most_common(TOP_VALUES)]
@@ -168,10 +171,12 @@ BOT_COLUMNS = tuple(agent for agent in REPORTED_CLASSES if agent != PERSON)
 
 
 def series_csv(report: dict[str, Any]) -> str:
-    """The series of a report, a row per point; after people, the clicks of each bot class."""
+    """The series of a report, a row per point; after people, the clicks of each bot class (a
+    daily series' only: an hourly row leaves them empty)."""
     lines = [",".join((*POINT_COLUMNS, *BOT_COLUMNS))]
     for point in report["series"]:
-        cells = [*(point[name] for name in POINT_COLUMNS), *(point["agents"][name] for name in BOT_COLUMNS)]
+        classes = point.get("agents") or dict.fromkeys(BOT_COLUMNS, "")
+        cells = [*(point[name] for name in POINT_COLUMNS), *(classes[name] for name in BOT_COLUMNS)]
         lines.append(",".join(str(cell) for cell in cells))
     return "\r\n".join(lines) + "\r\n"
 

@@ -4,7 +4,7 @@ A pack's clicks of one link and one UTC day form a *part*; a part is counted who
 all, and its ledger entry is the pack's 8-byte digest (a pack of 1,000 clicks is one entry, not
 1,000). A day's counters are named here, as the click-stats items store them: day totals
 (`clicks`, `bots`, `repeats`), the hour-by-hour series (`clicks@14`, `bots@14`, `repeats@14`:
-14:00-14:59 UTC; each only once it counts one), the hour's bots per class (`bots@14#crawler`: see
+14:00-14:59 UTC; each only once it counts one), the day's bots per class (`bots#crawler`: see
 `agent_counter`) and one number per dimension value for the day (`cc#DE` for country DE,
 `dv#mobile`, ...: see `dimension_counter`).
 """
@@ -103,10 +103,11 @@ def dimension_counter(dimension: str, value: str) -> str:
     return f"{DIMENSION_KEYS[dimension]}#{value}"
 
 
-def agent_counter(hour: str, agent: str) -> str:
-    """The counter of one hour's ("14") bots of a class, e.g. `bots@14#crawler`. People are the
-    hour's clicks less its bots; bots counted before classes are its bots less their classes'."""
-    return f"bots@{hour}#{agent}"
+def agent_counter(agent: str) -> str:
+    """The counter of one day's bots of a class, e.g. `bots#crawler`. People are the day's clicks
+    less its bots; bots counted before classes are its bots less their classes'. Per day, not per
+    hour: an hour's six classes took more of a year's stats read than the hourly series itself."""
+    return f"bots#{agent}"
 
 
 def link_counter(code: str) -> str:
@@ -130,7 +131,7 @@ def counter_increments(clicks: Iterable[ClickEvent], coarse: bool = False) -> Co
             counts["bots"] += 1
             counts[f"bots@{hour}"] += 1
             if click.agent in BOT_CLASSES:
-                counts[agent_counter(hour, click.agent)] += 1
+                counts[agent_counter(click.agent)] += 1
         if click.repeat:
             counts["repeats"] += 1
             counts[f"repeats@{hour}"] += 1

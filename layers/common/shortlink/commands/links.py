@@ -99,6 +99,19 @@ class LinkCommands:
             batch, self._batch = self._batch, None
             emit(self._events, batch)
 
+    @contextmanager
+    def all_or_nothing(self, commit: Callable[[], None]) -> Iterator[None]:
+        """Run the commands inside against a staging repository and recorder (a bulk change's),
+        then `commit` them; their events are queued in one call once committed, never otherwise."""
+        self._batch = []
+        try:
+            yield
+            commit()
+            batch = self._batch
+        finally:
+            self._batch = None
+        emit(self._events, batch)
+
     def create(self, url: str, options: LinkOptions) -> LinkWritten:
         """A new link (`link.created`): refused before the allowance is taken if invalid, the
         allowance given back if the store refuses it."""

@@ -103,6 +103,7 @@ def links_page() -> Response[Any]:
         first_page=f"/console?{urlencode(filters)}" if filters else "/console",
         next_page=next_page,
         paged=cursor is not None,
+        changed=query("changed") if re.fullmatch(r"[0-9]{1,2}", query("changed")) else "",  # after a bulk change
     )
 
 

@@ -14,9 +14,11 @@ from shortlink.console.pages import page
 from shortlink.console.passkey_credentials import parsed_credential
 from shortlink.console.people_sign_in import counted, next_step, pool
 from shortlink.console.plumbing import Refused, current_event, now, posted_form
+from shortlink.console.recent_passkey import recent_passkey_cookie
 from shortlink.console.sessions import cookie_value
 from shortlink.people.errors import InvalidMemberOption, SignInRefused
 from shortlink.people.members import checked_email
+from shortlink.people.model import Person
 from shortlink.wiring import console_session_secret, people_settings
 
 NO_PASSKEY = "This email has no passkey here (or no account): sign in with your password."
@@ -67,4 +69,7 @@ def finish_passkey_sign_in() -> Response[Any]:
         outcome = pool().finish_passkey_sign_in(opened[0], credential)
     except SignInRefused:
         return sign_in_refused(401, "This passkey did not sign you in: start again, or use your password.")
-    return next_step(outcome, opened[1], attempt)
+    answer = next_step(outcome, opened[1], attempt)
+    if isinstance(outcome, Person):  # a recent re-authentication for Sign-in security's steps
+        answer.cookies.append(recent_passkey_cookie(outcome.subject, now(), console_session_secret()))
+    return answer

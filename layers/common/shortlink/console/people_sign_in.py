@@ -14,6 +14,7 @@ from shortlink.console import audit, forms
 from shortlink.console.challenges import CHALLENGE_COOKIE, challenge_cookie, open_challenge, seal_challenge
 from shortlink.console.pages import page, see_other, session_cookie
 from shortlink.console.people_sessions import start_person_session
+from shortlink.console.person_audit import record_for_person
 from shortlink.console.plumbing import (
     Refused,
     current_event,
@@ -39,6 +40,7 @@ from shortlink.people.members import checked_email
 from shortlink.people.model import Invitation, Membership, Person, plausible_id
 from shortlink.people.offboarding import leave
 from shortlink.people.ports import Challenge, UserPool
+from shortlink.people.recovery_codes import redeem
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.people import POOL_PASSWORD_RULE
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -50,6 +52,8 @@ from shortlink.wiring import (
     invitations,
     memberships,
     people_settings,
+    recovery_code_key,
+    recovery_codes,
     settings_of,
     user_pool,
     workspace_names,
@@ -139,6 +143,8 @@ def answer_challenge() -> Response[Any]:
     if opened is None or opened[0].kind == "passkey":  # a passkey's is answered by its own route
         return refused_page("sign_in.html", 401, "This sign-in took too long: start again.", people=True)
     challenge, invitation_token = opened
+    if challenge.kind == "totp" and forms.value(form, "recovery_code"):
+        return recovery_code_sign_in(challenge, invitation_token, forms.value(form, "recovery_code"))
     answer = forms.value(form, "answer")
     if not 0 < len(answer) <= MAX_PASSWORD_CHARS:
         return refused_page("sign_in_challenge.html", 422, "Enter the answer asked for.", kind=challenge.kind)
@@ -146,11 +152,9 @@ def answer_challenge() -> Response[Any]:
     try:
         return next_step(pool().answer(challenge, answer), invitation_token, attempt)
     except WrongCode:
-        # The pool keeps its session for another code: asked again, the failure counted and logged.
-        audit.record_failed_sign_in(challenge.email, "mfa")
-        return refused_page(
-            "sign_in_challenge.html", 401, "That code is not right: enter the current one.", kind=challenge.kind
-        )
+        # The pool keeps its session for another code: asked again, the failure counted and recorded.
+        mfa_failed(challenge.email)
+        return refused_page("sign_in_challenge.html", 401, WRONG_CODE, kind=challenge.kind)
     except SignInRefused:
         # The pool's session is spent or gone: the person starts again from the password.
         answer_page = refused_page("sign_in.html", 401, REFUSED, people=True)
@@ -158,6 +162,32 @@ def answer_challenge() -> Response[Any]:
         return answer_page
     except WeakPassword as error:
         return refused_page("sign_in_challenge.html", 422, str(error), kind=challenge.kind)
+
+
+WRONG_CODE = "That code is not right: enter the current one."
+
+
+def mfa_failed(email: str) -> None:
+    """A wrong second factor after a right password: an entry in each of the person's workspaces."""
+    person = pool().person_named(email)
+    if person is not None:
+        record_for_person(person, "session.mfa_failed")
+
+
+def recovery_code_sign_in(challenge: Challenge, invitation_token: str, code: str) -> Response[Any]:
+    """The TOTP challenge (its password was right) answered with a recovery code, spent once: the
+    console's session starts without the pool's last step (it keeps no token of the pool anyway).
+    A wrong code asks again, as a wrong TOTP code does, counted against the same limits."""
+    attempt = counted(challenge.email)
+    person = pool().person_named(challenge.email)
+    if person is None or not redeem(recovery_codes(), person.subject, code, recovery_code_key()):
+        if person is not None:
+            record_for_person(person, "session.mfa_failed")
+        return refused_page("sign_in_challenge.html", 401, "That recovery code is not right, or was used.", kind="totp")
+    attempt.succeeded()
+    record_for_person(person, "person.recovery_code_used")
+    logger.info("recovery code used", extra={"subject": person.subject})
+    return signed_in(person, invitation_token)
 
 
 @router.get("/console/invitations/<token>")

@@ -21,6 +21,7 @@ RESERVED_SLUGS = frozenset(
         "keys",
         "webhooks",
         "audit",
+        "clicks",  # the API's raw exports of the click lake (/clicks/exports)
         "people",  # the API's routes of people (/people/me)
         "members",  # the team's routes (/members, /invitations, /workspace, /workspaces)
         "invitations",

@@ -56,6 +56,45 @@ class PersonSessions(Protocol):
         without it) as their Sign out: every console session and access token of theirs ends."""
 
 
+@dataclass(frozen=True)
+class PasswordRule:
+    """The pool's password policy, as a person choosing a password is told it."""
+
+    minimum_length: int
+    upper: bool
+    lower: bool
+    digit: bool
+    symbol: bool
+
+    def __str__(self) -> str:
+        wanted = [
+            name
+            for name, needed in (
+                ("an upper-case letter", self.upper),
+                ("a lower-case letter", self.lower),
+                ("a digit", self.digit),
+                ("a symbol", self.symbol),
+            )
+            if needed
+        ]
+        return f"At least {self.minimum_length} characters" + (f", with {', '.join(wanted)}." if wanted else ".")
+
+
+class RecoveryCodeStore(Protocol):
+    def replace(self, subject: str, hashes: set[str]) -> None:
+        """Keep `hashes` as `subject`'s recovery codes, in place of any before."""
+
+    def spend(self, subject: str, code_hash: str) -> bool:
+        """Take `code_hash` out of `subject`'s codes in one conditional write: True if it was
+        there (of two spenders, one gets it), False otherwise."""
+
+    def remaining(self, subject: str) -> int:
+        """How many of `subject`'s codes are left."""
+
+    def clear(self, subject: str) -> None:
+        """Forget `subject`'s codes (TOTP turned off)."""
+
+
 class Invitations(Protocol):
     def add(self, token_hash: str, invitation: Invitation) -> None:
         """Store an invitation under the hash of its token."""
@@ -126,19 +165,45 @@ class UserPool(Protocol):
     def confirm_totp(self, email: str, password: str, code: str) -> None:
         """Turn TOTP on with a first code from the app: it is asked at each sign-in from now on."""
 
-    def start_passkey_registration(self, email: str, password: str) -> dict[str, Any]:
-        """Begin adding a passkey (the password asked again): the options (WebAuthn's
-        PublicKeyCredentialCreationOptions, JSON-encoded) for navigator.credentials.create."""
+    def person_named(self, email: str) -> Person | None:
+        """The pool's person of `email`, None if it has none."""
 
-    def complete_passkey_registration(self, email: str, password: str, credential: dict[str, Any]) -> None:
-        """Add the passkey the browser made (its RegistrationResponseJSON) to the person's.
-        PasskeyRefused if the pool does not accept it."""
+    def totp_on(self, email: str) -> bool:
+        """Whether the pool asks `email` a TOTP code at sign-in."""
 
-    def passkeys(self, email: str, password: str) -> list[Passkey]:
+    def turn_off_totp(self, email: str) -> None:
+        """No TOTP code asked of `email` any more (re-authenticated by the caller first)."""
+
+    def request_password_reset(self, email: str) -> None:
+        """Send `email` a reset code if it has an account; the same answer if not."""
+
+    def reset_password(self, email: str, code: str, password: str) -> None:
+        """A new password with the code sent: SignInRefused for a wrong or spent code and an
+        unknown address alike, WeakPassword with the pool's reason."""
+
+    def end_pool_sessions(self, email: str) -> None:
+        """End every session the pool keeps for `email` (its refresh tokens)."""
+
+    def password_rule(self) -> PasswordRule:
+        """What a password must be, as the pool's policy says."""
+
+    def start_passkey_registration(self, email: str, password: str, code: str = "") -> dict[str, Any]:
+        """Begin adding a passkey (the password asked again, and a TOTP `code` where TOTP is on):
+        the options (WebAuthn's PublicKeyCredentialCreationOptions, JSON-encoded) for
+        navigator.credentials.create."""
+
+    def complete_passkey_registration(
+        self, email: str, password: str, credential: dict[str, Any], code: str = ""
+    ) -> list[Passkey]:
+        """Add the passkey the browser made (its RegistrationResponseJSON) to the person's: their
+        passkeys then. PasskeyRefused if the pool does not accept it."""
+
+    def passkeys(self, email: str, password: str, code: str = "") -> list[Passkey]:
         """The person's passkeys (the password asked again)."""
 
-    def remove_passkey(self, email: str, password: str, credential_id: str) -> None:
-        """Remove one of the person's passkeys; PasskeyRefused if it is none of theirs."""
+    def remove_passkey(self, email: str, password: str, credential_id: str, code: str = "") -> list[Passkey]:
+        """Remove one of the person's passkeys (their passkeys then); PasskeyRefused if it is
+        none of theirs."""
 
     def start_passkey_sign_in(self, email: str) -> PasskeyChallenge:
         """Begin signing in with a passkey. SignInRefused if the person has none (or no account)."""

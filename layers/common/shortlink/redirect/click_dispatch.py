@@ -36,16 +36,15 @@ class PendingWork:
 
     __slots__ = ("clicks", "counts", "id_prefix", "orphans")
     clicks: list[tuple[int, str, float, RedirectRequest, str, Link | None, bool | None]]
-    orphans: list[tuple[str, str, float]]
-    counts: dict[str, int]
+    orphans: list[tuple[str, str, float]] | None
+    counts: dict[str, int] | None
     id_prefix: str
 
     def __init__(self, id_prefix: str = "") -> None:
         # Not annotated here: each invocation makes one, and an attribute's annotation is
-        # evaluated at every call.
+        # evaluated at every call. Orphans and counts are made on first use: a hit has neither.
         self.clicks = []
-        self.orphans = []
-        self.counts = {}
+        self.orphans = self.counts = None
         self.id_prefix = id_prefix
 
     def click_id(self, sequence: int) -> str:
@@ -87,8 +86,8 @@ def describe(
     from shortlink.clicks.events import CARRIED_METRICS, orphan_code
     from shortlink.redirect.click_events import click_from_request, hour_of
 
-    counts = dict(work.counts)
-    orphans = [(orphan_code(code), outcome, hour_of(at)) for code, outcome, at in work.orphans]
+    counts = dict(work.counts or {})
+    orphans = [(orphan_code(code), outcome, hour_of(at)) for code, outcome, at in work.orphans or ()]
     if not work.clicks:
         return [], orphans, counts
     try:
@@ -150,11 +149,16 @@ class InvocationRecorder:
         pending.clicks.append((sequence, code, time.time(), request, destination, link, from_cache))
 
     def record_orphan(self, code: str, outcome: str) -> None:
-        self._pending.orphans.append((code, outcome, time.time()))
+        pending = self._pending
+        if pending.orphans is None:
+            pending.orphans = []
+        pending.orphans.append((code, outcome, time.time()))
 
     def count(self, metric: str) -> None:
-        counts = self._pending.counts
-        counts[metric] = counts.get(metric, 0) + 1
+        pending = self._pending
+        if pending.counts is None:
+            pending.counts = {}
+        pending.counts[metric] = pending.counts.get(metric, 0) + 1
 
     def described(self, work: PendingWork) -> "tuple[list[ClickEvent], list[tuple[str, str, str]], dict[str, int]]":
         """`work` as `describe` has it, with this recorder's providers (after the response)."""

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from shortlink.domains.model import KEY_SEPARATOR, ShortDomains
 from shortlink.redirect.routes import LOAD_BALANCER_ROUTES
 from shortlink.web.edge import came_through_edge
-from shortlink.web.events import EventShape, read_event
+from shortlink.web.events import EventShape, LoadBalancerShapes, load_balancer_shapes, read_event
 from shortlink.web.hosts import request_host
 
 if TYPE_CHECKING:  # the rules' model loads only when a request's visitor or address is read
@@ -34,12 +34,12 @@ _UNREAD: Any = object()
 @dataclass(frozen=True, slots=True)
 class RequestReading:
     """What the stack's configuration says about reading a request: the edge's secret (empty
-    without an edge: no edge header is believed), the stack's short domains, and the redirect's
-    routes (which a front that does not route is matched against)."""
+    without an edge: no edge header is believed), the stack's short domains, and a load
+    balancer's shapes of the redirect's routes (a front that does not route is matched against them)."""
 
     edge_secret: str = ""
     domains: ShortDomains = field(default_factory=ShortDomains)
-    routes: tuple[str, ...] = LOAD_BALANCER_ROUTES
+    balancer: LoadBalancerShapes = field(default_factory=lambda: load_balancer_shapes(LOAD_BALANCER_ROUTES))
 
 
 def _speculative(headers: Mapping[str, str]) -> bool:
@@ -94,7 +94,7 @@ class RedirectRequest:
         # No annotations here: on an attribute they are evaluated at every call.
         self._event = event
         self._reading = reading
-        self.front, self.route, self.method, self._parameters, headers, self.query = read_event(event, reading.routes)
+        self.front, self.route, self.method, self._parameters, headers, self.query = read_event(event, reading.balancer)
         self.headers = headers
         code = self._parameters.get("code")
         self.code = code

@@ -24,6 +24,8 @@ class Resources(EnvironmentModel):
     # The lake's Athena workgroup and Glue database: the daily reconciliation's query.
     click_lake_workgroup: Resource = resource("CLICK_LAKE_WORKGROUP")
     click_lake_database: Resource = resource("CLICK_LAKE_DATABASE")
+    # The lake's bucket: where raw exports are written and fetched from (without it, no export).
+    click_lake_bucket: Resource = resource("CLICK_LAKE_BUCKET")
     # The edge's KeyValueStore (shortlink.edge.sync), in the stack that has the distribution.
     edge_store: Resource = resource("EDGE_STORE_ARN")
     # The edge's viewer-request function, whose invocations its counts are checked against

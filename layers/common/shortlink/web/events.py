@@ -18,6 +18,15 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any, Protocol
 
+from shortlink.web.balancer_answers import (
+    LARGE_BODY_CHARS,
+    SET_COOKIE,
+    STATUS_DESCRIPTIONS,
+    single_value_cookies,
+    status_description,
+    within_response_limit,
+)
+
 # What every request's reading needs, and is cheap to read: the route as the template names it
 # ("GET /{code}", "" for none), the method (upper case), the path's parts the route names
 # (decoded), the headers by lower-case name (several values of one name joined by commas) and
@@ -93,10 +102,16 @@ class LoadBalancerEvent:
     """An Application Load Balancer's event for a Lambda target; `routes` are the function's
     (as the template names them), `multi_value`: the target group sends multi-value headers."""
 
+    # In slots: a hit reads them before its response.
+    __slots__ = ("_by_method", "_last_answer", "_last_shaped", "_routed", "_shaped_gets", "multi_value")
+
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
         # GET answers as shaped (response), by the identity of the answer they shape.
         self._shaped_gets: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
+        # The last of them, looked at first: a hot link's hits follow one another.
+        self._last_answer: dict[str, Any] | None = None
+        self._last_shaped: dict[str, Any] = {}
         # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
         # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
         # a follow) and its name, and the others' paths split once.
@@ -184,15 +199,19 @@ class LoadBalancerEvent:
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         if method != "GET":
             return self._shaped(answer, method)
+        if answer is self._last_answer:
+            return self._last_shaped
         # A cached hit answers with the same object each time (made when its link was cached):
         # shaped once per such answer, kept beside it while it lives (identity: held, never reused).
         kept = self._shaped_gets.get(id(answer))
         if kept is not None and kept[0] is answer:
-            return kept[1]
-        shaped = self._shaped(answer, method)
-        if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
-            self._shaped_gets.clear()
-        self._shaped_gets[id(answer)] = (answer, shaped)
+            shaped = kept[1]
+        else:
+            shaped = self._shaped(answer, method)
+            if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
+                self._shaped_gets.clear()
+            self._shaped_gets[id(answer)] = (answer, shaped)
+        self._last_answer, self._last_shaped = answer, shaped
         return shaped
 
     def _shaped(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
@@ -267,65 +286,6 @@ ROUTED_PATHS_KEPT = 4096
 # How many GET answers a load balancer's shape keeps shaped (a cached link's answer is the same
 # object at each hit); past this many they are all made afresh.
 SHAPED_ANSWERS_KEPT = 1024
-# Lambda's limit on the response a load balancer takes from it: the whole JSON answer, in bytes.
-LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
-# A body up to this many characters fits whatever it holds (escaped, at most 6 bytes a character),
-# with room to spare for the headers: only a longer one is measured.
-LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
-SET_COOKIE = "set-cookie"
-# The status lines answered so far (status_description), by code.
-STATUS_DESCRIPTIONS: dict[int, str] = {}
-
-
-def status_description(status: int) -> str:
-    """A load balancer's status line: the code and its reason phrase ("302 Found")."""
-    known = STATUS_DESCRIPTIONS.get(status)
-    if known is None:
-        from http import HTTPStatus
-
-        try:
-            known = f"{status} {HTTPStatus(status).phrase}"
-        except ValueError:  # a code with no registered phrase
-            known = str(status)
-        STATUS_DESCRIPTIONS[status] = known
-    return known
-
-
-def single_value_cookies(cookies: list[str]) -> dict[str, str]:
-    """Several Set-Cookie headers where a header name holds one value: each under its own
-    spelling of the name (header names are case-insensitive), as single-value targets must."""
-    spellings = {}
-    for index, cookie in enumerate(cookies):
-        spelling = "".join(
-            letter.upper() if index >> position & 1 else letter for position, letter in enumerate(SET_COOKIE)
-        )
-        spellings[spelling] = cookie
-    return spellings
-
-
-def within_response_limit(shaped: dict[str, Any]) -> dict[str, Any]:
-    """`shaped`, or if its JSON is larger than a load balancer takes from Lambda, a 413 naming
-    the limit (the route's answer is refused whole, never cut short)."""
-    import json
-
-    if len(json.dumps(shaped).encode()) <= LOAD_BALANCER_RESPONSE_LIMIT:
-        return shaped
-    message = (
-        f"the answer is larger than the {LOAD_BALANCER_RESPONSE_LIMIT:,} bytes a load balancer takes from"
-        " a function: ask for less (fewer links, a shorter range, a smaller size), or accept gzip"
-    )
-    body = json.dumps({"error": "response_too_large", "message": message})
-    refusal: dict[str, Any] = {
-        "statusCode": 413,
-        "statusDescription": status_description(413),
-        "isBase64Encoded": False,
-        "body": body,
-    }
-    if "multiValueHeaders" in shaped:
-        refusal["multiValueHeaders"] = {"content-type": ["application/json"]}
-    else:
-        refusal["headers"] = {"content-type": "application/json"}
-    return refusal
 
 
 def _matched(templates: list[tuple[str, tuple[str, ...]]], parts: list[str]) -> tuple[str, dict[str, str]]:
@@ -359,15 +319,28 @@ def load_balancer_event(routes: tuple[str, ...], multi_value: bool) -> LoadBalan
     return LoadBalancerEvent(routes, multi_value)
 
 
-def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedParts:
+# A function's load balancer shapes: with single-value headers, then with multi-value ones.
+LoadBalancerShapes = tuple[LoadBalancerEvent, LoadBalancerEvent]
+
+
+def load_balancer_shapes(routes: tuple[str, ...]) -> LoadBalancerShapes:
+    """The shapes of a load balancer's events to a function of `routes`, made once and kept by its
+    reader: a hit then finds its shape by the event alone (no hashing of the routes)."""
+    return load_balancer_event(routes, False), load_balancer_event(routes, True)
+
+
+UNROUTED = load_balancer_shapes(())
+
+
+def read_event(event: dict[str, Any], balancer: LoadBalancerShapes = UNROUTED) -> ShapedParts:
     """The shape of `event`, by what its front puts in it, and the parts every request reads. A
-    load balancer's names itself in `requestContext.elb` (its path is matched against `routes`);
-    any other is API Gateway's, read here in one call: a redirect's hit reads no more before its
-    response."""
+    load balancer's names itself in `requestContext.elb` (its path is matched against the routes
+    of `balancer`: load_balancer_shapes); any other is API Gateway's, read here in one call: a
+    redirect's hit reads no more before its response."""
     try:  # API Gateway names every part but the path's: read without defaults (a hit's time)
         context = event["requestContext"]
         if "elb" in context:  # a load balancer's: read by its shape, once
-            return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
+            return balancer["multiValueHeaders" in event].read_shaped(event)
         headers = event["headers"]
         if "host" in headers:
             parameters = event.get("pathParameters") or {}
@@ -377,7 +350,7 @@ def read_event(event: dict[str, Any], routes: tuple[str, ...] = ()) -> ShapedPar
         pass
     context = event.get("requestContext") or {}
     if "elb" in context:
-        return load_balancer_event(routes, "multiValueHeaders" in event).read_shaped(event)
+        return balancer["multiValueHeaders" in event].read_shaped(event)
     headers = event.get("headers") or {}
     # API Gateway lower-cases every name; `sam local` passes werkzeug's Title-Case ones ("Host",
     # "Sec-Purpose"). Every request names its host, so that name's spelling tells which.
@@ -392,5 +365,5 @@ def event_shape(event: dict[str, Any]) -> EventShape:
     """The shape of `event` (as read_event tells it), for a door that reads only a part or two
     of it, or hands it on (shortlink.web.resolvers)."""
     if "elb" in (event.get("requestContext") or {}):
-        return load_balancer_event((), "multiValueHeaders" in event)
+        return UNROUTED["multiValueHeaders" in event]
     return HTTP_API

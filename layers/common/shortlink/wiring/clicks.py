@@ -11,6 +11,7 @@ from shortlink.wiring.environment import lambda_runtime, redirect_metric_setting
 from shortlink.wiring.factories import factory
 
 if TYPE_CHECKING:
+    from shortlink.adapters.athena.click_exports import AthenaLakeExports
     from shortlink.adapters.athena.click_lake_queries import AthenaLakeLinkDays
     from shortlink.adapters.dynamodb.account_changes import AccountChanges
     from shortlink.adapters.dynamodb.account_days import DynamoAccountDays
@@ -128,6 +129,19 @@ def lake_link_days() -> "AthenaLakeLinkDays":
     from shortlink.adapters.athena.click_lake_queries import AthenaLakeLinkDays
 
     return AthenaLakeLinkDays(resources().click_lake_workgroup.value, resources().click_lake_database.value)
+
+
+@factory
+def lake_exports() -> "AthenaLakeExports | None":
+    """The click lake's raw exports, run by Athena in the lake's workgroup; None when the stack has no lake."""
+    from shortlink.adapters.athena.click_exports import AthenaLakeExports
+
+    found = resources()
+    if not found.click_lake_bucket.given:
+        return None
+    return AthenaLakeExports(
+        found.click_lake_workgroup.value, found.click_lake_database.value, found.click_lake_bucket.value
+    )
 
 
 @factory

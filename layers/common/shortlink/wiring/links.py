@@ -10,6 +10,7 @@ from shortlink.wiring.factories import factory
 if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
+    from shortlink.adapters.dynamodb.link_batch import DynamoLinkBatch
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
     from shortlink.codes.generator import CodeSource
 
@@ -37,6 +38,15 @@ def importing_links() -> "DynamoImportingLinks":
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
 
     return DynamoImportingLinks(resources().links_table.value, regions().home_region_name)
+
+
+def link_batch() -> "DynamoLinkBatch":
+    """A new batch of one bulk change (not kept: it holds that request's writes), in the home
+    region's links table and audit log, which its transaction writes together."""
+    from shortlink.adapters.dynamodb.link_batch import DynamoLinkBatch
+    from shortlink.wiring.audit import audit_trail
+
+    return DynamoLinkBatch(resources().links_table.value, regions().home_region_name, audit_trail())
 
 
 @factory

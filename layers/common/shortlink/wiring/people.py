@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.cognito.user_pool import CognitoUserPool
     from shortlink.adapters.dynamodb.api_key_store import DynamoApiKeyStore
     from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships, DynamoPersonSessions
+    from shortlink.adapters.dynamodb.recovery_codes import DynamoRecoveryCodes
     from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
     from shortlink.adapters.http.jwks import CachedJwks
     from shortlink.commands.team import TeamStores
@@ -42,6 +43,14 @@ def person_sessions() -> "DynamoPersonSessions":
     from shortlink.adapters.dynamodb.memberships import DynamoPersonSessions
 
     return DynamoPersonSessions(resources().api_keys_table.value, regions().home_region_name)
+
+
+@factory
+def recovery_codes() -> "DynamoRecoveryCodes":
+    """People's recovery codes, in the home region's table (a code spent once is spent everywhere)."""
+    from shortlink.adapters.dynamodb.recovery_codes import DynamoRecoveryCodes
+
+    return DynamoRecoveryCodes(resources().api_keys_table.value, regions().home_region_name)
 
 
 @factory

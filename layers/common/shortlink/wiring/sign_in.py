@@ -26,6 +26,15 @@ def console_session_secret() -> bytes:
     )
 
 
+def recovery_code_key() -> bytes:
+    """The key of recovery codes' HMACs: derived from the console's session secret (in SSM, never
+    beside the table), so that the table alone tests no guess."""
+    import hashlib
+    import hmac
+
+    return hmac.new(console_session_secret(), b"recovery-codes", hashlib.sha256).digest()
+
+
 @factory
 def managed_login() -> "HttpManagedLogin":
     """The user pool's managed login: the SSO callback's token endpoint and signing keys."""

@@ -18,7 +18,7 @@ from shortlink.people.errors import (
     WrongCode,
 )
 from shortlink.people.model import Person
-from shortlink.people.ports import Challenge, Passkey, PasskeyChallenge
+from shortlink.people.ports import Challenge, Passkey, PasskeyChallenge, PasswordRule
 
 REFUSALS = {
     "NotAuthorizedException",
@@ -29,6 +29,16 @@ REFUSALS = {
     "ResourceNotFoundException",  # a challenge's session unknown or spent
     "UserNotConfirmedException",
     "PasswordResetRequiredException",
+    "TooManyFailedAttemptsException",
+}
+# What ForgotPassword may answer about the address rather than the pool: answered alike, so that
+# nobody learns whether an account exists (as the client's PreventUserExistenceErrors does).
+RESET_REQUEST_ANSWERED_ALIKE = {
+    "UserNotFoundException",
+    "NotAuthorizedException",
+    "InvalidParameterException",  # an account without a verified email
+    "LimitExceededException",
+    "CodeDeliveryFailureException",
 }
 CHALLENGES = {"SOFTWARE_TOKEN_MFA": "totp", "NEW_PASSWORD_REQUIRED": "new_password"}
 PASSKEYS_OFF = {"WebAuthnNotEnabledException", "WebAuthnConfigurationMissingException"}
@@ -54,6 +64,7 @@ class CognitoUserPool:
         # The pool's own region (its id's prefix): with several regions, each region's console
         # signs people in at the home region's pool.
         self._client = botocore_client("cognito-idp", region_name=user_pool_id.partition("_")[0] or None)
+        self._rule: PasswordRule | None = None
 
     def _call(self, operation: str, **parameters: Any) -> dict[str, Any]:
         try:
@@ -95,15 +106,25 @@ class CognitoUserPool:
         attributes = {each["Name"]: each["Value"] for each in user.get("UserAttributes", [])}
         return Person(attributes.get("sub", ""), attributes.get("email", "").lower())
 
-    def _access_token(self, email: str, password: str) -> str:
+    def _access_token(self, email: str, password: str, code: str = "") -> str:
+        """A token to act for the person with: their password, and `code` where the pool asks
+        a TOTP code (without one, SignInRefused: TOTP is on)."""
         answer = self._call(
             "initiate_auth",
             ClientId=self._client_id,
             AuthFlow="USER_PASSWORD_AUTH",
             AuthParameters={"USERNAME": email, "PASSWORD": password},
         )
-        if "AuthenticationResult" not in answer:  # TOTP on already: nothing to set up
-            raise SignInRefused("TOTP is on already")
+        if "AuthenticationResult" not in answer and answer.get("ChallengeName") == "SOFTWARE_TOKEN_MFA" and code:
+            answer = self._call(
+                "respond_to_auth_challenge",
+                ClientId=self._client_id,
+                ChallengeName="SOFTWARE_TOKEN_MFA",
+                Session=answer["Session"],
+                ChallengeResponses={"USERNAME": email, "SOFTWARE_TOKEN_MFA_CODE": code},
+            )
+        if "AuthenticationResult" not in answer:  # TOTP on and no code given
+            raise SignInRefused("TOTP is on")
         return str(answer["AuthenticationResult"]["AccessToken"])
 
     def sign_in(self, email: str, password: str) -> Person | Challenge:
@@ -150,6 +171,76 @@ class CognitoUserPool:
             raise SignInRefused("the new account asks for more than a password")
         return signed
 
+    def _admin_user(self, email: str) -> dict[str, Any] | None:
+        try:
+            return self._call("admin_get_user", UserPoolId=self._pool, Username=email)
+        except SignInRefused:  # UserNotFoundException
+            return None
+
+    def person_named(self, email: str) -> Person | None:
+        """The pool's person of `email`, None if it has none (AdminGetUser)."""
+        user = self._admin_user(email)
+        if user is None:
+            return None
+        attributes = {each["Name"]: each["Value"] for each in user.get("UserAttributes", [])}
+        return Person(attributes.get("sub", ""), attributes.get("email", email).lower())
+
+    def totp_on(self, email: str) -> bool:
+        """Whether the pool asks `email` a TOTP code at sign-in."""
+        user = self._admin_user(email)
+        return user is not None and "SOFTWARE_TOKEN_MFA" in user.get("UserMFASettingList", [])
+
+    def turn_off_totp(self, email: str) -> None:
+        """No TOTP code asked of `email` any more (the console re-authenticated them first)."""
+        self._call(
+            "admin_set_user_mfa_preference",
+            UserPoolId=self._pool,
+            Username=email,
+            SoftwareTokenMfaSettings={"Enabled": False, "PreferredMfa": False},
+        )
+
+    def request_password_reset(self, email: str) -> None:
+        """Ask the pool to send `email` a reset code (ForgotPassword); whether it has an account
+        or not, the same: nothing raised about the address."""
+        try:
+            self._client.forgot_password(ClientId=self._client_id, Username=email)
+        except ClientError as error:
+            if _code(error) not in RESET_REQUEST_ANSWERED_ALIKE:
+                raise StorageUnavailable(f"user pool: {_code(error) or error}") from error
+        except BotoCoreError as error:
+            raise StorageUnavailable(f"user pool: {error}") from error
+
+    def reset_password(self, email: str, code: str, password: str) -> None:
+        """A new password with the code the pool sent (ConfirmForgotPassword): SignInRefused for
+        a wrong or spent code and an unknown address alike, WeakPassword with the pool's reason."""
+        try:
+            self._call(
+                "confirm_forgot_password",
+                ClientId=self._client_id,
+                Username=email,
+                ConfirmationCode=code,
+                Password=password,
+            )
+        except PasskeyRefused as error:  # LimitExceededException: too many codes tried
+            raise SignInRefused(str(error)) from error
+
+    def end_pool_sessions(self, email: str) -> None:
+        """Revoke every refresh token of `email` (AdminUserGlobalSignOut)."""
+        self._call("admin_user_global_sign_out", UserPoolId=self._pool, Username=email)
+
+    def password_rule(self) -> PasswordRule:
+        """The pool's password policy (DescribeUserPool, read once per environment)."""
+        if self._rule is None:
+            policy = self._call("describe_user_pool", UserPoolId=self._pool)["UserPool"]["Policies"]["PasswordPolicy"]
+            self._rule = PasswordRule(
+                int(policy.get("MinimumLength", 8)),
+                bool(policy.get("RequireUppercase")),
+                bool(policy.get("RequireLowercase")),
+                bool(policy.get("RequireNumbers")),
+                bool(policy.get("RequireSymbols")),
+            )
+        return self._rule
+
     def start_totp(self, email: str, password: str) -> str:
         answer = self._call("associate_software_token", AccessToken=self._access_token(email, password))
         return str(answer["SecretCode"])
@@ -165,28 +256,36 @@ class CognitoUserPool:
             SoftwareTokenMfaSettings={"Enabled": True, "PreferredMfa": True},
         )
 
-    def start_passkey_registration(self, email: str, password: str) -> dict[str, Any]:
-        answer = self._call("start_web_authn_registration", AccessToken=self._access_token(email, password))
+    def start_passkey_registration(self, email: str, password: str, code: str = "") -> dict[str, Any]:
+        token = self._access_token(email, password, code)
+        answer = self._call("start_web_authn_registration", AccessToken=token)
         options: dict[str, Any] = answer["CredentialCreationOptions"]
         return options
 
-    def complete_passkey_registration(self, email: str, password: str, credential: dict[str, Any]) -> None:
-        token = self._access_token(email, password)
+    def complete_passkey_registration(
+        self, email: str, password: str, credential: dict[str, Any], code: str = ""
+    ) -> list[Passkey]:
+        token = self._access_token(email, password, code)
         self._call("complete_web_authn_registration", AccessToken=token, Credential=credential)
+        return self._passkeys(token)
 
-    def passkeys(self, email: str, password: str) -> list[Passkey]:
-        answer = self._call("list_web_authn_credentials", AccessToken=self._access_token(email, password))
+    def passkeys(self, email: str, password: str, code: str = "") -> list[Passkey]:
+        return self._passkeys(self._access_token(email, password, code))
+
+    def _passkeys(self, token: str) -> list[Passkey]:
+        answer = self._call("list_web_authn_credentials", AccessToken=token)
         return [
             Passkey(str(each["CredentialId"]), str(each.get("FriendlyCredentialName") or ""), each.get("CreatedAt"))
             for each in answer.get("Credentials", [])
         ]
 
-    def remove_passkey(self, email: str, password: str, credential_id: str) -> None:
-        token = self._access_token(email, password)
+    def remove_passkey(self, email: str, password: str, credential_id: str, code: str = "") -> list[Passkey]:
+        token = self._access_token(email, password, code)
         try:
             self._call("delete_web_authn_credential", AccessToken=token, CredentialId=credential_id)
         except SignInRefused as error:  # ResourceNotFoundException: none of this person's
             raise PasskeyRefused("That passkey is not one of yours.") from error
+        return self._passkeys(token)
 
     def start_passkey_sign_in(self, email: str) -> PasskeyChallenge:
         answer = self._call(

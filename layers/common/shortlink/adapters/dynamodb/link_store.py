@@ -208,7 +208,8 @@ class DynamoLinkRepository:
             if error_code(error) != "ConditionalCheckFailedException":
                 raise unavailable(error) from error
 
-    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+    def _edit_actions(self, changes: LinkChanges) -> list[Any]:
+        """The update actions of an edit: set each value it writes, remove each it clears."""
         attributes = self._model.get_attributes()
         actions: list[Any] = []
         for name, value in stored_attributes(changes.stored_values()).items():
@@ -218,6 +219,10 @@ class DynamoLinkRepository:
                 if value is None
                 else attribute.set(attribute.deserialize(attribute.get_value(value)))
             )
+        return actions
+
+    def update(self, code: str, owner: str, changes: LinkChanges) -> Link:
+        actions = self._edit_actions(changes)
         if not actions:
             found = self.get(code)
             if found is None or found.owner != owner:
