@@ -146,6 +146,9 @@ class InMemoryMemberships:
     def of_person(self, subject: str) -> list[Membership]:
         return sorted((m for m in self.items.values() if m.subject == subject), key=lambda m: m.workspace_id)
 
+    def of_email(self, email: str) -> list[Membership]:
+        return [m for m in self.items.values() if m.email == email]
+
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted((m for m in self.items.values() if m.workspace_id == workspace_id), key=lambda m: m.email)
 
@@ -168,6 +171,11 @@ class InMemoryMemberships:
             return False
         self.removed[(workspace_id, subject)] = removed_at
         return True
+
+    def mark_active(self, workspace_id: str, subject: str, hour: datetime) -> None:
+        found = self.items.get((workspace_id, subject))
+        if found is not None and (found.last_active_at is None or found.last_active_at < hour):
+            self.items[(workspace_id, subject)] = replace(found, last_active_at=hour)
 
 
 class InMemoryPersonSessions:
@@ -233,6 +241,12 @@ class InMemoryAuditTrail:
         if self.fails:
             raise StorageUnavailable("throttled")
         self.entries.extend(entries)
+
+    def add_once(self, entry: AuditEntry) -> bool:
+        if any(each.id == entry.id for each in self.entries):
+            return False
+        self.add([entry])
+        return True
 
     def page(self, workspace: str, query: object) -> AuditPage:
         return AuditPage(list(self.entries), None)

@@ -1,6 +1,7 @@
 """Getting started (docs/index.md) through a Python client generated from the OpenAPI document:
 a key created, a link created with it, followed twice (as a library, a bot, and as Firefox), and
-its stats read, each answer as the client's typed model.
+its stats read, then the team: someone invited and the invitation listed and revoked, each
+answer as the client's typed model.
 
 Run by tests/e2e/test_generated_client.py with the generator's virtualenv (.venv-client) and the
 generated package `shortlink_client` on PYTHONPATH:
@@ -17,15 +18,24 @@ from shortlink_client.api.default import (  # type: ignore[import-not-found]
     create_key,
     create_link,
     follow,
+    invite_member,
     link_stats,
+    list_invitations,
+    list_members,
+    revoke_invitation,
 )
 from shortlink_client.models import (  # type: ignore[import-not-found]
     CreatedKey,
     CreateKeyRequest,
     CreateKeyRequestScopesItem,
     CreateLinkRequest,
+    InvitationList,
+    InvitationMadeView,
+    InviteRequest,
+    InviteRequestRole,
     LinkStats,
     LinkView,
+    MemberList,
 )
 
 FIREFOX = "Mozilla/5.0 (X11; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0"
@@ -65,6 +75,21 @@ def main(base_url: str, admin_key: str) -> None:
     assert all(isinstance(point.start, datetime) for point in stats.series)
     assert stats.orphans.deleted == 0
     print(f"created {link.code}, followed twice, counted: clicks {stats.clicks}, bots {stats.bots}")
+
+    # The team: its members, someone invited (the local stack prints the message: sent), listed, revoked
+    members = list_members.sync(client=admin)
+    assert isinstance(members, MemberList), members
+    made = invite_member.sync(
+        client=admin, body=InviteRequest(email="client@example.com", role=InviteRequestRole.EDITOR)
+    )
+    assert isinstance(made, InvitationMadeView), made
+    assert (made.sent, made.invitation.email) == (True, "client@example.com")
+    pending = list_invitations.sync(client=admin)
+    assert isinstance(pending, InvitationList), pending
+    assert made.invitation.invitation_id in [each.invitation_id for each in pending.invitations]
+    revoked = revoke_invitation.sync_detailed(made.invitation.invitation_id, client=admin)
+    assert revoked.status_code == 204, revoked
+    print(f"team: {len(members.members)} members, invited and revoked {made.invitation.invitation_id}")
 
 
 if __name__ == "__main__":

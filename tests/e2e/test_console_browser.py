@@ -192,8 +192,9 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     browser.find_element(By.ID, "save").click()
     assert shown("destination").text == f"{destination}?edited=1"
 
-    # Delete, then restore from the list's deleted links.
+    # Delete (it asks first), then restore from the list's deleted links.
     browser.find_element(By.ID, "delete").click()
+    shown("confirm").click()
     shown("deleted")
     browser.find_element(By.CSS_SELECTOR, f"#deleted tr[data-code='{slug}'] button.restore").click()
     shown("edit")
@@ -247,6 +248,7 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
     assert "links:read, stats:read" in row.text
     row.find_element(By.CSS_SELECTOR, "button.revoke").click()
+    shown("confirm").click()
     shown("key-form")
     assert new_key not in browser.page_source
     [row] = [row for row in browser.find_elements(By.CSS_SELECTOR, "#keys tbody tr") if "Dashboard" in row.text]
@@ -273,7 +275,7 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     browser.get(console)
     assert browser.current_url == f"{console}/sign-in"
     replayed = stack.request("GET", "/console", headers={"Cookie": f"console_session={kept}"})
-    assert (replayed.status, replayed.headers["location"]) == (303, "/console/sign-in")
+    assert (replayed.status, replayed.headers["location"]) == (303, "/console/sign-in?why=ended")
     assert Destination.requests == []  # the browser never followed the link: the HTTP client did
 
 

@@ -68,6 +68,7 @@ def test_links_changed_in_the_console_reach_the_webhook_receiver(stack: RunningS
             browser.find_element(By.ID, "save").click()
             assert shown(browser, "destination").text == second
             browser.find_element(By.ID, "delete").click()
+            shown(browser, "confirm").click()
             shown(browser, "deleted")
             browser.find_element(By.CSS_SELECTOR, f"#deleted tr[data-code='{slug}'] button.restore").click()
             shown(browser, "edit")

@@ -245,9 +245,10 @@ def test_an_owner_invites_an_editor_and_a_viewer_who_do_what_their_roles_allow(p
     page = text(owner.get("/console/members"))
     editor_subject = re.search(rf'data-subject="([^"]+)">\s*<td>{re.escape(editor_email)}', page)
     assert editor_subject, page
-    removed = owner.post(f"/console/members/{editor_subject.group(1)}/remove", {"csrf": owner.csrf("/console/members")})
+    form = {"csrf": owner.csrf("/console/members"), "confirmed": "yes"}
+    removed = owner.post(f"/console/members/{editor_subject.group(1)}/remove", form)
     assert removed.status == 303
-    assert editor.get("/console").headers.get("location") == "/console/sign-in"
+    assert editor.get("/console").headers.get("location") == "/console/sign-in?why=removed"
 
     # Everything from before is still there
     assert before["tag"] in text(owner.get("/console"))

@@ -2,8 +2,11 @@
 deployed (SHORTLINK_INVITATIONS=cognito: the console creates the account through the pool, and
 the embedded moto stands in for Cognito's email, asking the pool's own trigger for its words),
 axe-core on every page: the owner invites a new address (emailed) and one that has an account
-(the link shown once); the new person signs in from the email with the temporary password, chooses
-their own and joins as the invitation said. Driven, and skipped, as the console's browser test is."""
+(the link shown once), sees when members joined and were last active (no Remove on their own
+row), and revokes the second invitation through its confirm step; the new person reads the
+workspace, the inviter, the role and the password rule before submitting, signs in from the email
+with the temporary password, chooses their own and joins as the invitation said. Driven, and
+skipped, as the console's browser test is."""
 
 import re
 import secrets
@@ -98,7 +101,21 @@ def test_an_invitee_joins_from_the_pools_email_and_a_known_address_gets_the_link
     # ... and an address that has an account: Cognito sends it nothing, the owner gets the link once
     assert "has an account already" in invite(known, "viewer").text
     assert "/console/invitations/" in browser.find_element(By.ID, "invitation-link").text
+    assert "not sent" in browser.find_element(By.ID, "invited-heading").text
     accessible(browser, "members-link-shown")
+    # The members' table: when each joined and was last active (the owner: this hour); no Remove on their own row
+    headers = [cell.text for cell in browser.find_elements(By.CSS_SELECTOR, "#members th")]
+    assert headers[2:4] == ["Joined", "Last active"], headers
+    own = browser.find_element(By.XPATH, f"//tr[td[contains(., '{owner_email} (you)')]]")
+    assert "UTC" in own.find_element(By.CSS_SELECTOR, "td.last-active").text
+    assert not own.find_elements(By.CSS_SELECTOR, "button.remove")
+    # Revoke asks first, on a page of its own (no script needed), then withdraws the invitation
+    browser.find_element(By.CSS_SELECTOR, f"button.revoke[aria-label='Revoke the invitation of {known}']").click()
+    assert known in shown("confirm-question").text
+    accessible(browser, "revoke-confirm")
+    browser.find_element(By.ID, "confirm").click()
+    shown("invite-form")
+    assert known not in browser.find_element(By.ID, "pending").text
     browser.find_element(By.ID, "sign-out").click()
     shown("sign-in-person")
 
@@ -106,6 +123,12 @@ def test_an_invitee_joins_from_the_pools_email_and_a_known_address_gets_the_link
     path, temporary = emailed(stack, newcomer)
     browser.get(f"{stack.base_url}{path}")
     assert "temporary password" in shown("temporary-password").text
+    # Before anything is submitted: which workspace, who invites, as what, and the password rule
+    summary = browser.find_element(By.ID, "invitation-summary").text
+    assert owner_email in summary
+    assert browser.find_element(By.ID, "invitation-role").text == "editor"
+    assert browser.find_element(By.ID, "invitation-workspace").text
+    assert "at least 12 characters" in browser.find_element(By.ID, "password-rule").text
     accessible(browser, "invitation-emailed")
     fill("sign-in-email", newcomer)
     fill("sign-in-password", temporary)

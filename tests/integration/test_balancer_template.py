@@ -24,7 +24,8 @@ REGIONAL_WEB_ACL = "arn:aws:wafv2:us-east-1:123456789012:regional/webacl/front/0
 SEVERAL_REGIONS = {**THREE_REGIONS, "ClickStatsStreamArn": STREAM}
 # A value for each path parameter of the HTTP API's routes ({proxy+} spans segments).
 PARAMETER_VALUES = {"code": "Ab3xY9z", "file": "apple-app-site-association", "key_id": "k1", "endpoint_id": "e1",
-                    "export_id": "x1", "proxy+": "links/Ab3xY9z/edit"}  # fmt: skip
+                    "export_id": "x1", "proxy+": "links/Ab3xY9z/edit",
+                    "subject": "s1", "invitation_id": "i1"}  # fmt: skip
 # The load balancer's documented quotas (Elastic Load Balancing, Application Load Balancer quotas).
 MAX_RULES_PER_LISTENER = 100
 MAX_CONDITION_VALUES_PER_RULE = 5
@@ -151,7 +152,7 @@ def test_the_load_balancer_is_https_with_a_tls_1_3_policy_and_http_only_redirect
     assert attributes["routing.http.drop_invalid_header_fields.enabled"] == "true"
     # Each target group may be invoked by the load balancer, and only after that permission exists
     groups = {n: r for n, r in resources.items() if r["Type"] == "AWS::ElasticLoadBalancingV2::TargetGroup"}
-    assert len(groups) == 8
+    assert len(groups) == 9
     for group in groups.values():
         permission = resources[group["DependsOn"]]["Properties"]
         assert permission["Principal"] == "elasticloadbalancing.amazonaws.com"

@@ -169,7 +169,7 @@ def test_an_expired_cookie_and_one_of_a_revoked_key_lead_to_the_sign_in_page(aws
     browser.cookie = live
     assert browser.get("/console")["statusCode"] == 200
     services.api_key_store().revoke(services.api_key_store().find_by_hash(hash_api_key(key)).key_id)  # type: ignore[union-attr]
-    assert browser.get("/console")["headers"]["Location"] == "/console/sign-in"
+    assert browser.get("/console")["headers"]["Location"] == "/console/sign-in?why=ended"
 
 
 def test_a_post_from_another_origin_or_without_the_sessions_token_changes_nothing(aws, handlers, browser):
@@ -271,7 +271,11 @@ def test_a_link_created_with_every_option_is_listed_shown_edited_deleted_and_res
     assert browser.post("/console/links/spring", form)["statusCode"] == 303
     assert "https://example.com/summer" in browser.get("/console/links/spring")["body"]
 
-    assert browser.post("/console/links/spring/delete", {"csrf": browser.csrf()})["statusCode"] == 303
+    asked = browser.post("/console/links/spring/delete", {"csrf": browser.csrf()})
+    assert (asked["statusCode"], "/spring? It stops redirecting" in asked["body"]) == (200, True)  # Delete asks first
+    assert (
+        browser.post("/console/links/spring/delete", {"csrf": browser.csrf(), "confirmed": "yes"})["statusCode"] == 303
+    )
     listing = browser.get("/console")["body"]
     assert 'id="deleted"' in listing
     assert 'aria-label="Restore' in listing
@@ -396,7 +400,10 @@ def test_on_several_domains_a_link_is_created_listed_shown_edited_and_deleted_on
     assert edited["headers"]["Location"] == "/console/links/sale?domain=go.example"
     assert 'id="destination">https://example.com/a<' in browser.get("/console/links/sale")["body"]
     assert (
-        browser.post("/console/links/sale/delete", {"csrf": browser.csrf()}, domain="go.example")["statusCode"] == 303
+        browser.post("/console/links/sale/delete", {"csrf": browser.csrf(), "confirmed": "yes"}, domain="go.example")[
+            "statusCode"
+        ]
+        == 303
     )
     assert 'id="deleted-notice"' in browser.get("/console/links/sale", domain="go.example")["body"]
     assert 'id="deleted-notice"' not in browser.get("/console/links/sale")["body"]

@@ -32,7 +32,9 @@ def test_the_consoles_changes_are_recorded_and_an_admin_reads_them_by_kind_and_p
     made = browser.post("/console/keys", {"csrf": browser.csrf("/console/keys"), "name": "ci", "scopes": "links:read"})
     made_id = re.search(r'<tr data-key-id="([0-9a-f]{12})">\s*<td>ci', made["body"])
     assert made_id is not None
-    revoked = browser.post(f"/console/keys/{made_id.group(1)}/revoke", {"csrf": browser.csrf("/console/keys")})
+    revoked = browser.post(
+        f"/console/keys/{made_id.group(1)}/revoke", {"csrf": browser.csrf("/console/keys"), "confirmed": "yes"}
+    )
     assert revoked["statusCode"] == 303
     # When the admin opens the audit page
     page = browser.get("/console/audit")

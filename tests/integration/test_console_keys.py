@@ -67,10 +67,12 @@ def test_an_admin_key_creates_a_scoped_expiring_key_shown_once_lists_it_and_revo
 
     # When the admin revokes it: stored revoked, and its session ends
     form = {"csrf": browser.csrf("/console/keys")}
-    revoked = browser.post(f"/console/keys/{new_key.key_id}/revoke", form)
+    asked = browser.post(f"/console/keys/{new_key.key_id}/revoke", form)
+    assert (asked["statusCode"], stored(shown.group(1)).revoked) == (200, False)  # Revoke asks first
+    revoked = browser.post(f"/console/keys/{new_key.key_id}/revoke", {**form, "confirmed": "yes"})
     assert (revoked["statusCode"], revoked["headers"]["Location"]) == (303, "/console/keys")
     assert stored(shown.group(1)).revoked
-    assert viewer.get("/console")["headers"]["Location"] == "/console/sign-in"
+    assert viewer.get("/console")["headers"]["Location"] == "/console/sign-in?why=ended"
     row = re.search(rf'<tr data-key-id="{new_key.key_id}">(.*?)</tr>', browser.get("/console/keys")["body"], re.S)
     assert row is not None
     assert "revoked" in row.group(1)

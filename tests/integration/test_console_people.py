@@ -146,6 +146,22 @@ def test_totp_is_set_up_from_the_console_and_then_asked_at_each_sign_in(handlers
     assert (done["statusCode"], done["headers"].get("Location")) == (303, "/console"), done["body"]
     assert "console_challenge" not in again.cookies
     assert again.get("/console")["statusCode"] == 200
+    # Two wrong passwords from one address in a minute, and the wrong code: one entry each, in
+    # the workspace's log, naming the account tried and never what was tried
+    for _ in range(2):
+        assert PersonBrowser(handlers).sign_in(person.email, "not-the-password")["statusCode"] == 401
+    failures = [e for e in services.audit_trail().page(workspace, AuditQuery()).entries if e.action.endswith("_failed")]
+    assert (
+        sorted((e.action, e.target.id) for e in failures)
+        == [
+            ("session.mfa_failed", person.subject),
+            ("session.sign_in_failed", person.subject),
+        ]
+        or failures[0].at.minute != failures[-1].at.minute
+    )  # a minute turned between the two
+    wrong_passwords = [e for e in failures if e.action == "session.sign_in_failed"]
+    assert all(e.person is not None and e.person.email == person.email and e.client for e in wrong_passwords)
+    assert "not-the-password" not in json.dumps([e.view() for e in failures])
 
 
 def test_an_invitation_is_taken_once_by_signing_up_and_never_after_it_expires(handlers, pool, workspace, capsys):
@@ -212,9 +228,19 @@ def test_a_member_removed_mid_session_is_out_at_the_next_request(handlers, pool,
     editing = signed_in(PersonBrowser(handlers), editor.email, editor_password)
     assert editing.get("/console")["statusCode"] == 200
     managing = signed_in(PersonBrowser(handlers), owner.email, owner_password)
-    removed = managing.post(f"/console/members/{editor.subject}/remove", {"csrf": managing.csrf("/console/members")})
+    # Remove asks first, naming whom, and removes nobody until confirmed
+    form = {"csrf": managing.csrf("/console/members")}
+    asked = managing.post(f"/console/members/{editor.subject}/remove", form)
+    assert (asked["statusCode"], 'name="confirmed" value="yes"' in asked["body"]) == (200, True)
+    assert "Remove editor@example.com (editor)?" in asked["body"]
+    assert services.memberships().role_in(workspace, editor.subject) == "editor"
+    removed = managing.post(f"/console/members/{editor.subject}/remove", {**form, "confirmed": "yes"})
     assert removed["statusCode"] == 303
-    assert editing.get("/console")["headers"].get("Location") == "/console/sign-in"
+    # The removed editor is out at their next request, and told why
+    landing = editing.get("/console")["headers"].get("Location")
+    assert landing == "/console/sign-in?why=removed"
+    told = http_event("GET", "/console/sign-in", route="/console/{proxy+}", query={"why": "removed"})
+    assert "You were removed from that workspace" in handlers["ConsoleFunction"](told)["body"]
     # Signing in again finds no workspace of theirs
     assert PersonBrowser(handlers).sign_in(editor.email, editor_password)["statusCode"] == 403
     # The last owner cannot be removed, not even by themself
@@ -376,8 +402,8 @@ def test_sign_out_ends_every_session_of_the_person_on_the_server(handlers, pool,
     kept = dict(first.cookies)
     assert first.post("/console/sign-out", {"csrf": first.csrf()})["headers"]["Location"] == "/console/sign-in"
     first.cookies = kept  # a copy of the cookie, kept
-    assert first.get("/console")["headers"].get("Location") == "/console/sign-in"
-    assert second.get("/console")["headers"].get("Location") == "/console/sign-in"  # another browser too
+    assert first.get("/console")["headers"].get("Location") == "/console/sign-in?why=ended"
+    assert second.get("/console")["headers"].get("Location") == "/console/sign-in?why=ended"  # another browser too
     assert signed_in(PersonBrowser(handlers), person.email, password).get("/console")["statusCode"] == 200
 
 
@@ -433,7 +459,10 @@ def test_an_open_invitation_is_revoked_from_the_members_page_and_its_link_then_t
     assert "<script>" not in unknown["body"]
     # Without the session's CSRF token, nothing happens
     assert browser.post(f"/console/members/invitations/{late.invitation_id}/revoke", {})["statusCode"] == 403
-    revoked = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    asked = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    assert f"Revoke the invitation of {late.email} (as {late.role})?" in asked["body"]
+    confirmed = {"csrf": admin_csrf, "confirmed": "yes"}
+    revoked = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", confirmed)
     assert (revoked["statusCode"], revoked["headers"]["Location"]) == (303, "/console/members")
     assert [each.email for each in services.invitations().pending_for(workspace)] == [boss.email]
     # The link is dead: its page and its sign-up answer 404, nobody joins
@@ -443,7 +472,7 @@ def test_an_open_invitation_is_revoked_from_the_members_page_and_its_link_then_t
     form = {"token": token, "mode": "sign-up", "email": late.email, "password": "Long-enough-1A"}
     assert newcomer.post("/console/invitations/accept", form)["statusCode"] == 404
     assert late.email not in {m.email for m in services.memberships().members_of(workspace)}
-    again = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", {"csrf": admin_csrf})
+    again = by_admin.post(f"/console/members/invitations/{late.invitation_id}/revoke", confirmed)
     assert again["statusCode"] == 404
     # The audit log names who withdrew which invitation
     entries = services.audit_trail().page(workspace, AuditQuery()).entries

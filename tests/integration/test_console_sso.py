@@ -289,7 +289,7 @@ def test_a_removed_member_is_refused_at_their_next_sign_in_until_invited_again(s
     remove_member(memberships(), scopes_of("owner"), WORKSPACE, ada.subject)
     # Her session ends at its next request, and single sign-on does not make her a member again.
     out = browser.get("/console")
-    assert (out["statusCode"], out["headers"]["Location"]) == (303, "/console/sign-in")
+    assert (out["statusCode"], out["headers"]["Location"]) == (303, "/console/sign-in?why=removed")
     again = Browser(handlers)
     answer = signed_in(again, "ada@example.com")
     assert answer["statusCode"] == 403

@@ -82,7 +82,10 @@ def test_the_console_queues_the_same_events_as_the_api(aws, browser: Browser):
     assert create(browser, url="https://example.com/a", slug="same-events")["statusCode"] == 303
     edit = {"csrf": browser.csrf(), "url": "https://example.com/b"}
     assert browser.post("/console/links/same-events", edit)["statusCode"] == 303
-    assert browser.post("/console/links/same-events/delete", {"csrf": browser.csrf()})["statusCode"] == 303
+    assert (
+        browser.post("/console/links/same-events/delete", {"csrf": browser.csrf(), "confirmed": "yes"})["statusCode"]
+        == 303
+    )
     assert browser.post("/console/links/same-events/restore", {"csrf": browser.csrf()})["statusCode"] == 303
     events = drained(aws)
     assert link_changes(events) == EXPECTED

@@ -81,7 +81,8 @@ def test_a_makers_keys_and_their_children_answer_only_what_the_makers_role_now_g
     assert keys_page.count(f'<td class="maker">{maker.email}</td>') == 2  # the key and its child
     assert '<td class="maker">nobody recorded</td>' in keys_page  # the admin command's
     if change == "removed":
-        answer = boss.post(f"/console/members/{maker.subject}/remove", {"csrf": boss.csrf("/console/members")})
+        form = {"csrf": boss.csrf("/console/members"), "confirmed": "yes"}
+        answer = boss.post(f"/console/members/{maker.subject}/remove", form)
     elif change == "left":
         leaving = signed_in(PersonBrowser(handlers, "198.51.100.2"), maker.email, password)
         form = {"csrf": leaving.csrf("/console/workspaces"), "workspace_id": world.owner}

@@ -65,7 +65,7 @@ def test_member_actions_are_recorded_with_the_person_who_made_them(handlers, poo
     # Then makes them a viewer, and removes them
     role = {"csrf": managing.csrf("/console/members"), "role": "viewer"}
     assert managing.post(f"/console/members/{editor.subject}/role", role)["statusCode"] == 303
-    remove = {"csrf": managing.csrf("/console/members")}
+    remove = {"csrf": managing.csrf("/console/members"), "confirmed": "yes"}
     assert managing.post(f"/console/members/{editor.subject}/remove", remove)["statusCode"] == 303
     # The log shows each step, newest first, each by the person who took it
     assert logged(managing, "member") == [

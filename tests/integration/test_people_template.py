@@ -7,6 +7,7 @@ from pathlib import Path
 
 from samcli.yamlhelper import yaml_parse
 
+from shortlink.settings.people import POOL_PASSWORD_RULE
 from tests.integration.test_template import Rendered
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +74,16 @@ def test_people_yaml_is_a_sam_template_given_the_main_templates_architecture():
     main = yaml_parse((ROOT / "template.yaml").read_text())
     assert people["Parameters"]["Architecture"]["AllowedValues"] == main["Parameters"]["Architecture"]["AllowedValues"]
     assert main["Resources"]["People"]["Properties"]["Parameters"]["Architecture"] == {"Ref": "Architecture"}
+
+
+def test_the_password_rule_the_invitation_page_shows_is_the_pools_own():
+    template = yaml_parse((ROOT / "people.yaml").read_text())
+    policy = template["Resources"]["UserPool"]["Properties"]["Policies"]["PasswordPolicy"]
+    minimum = template["Parameters"]["PasswordMinimumLength"]["Default"]
+    # The page's words say each requirement people.yaml sets, and no other
+    assert f"at least {minimum} characters" in POOL_PASSWORD_RULE
+    said = {"RequireLowercase": "lower-case", "RequireUppercase": "upper-case", "RequireNumbers": "digit"}
+    for flag, words in said.items():
+        assert (words in POOL_PASSWORD_RULE) == policy[flag], flag
+    assert policy["RequireSymbols"] is False
+    assert "symbol" not in POOL_PASSWORD_RULE

@@ -76,7 +76,7 @@ def test_a_console_session_signed_out_in_one_region_posts_nothing_in_another(reg
         # Then no region takes a post of the old session (each refusal forgets the cookie: it is sent again)
         other_tab.cookie = kept
         answer = other_tab.post("/console/links", {"csrf": csrf, "url": "https://example.com/after"})
-        assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console/sign-in"), region
+        assert (answer["statusCode"], answer["headers"]["Location"]) == (303, "/console/sign-in?why=ended"), region
     assert link_count(regions) == 0
 
 

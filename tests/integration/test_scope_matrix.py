@@ -8,6 +8,7 @@ route only people call takes no key."""
 
 import itertools
 import json
+import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
@@ -17,9 +18,20 @@ from typing import Any
 import pytest
 
 from shortlink import wiring as services
-from shortlink.access.api_keys import ADMIN, ALL_SCOPES, LINKS_READ, STATS_READ, hash_api_key, issue_api_key
+from shortlink.access.api_keys import (
+    ADMIN,
+    ALL_SCOPES,
+    LINKS_READ,
+    LINKS_WRITE,
+    MEMBERS_READ,
+    MEMBERS_WRITE,
+    STATS_READ,
+    hash_api_key,
+    issue_api_key,
+)
 from shortlink.console.sessions import read_session
-from shortlink.people.model import ROLES
+from shortlink.people.invitations import invite
+from shortlink.people.model import ROLES, Membership
 from shortlink.people.roles import scopes_of
 from shortlink.webhooks.endpoints import Endpoint, new_endpoint_id, new_secret
 from tests.events import bearer, http_event
@@ -35,12 +47,32 @@ DESTINATION = "https://example.com/matrix-destination-7f3a"
 TITLE = "matrix-title-9c1e"
 KEY_NAME = "matrix-key-name-51d0"
 ENDPOINT_URL = "https://hooks.example.com/matrix-endpoint-2b8e"
+MEMBER_EMAIL = "matrix-member-4d2a@example.com"  # a member nobody acts on: listed, never audited
 HASH_MARK = "pbkdf2_sha256"
 STATS_MARK = "unique_visitors"  # in every stats answer, JSON or CSV
 # Which scopes may read what: a mark in an answer to a key without them is a leak.
 READ_BY = {DESTINATION: {LINKS_READ}, TITLE: {LINKS_READ}, STATS_MARK: {STATS_READ}, KEY_NAME: {ADMIN}}
 READ_BY[ENDPOINT_URL] = {ADMIN}
-SCOPE_SETS = [frozenset(chosen) for n in range(1, 5) for chosen in itertools.combinations(sorted(ALL_SCOPES), n)]
+READ_BY[MEMBER_EMAIL] = {MEMBERS_READ}
+LINK_SCOPES = (LINKS_READ, LINKS_WRITE, STATS_READ, ADMIN)
+# Every combination of the link scopes and admin, and the members scopes alone, with the viewer's
+# scopes and with all (a member is managed only by a caller holding their role's scopes).
+SCOPE_SETS = [frozenset(chosen) for n in range(1, 5) for chosen in itertools.combinations(LINK_SCOPES, n)] + [
+    frozenset(chosen)
+    for chosen in (
+        {MEMBERS_READ},
+        {MEMBERS_WRITE},  # manages nobody: no role's scopes
+        {MEMBERS_WRITE, LINKS_READ, STATS_READ},  # manages viewers
+        ALL_SCOPES,
+    )
+]
+VIEWER_SCOPES = scopes_of("viewer")  # the team writes of the matrix act on viewers
+
+
+def team_write(route: tuple[str, str]) -> bool:
+    """A route that manages a member or an invitation: it needs the role's scopes too."""
+    method, path = route
+    return method != "GET" and path.startswith(("/members", "/invitations"))
 
 
 def openapi_scopes() -> dict[tuple[str, str], frozenset[str]]:
@@ -68,6 +100,7 @@ class World:
     export_id: str = ""  # a raw export of the account's clicks
     owner: str = ""
     endpoint: str = ""
+    doomed: str = ""  # the endpoint DELETE /webhooks/{endpoint_id} is asked to delete next
     keys: dict[frozenset[str], str] = field(default_factory=dict)
 
     def call(self, function: str, method: str, path: str, route: str, key: str, **request: Any) -> dict[str, Any]:
@@ -93,6 +126,29 @@ class World:
         services.webhook_endpoints().add(endpoint, 1000)
         return endpoint.endpoint_id
 
+    def deletable_endpoint(self) -> str:
+        """An endpoint for DELETE /webhooks/{endpoint_id}: the last one made while no call deleted
+        it (an account holds 10 at most, and most scope sets may not delete one)."""
+        alive = {each.endpoint_id for each in services.webhook_endpoints().list_for_owner(self.owner)}
+        if self.doomed not in alive or self.doomed == self.endpoint:
+            self.doomed = self.throwaway_endpoint()
+        return self.doomed
+
+    def throwaway_member(self) -> str:
+        """A viewer of the account, for DELETE /members/{subject} to remove."""
+        subject = f"sub-{uuid.uuid4()}"
+        member = Membership(self.owner, subject, f"{subject}@example.com", "viewer", datetime.now(UTC))
+        assert services.memberships().add(member)
+        return subject
+
+    def throwaway_invitation(self) -> str:
+        """An open invitation of a viewer, for resending or revoking."""
+        made, _ = invite(
+            services.invitations(), VIEWER_SCOPES | {MEMBERS_WRITE}, "matrix", self.owner,
+            f"invited-{uuid.uuid4()}@example.com", "viewer", datetime.now(UTC),
+        )  # fmt: skip
+        return made.invitation_id
+
     def kept_export(self) -> str:
         """A raw export of the account's clicks of today, started by its admin key once."""
         if not self.export_id:
@@ -107,7 +163,7 @@ class World:
         """One endpoint of the account that every edit and rotation changes: one it has already,
         if it has one (each POST /webhooks that succeeds takes one of its 10)."""
         if not self.endpoint:
-            found = services.webhook_endpoints().list_for_owner(self.owner)
+            found = [e for e in services.webhook_endpoints().list_for_owner(self.owner) if e.endpoint_id != self.doomed]
             self.endpoint = found[0].endpoint_id if found else self.throwaway_endpoint()
         return self.endpoint
 
@@ -137,7 +193,7 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
         case ("POST", "/webhooks"):
             return {"path": route, "body": {"url": "https://hooks.example.com/other", "events": ["link.clicked"]}}
         case ("DELETE", "/webhooks/{endpoint_id}"):
-            return {"path": f"/webhooks/{world.throwaway_endpoint()}"}
+            return {"path": f"/webhooks/{world.deletable_endpoint()}"}
         case ("PATCH", "/webhooks/{endpoint_id}"):
             return {"path": f"/webhooks/{world.kept_endpoint()}", "body": {"tags": ["changed"]}}
         case ("POST", "/webhooks/{endpoint_id}/secret"):
@@ -148,6 +204,18 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": f"/links/{code}", "body": {}}
         case ("PUT", "/links/qr-style" | "/links/{code}/qr-style"):
             return {"path": route.replace("{code}", code), "body": {"margin": 3}}
+        case ("PATCH", "/members/{subject}"):
+            return {"path": f"/members/{world.throwaway_member()}", "body": {"role": "viewer"}}
+        case ("DELETE", "/members/{subject}"):
+            return {"path": f"/members/{world.throwaway_member()}"}
+        case ("POST", "/invitations"):
+            return {"path": route, "body": {"email": f"new-{uuid.uuid4()}@example.com", "role": "viewer"}}
+        case ("POST", "/invitations/{invitation_id}/resend"):
+            return {"path": f"/invitations/{world.throwaway_invitation()}/resend"}
+        case ("DELETE", "/invitations/{invitation_id}"):
+            return {"path": f"/invitations/{world.throwaway_invitation()}"}
+        case ("PATCH", "/workspace"):
+            return {"path": route, "body": {"name": "Matrix"}}
         case (_, _) if "{code}" in route:
             return {"path": route.replace("{code}", code)}
     return {"path": route}
@@ -185,6 +253,7 @@ def world(aws, handlers, template) -> World:
     world.code = json.loads(answer["body"])["code"]
     world.owner = services.api_key_store().find_by_hash(hash_api_key(world.admin)).owner  # type: ignore[union-attr]
     world.throwaway_endpoint()  # an endpoint to list
+    assert services.memberships().add(Membership(world.owner, "sub-kept", MEMBER_EMAIL, "viewer", datetime.now(UTC)))
     store = services.api_key_store()
     for scopes in SCOPE_SETS:
         world.keys[scopes] = issue_api_key(store, "scoped", scopes, None, datetime.now(UTC), world.owner)[1]
@@ -202,8 +271,9 @@ def test_every_route_answers_a_key_only_what_its_scopes_grant(world, template, l
     assert api_routes <= set(needs)
     assert keyed[("POST", "/webhooks")] == {ADMIN, LINKS_READ, STATS_READ}  # deliveries carry links and clicks
     checked = 0
-    for scopes, (route, needed) in itertools.product(SCOPE_SETS, sorted(keyed.items())):
+    for scopes, (route, declared) in itertools.product(SCOPE_SETS, sorted(keyed.items())):
         method, path = route
+        needed = declared | VIEWER_SCOPES if team_write(route) else declared
         request = request_of(world, method, path)
         answer = world.call(routes[route], method, request.pop("path"), path, world.keys[scopes], **request)
         body = answer["body"] or ""
@@ -286,7 +356,7 @@ def test_no_console_session_outlives_its_key_or_a_sign_out(world, browser_of):
     kept = console.cookie
     assert console.post("/console/sign-out", {"csrf": console.csrf()})["statusCode"] == 303
     console.cookie = kept
-    assert console.get("/console")["headers"]["Location"] == "/console/sign-in"
+    assert console.get("/console")["headers"]["Location"] == "/console/sign-in?why=ended"
     # A new sign-in works, and ends only its own key's sessions
     other = browser_of(world.admin)
     again = browser_of(expiring)
@@ -322,8 +392,9 @@ def test_every_route_answers_a_member_only_what_their_role_grants(world, templat
         person, password = pool.member(f"{role}@example.com", world.owner, role)
         token = pool.access_token(person.email, password)
         held = scopes_of(role)
-        for route, needed in sorted(keyed.items()):
+        for route, declared in sorted(keyed.items()):
             method, path = route
+            needed = declared | VIEWER_SCOPES if team_write(route) else declared
             request = request_of(world, method, path)
             headers = {"x-shortlink-workspace": world.owner, **request.pop("headers", {})}
             answer = world.call(routes[route], method, request.pop("path"), path, token, headers=headers, **request)

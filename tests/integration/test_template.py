@@ -223,6 +223,23 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
             },
         ),
         (
+            "TeamFunction",
+            {
+                "dynamodb:GetItem",
+                "dynamodb:UpdateItem",
+                "dynamodb:PutItem",
+                "dynamodb:Scan",
+                "dynamodb:BatchGetItem",  # the workspace's name, for the invitation's email
+                "cognito-idp:AdminCreateUser",  # Cognito's invitation email, as the console's
+                "cognito-idp:AdminSetUserPassword",
+                "cognito-idp:AdminDeleteUser",
+                "cognito-idp:AdminGetUser",
+                "ses:SendEmail",
+                "ssm:GetParameter",
+                "sqs:SendMessage",
+            },
+        ),
+        (
             "TransferFunction",
             {
                 "dynamodb:GetItem",
@@ -291,6 +308,7 @@ def test_the_audit_log_is_append_only_to_every_function(template):
         "WebhookEndpointsFunction": {"dynamodb:PutItem"},
         "KeysFunction": {"dynamodb:PutItem", "dynamodb:Query"},
         "ConsoleFunction": {"dynamodb:PutItem", "dynamodb:Query"},
+        "TeamFunction": {"dynamodb:PutItem"},
     }
     # and entries expire after AuditRetentionDays (1 to 3650, a year by default), the table's TTL
     parameter = template.stacks[0].template_dict["Parameters"]["AuditRetentionDays"]
@@ -322,6 +340,7 @@ def test_every_function_has_its_handler_on_python_3_13_with_the_common_layer(tem
         "WebhookEndpointsFunction",
         "WebhooksFunction",
         "KeysFunction",
+        "TeamFunction",
         "TransferFunction",
         "ConsoleFunction",
         "AccountStatsFunction",
@@ -375,6 +394,15 @@ def test_routes_and_trigger(template):
         ("GET", "/keys"): "KeysFunction",
         ("DELETE", "/keys/{key_id}"): "KeysFunction",
         ("GET", "/people/me"): "KeysFunction",
+        ("GET", "/members"): "TeamFunction",
+        ("PATCH", "/members/{subject}"): "TeamFunction",
+        ("DELETE", "/members/{subject}"): "TeamFunction",
+        ("GET", "/invitations"): "TeamFunction",
+        ("POST", "/invitations"): "TeamFunction",
+        ("POST", "/invitations/{invitation_id}/resend"): "TeamFunction",
+        ("DELETE", "/invitations/{invitation_id}"): "TeamFunction",
+        ("PATCH", "/workspace"): "TeamFunction",
+        ("POST", "/workspaces"): "TeamFunction",
         ("POST", "/links/import"): "TransferFunction",
         ("GET", "/links/export"): "TransferFunction",
         ("POST", "/clicks/exports"): "TransferFunction",
@@ -514,7 +542,7 @@ def test_local_only_variables_are_declared_for_sam_local_and_absent_when_deploye
     # Deployed: CloudFormation drops a property whose value is AWS::NoValue, so no function has
     # them (an empty AWS_ENDPOINT_URL is not "unset" to every SDK).
     functions = [r for r in deployed_template()["Resources"].values() if r["Type"] == "AWS::Lambda::Function"]
-    assert len(functions) == 14
+    assert len(functions) == 15
     for function in functions:
         variables = function["Properties"]["Environment"]["Variables"]
         for name in LOCAL_ONLY_VARIABLES:
@@ -1122,7 +1150,7 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 46  # 37 + the five SCIM methods + the four QR style ones
+    assert len(integrations) == 55  # 37 + the five SCIM methods + the four QR style ones + the nine team ones
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1149,6 +1177,12 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/webhooks/*",
         "/people/*",
         "/audit",
+        "/members",
+        "/members/*",
+        "/invitations",
+        "/invitations/*",
+        "/workspace",
+        "/workspaces",
         "/clicks/*",
         "/console",
         "/console/*",
@@ -1330,7 +1364,7 @@ def test_api_gateways_jwt_authorizer_guards_the_route_only_people_call_and_no_ke
         if operation.get("security")
     }  # fmt: skip
     # Keys reach every other route as before: an authorizer there would refuse them at the gateway
-    assert guarded == {("GET", "/people/me")}
+    assert guarded == {("GET", "/people/me"), ("POST", "/workspaces")}
     authorizer = body["components"]["securitySchemes"]["PeopleJwt"]["x-amazon-apigateway-authorizer"]
     assert authorizer["type"] == "jwt"
     assert authorizer["identitySource"] == "$request.header.Authorization"

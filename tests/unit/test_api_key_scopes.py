@@ -10,6 +10,8 @@ from shortlink.access.api_keys import (
     ALL_SCOPES,
     LINKS_READ,
     LINKS_WRITE,
+    MEMBERS_READ,
+    MEMBERS_WRITE,
     STATS_READ,
     ApiKey,
     authenticate,
@@ -33,9 +35,9 @@ def stored(key: ApiKey) -> tuple[str, InMemoryApiKeys]:
     return plaintext, InMemoryApiKeys({key_hash: replace(key, key_id=key_id_for(key_hash))})
 
 
-def test_a_key_without_recorded_scopes_has_all_four_and_is_its_own_account():
+def test_a_key_without_recorded_scopes_has_all_of_them_and_is_its_own_account():
     key = ApiKey("abc123def456", "legacy", NOW)
-    assert key.scopes == ALL_SCOPES == {LINKS_READ, LINKS_WRITE, STATS_READ, ADMIN}
+    assert key.scopes == ALL_SCOPES == {LINKS_READ, LINKS_WRITE, STATS_READ, ADMIN, MEMBERS_READ, MEMBERS_WRITE}
     assert all(key.allows(scope) for scope in ALL_SCOPES)
     assert key.owner == "abc123def456"
 

@@ -11,7 +11,7 @@ import pytest
 
 from shortlink.access.api_keys import ApiKey
 from shortlink.audit.export import CSV_COLUMNS, entries_csv, entries_json
-from shortlink.audit.model import ACTIONS, TARGET_KINDS, RecordedActor, new_entry, target_kind_of
+from shortlink.audit.model import ACTIONS, TARGET_KINDS, PersonChange, RecordedActor, new_entry, target_kind_of
 from shortlink.audit.queries import MAX_LIMIT, InvalidAuditQuery, audit_query, export_format
 from shortlink.audit.recording import (
     AuditRecorder,
@@ -175,8 +175,23 @@ def test_the_json_export_carries_every_field_of_every_entry_and_the_next_page():
     assert document["entries"][0]["actor"] == {"kind": "key", "id": "0123456789ab", "label": "deploy bot"}
     assert document["entries"][0]["target"] == {"kind": "link", "id": "abc1234"}
     assert set(document["entries"][0]) == {
-        "id", "at", "workspace", "actor", "action", "target", "changed", "client", "request_id",
+        "id", "at", "workspace", "actor", "action", "target", "changed", "client", "request_id", "person",
     }  # fmt: skip
+    assert document["entries"][0]["person"] is None  # a link's entry acts on no person
+
+
+def test_a_member_entry_names_the_person_by_their_email_then_and_their_roles_before_and_after():
+    changed = entry(
+        "member.role_changed", "sub-1", changed=("role",), person=PersonChange("ed@example.com", "editor", "viewer")
+    )
+    invited = entry("member.invited", "0123456789ab", person=PersonChange("=cmd@example.com", "", "admin"))
+    assert changed.view()["person"] == {"email": "ed@example.com", "old_role": "editor", "new_role": "viewer"}
+    assert invited.view()["person"] == {"email": "=cmd@example.com", "old_role": None, "new_role": "admin"}
+    rows = list(csv.DictReader(io.StringIO(entries_csv([changed, invited]))))
+    assert [(row["person_email"], row["old_role"], row["new_role"]) for row in rows] == [
+        ("ed@example.com", "editor", "viewer"),
+        ("'=cmd@example.com", "", "admin"),  # a formula-like address stays text
+    ]
 
 
 @pytest.mark.parametrize(("raw", "days"), [(None, 365), ("", 365), ("1", 1), ("30", 30), (" 3650 ", 3650)])

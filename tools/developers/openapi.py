@@ -22,7 +22,7 @@ from shortlink.redirect.responses import NOINDEX, PERMANENT_REDIRECT_MAX_AGE
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCUMENT = ROOT / "functions" / "docs" / "openapi.json"
-RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints", "keys")
+RESOLVER_FUNCTIONS = ("create", "manage", "transfer", "webhook_endpoints", "keys", "team")
 DESCRIPTION = (
     "A serverless URL shortener. Every route but the redirect (`/{code}`) and these docs needs "
     "`Authorization: Bearer <api key>` holding the route's scopes (its security requirement names them, "

@@ -24,11 +24,13 @@ KEY_RANDOM_CHARS = 32
 BEARER_PREFIX = "bearer "
 READ_ONLY_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
-Scope = Literal["links:read", "links:write", "stats:read", "admin"]
+Scope = Literal["links:read", "links:write", "stats:read", "admin", "members:read", "members:write"]
 LINKS_READ: Scope = "links:read"
 LINKS_WRITE: Scope = "links:write"
 STATS_READ: Scope = "stats:read"
 ADMIN: Scope = "admin"  # manages the account's keys and webhook endpoints
+MEMBERS_READ: Scope = "members:read"  # lists the workspace's members and open invitations
+MEMBERS_WRITE: Scope = "members:write"  # invites, changes and removes members (shortlink.people.roles)
 ALL_SCOPES: frozenset[str] = frozenset(get_args(Scope))
 MAX_NAME_CHARS = 64
 

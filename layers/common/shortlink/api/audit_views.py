@@ -3,7 +3,7 @@
 from typing import Any
 
 from aws_lambda_powertools.event_handler import Response, content_types
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from shortlink.api.files import CSV_MEDIA_TYPE, file_response
 from shortlink.audit.export import entries_csv, entries_json
@@ -22,6 +22,14 @@ class AuditTarget(BaseModel):
     id: str
 
 
+class AuditPerson(BaseModel):
+    """The person a member's entry acted on, as they were then."""
+
+    email: str = Field(description="their email at the time of the action")
+    old_role: str | None = Field(description="their role before (null: none, e.g. an invitation)")
+    new_role: str | None = Field(description="their role after (null: none, e.g. a removal)")
+
+
 class AuditEntryView(BaseModel):
     """An entry as the API shows it (shortlink.audit.model.AuditEntry.view)."""
 
@@ -34,6 +42,7 @@ class AuditEntryView(BaseModel):
     changed: list[str]
     client: str
     request_id: str
+    person: AuditPerson | None = Field(description="member entries: the person acted on; null otherwise")
 
 
 class AuditEntries(BaseModel):

@@ -25,6 +25,16 @@ from shortlink.errors import (
     SlugTaken,
     StorageUnavailable,
 )
+from shortlink.people.errors import (
+    InvalidMemberOption,
+    InvalidWorkspaceSetting,
+    InvitationNotValid,
+    LastOwner,
+    MemberNotFound,
+    RoleNotGrantable,
+    SelfRemoval,
+    SignInRefused,
+)
 from shortlink.webhooks.endpoints import EndpointChanged, EndpointNotFound, TooManyEndpoints
 
 logger = logging.getLogger("shortlink.api.errors")
@@ -65,7 +75,7 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
     match error:
         case InvalidUrl():
             return ErrorAnswer(422, "invalid_url", str(error))
-        case InvalidLinkOption() | InvalidApiKeyOption():
+        case InvalidLinkOption() | InvalidApiKeyOption() | InvalidMemberOption() | InvalidWorkspaceSetting():
             return ErrorAnswer(422, "invalid_request", str(error))  # its message names the field
         case InvalidAuditQuery():
             return ErrorAnswer(400, "invalid_query", str(error), details={"parameter": error.parameter})
@@ -88,6 +98,19 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
         case RequestInProgress():
             message = "a request with this Idempotency-Key is in progress"
             return ErrorAnswer(409, "request_in_progress", message, retry_soon)
+        case RoleNotGrantable():
+            message = f"your role cannot manage a member of role {error.role}"
+            return ErrorAnswer(403, "role_not_grantable", message, details={"role": error.role, "scope": error.scope})
+        case MemberNotFound():
+            return ErrorAnswer(404, "not_found", "no such member in this workspace")
+        case InvitationNotValid():
+            return ErrorAnswer(404, "not_found", str(error))
+        case LastOwner():
+            return ErrorAnswer(409, "last_owner", "a workspace keeps at least one owner: make someone else owner first")
+        case SignInRefused():  # the pool no longer takes the person's token (signed out everywhere)
+            return ErrorAnswer(401, "unauthorized", "the user pool does not take this access token any more")
+        case SelfRemoval():
+            return ErrorAnswer(409, "self_removal", str(error))
         case NoFreeCode():
             return ErrorAnswer(503, "no_free_code", str(error), retry_soon)
         case StorageUnavailable():

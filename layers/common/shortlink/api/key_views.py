@@ -14,7 +14,7 @@ class CreateKeyRequest(BaseModel):
     model_config = STRICT_REQUEST
 
     name: Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS, description="what the key is for")]
-    scopes: Annotated[list[Scope], Field(min_length=1, max_length=4, description="what the key may do")]
+    scopes: Annotated[list[Scope], Field(min_length=1, max_length=6, description="what the key may do")]
     expires_at: Annotated[Moment | None, Field(description="refused (401) from then on")] = None
 
 
@@ -43,7 +43,7 @@ class KeyView(BaseModel):
         return cls(
             key_id=key.key_id,
             name=key.name,
-            scopes=sorted(key.scopes),  # type: ignore[arg-type]  # ApiKey holds only the four
+            scopes=sorted(key.scopes),  # type: ignore[arg-type]  # ApiKey holds only the six
             state=key.state(now),
             created_at=key.created_at,
             expires_at=key.expires_at,

@@ -5,6 +5,7 @@ import csv
 import io
 import json
 from collections.abc import Iterable
+from dataclasses import astuple
 
 from shortlink.audit.model import AuditEntry
 from shortlink.clicks.stats import spreadsheet_cell
@@ -22,6 +23,9 @@ CSV_COLUMNS = (
     "changed",
     "client",
     "request_id",
+    "person_email",
+    "old_role",
+    "new_role",
 )
 
 
@@ -44,6 +48,7 @@ def entries_csv(entries: Iterable[AuditEntry]) -> str:
             " ".join(entry.changed),
             entry.client,
             entry.request_id,
+            *(astuple(entry.person) if entry.person is not None else ("", "", "")),
         )
         writer.writerow([spreadsheet_cell(str(cell)) for cell in row])
     return out.getvalue()

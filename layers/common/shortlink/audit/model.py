@@ -1,5 +1,6 @@
 """An audit entry and its closed vocabulary of actions, each about one kind of target."""
 
+import hashlib
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -8,7 +9,7 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "export", "scim"]
+TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim"]
 Action = Literal[
     "link.created",
     "link.edited",
@@ -27,11 +28,13 @@ Action = Literal[
     "session.mfa_failed",
     "member.invited",
     "member.invitation_revoked",
+    "member.invitation_resent",
     "member.joined",
     "member.role_changed",
     "member.removed",
     "member.left",
     "setting.changed",
+    "workspace.created",
     "person.totp_enabled",
     "person.passkey_added",
     "person.passkey_removed",
@@ -74,9 +77,27 @@ class Target:
     id: str
 
 
+@dataclass(frozen=True)
+class PersonChange:
+    """What a member's entry says of the person acted on, as they were at that moment (a later
+    change of address or role leaves the entry as it was): their email, their role before and
+    after (empty where the action has none: an invitation has no role before it)."""
+
+    email: str
+    old_role: str = ""
+    new_role: str = ""
+
+
 def entry_id(at: datetime) -> str:
     """A new entry's id: its moment in milliseconds (so ids sort by time) and 48 random bits."""
     return f"{milliseconds(at):013d}-{secrets.token_hex(6)}"
+
+
+def aggregated_entry_id(at: datetime, source: str) -> str:
+    """The id of the one entry a `source` (an address block and what it failed) may have in the
+    minute of `at`: a second one of that minute has the same id, and is not written."""
+    minute = at.replace(second=0, microsecond=0)
+    return f"{milliseconds(minute):013d}-{hashlib.sha256(source.encode()).hexdigest()[:12]}"
 
 
 def milliseconds(at: datetime) -> int:
@@ -95,9 +116,11 @@ class AuditEntry:
     # An edit: the fields it changed, by name (never their values: no password, no hash).
     changed: tuple[str, ...] = ()
     id: str = ""
+    person: PersonChange | None = None  # member.* entries: who was acted on, and their roles
 
     def view(self) -> dict[str, Any]:
         """The entry as the API, the exports and the webhook event show it."""
+        person = self.person
         return {
             "id": self.id,
             "at": self.at.astimezone(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z"),
@@ -108,6 +131,9 @@ class AuditEntry:
             "changed": list(self.changed),
             "client": self.client,
             "request_id": self.request_id,
+            "person": None
+            if person is None
+            else {"email": person.email, "old_role": person.old_role or None, "new_role": person.new_role or None},
         }
 
 
@@ -120,6 +146,7 @@ def new_entry(
     client: str,
     request_id: str,
     changed: Iterable[str] = (),
+    person: PersonChange | None = None,
 ) -> AuditEntry:
     """An entry of `action` on the target `target_id` at `at` (kept to the millisecond); an edit
     names the fields it `changed`, secret ones under their public name."""
@@ -135,4 +162,5 @@ def new_entry(
         request_id=request_id,
         changed=names,
         id=entry_id(moment),
+        person=person,
     )

@@ -7,7 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import datetime
 
-from shortlink.audit.model import Action, AuditEntry, RecordedActor, new_entry
+from shortlink.audit.model import Action, AuditEntry, PersonChange, RecordedActor, new_entry
 from shortlink.audit.trail import AuditTrail
 from shortlink.clicks.visitor_hashes import daily_salt
 from shortlink.links.model import Link, LinkChanges, private_key_digest
@@ -39,8 +39,17 @@ class RequestOrigin:
     client: str
     request_id: str
 
-    def entry(self, action: Action, target_id: str, at: datetime, changed: Iterable[str] = ()) -> AuditEntry:
-        return new_entry(self.workspace, at, self.actor, action, target_id, self.client, self.request_id, changed)
+    def entry(
+        self,
+        action: Action,
+        target_id: str,
+        at: datetime,
+        changed: Iterable[str] = (),
+        person: PersonChange | None = None,
+    ) -> AuditEntry:
+        return new_entry(
+            self.workspace, at, self.actor, action, target_id, self.client, self.request_id, changed, person
+        )
 
 
 def link_target(link: Link) -> str:

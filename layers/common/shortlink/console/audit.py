@@ -9,15 +9,19 @@ from aws_lambda_powertools.event_handler import Response, content_types
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
+from shortlink.access.rate_limits import client_block
 from shortlink.api.audit import origin_of
 from shortlink.audit.export import entries_csv, entries_json
 from shortlink.audit.model import TARGET_KINDS, Action
 from shortlink.audit.queries import MAX_LIMIT, AuditQuery, InvalidAuditQuery, audit_query
-from shortlink.audit.recording import RequestOrigin, link_target
+from shortlink.audit.recording import RequestOrigin, client_hash, link_target
+from shortlink.audit.security import Failure, failure_entries
 from shortlink.console.plumbing import Refused, current_event, now, query, requiring, shown
 from shortlink.links.model import Link
 from shortlink.people.actors import Actor
-from shortlink.wiring import audit_recorder, audit_trail
+from shortlink.settings.edge import EdgeSettings
+from shortlink.web.addresses import client_ip
+from shortlink.wiring import audit_recorder, audit_trail, memberships, settings_of, visitor_salt_root
 
 PAGE_SIZE = 50
 LINK_HISTORY = 20  # a link's page shows its latest entries
@@ -36,6 +40,20 @@ def record(actor: Actor, action: Action, target_id: str, changed: Iterable[str] 
     """One entry of this console request by `actor`; its audit.recorded event queued."""
     at = now()
     audit_recorder().record([origin(actor).entry(action, target_id, at, changed)])
+
+
+def record_failed_sign_in(email: str, failure: Failure) -> None:
+    """A wrong password or code for `email`, in each of its workspaces' logs (shortlink.audit.security):
+    at most one entry per workspace, address block and minute; nothing for an address of no member."""
+    accounts = memberships().of_email(email)
+    if not accounts:
+        return
+    event, at = current_event(), now()
+    address = client_ip(event.raw_event, settings_of(EdgeSettings).secret)
+    block = client_hash(visitor_salt_root(), client_block(str(address or "")), at) if address else ""
+    trail = audit_trail()
+    for entry in failure_entries(accounts, failure, block, event.request_context.request_id or "", at):
+        trail.add_once(entry)
 
 
 def link_history(key: Actor, link: Link) -> list[dict[str, Any]] | None:

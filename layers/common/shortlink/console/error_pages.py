@@ -11,6 +11,7 @@ from shortlink.people.errors import (
     MemberNotFound,
     PasskeysUnavailable,
     RoleNotGrantable,
+    SelfRemoval,
 )
 
 
@@ -43,6 +44,8 @@ def error_page(error: ShortlinkError) -> ErrorPage:
             return ErrorPage(403, f"Your role cannot manage a member of role {error.role}.")
         case MemberNotFound():
             return ErrorPage(404, "No such member in this workspace.")
+        case SelfRemoval():
+            return ErrorPage(409, "You cannot remove yourself: leave the workspace from your Workspaces page.")
         case LastOwner():
             return ErrorPage(409, "A workspace keeps at least one owner: make someone else owner first.")
         case PasskeysUnavailable():

@@ -11,7 +11,7 @@ from shortlink.api.key_views import CreatedKey, KeyView
 from shortlink.console import audit, forms
 from shortlink.console.key_form import key_request
 from shortlink.console.pages import see_other
-from shortlink.console.plumbing import now, posted_by_session, requiring, shown
+from shortlink.console.plumbing import confirm_first, now, posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
 from shortlink.errors import ApiKeyNotFound, InvalidApiKeyOption, ScopeNotGrantable
 from shortlink.people.actors import Actor
@@ -22,6 +22,8 @@ SCOPE_MEANINGS = (
     ("links:write", "create, edit, delete and restore links"),
     ("stats:read", "read clicks and analytics"),
     ("admin", "manage this account's keys and webhooks"),
+    ("members:read", "see the members and open invitations"),
+    ("members:write", "invite, change and remove members of roles the key holds the scopes of"),
 )
 
 logger = Logger()
@@ -68,7 +70,13 @@ def create_key() -> Response[Any]:
 
 @router.post("/console/keys/<key_id>/revoke")
 def revoke_key(key_id: str) -> Response[Any]:
-    _, _, key = posted_by_session(ADMIN)
+    form, current, key = posted_by_session(ADMIN)
+    found = next((each for each in api_key_store().list_keys(owner=key.owner) if each.key_id == key_id), None)
+    if found is None:
+        raise ApiKeyNotFound(key_id)
+    question = f"Revoke the key {found.name} ({found.key_id})? It stops working at once, for good."
+    if (asking := confirm_first(form, key, current, question, "Revoke", "/console/keys")) is not None:
+        return asking
     if not api_key_store().revoke(key_id, owner=key.owner):
         raise ApiKeyNotFound(key_id)
     audit.record(key, "key.revoked", key_id)

@@ -17,12 +17,14 @@ from shortlink.console.glances import seven_day_people, sparkline
 from shortlink.console.pages import see_other
 from shortlink.console.plumbing import (
     Refused,
+    confirm_first,
     destinations,
     page_of,
     posted_by_session,
     query,
     requested,
     requiring,
+    short_link,
     shown,
     stored_key,
     view,
@@ -251,7 +253,11 @@ def edit(code: str) -> Response[Any]:
 
 @router.post("/console/links/<code>/delete")
 def delete(code: str) -> Response[Any]:
-    _, _, key = posted_by_session("links:write")
+    form, current, key = posted_by_session("links:write")
+    found = requested(code, key)
+    question = f"Delete {short_link(found).short_url}? It stops redirecting; you can restore it from the list."
+    if (asking := confirm_first(form, key, current, question, "Delete", page_of(found))) is not None:
+        return asking
     link_commands(key).delete(stored_key(code))
     return see_other("/console")
 

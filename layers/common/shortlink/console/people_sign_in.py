@@ -37,11 +37,12 @@ from shortlink.people.errors import (
 )
 from shortlink.people.invitations import MAX_TOKEN_CHARS, accept, hash_token
 from shortlink.people.members import checked_email
-from shortlink.people.model import Membership, Person, plausible_id
+from shortlink.people.model import Invitation, Membership, Person, plausible_id
 from shortlink.people.offboarding import leave
 from shortlink.people.ports import Challenge, UserPool
 from shortlink.people.recovery_codes import redeem
 from shortlink.settings.edge import EdgeSettings
+from shortlink.settings.people import POOL_PASSWORD_RULE
 from shortlink.settings.rate_limits import RateLimitSettings
 from shortlink.web.addresses import client_ip
 from shortlink.wiring import (
@@ -124,8 +125,12 @@ def sign_in_person() -> Response[Any]:
     try:
         email, password = credentials(form)
         attempt = counted(email)
+    except InvalidMemberOption:
+        return refused_page("sign_in.html", 401, REFUSED, people=True)
+    try:
         return next_step(pool().sign_in(email, password), "", attempt)
-    except (InvalidMemberOption, SignInRefused):
+    except SignInRefused:
+        audit.record_failed_sign_in(email, "password")  # their workspaces' owners and admins read it
         return refused_page("sign_in.html", 401, REFUSED, people=True)
 
 
@@ -190,7 +195,17 @@ def invitation_page(token: str) -> Response[Any]:
     found = invitations().find(hash_token(token), now()) if 0 < len(token) <= MAX_TOKEN_CHARS else None
     if found is None:
         raise Refused(404, "This invitation is unknown, was used already, or has expired.")
-    return page("invitation.html", invitation=found, token=token, error=None, sso_label=button_label())
+    return invitation_shown(found, token)
+
+
+def invitation_shown(found: Invitation, token: str, status: int = 200, error: str | None = None) -> Response[Any]:
+    """The invitation's page: which workspace (its name, else its id), who invites, as what, and
+    the password a new account needs, all before anything is submitted."""
+    name = workspace_names().names_of([found.workspace_id]).get(found.workspace_id, "")
+    return page(
+        "invitation.html", status, invitation=found, token=token, error=error, sso_label=button_label(),
+        workspace=name or found.workspace_id, password_rule=POOL_PASSWORD_RULE,
+    )  # fmt: skip
 
 
 @router.post("/console/invitations/accept")
@@ -215,11 +230,11 @@ def accept_invitation() -> Response[Any]:
             return joined
         return next_step(pool().sign_in(email, password), token, attempt)
     except (InvalidMemberOption, WeakPassword) as error:
-        return page("invitation.html", 422, invitation=found, token=token, error=str(error))
+        return invitation_shown(found, token, 422, str(error))
     except SignInRefused:
-        return page("invitation.html", 401, invitation=found, token=token, error=REFUSED)
+        return invitation_shown(found, token, 401, REFUSED)
     except InvitationForAnother as error:
-        return page("invitation.html", 403, invitation=found, token=token, error=str(error))
+        return invitation_shown(found, token, 403, str(error))
     except InvitationNotValid as error:
         raise Refused(404, str(error)) from error
 

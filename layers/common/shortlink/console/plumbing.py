@@ -20,6 +20,7 @@ from shortlink.console.sessions import Session, cookie_value, is_current, is_sam
 from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
+from shortlink.people.activity import note_activity
 from shortlink.people.actors import Actor
 from shortlink.people.key_access import key_actor
 from shortlink.schemas.links import LinkView
@@ -43,6 +44,7 @@ from shortlink.wiring import (
 MAX_FORM_BYTES = 64 * 1024
 MAX_FORM_FIELDS = 1000
 SIGN_IN = "/console/sign-in"
+CONFIRMED = "confirmed"  # the field a confirm step adds (confirm_first)
 
 logger = Logger()
 # The console's error pages; through it, once included, the shared helpers read the request.
@@ -50,7 +52,12 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 
 class SignInNeeded(Exception):
-    """No valid session: the browser goes to the sign-in page."""
+    """No valid session: the browser goes to the sign-in page, told why (`reason`, one of
+    shortlink.console.sign_in's SIGN_IN_REASONS) where a session ended under it."""
+
+    def __init__(self, reason: str = "") -> None:
+        super().__init__(reason)
+        self.reason = reason
 
 
 class Refused(Exception):
@@ -88,11 +95,13 @@ def session() -> tuple[Session, Actor]:
     if found is not None and found.is_person:
         return found, _member_of(found, fresh)
     key = api_key_store().find_by_hash(found.key_hash, fresh=fresh) if found else None
-    if found is None or key is None or not is_current(found, key, now()):
+    if found is None or key is None:
         raise SignInNeeded
+    if not is_current(found, key, now()):
+        raise SignInNeeded("ended")
     actor = acting_key(key, fresh)  # its maker removed or gone: out, as a member would be
     if actor is None:
-        raise SignInNeeded
+        raise SignInNeeded("removed")
     return found, actor
 
 
@@ -105,8 +114,11 @@ def acting_key(key: ApiKey, fresh: bool = False) -> Actor | None:
 
 def _member_of(found: Session, fresh: bool) -> Actor:
     membership = memberships().membership_in(found.workspace_id, found.subject, fresh=fresh)
-    if membership is None or person_sessions().session_generation(found.subject) != found.generation:
-        raise SignInNeeded
+    if membership is None:
+        raise SignInNeeded("removed" if memberships().was_removed(found.workspace_id, found.subject) else "")
+    if person_sessions().session_generation(found.subject) != found.generation:
+        raise SignInNeeded("ended")
+    note_activity(memberships(), membership, now())
     return Actor.of_member(membership)
 
 
@@ -164,6 +176,20 @@ def shown(template: str, key: Actor, current: Session, status: int = 200, **cont
     return page(template, status, key=key, csrf=token, **context)
 
 
+def confirm_first(
+    form: forms.Form, key: Actor, current: Session, question: str, button: str, back: str
+) -> Response[Any] | None:
+    """The confirm step of a form that removes something (Remove, Revoke, Delete): None once
+    the form says it was confirmed, else a page asking `question` whose button posts the same
+    form again, confirmed, beside a way `back`. It needs no script, so it works wherever the
+    form does."""
+    if forms.value(form, CONFIRMED) == "yes":
+        return None
+    event = current_event()
+    action = f"{event.path}?{event.raw_query_string}" if event.raw_query_string else event.path
+    return shown("confirm.html", key, current, question=question, action=action, button=button, back=back)
+
+
 def short_link(link: Link) -> LinkView:
     return link_view(host(), link, addresses(), short_domains())
 
@@ -196,8 +222,8 @@ def page_of(link: Link, **query: str) -> str:
 
 
 @router.exception_handler(SignInNeeded)
-def sign_in_needed(_: SignInNeeded) -> Response[Any]:
-    return see_other(SIGN_IN, [ended_session_cookie()])
+def sign_in_needed(error: SignInNeeded) -> Response[Any]:
+    return see_other(f"{SIGN_IN}?why={error.reason}" if error.reason else SIGN_IN, [ended_session_cookie()])
 
 
 @router.exception_handler(Refused)

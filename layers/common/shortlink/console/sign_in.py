@@ -17,6 +17,7 @@ from shortlink.console.plumbing import (
     now,
     posted_by_session,
     posted_form,
+    query,
 )
 from shortlink.console.sessions import issue_session
 from shortlink.console.sso import button_label
@@ -36,11 +37,26 @@ from shortlink.wiring import (
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
+# Why a session ended under its person (`?why=`, shortlink.console.plumbing.SignInNeeded): a fixed
+# vocabulary, so the page never repeats what a link put in its address.
+SIGN_IN_REASONS = {
+    "removed": "You were removed from that workspace (or the key's maker was): ask an owner to invite you again.",
+    "ended": "Your session ended: you signed out elsewhere, or the key was revoked or has expired. Sign in again.",
+}
+
 
 @router.get("/console/sign-in")
 def sign_in_page() -> Response[Any]:
     people = people_settings()
-    return page("sign_in.html", error=None, people=people.enabled, passkeys=people.passkeys, sso_label=button_label())
+    reason = SIGN_IN_REASONS.get(query("why"))
+    return page(
+        "sign_in.html",
+        error=None,
+        reason=reason,
+        people=people.enabled,
+        passkeys=people.passkeys,
+        sso_label=button_label(),
+    )
 
 
 @router.post("/console/sign-in")

@@ -7,14 +7,15 @@ from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
-from shortlink.console import audit, forms
+from shortlink.console import forms
+from shortlink.console.members import team
 from shortlink.console.pages import see_other
-from shortlink.console.plumbing import now, posted_by_session, requiring, shown
+from shortlink.console.plumbing import posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
 from shortlink.people.actors import Actor
 from shortlink.people.errors import InvalidWorkspaceSetting
 from shortlink.people.roles import OWNERSHIP
-from shortlink.people.workspaces import MAX_NAME_CHARS, rename
+from shortlink.people.workspaces import MAX_NAME_CHARS
 from shortlink.wiring import workspace_names
 
 PATH = "/console/workspace/settings"
@@ -40,9 +41,8 @@ def workspace_settings() -> Response[Any]:
 def change_workspace_settings() -> Response[Any]:
     form, current, actor = posted_by_session(OWNERSHIP)
     try:
-        rename(workspace_names(), actor.workspace_id, forms.value(form, "name"), now())
+        team(actor).rename(forms.value(form, "name"))
     except InvalidWorkspaceSetting as error:
         return settings_page(actor, current, forms.FormState(form, {error.field: str(error)}), 422)
-    audit.record(actor, "setting.changed", "name", ("name",))
     logger.info("workspace renamed", extra={"by": actor.id, "workspace_id": actor.workspace_id})
     return see_other(PATH)

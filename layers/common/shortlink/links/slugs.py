@@ -23,6 +23,10 @@ RESERVED_SLUGS = frozenset(
         "audit",
         "clicks",  # the API's raw exports of the click lake (/clicks/exports)
         "people",  # the API's routes of people (/people/me)
+        "members",  # the team's routes (/members, /invitations, /workspace, /workspaces)
+        "invitations",
+        "workspace",
+        "workspaces",
         "api",
         "admin",
         "login",

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any, Protocol, cast
 
 from shortlink.errors import ShortlinkError
+from shortlink.people.activity import note_activity
 from shortlink.people.actors import Actor
 from shortlink.people.model import plausible_id
 from shortlink.people.ports import Memberships, PersonSessions
@@ -131,4 +132,5 @@ def actor_of_token(
         membership = access.memberships.membership_in(workspace_id, subject, fresh=fresh)
     if membership is None:
         raise NoWorkspaceChosen(subject)
+    note_activity(access.memberships, membership, now)
     return Actor.of_member(membership)

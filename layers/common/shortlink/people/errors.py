@@ -6,9 +6,10 @@ from shortlink.errors import ShortlinkError
 class RoleNotGrantable(ShortlinkError):
     """The caller may not invite, add, change or remove a member of this role."""
 
-    def __init__(self, role: str) -> None:
-        super().__init__(f"managing a member of role {role} needs that role's scopes and admin")
+    def __init__(self, role: str, scope: str = "members:write") -> None:
+        super().__init__(f"managing a member of role {role} needs that role's scopes and members:write")
         self.role = role
+        self.scope = scope  # the first one the caller lacks
 
 
 class InvalidMemberOption(ShortlinkError):
@@ -41,6 +42,13 @@ class MemberRemoved(ShortlinkError):
 
 class LastOwner(ShortlinkError):
     """The change would leave the workspace without an owner."""
+
+
+class SelfRemoval(ShortlinkError):
+    """A member asked to remove themself: that is leaving (their Workspaces page), not a removal."""
+
+    def __init__(self) -> None:
+        super().__init__("you cannot remove yourself: leave the workspace from your Workspaces page")
 
 
 class InvitationNotValid(ShortlinkError):

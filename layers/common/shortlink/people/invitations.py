@@ -5,11 +5,11 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved, RoleNotGrantable
+from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved
 from shortlink.people.members import checked_email, join_on_first_sign_in
 from shortlink.people.model import Invitation, Membership, Person, Role
 from shortlink.people.ports import Invitations, Memberships
-from shortlink.people.roles import may_manage
+from shortlink.people.roles import require_manage
 
 INVITATION_LIFETIME = timedelta(days=7)
 TOKEN_BYTES = 32
@@ -32,8 +32,7 @@ def invite(
     """A new invitation and its token (for the link in the message, never stored): the inviter
     must be able to manage `role`."""
     address = checked_email(email)
-    if not may_manage(manager_scopes, role):
-        raise RoleNotGrantable(role)
+    require_manage(manager_scopes, role)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     token_hash = hash_token(token)
     invitation = Invitation(token_hash[:12], workspace_id, address, role, inviter, now, now + INVITATION_LIFETIME)
@@ -50,8 +49,7 @@ def revoke(
     pending = next((each for each in open_ones if each.invitation_id == invitation_id), None)
     if pending is None:
         raise InvitationNotValid("no such open invitation in this workspace")
-    if not may_manage(manager_scopes, pending.role):
-        raise RoleNotGrantable(pending.role)
+    require_manage(manager_scopes, pending.role)
     revoked = invitations.revoke(workspace_id, invitation_id, now)
     if revoked is None:
         raise InvitationNotValid("this invitation was used or expired meanwhile")

@@ -3,10 +3,10 @@ shortlink.people.roles), and a workspace always keeps an owner."""
 
 from datetime import UTC, datetime
 
-from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, MemberRemoved, RoleNotGrantable
+from shortlink.people.errors import InvalidMemberOption, LastOwner, MemberNotFound, MemberRemoved
 from shortlink.people.model import Membership, Person, Role, plausible_id, role_named
 from shortlink.people.ports import Memberships
-from shortlink.people.roles import may_manage
+from shortlink.people.roles import require_manage
 
 MAX_EMAIL_CHARS = 254
 
@@ -56,18 +56,20 @@ def join_on_first_sign_in(
 
 def change_role(
     memberships: Memberships, manager_scopes: frozenset[str], workspace_id: str, subject: str, role: Role
-) -> None:
-    """Give a member another role: the manager must be able to manage both the old and the new."""
-    current = memberships.role_in(workspace_id, subject) if plausible_id(subject) else None
-    if current is None:
+) -> Membership:
+    """Give a member another role: the manager must be able to manage both the old and the new.
+    The membership as it was before."""
+    before = memberships.membership_in(workspace_id, subject, fresh=True) if plausible_id(subject) else None
+    if before is None:
         raise MemberNotFound(subject)
+    current = before.role
     for touched in (current, role):
-        if not may_manage(manager_scopes, touched):
-            raise RoleNotGrantable(touched)
+        require_manage(manager_scopes, touched)
     if current == "owner" and role != "owner":
         _keep_an_owner(memberships, workspace_id, subject)
     if not memberships.set_role(workspace_id, subject, role):
         raise MemberNotFound(subject)
+    return before
 
 
 def remove_member(
@@ -83,8 +85,7 @@ def remove_member(
     member = memberships.membership_in(workspace_id, subject) if plausible_id(subject) else None
     if member is None:
         raise MemberNotFound(subject)
-    if not may_manage(manager_scopes, member.role):
-        raise RoleNotGrantable(member.role)
+    require_manage(manager_scopes, member.role)
     if member.role == "owner":
         _keep_an_owner(memberships, workspace_id, subject)
     if not memberships.remove(workspace_id, subject, now or datetime.now(UTC)):

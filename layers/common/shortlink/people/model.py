@@ -27,6 +27,7 @@ class Membership:
     role: Role
     added_at: datetime
     added_by: str = ""  # who added them: an actor's label (an email or a key's name); empty: first sign-in
+    last_active_at: datetime | None = None  # their latest request here, to the hour (ACTIVITY_STEP); None: none yet
 
 
 MAX_ID_CHARS = 128  # a workspace id is a key's (12 characters), a subject the pool's sub (36)

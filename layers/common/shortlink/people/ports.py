@@ -21,6 +21,9 @@ class Memberships(Protocol):
     def members_of(self, workspace_id: str) -> list[Membership]:
         """The workspace's members, by email."""
 
+    def of_email(self, email: str) -> list[Membership]:
+        """Every membership of whoever signs in with `email` (a scan of the small table)."""
+
     def was_removed(self, workspace_id: str, subject: str) -> bool:
         """Whether `subject` was removed from `workspace_id` and not invited back since."""
 
@@ -35,6 +38,9 @@ class Memberships(Protocol):
     def remove(self, workspace_id: str, subject: str, removed_at: datetime) -> bool:
         """End the membership and keep the removal (no sign-in makes them a member again, only
         an invitation made later); False if there was no membership."""
+
+    def mark_active(self, workspace_id: str, subject: str, hour: datetime) -> None:
+        """Record `hour` as the member's last activity, unless as late a one is recorded."""
 
 
 class PersonSessions(Protocol):
@@ -138,6 +144,10 @@ class Passkey:
 
 
 class UserPool(Protocol):
+    def person_of(self, access_token: str) -> Person:
+        """The person an access token of the pool names (the pool asked: their address too);
+        SignInRefused if the pool does not take it."""
+
     def sign_in(self, email: str, password: str) -> Person | Challenge:
         """The person, once the pool has checked their password, or what it asks next.
         SignInRefused for a wrong email or password (the same for both)."""

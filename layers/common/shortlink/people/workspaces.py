@@ -1,6 +1,7 @@
 """A workspace's own settings: its name, which its owners set and its members see beside its id
 (the workspace id stays what it always was, the first key's id: nothing is keyed by the name)."""
 
+import secrets
 import unicodedata
 from datetime import datetime
 
@@ -26,3 +27,9 @@ def rename(names: WorkspaceNames, workspace_id: str, text: str, now: datetime) -
     name = checked_name(text)
     names.rename(workspace_id, name, now)
     return name
+
+
+def new_workspace_id() -> str:
+    """A new workspace's id, shaped as the first key's id that names older ones (12 hex
+    digits): 48 random bits, so that no two workspaces meet."""
+    return secrets.token_hex(6)

@@ -71,6 +71,8 @@ FUNCTIONS: dict[str, FunctionSettings] = {
         (*LINK_ROUTES, CodeSettings, RateLimitSettings),
     ),
     "keys": FunctionSettings(("API_KEYS_TABLE",), (RegionSettings, EdgeSettings)),
+    # Members and invitations beside the keys; the public address an invitation's link names.
+    "team": FunctionSettings(("API_KEYS_TABLE",), (AddressSettings, RegionSettings, EdgeSettings)),
     "docs": FunctionSettings((), ()),
     "console": FunctionSettings(
         ("LINKS_TABLE", "API_KEYS_TABLE", "COUNTERS_TABLE", "CLICK_STATS_TABLE"),

@@ -7,6 +7,10 @@ from typing import Self
 
 from shortlink.errors import ConfigurationError
 
+# The password policy of the pool people.yaml makes (PasswordMinimumLength's default and its
+# Require* flags; a test holds them together), shown before an invited person chooses one.
+POOL_PASSWORD_RULE = "at least 12 characters, with a lower-case letter, an upper-case letter and a digit"  # noqa: S105  # a rule, not a password
+
 
 @dataclass(frozen=True)
 class PeopleSettings:

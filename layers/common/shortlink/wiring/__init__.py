@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         person_sessions,
         pool_keys,
         recovery_codes,
+        team_stores,
         user_pool,
         workspace_names,
     )
@@ -146,6 +147,7 @@ FACTORY_MODULES = {
         "person_sessions",
         "pool_keys",
         "recovery_codes",
+        "team_stores",
         "user_pool",
         "workspace_names",
     ),

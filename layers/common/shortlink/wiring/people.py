@@ -14,6 +14,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.recovery_codes import DynamoRecoveryCodes
     from shortlink.adapters.dynamodb.workspace_names import DynamoWorkspaceNames
     from shortlink.adapters.http.jwks import CachedJwks
+    from shortlink.commands.team import TeamStores
     from shortlink.people.access_tokens import PersonAccess
     from shortlink.people.ports import InvitationMessages
 
@@ -97,6 +98,13 @@ def invitation_messages() -> "tuple[InvitationMessages, ...]":
     if config.invitations_from:
         ways.append(SesInvitationMessages(config.invitations_from))
     return tuple(ways)
+
+
+def team_stores() -> "TeamStores":
+    """What the team commands (shortlink.commands.team) read and write, for the console and the API."""
+    from shortlink.commands.team import TeamStores
+
+    return TeamStores(memberships(), invitations(), api_key_store(), workspace_names(), invitation_messages())
 
 
 def person_access() -> "PersonAccess | None":

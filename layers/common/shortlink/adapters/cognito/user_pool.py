@@ -98,6 +98,9 @@ class CognitoUserPool:
             raise SignInRefused(str(answer.get("ChallengeName")))
         return Challenge(kind, email, str(answer["Session"]))  # type: ignore[arg-type]
 
+    def person_of(self, access_token: str) -> Person:
+        return self._person(access_token)
+
     def _person(self, access_token: str) -> Person:
         user = self._call("get_user", AccessToken=access_token)
         attributes = {each["Name"]: each["Value"] for each in user.get("UserAttributes", [])}

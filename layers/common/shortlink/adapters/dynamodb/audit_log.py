@@ -16,8 +16,8 @@ from pynamodb.indexes import AllProjection, GlobalSecondaryIndex
 from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
-from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, unavailable
-from shortlink.audit.model import AuditEntry, RecordedActor, Target, milliseconds
+from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.audit.model import AuditEntry, PersonChange, RecordedActor, Target, milliseconds
 from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.audit.trail import AuditPage
 from shortlink.errors import StorageUnavailable
@@ -58,6 +58,10 @@ class AuditItem(Model):
     changed = ListAttribute[UnicodeAttribute](of=UnicodeAttribute, null=True, attr_name="ch")
     client = UnicodeAttribute(null=True, attr_name="cl")
     request_id = UnicodeAttribute(null=True, attr_name="rq")
+    # member.* entries: the email of the person acted on at that moment, their role before and after.
+    person_email = UnicodeAttribute(null=True, attr_name="pe")
+    old_role = UnicodeAttribute(null=True, attr_name="ro")
+    new_role = UnicodeAttribute(null=True, attr_name="rn")
     expires_at_epoch = NumberAttribute(attr_name="expires_at_epoch")  # the table's TTL attribute
 
 
@@ -72,6 +76,7 @@ def _to_entry(item: AuditItem) -> AuditEntry:
         request_id=item.request_id or "",
         changed=tuple(str(name) for name in item.changed or ()),
         id=item.entry_id,
+        person=PersonChange(item.person_email, item.old_role or "", item.new_role or "") if item.person_email else None,
     )
 
 
@@ -102,6 +107,9 @@ class DynamoAuditTrail:
             changed=list(entry.changed) or None,
             client=entry.client or None,
             request_id=entry.request_id or None,
+            person_email=entry.person.email if entry.person is not None else None,
+            old_role=entry.person.old_role or None if entry.person is not None else None,
+            new_role=entry.person.new_role or None if entry.person is not None else None,
             expires_at_epoch=int((entry.at + self._retention).timestamp()),
         )
 
@@ -113,6 +121,15 @@ class DynamoAuditTrail:
                 if self._here is self._model:
                     raise
                 self._save(self._here, entry)
+
+    def add_once(self, entry: AuditEntry) -> bool:
+        try:
+            self._item(entry).save(condition=self._model.entry_id.does_not_exist())
+        except PynamoDBException as error:
+            if error_code(error) == "ConditionalCheckFailedException":
+                return False
+            raise unavailable(error) from error
+        return True
 
     def _save(self, model: type[AuditItem], entry: AuditEntry) -> None:
         try:

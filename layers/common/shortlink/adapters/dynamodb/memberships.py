@@ -37,6 +37,7 @@ class MembershipItem(Model):
     added_at = UTCDateTimeAttribute(attr_name="added_at")
     added_by = UnicodeAttribute(null=True, attr_name="added_by")
     removed_at = UTCDateTimeAttribute(null=True, attr_name="removed_at")  # a removal's: see REMOVED
+    last_active_at = UTCDateTimeAttribute(null=True, attr_name="last_active_at")  # to the hour (mark_active)
 
 
 class InvitationItem(Model):
@@ -74,7 +75,15 @@ def _role(text: str) -> Role:
 
 
 def _membership(item: MembershipItem) -> Membership:
-    return Membership(item.workspace_id, item.subject, item.email, _role(item.role), item.added_at, item.added_by or "")
+    return Membership(
+        item.workspace_id,
+        item.subject,
+        item.email,
+        _role(item.role),
+        item.added_at,
+        item.added_by or "",
+        item.last_active_at,
+    )
 
 
 def _invitation(item: InvitationItem) -> Invitation:
@@ -148,6 +157,9 @@ class DynamoMemberships:
     def of_person(self, subject: str) -> list[Membership]:
         return sorted(self._scan(self._model.subject == subject), key=lambda each: each.workspace_id)
 
+    def of_email(self, email: str) -> list[Membership]:
+        return self._scan(self._model.email == email)
+
     def members_of(self, workspace_id: str) -> list[Membership]:
         return sorted(self._scan(self._model.workspace_id == workspace_id), key=lambda each: each.email)
 
@@ -198,6 +210,22 @@ class DynamoMemberships:
                 return False
             raise unavailable(error) from error
         return True
+
+    def mark_active(self, workspace_id: str, subject: str, hour: datetime) -> None:
+        """Record `hour` as the member's last activity unless as late a one is recorded (one
+        conditional update an hour at most: a busy member costs no write per request)."""
+        model = self._model
+        moment = hour.astimezone(UTC)
+        condition = (model.kind == MEMBERSHIP) & (
+            model.last_active_at.does_not_exist() | (model.last_active_at < moment)
+        )
+        try:
+            model(item_key=membership_key(workspace_id, subject)).update(
+                actions=[model.last_active_at.set(moment)], condition=condition
+            )
+        except PynamoDBException as error:
+            if error_code(error) != "ConditionalCheckFailedException":
+                raise unavailable(error) from error
 
 
 class DynamoPersonSessions:
