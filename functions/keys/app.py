@@ -20,14 +20,13 @@ from shortlink.access.api_keys import ADMIN, issue_account_key
 from shortlink.api import audit
 from shortlink.api.audit_views import AuditEntries, audit_answer
 from shortlink.api.auth import current_api_key, current_person, for_people, needs
-from shortlink.api.errors import missing_scope
 from shortlink.api.files import TEXT, file_route
 from shortlink.api.key_views import CreatedKey, CreateKeyRequest, KeyList, KeyView
 from shortlink.api.people_views import PersonView, WorkspaceView
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.audit.queries import audit_query, export_format
-from shortlink.errors import ApiKeyNotFound, ScopeNotGrantable
+from shortlink.errors import ApiKeyNotFound
 from shortlink.wiring import api_key_store, audit_trail, memberships, person_access
 
 KEY_ID_PATTERN = r"^[0-9a-f]{12}$"
@@ -48,10 +47,7 @@ def create_key(request: Annotated[CreateKeyRequest, Body()]) -> Response[Any]:
     caller = current_api_key(app)
     scopes = frozenset(request.scopes)
     now = datetime.now(UTC)
-    try:
-        key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
-    except ScopeNotGrantable as error:
-        return missing_scope(f"granting {error.scope}", error.scope)
+    key, plaintext = issue_account_key(api_key_store(), caller, request.name, scopes, request.expires_at, now)
     audit.record(app, "key.created", key.key_id)
     logger.info("API key created", extra={"key_id": key.key_id, "by": caller.id, "scopes": sorted(scopes)})
     body = CreatedKey(**KeyView.of(key, now).model_dump(), key=plaintext).model_dump(mode="json")

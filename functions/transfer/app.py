@@ -21,14 +21,14 @@ from shortlink.access.api_keys import LINKS_WRITE
 from shortlink.api import click_exports as click_export_routes
 from shortlink.api import link_exports as export_routes
 from shortlink.api.auth import needs
-from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES, file_body
-from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer, error_response
+from shortlink.api.bodies import file_body
+from shortlink.api.errors import ErrorAnswer, describe_validation_errors, error_answer
 from shortlink.api.link_commands import link_commands
 from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import ImportSummary, answers
 from shortlink.errors import ShortlinkError
-from shortlink.transfer.formats import TooManyRecords, UnreadableFile, read
+from shortlink.transfer.formats import read_upload
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS
 from shortlink.wiring import (
     api_key_store,
@@ -67,22 +67,8 @@ def import_links(
     ] = "auto",
 ) -> Response[Any]:
     """The body is the file as it is (any Content-Type), up to 1 MiB and 500 records."""
-    try:
-        text = file_body(app.current_event).decode("utf-8")
-    except UnicodeDecodeError:
-        return error_response(422, "invalid_request", "the file must be UTF-8 text")
-    try:
-        records = read(text, file_format, app.current_event.headers.get("content-type"), MAX_IMPORT_RECORDS)
-    except TooManyRecords:  # found while reading: the rest of the file is not read
-        message = (
-            f"an import holds at most {MAX_IMPORT_RECORDS} links (this file holds more) and "
-            f"{MAX_IMPORT_BODY_BYTES} bytes; python -m tools.operators.import_links sends larger files in parts"
-        )
-        return error_response(413, "body_too_large", message)
-    except UnreadableFile as error:
-        return error_response(422, "invalid_request", str(error))
-    if not records:
-        return error_response(422, "invalid_request", "the file holds no links")
+    content_type = app.current_event.headers.get("content-type")
+    records = read_upload(file_body(app.current_event), file_format, content_type, MAX_IMPORT_RECORDS)
     commands = link_commands(api_request(app))
     # One entry per link, not one per file (each link's page shows where it came from), each
     # written in the transaction that writes its link.

@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.exceptions import NotFoundError
 from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValidationError
 
+from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES
 from shortlink.audit.queries import InvalidAuditQuery
 from shortlink.errors import (
     ApiKeyNotFound,
@@ -21,6 +22,7 @@ from shortlink.errors import (
     NoFreeCode,
     RateLimited,
     RequestInProgress,
+    ScopeNotGrantable,
     ShortlinkError,
     SlugTaken,
     StorageUnavailable,
@@ -35,6 +37,7 @@ from shortlink.people.errors import (
     SelfRemoval,
     SignInRefused,
 )
+from shortlink.transfer.formats import TooManyRecords, UnreadableFile
 from shortlink.webhooks.endpoints import EndpointChanged, EndpointNotFound, TooManyEndpoints
 
 logger = logging.getLogger("shortlink.api.errors")
@@ -98,6 +101,16 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
         case RequestInProgress():
             message = "a request with this Idempotency-Key is in progress"
             return ErrorAnswer(409, "request_in_progress", message, retry_soon)
+        case ScopeNotGrantable():
+            return ErrorAnswer(403, "missing_scope", str(error), details={"scope": error.scope})
+        case TooManyRecords():  # found while reading: the rest of the file is not read
+            message = (
+                f"an import holds at most {error.limit} links (this file holds more) and {MAX_IMPORT_BODY_BYTES} "
+                "bytes; python -m tools.operators.import_links sends larger files in parts"
+            )
+            return ErrorAnswer(413, "body_too_large", message)
+        case UnreadableFile():
+            return ErrorAnswer(422, "invalid_request", str(error))
         case RoleNotGrantable():
             message = f"your role cannot manage a member of role {error.role}"
             return ErrorAnswer(403, "role_not_grantable", message, details={"role": error.role, "scope": error.scope})

@@ -18,6 +18,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from shortlink import accepted_moments
+from shortlink.errors import ShortlinkError
 from shortlink.numbers import NotAWholeNumber, whole_number
 
 Format = Literal["csv", "json", "bitly", "yourls", "shlink", "kutt"]
@@ -47,7 +48,7 @@ SQL_INSERT = re.compile(
 )
 
 
-class UnreadableFile(ValueError):
+class UnreadableFile(ShortlinkError):
     """The file is not one of the formats, or not the one named; the message says why."""
 
 
@@ -114,6 +115,18 @@ def detect(text: str) -> Format:
         "the format is not recognised: a CSV needs a header (url, slug, ...), or name the format "
         f"({', '.join(FORMATS)})"
     )
+
+
+def read_upload(body: bytes, file_format: Format | Literal["auto"], media_type: str | None, limit: int) -> list[Record]:
+    """The records of an uploaded file: UTF-8 text holding at least one link (UnreadableFile
+    otherwise, TooManyRecords past `limit`)."""
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UnreadableFile("the file must be UTF-8 text") from None
+    if not (records := read(text, file_format, media_type, limit)):
+        raise UnreadableFile("the file holds no links")
+    return records
 
 
 def read(
