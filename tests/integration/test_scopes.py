@@ -40,12 +40,14 @@ PUBLIC_ROUTES = {
 }
 # Routes only people call: an access token of the user pool, never a key (test_scope_matrix.py).
 PEOPLE_ROUTES = {("GET", "/people/me"), ("POST", "/workspaces")}
+# SCIM's routes: a workspace's SCIM token opens them, never a key (tests/integration/test_scim.py).
+SCIM_ROUTES = {(method, "/scim/v2/{proxy+}") for method in ("GET", "POST", "PUT", "PATCH", "DELETE")}
 PATH_VALUES = {"{code}": "abc1234", "{key_id}": "0123456789ab", "{endpoint_id}": "ep_" + "0" * 32}
 
 
 def api_routes(template):
     routes = {(method, route.path): route.function_name for route in template.api().routes for method in route.methods}
-    assert set(routes) == set(ROUTE_SCOPES) | PUBLIC_ROUTES | PEOPLE_ROUTES, (
+    assert set(routes) == set(ROUTE_SCOPES) | PUBLIC_ROUTES | PEOPLE_ROUTES | SCIM_ROUTES, (
         "a route of template.yaml has no scope here"
     )
     return [(method, path, routes[(method, path)]) for method, path in sorted(ROUTE_SCOPES)]

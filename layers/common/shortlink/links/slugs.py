@@ -27,6 +27,7 @@ RESERVED_SLUGS = frozenset(
         "invitations",
         "workspace",
         "workspaces",
+        "scim",  # SCIM provisioning (/scim/v2), opened by a workspace's SCIM token
         "api",
         "admin",
         "login",
