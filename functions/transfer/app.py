@@ -28,8 +28,8 @@ from shortlink.api.requests import api_request
 from shortlink.api.resolver import api_resolver
 from shortlink.api.responses import ImportSummary, answers
 from shortlink.errors import ShortlinkError
-from shortlink.transfer.formats import read_upload
 from shortlink.transfer.imports import MAX_IMPORT_RECORDS
+from shortlink.transfer.uploads import read_upload
 from shortlink.wiring import (
     api_key_store,
     audit_trail,
