@@ -1184,6 +1184,7 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/workspace",
         "/workspaces",
         "/clicks/*",
+        "/scim/*",
         "/console",
         "/console/*",
         "/unlock/*",
