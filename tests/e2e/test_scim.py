@@ -76,7 +76,7 @@ def test_scim_passes_a_compliance_checker_and_deprovisioning_ends_access_at_once
     assert off.status == 200, off.body
     # Then their very next requests are refused: the console's and their access token's
     refused = leaver.get("/console")
-    assert (refused.status, refused.headers.get("location")) == (303, "/console/sign-in")
+    assert (refused.status, refused.headers.get("location")) == (303, "/console/sign-in?why=removed")
     assert stack.request("GET", "/people/me", headers={"Authorization": f"Bearer {pool_token}"}).status == 401
     # And the token, revoked by the owner, opens nothing more
     [token_id] = re.findall(r'data-token-id="([0-9a-f]{12})"', owner.get("/console/workspace/scim").body.decode())[-1:]

@@ -136,6 +136,8 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
     sign_in_as_owner()
     shown("members-page").click()
     browser.find_element(By.CSS_SELECTOR, f'[aria-label="Remove {ada.email}"]').click()
+    assert ada.email in shown("confirm-question").text  # Remove asks first, naming whom
+    browser.find_element(By.ID, "confirm").click()
     WebDriverWait(browser, 30).until(lambda _: roles(memberships) == {})
     browser.delete_all_cookies()
     browser.get(f"{sso_stack.base_url}/console/sign-in")
