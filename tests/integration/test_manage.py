@@ -199,6 +199,11 @@ def test_a_saved_qr_style_draws_the_links_code_and_the_workspaces_default_the_ot
     # Given a workspace default (navy on cream) and one link's own style with a logo
     default = {"dark": "#1a237e", "light": "#fff8e1", "margin": 2}
     assert call(handlers, "ManageFunction", "PUT", "/links/qr-style", key, default)[0] == 200
+    # (a workspace setting: audited as the console's form is, naming it, never its value)
+    entries = call(handlers, "KeysFunction", "GET", "/audit", key)[1]["entries"]
+    assert [(e["action"], e["target"]["id"]) for e in entries if e["action"] == "setting.changed"] == [
+        ("setting.changed", "qr_style")
+    ]
     own = {"dark": "#000000", "light": "#ffffff", "margin": 3, "logo": logo}
     status, saved = manage(handlers, "PUT", styled["code"], key, own, suffix="/qr-style")
     assert (status, saved["error_correction"], saved["logo"], saved["source"]) == (200, "H", True, "link")

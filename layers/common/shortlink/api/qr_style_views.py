@@ -10,6 +10,7 @@ from aws_lambda_powertools.event_handler.openapi.params import Body
 from pydantic import BaseModel, Field
 
 from shortlink.access.api_keys import ADMIN, LINKS_READ, LINKS_WRITE
+from shortlink.api import audit
 from shortlink.api.auth import needs
 from shortlink.api.link_presentation import requested_key
 from shortlink.api.link_requests import DomainQuery
@@ -133,4 +134,5 @@ def include_in(app: APIGatewayHttpResolver) -> None:
     def save_default_style(request: Annotated[QrStyleRequest, Body()]) -> Response[Any]:
         style = request.style()
         qr_styles().save(api_request(app).actor.owner, None, style)
+        audit.record(app, "setting.changed", "qr_style", ("qr_style",))  # as the console's form records it
         return json_answer(style_view(style, "workspace"))
