@@ -227,6 +227,7 @@ def test_a_saved_qr_style_draws_the_links_code_and_the_workspaces_default_the_ot
     [
         ({"dark": "#777777", "light": "#999999"}, "under the 4.5:1"),
         ({"logo": "not base64!"}, "base64"),
+        ({"logo": "\u00acø\U0002336a|"}, "base64"),  # outside ASCII: the fuzzer's 500
         ({"logo": base64.b64encode(bytes(70_000)).decode()}, "logo"),
     ],
 )

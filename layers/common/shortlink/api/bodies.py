@@ -2,7 +2,6 @@
 as it is, and JSON read strictly (UTF-8, standard JSON only, an object at the top)."""
 
 import base64
-import binascii
 import json
 from typing import Any, NoReturn
 
@@ -46,7 +45,7 @@ def body_bytes(event: APIGatewayProxyEventV2) -> bytes | None:
         return body.encode()
     try:
         return base64.b64decode(body, validate=True)
-    except binascii.Error:
+    except ValueError:  # binascii.Error, or a character outside ASCII
         return None
 
 

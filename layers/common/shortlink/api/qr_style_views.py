@@ -2,7 +2,6 @@
 default, which its links' codes follow until they have their own."""
 
 import base64
-import binascii
 from typing import Annotated, Any, Literal
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
@@ -58,7 +57,7 @@ class QrStyleRequest(BaseModel):
         if self.logo is not None:
             try:
                 logo = normalised_logo(base64.b64decode(self.logo, validate=True))
-            except binascii.Error:
+            except ValueError:  # binascii.Error, or a character outside ASCII
                 raise InvalidLinkOption("logo", "logo is a PNG or JPEG in base64") from None
         return qr_style(self.dark, self.light, self.margin, logo)
 
