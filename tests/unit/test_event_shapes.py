@@ -150,6 +150,38 @@ def test_the_same_request_through_either_front_gets_the_same_answer_and_click(
     assert through_load_balancer == through_api
 
 
+def test_cached_links_followed_through_each_front_in_turns_keep_each_fronts_own_shape() -> None:
+    # Given one redirect environment whose cache holds two plain links
+    services, dispatcher, publisher = redirect()
+    handler = redirect_handler(dispatcher, lambda: services)
+    fronts: list[tuple[str, Any]] = [
+        ("api", lambda code: http_api_event("GET", code, [], {})),
+        ("single", lambda code: load_balancer_event("GET", code, [], {}, multi_value=False)),
+        ("multi", lambda code: load_balancer_event("GET", code, [], {}, multi_value=True)),
+    ]
+    # When each is followed through the HTTP API and both load balancer modes, taking turns
+    answers: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for _ in range(3):
+        for code in ("plain1", "moved"):
+            for front, event_of in fronts:
+                answers.setdefault((front, code), []).append(handler(event_of(code), None))
+    # Then every answer is the HTTP API's in that front's shape, made once per link and front
+    for (front, code), made in answers.items():
+        assert all(answer is made[0] for answer in made), (front, code)
+        assert plain(made[0]) == plain(answers["api", code][0])
+        assert ("statusDescription" in made[0], "multiValueHeaders" in made[0]) == (
+            front != "api",
+            front == "multi",
+        )
+    assert answers["single", "moved"][0]["statusDescription"] == "301 Moved Permanently"
+    # and each follow is a click, whichever front it came through
+    assert sum(len(pack.clicks) for pack in publisher.packs) == 18
+    # A follow with a query is not the cached answer, and is shaped as the front takes it
+    with_query = handler(load_balancer_event("GET", "plain1", [("a", "1")], {}, multi_value=False), None)
+    assert with_query["statusDescription"] == "302 Found"
+    assert plain(with_query) == plain(handler(http_api_event("GET", "plain1", [("a", "1")], {}), None))
+
+
 def test_a_load_balancer_gets_its_answer_with_a_status_description_and_without_a_heads_body() -> None:
     services, dispatcher, _ = redirect()
     handler = redirect_handler(dispatcher, lambda: services)

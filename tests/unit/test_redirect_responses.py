@@ -25,6 +25,7 @@ def test_a_plain_link_is_answered_with_a_response_made_once(status, expected):
             "headers": {"Location": "https://example.com/a", "Cache-Control": expected, "X-Robots-Tag": "noindex"},
             "body": "",
         },
+        {},  # no other front's shape yet
     )
 
 
@@ -41,6 +42,7 @@ def test_a_crawlable_link_is_not_marked_noindex_and_utm_fields_are_in_the_ready_
             },
             "body": "",
         },
+        {},
     )
 
 

@@ -105,7 +105,7 @@ def inline_hit_before_link_features(ours: UnderLambda) -> UnderLambda:
                     entry.used = True
                     dispatcher.count("CacheHits")
                     dispatcher.record_click(code, RedirectRequest(event, reading))
-                    _, response = entry.hit.prepared
+                    _, response, _ = entry.hit.prepared
                     return response
                 finally:
                     dispatcher.invocation_done()
@@ -136,7 +136,7 @@ def interface_hit_before_link_features(ours: UnderLambda) -> UnderLambda:
         else:
             dispatcher.count("CacheMisses")
         dispatcher.record_click(code, RedirectRequest(event, reading))
-        _, response = found.prepared
+        _, response, _ = found.prepared
         return response
 
     def before(event: dict[str, Any], context: Any) -> dict[str, Any]:

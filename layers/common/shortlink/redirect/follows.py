@@ -30,6 +30,7 @@ from shortlink.redirect.refusals import refused, unavailable
 from shortlink.redirect.request import RedirectRequest
 from shortlink.redirect.responses import preview_card, redirect_response
 from shortlink.redirect.services import RedirectServices
+from shortlink.web.events import HTTP_API
 
 OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED, Availability.DELETED: DELETED}
 
@@ -37,9 +38,10 @@ OUTCOME_OF = {Availability.NOT_YET: NOT_YET_VALID, Availability.EXPIRED: EXPIRED
 def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, Any]:
     """The answer to a follow of the request's code: a browser's speculative fetch declined
     before anything is read, counted or taken; the link looked up by the request's key; a plain
-    link's GET without a query answered as cached (no AWS call on a hit), any other its rules
-    applied (`apply_rules`); the click recorded from the same request unless the follow was
-    refused or a check (HEAD)."""
+    link's GET without a query answered as cached (no AWS call on a hit; in the shape of the
+    request's front, which the door hands on as it is), any other its rules applied
+    (`apply_rules`); the click recorded from the same request unless the follow was refused or
+    a check (HEAD)."""
     method = request.method
     if method == "GET" and request.speculative:
         return refused(services, PREFETCH_DECLINED, request)
@@ -52,7 +54,13 @@ def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, An
         return unavailable(services, "link lookup failed")
     ready = found.prepared
     if ready is not None and method == "GET" and not request.query:
-        url, answer = ready  # a plain link's GET: the answer made when it was cached
+        url, answer, shaped = ready  # a plain link's GET: the answer made when it was cached
+        front = request.front
+        if front is not HTTP_API:  # a load balancer's: shaped at the link's first hit through it
+            try:
+                answer = shaped[front]
+            except KeyError:
+                answer = shaped[front] = front.response(answer, method)
     else:
         checking = method == "HEAD"
         destination, answer = apply_rules(services, request, key, found.link, checking)

@@ -16,11 +16,13 @@ from shortlink.links.model import Link
 
 if TYPE_CHECKING:  # a preview card's page loads only when a link-preview bot asks for one
     from shortlink.links.previews import LinkPreview
+    from shortlink.web.events import EventShape
 
 PERMANENT_REDIRECT_MAX_AGE = 3600
 # What a follow of a plain link is answered: where it goes (its click's campaign is read from it)
-# and the response, as the redirect's full walk would make them.
-PlainRedirect = tuple[str, dict[str, Any]]
+# and the response, as the redirect's full walk would make them; and that response in the shape
+# of each other front it was followed through, made at its first hit there (follows.follow).
+PlainRedirect = tuple[str, dict[str, Any], dict["EventShape", dict[str, Any]]]
 # Search engines index the destination, not the short link, unless its owner made it crawlable.
 NOINDEX = {"X-Robots-Tag": "noindex"}
 
@@ -48,12 +50,12 @@ def redirect_response(link: Link, status: int, url: str, now: datetime | None = 
 
 def plain_redirect(link: Link | None) -> PlainRedirect | None:
     """The destination of a GET of `link` without a query and the response to it, when it is
-    plain; else None. The same dict answers every follow while the link is cached: nothing may
-    change it after it is returned."""
+    plain (none yet in another front's shape); else None. The same dict answers every follow
+    while the link is cached: nothing may change it after it is returned."""
     if link is None or not link.is_plain:
         return None
     url = destination(link.url, link.utm, "")
-    return url, redirect_response(link, link.redirect_type, url)
+    return url, redirect_response(link, link.redirect_type, url), {}
 
 
 def preview_card(link: Link, preview: "LinkPreview", url: str) -> dict[str, Any]:

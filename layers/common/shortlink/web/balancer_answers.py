@@ -11,6 +11,8 @@ LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
 # with room to spare for the headers: only a longer one is measured.
 LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
 SET_COOKIE = "set-cookie"
+# The field of the status line: only an answer in a load balancer's shape has one.
+STATUS_LINE = "statusDescription"
 # The status lines answered so far (status_description), by code.
 STATUS_DESCRIPTIONS: dict[int, str] = {}
 
@@ -55,7 +57,7 @@ def within_response_limit(shaped: dict[str, Any]) -> dict[str, Any]:
     body = json.dumps({"error": "response_too_large", "message": message})
     refusal: dict[str, Any] = {
         "statusCode": 413,
-        "statusDescription": status_description(413),
+        STATUS_LINE: status_description(413),
         "isBase64Encoded": False,
         "body": body,
     }

@@ -21,7 +21,7 @@ from typing import Any, Protocol
 from shortlink.web.balancer_answers import (
     LARGE_BODY_CHARS,
     SET_COOKIE,
-    STATUS_DESCRIPTIONS,
+    STATUS_LINE,
     single_value_cookies,
     status_description,
     within_response_limit,
@@ -102,16 +102,11 @@ class LoadBalancerEvent:
     """An Application Load Balancer's event for a Lambda target; `routes` are the function's
     (as the template names them), `multi_value`: the target group sends multi-value headers."""
 
-    # In slots: a hit reads them before its response.
-    __slots__ = ("_by_method", "_last_answer", "_last_shaped", "_routed", "_shaped_gets", "multi_value")
+    # In slots: a hit reads its routed paths before its response.
+    __slots__ = ("_by_method", "multi_value", "routed")
 
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
-        # GET answers as shaped (response), by the identity of the answer they shape.
-        self._shaped_gets: dict[int, tuple[dict[str, Any], dict[str, Any]]] = {}
-        # The last of them, looked at first: a hot link's hits follow one another.
-        self._last_answer: dict[str, Any] | None = None
-        self._last_shaped: dict[str, Any] = {}
         # Per method: the paths without a named part (looked up whole, so "/robots.txt" comes
         # before "/{code}", as API Gateway prefers it), the route of one named part ("/{code}",
         # a follow) and its name, and the others' paths split once.
@@ -128,24 +123,17 @@ class LoadBalancerEvent:
             else:
                 templates.append((route, tuple(template.split("/"))))
         # Per method: the route and named parts of each path matched so far (a link's code is
-        # followed again and again), up to ROUTED_PATHS_KEPT of them.
-        self._routed: dict[str, dict[str, tuple[str, Mapping[str, str]]]] = {method: {} for method in self._by_method}
+        # followed again and again), up to ROUTED_PATHS_KEPT of them; read_event looks a hit's up.
+        self.routed: dict[str, dict[str, tuple[str, Mapping[str, str]]]] = {method: {} for method in self._by_method}
 
     def read(self, event: dict[str, Any]) -> EventParts:
         return self.read_shaped(event)[1:]
 
     def read_shaped(self, event: dict[str, Any]) -> ShapedParts:
-        """This shape and the parts every request reads (read_event): a follow's in a few steps."""
-        if self.multi_value:
-            headers, query = self.headers(event), self._query(event)
-        else:  # inline: a redirect's hit reads these before its response
-            headers = event.get("headers") or {}
-            if "host" not in headers:
-                headers = self.headers(event)
-            single = event.get("queryStringParameters")
-            query = "&".join(f"{name}={value}" for name, value in single.items()) if single else ""
+        """This shape and the parts every request reads (read_event), its path routed once."""
+        headers, query = self.headers(event), self._query(event)
         method, path = event.get("httpMethod") or "GET", event.get("path") or "/"
-        routed = self._routed.get(method)
+        routed = self.routed.get(method)
         if routed is None:
             return self, "", method, {}, headers, query
         known = routed.get(path)
@@ -197,27 +185,9 @@ class LoadBalancerEvent:
         return str(event.get("body") or ""), bool(event.get("isBase64Encoded"))
 
     def response(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
-        if method != "GET":
-            return self._shaped(answer, method)
-        if answer is self._last_answer:
-            return self._last_shaped
-        # A cached hit answers with the same object each time (made when its link was cached):
-        # shaped once per such answer, kept beside it while it lives (identity: held, never reused).
-        kept = self._shaped_gets.get(id(answer))
-        if kept is not None and kept[0] is answer:
-            shaped = kept[1]
-        else:
-            shaped = self._shaped(answer, method)
-            if len(self._shaped_gets) >= SHAPED_ANSWERS_KEPT:
-                self._shaped_gets.clear()
-            self._shaped_gets[id(answer)] = (answer, shaped)
-        self._last_answer, self._last_shaped = answer, shaped
-        return shaped
-
-    def _shaped(self, answer: dict[str, Any], method: str) -> dict[str, Any]:
         status = answer["statusCode"]
         body = (answer.get("body") or "") if method != "HEAD" else ""
-        description = STATUS_DESCRIPTIONS.get(status) or status_description(status)
+        description = status_description(status)
         headers = answer.get("headers") or {}
         cookies = answer.get("cookies")  # an HTTP API answer's own field (Powertools' resolvers)
         encoded = bool(body) and answer.get("isBase64Encoded") is True
@@ -227,7 +197,7 @@ class LoadBalancerEvent:
                 several[SET_COOKIE] = list(cookies)
             shaped = {
                 "statusCode": status,
-                "statusDescription": description,
+                STATUS_LINE: description,
                 "isBase64Encoded": encoded,
                 "multiValueHeaders": several,
                 "body": body,
@@ -237,7 +207,7 @@ class LoadBalancerEvent:
                 headers = {**headers, **single_value_cookies(cookies)}
             shaped = {
                 "statusCode": status,
-                "statusDescription": description,
+                STATUS_LINE: description,
                 "isBase64Encoded": encoded,
                 "headers": headers,
                 "body": body,
@@ -283,9 +253,6 @@ class LoadBalancerEvent:
 
 # How many paths a load balancer's shape keeps routed, per method (visitors' paths are any).
 ROUTED_PATHS_KEPT = 4096
-# How many GET answers a load balancer's shape keeps shaped (a cached link's answer is the same
-# object at each hit); past this many they are all made afresh.
-SHAPED_ANSWERS_KEPT = 1024
 
 
 def _matched(templates: list[tuple[str, tuple[str, ...]]], parts: list[str]) -> tuple[str, dict[str, str]]:
@@ -337,11 +304,17 @@ def read_event(event: dict[str, Any], balancer: LoadBalancerShapes = UNROUTED) -
     load balancer's names itself in `requestContext.elb` (its path is matched against the routes
     of `balancer`: load_balancer_shapes); any other is API Gateway's, read here in one call: a
     redirect's hit reads no more before its response."""
-    try:  # API Gateway names every part but the path's: read without defaults (a hit's time)
+    try:  # either front names every part a hit reads: read without defaults (a hit's time)
         context = event["requestContext"]
-        if "elb" in context:  # a load balancer's: read by its shape, once
+        headers = event["headers"]  # a load balancer's multi-value event has none: read below
+        if "elb" in context:
+            # A load balancer's hit: single-value headers (the redirect's target group), no query,
+            # a path routed before. Anything else is read by its shape, which routes the path once.
+            if "host" in headers and not event["queryStringParameters"]:
+                single, method = balancer[0], event["httpMethod"]
+                route, parameters = single.routed[method][event["path"]]
+                return single, route, method, parameters, headers, ""
             return balancer["multiValueHeaders" in event].read_shaped(event)
-        headers = event["headers"]
         if "host" in headers:
             parameters = event.get("pathParameters") or {}
             route, query = event["routeKey"] or "", event["rawQueryString"] or ""
