@@ -29,6 +29,7 @@ from tools.developers.devstack.runner import InProcessRunner
 ROOT = Path(__file__).resolve().parents[3]
 REGION = "us-east-1"
 CHUNK = 250  # each chunk of redirects gets a fresh clicks queue: moto's SQS slows as a queue fills
+TURN = 10  # calls of one event in a row when two are timed in turns (UnderLambda.timed_in_turns)
 STARTED = time.monotonic()
 
 
@@ -187,6 +188,19 @@ class UnderLambda:
                 if index % CHUNK == 0:
                     self.fresh_clicks_queue()
         return samples
+
+    def timed_in_turns(self, first: dict[str, Any], second: dict[str, Any], count: int) -> tuple[list[int], list[int]]:
+        """Two events' times in the same moments, `count` of each: in turns of TURN calls, the
+        first call of each turn left out (it follows the other event's calls), so each kept time is
+        one of a run of like calls, as an environment behind one front makes them, and a busy
+        machine's changing load weighs on both alike."""
+        events = ([first] * TURN + [second] * TURN) * -(-count // (TURN - 1))
+        samples = self.timed(events, warmup=2 * TURN)
+        kept: tuple[list[int], list[int]] = ([], [])
+        for index, elapsed in enumerate(samples):
+            if index % TURN:
+                kept[index // TURN % 2].append(elapsed)
+        return kept[0][:count], kept[1][:count]
 
     def calls_per_request(self, events: list[dict[str, Any]]) -> dict[str, float]:
         """AWS calls per request made by the handler (before its response) and by the extension

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.developers.bench.click_tables import RESULTS, costs_table, reads_table
-from tools.developers.bench.harness import CHUNK
+from tools.developers.bench.harness import CHUNK, TURN
 from tools.developers.bench.pages import pages
 
 ROOT = RESULTS.parent
@@ -34,6 +34,7 @@ def targets(report: dict[str, Any]) -> dict[str, bool]:
     redirect = report["redirect"]
     hit_p50 = redirect["ours_hit"]["p50_us"]
     own_stack = redirect["floor_own_stack"]["p50_us"]
+    balanced = redirect["ours_hit_through_load_balancer"]
     return {
         "hit_p50_le_2x_powertools_floor": hit_p50 <= 2 * redirect["floor_powertools_logger_metrics"]["p50_us"],
         "hit_p50_le_2x_own_stack_floor": hit_p50 <= 2 * own_stack,
@@ -41,15 +42,11 @@ def targets(report: dict[str, Any]) -> dict[str, bool]:
         "hit_p50_within_10_percent_of_the_hit_path_before_link_features": hit_p50
         <= 1.1 * redirect["hit_path_before_link_features"]["p50_us"],
         "hit_p50_le_250us": hit_p50 <= 250,
-        # Issue 38: the hit through a load balancer's event as fast, in the same rounds, and no AWS call first
-        "hit_through_load_balancer_p50_within_10_percent_of_the_http_apis": redirect["ours_hit_through_load_balancer"][
-            "p50_us"
-        ]
-        <= 1.1 * hit_p50,
-        "hit_through_load_balancer_no_aws_call_before_response": redirect["ours_hit_through_load_balancer"][
-            "aws_calls_before_response"
-        ]
-        == 0,
+        # Issue 38: the hit through a load balancer's event as fast as the HTTP API's timed in the same
+        # turns, and no AWS call first
+        "hit_through_load_balancer_p50_within_10_percent_of_the_http_apis": balanced["p50_us"]
+        <= 1.1 * balanced["http_api_in_turns_p50_us"],
+        "hit_through_load_balancer_no_aws_call_before_response": balanced["aws_calls_before_response"] == 0,
         "hit_p50_20x_faster_than_naive": redirect["naive"]["p50_us"] >= 20 * hit_p50,
         "cold_start_le_0_8x_naive": report["cold_start"]["ratio_ours_to_naive"] <= 0.8,
         **(click_targets(report["clicks"]) if "clicks" in report else {}),
@@ -82,6 +79,7 @@ def performance_page(report: dict[str, Any], source: str, clicks: dict[str, Any]
             source=source,
             clicks_source=clicks_source,
             chunk=CHUNK,
+            turn=TURN,
             machine=report["machine"],
             redirect=redirect,
             cold=report["cold_start"],
