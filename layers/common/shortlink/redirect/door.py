@@ -12,7 +12,6 @@ from shortlink.redirect.click_dispatch import ClickDispatcher
 from shortlink.redirect.follows import follow
 from shortlink.redirect.request import RedirectRequest
 from shortlink.redirect.services import RedirectServices
-from shortlink.web.balancer_answers import STATUS_LINE
 from shortlink.web.events import HTTP_API
 
 Handler = Callable[[dict[str, Any], Any], dict[str, Any]]
@@ -32,9 +31,9 @@ def redirect_handler(dispatcher: ClickDispatcher, services_of: Callable[[], Redi
 
                 return request.front.response(domain_addresses.answer(services, request), request.method)
             answer = follow(services, request)
-            # A GET's answer goes as made to the HTTP API, and a cached hit's as its link's entry
-            # keeps it for a load balancer: a hit shapes nothing.
-            if request.method == "GET" and (request.front is HTTP_API or STATUS_LINE in answer):
+            # A GET's answer goes as made to the HTTP API, and a cached hit's as the link's entry
+            # keeps it for a load balancer (follows.follow): a hit shapes nothing.
+            if request.method == "GET" and (request.front is HTTP_API or request.in_front_shape):
                 return answer
             return request.front.response(answer, request.method)
         finally:

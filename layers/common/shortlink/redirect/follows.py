@@ -61,6 +61,7 @@ def follow(services: RedirectServices, request: RedirectRequest) -> dict[str, An
                 answer = shaped[front]
             except KeyError:
                 answer = shaped[front] = front.response(answer, method)
+            request.in_front_shape = True
     else:
         checking = method == "HEAD"
         destination, answer = apply_rules(services, request, key, found.link, checking)

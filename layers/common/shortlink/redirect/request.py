@@ -62,6 +62,7 @@ class RedirectRequest:
         "code",
         "front",
         "headers",
+        "in_front_shape",
         "key",
         "method",
         "query",
@@ -85,6 +86,9 @@ class RedirectRequest:
     code: str | None
     # A browser's prefetch or prerender (Sec-Purpose, or the older Purpose and X-Moz).
     speculative: bool
+    # Whether the follow answered in the front's own shape (a cached hit through a load balancer,
+    # shortlink.redirect.follows): the door then hands the answer on as it is.
+    in_front_shape: bool
     # The key of the code on the request's domain; None on a host that is none of the stack's
     # (or a route without a code). A path that holds the separator (`go.example%2Fpromo`,
     # decoded by API Gateway) gets a key no link has, never another domain's link's.
@@ -96,6 +100,7 @@ class RedirectRequest:
         self._reading = reading
         self.front, self.route, self.method, self._parameters, headers, self.query = read_event(event, reading.balancer)
         self.headers = headers
+        self.in_front_shape = False
         code = self._parameters.get("code")
         self.code = code
         # What every follow reads, a hit's included: read now, as plain attributes.

@@ -11,7 +11,7 @@ LOAD_BALANCER_RESPONSE_LIMIT = 1_000_000
 # with room to spare for the headers: only a longer one is measured.
 LARGE_BODY_CHARS = LOAD_BALANCER_RESPONSE_LIMIT // 8
 SET_COOKIE = "set-cookie"
-# The field of the status line: only an answer in a load balancer's shape has one.
+# The field of the status line in a load balancer's answer.
 STATUS_LINE = "statusDescription"
 # The status lines answered so far (status_description), by code.
 STATUS_DESCRIPTIONS: dict[int, str] = {}

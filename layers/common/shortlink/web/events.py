@@ -103,7 +103,7 @@ class LoadBalancerEvent:
     (as the template names them), `multi_value`: the target group sends multi-value headers."""
 
     # In slots: a hit reads its routed paths before its response.
-    __slots__ = ("_by_method", "multi_value", "routed")
+    __slots__ = ("_by_method", "multi_value", "routed", "routed_gets")
 
     def __init__(self, routes: tuple[str, ...], multi_value: bool) -> None:
         self.multi_value = multi_value
@@ -125,6 +125,7 @@ class LoadBalancerEvent:
         # Per method: the route and named parts of each path matched so far (a link's code is
         # followed again and again), up to ROUTED_PATHS_KEPT of them; read_event looks a hit's up.
         self.routed: dict[str, dict[str, tuple[str, Mapping[str, str]]]] = {method: {} for method in self._by_method}
+        self.routed_gets = self.routed.get("GET", {})  # read_event's lookup of a hit's path
 
     def read(self, event: dict[str, Any]) -> EventParts:
         return self.read_shaped(event)[1:]
@@ -308,11 +309,12 @@ def read_event(event: dict[str, Any], balancer: LoadBalancerShapes = UNROUTED) -
         context = event["requestContext"]
         headers = event["headers"]  # a load balancer's multi-value event has none: read below
         if "elb" in context:
-            # A load balancer's hit: single-value headers (the redirect's target group), no query,
-            # a path routed before. Anything else is read by its shape, which routes the path once.
-            if "host" in headers and not event["queryStringParameters"]:
-                single, method = balancer[0], event["httpMethod"]
-                route, parameters = single.routed[method][event["path"]]
+            # A load balancer's hit: a GET with single-value headers (the redirect's target group),
+            # no query, a path routed before. Anything else is read by its shape, which routes it once.
+            method = event["httpMethod"]
+            if "host" in headers and not event["queryStringParameters"] and method == "GET":
+                single = balancer[0]
+                route, parameters = single.routed_gets[event["path"]]
                 return single, route, method, parameters, headers, ""
             return balancer["multiValueHeaders" in event].read_shaped(event)
         if "host" in headers:
