@@ -1,27 +1,56 @@
 """The links list's glance at each listed link: its people's clicks on each of the last 7 days,
 read for the whole page in one batch (BatchGetItem of exactly its day items), drawn as a small
-inline SVG line with the numbers as its text."""
+inline SVG line with the numbers as its text; and which links had clicks at all over those days,
+from the account's own days (one Query), so that an order by them reads only those links' days."""
 
+from collections.abc import Sequence
 from typing import Any
 
+from shortlink.clicks.account_tally import OTHER_LINKS, account_subject
 from shortlink.clicks.recent_days import GLANCE_COUNTERS, daily_people, glance_days
+from shortlink.clicks.tally import link_counter
 from shortlink.console.plumbing import now
-from shortlink.links.model import Link
 from shortlink.wiring import click_stats, regions
 
 WIDTH, HEIGHT, PAD = 84, 22, 2
 
 
-def seven_day_people(links: list[Link]) -> dict[str, list[int]]:
+def seven_day_people(keys: Sequence[str]) -> dict[str, list[int]]:
     """Each link's (by key) people's clicks per day over the last 7 UTC days, oldest first."""
-    if not links:
+    if not keys:
         return {}
     names = glance_days(now())
     deployment = regions()
     counted = click_stats().counters_of_days(
-        [link.key for link in links], names, deployment.regions or (deployment.region,), GLANCE_COUNTERS
+        list(keys), names, deployment.regions or (deployment.region,), GLANCE_COUNTERS
     )
     return {key: daily_people(days, names) for key, days in counted.items()}
+
+
+def clicked_links(owner: str) -> set[str] | None:
+    """The keys of the owner's links with any click (people's or bots') over the last 7 UTC days,
+    as the account's days count them (`lk#<key>`, written by the stream aggregator a second or two
+    after ingest); None when the days cannot tell: none counted yet (a new account, or a local
+    stack without streams), or a day with more clicked links than it names (`(other)`)."""
+    names = glance_days(now())
+    days = click_stats().day_counters(account_subject(owner), names[0], names[-1])
+    if not days or any(day.counters[link_counter(OTHER_LINKS)] for day in days):
+        return None
+    prefix = link_counter("")
+    return {
+        name.removeprefix(prefix)
+        for day in days
+        for name, count in day.counters.items()
+        if count and name.startswith(prefix)
+    }
+
+
+def seven_day_totals(owner: str, keys: Sequence[str]) -> dict[str, int]:
+    """Each of the links' (by key) people's clicks over the last 7 UTC days, reading the days of
+    only those the account's days name as clicked (clicked_links); the others had none."""
+    clicked = clicked_links(owner)
+    wanted = [key for key in keys if clicked is None or key in clicked]
+    return {key: sum(values) for key, values in seven_day_people(wanted).items()}
 
 
 def sparkline(values: list[int]) -> dict[str, Any]:

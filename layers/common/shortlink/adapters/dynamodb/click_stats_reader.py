@@ -35,6 +35,15 @@ class DynamoClickStatsReader(ClickStatsTable):
             raise StorageUnavailable(f"click counters not read: {error}") from error
         return {name for name, value in item.items() if "N" in value}
 
+    def day_counters(self, code: str, first_day: str, last_day: str) -> list[DayCounts]:
+        """A link's or subject's counters from `first_day` to `last_day` as days() reads them,
+        without the visitors (one Query)."""
+        found: dict[str, DayCounts] = {}
+        for item in self._query(code, COUNTERS, first_day, last_day):
+            day = found.setdefault(item["bucket"]["S"][2:12], DayCounts(item["bucket"]["S"][2:12]))
+            day.add_counters({name: int(value["N"]) for name, value in item.items() if "N" in value})
+        return [found[day] for day in sorted(found)]
+
     def days(self, code: str, first_day: str, last_day: str, hourly: bool = False) -> list[DayCounts]:
         """A link's counters from `first_day` to `last_day` (inclusive, e.g. 2026-11-30), one
         entry per day with clicks, oldest first. The visitor registers are per hour with

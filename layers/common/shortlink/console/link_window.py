@@ -1,0 +1,64 @@
+"""The links list over the workspace's newest WINDOW links at once: a search, the filters and an
+order (most people's clicks over 7 days, title, newest) apply to all of them, not only to a page.
+Their outlines come in one Query; the one page shown is read in full in one BatchGetItem, and its
+glances in one more (seven_day_people). Past WINDOW links the list says so: older links are
+reached by the newest-first pages, which have no bound."""
+
+from dataclasses import dataclass
+
+from shortlink.console.glances import seven_day_people, seven_day_totals
+from shortlink.errors import LinkNotFound
+from shortlink.links.model import Link
+from shortlink.links.outlines import LinkOutline, Order, OutlineFilter, ordered
+from shortlink.links.use_cases import owned_link
+from shortlink.people.actors import Actor
+from shortlink.wiring import link_lists, link_repository
+
+WINDOW = 1000
+PAGE_SIZE = 25
+
+
+@dataclass(frozen=True)
+class WindowPage:
+    """One page of the links the filters keep among the newest WINDOW, in the order asked."""
+
+    links: list[Link]
+    glances: dict[str, list[int]]  # by key: the page's links' people per day (with stats:read)
+    found: int  # how many links the filters keep
+    has_next: bool
+    beyond: bool  # the workspace has links older than the window
+
+
+def outline_of(link: Link) -> LinkOutline:
+    campaign = link.utm.campaign if link.utm is not None else None
+    return LinkOutline(
+        link.key, link.code, link.domain, link.created_at, link.title, link.tags, campaign, link.deleted_at is not None
+    )
+
+
+def older_named(actor: Actor, filters: OutlineFilter, kept: list[LinkOutline]) -> list[LinkOutline]:
+    """The link whose code the search names, where the window holds only the newest links and
+    not that one (one GetItem)."""
+    if not filters.text or any(outline.code == filters.text for outline in kept):
+        return []
+    try:
+        found = outline_of(owned_link(filters.text, actor.owner, link_repository()))
+    except LinkNotFound:
+        return []
+    return [found] if filters.keeps(found) else []
+
+
+def window_page(actor: Actor, filters: OutlineFilter, order: Order, page: int) -> WindowPage:
+    """Page `page` (from 1) of the actor's links the filters keep, among their newest WINDOW, in `order`."""
+    outlines, beyond = link_lists().outlines_for_owner(actor.owner, WINDOW)
+    kept = [outline for outline in outlines if filters.keeps(outline)]
+    if beyond:
+        kept = older_named(actor, filters, kept) + kept
+    stats = actor.allows("stats:read")
+    if order == "clicks" and not stats:  # no clicks to order by: newest first, as the page says
+        order = "newest"
+    listed = ordered(kept, order, lambda each: seven_day_totals(actor.owner, [outline.key for outline in each]))
+    shown = listed[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
+    links = link_lists().links_of([outline.key for outline in shown])
+    glances = seven_day_people([link.key for link in links]) if stats else {}
+    return WindowPage(links, glances, len(kept), page * PAGE_SIZE < len(listed), beyond)
