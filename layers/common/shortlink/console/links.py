@@ -34,7 +34,7 @@ from shortlink.console.stats import chosen_range, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.outlines import ORDERS, OutlineFilter
 from shortlink.links.qr_style_choice import chosen_style
-from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN
+from shortlink.links.qr_styles import MAX_LOGO_BYTES, MAX_LOGO_SIDE, MAX_MARGIN, MIN_MARGIN
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
@@ -211,6 +211,7 @@ def link_page(code: str) -> Response[Any]:
         history=audit.link_history(key, link),
         qr=chosen_style(qr_styles(), key.owner, link.key),
         margins=range(MIN_MARGIN, MAX_MARGIN + 1),
+        logo_limit=f"{MAX_LOGO_BYTES // 1024} KB, {MAX_LOGO_SIDE} pixels a side",
     )
 
 
