@@ -102,4 +102,9 @@ def test_past_the_window_the_list_says_so_and_finds_an_older_code(aws, browser, 
     assert listed(found)[-1] == "w012"  # w009 .. w000 are older than the window
     # and a code older than the window is still found (one GetItem)
     assert listed(browser.get("/console", q="w003")["body"]) == ["w003"]
-    assert "Ordered among your newest 50 links" in browser.get("/console", sort="clicks")["body"]
+    # When the account's days name no clicked links (none counted here), Then the clicks order
+    # weighs the newest UNNAMED_WINDOW only, and says so
+    monkeypatch.setattr(link_window, "UNNAMED_WINDOW", 30)
+    by_clicks = browser.get("/console", sort="clicks", page="2")["body"]
+    assert "Ordered among your newest 30 links" in by_clicks
+    assert listed(by_clicks) == [f"w{n:03d}" for n in range(34, 29, -1)]

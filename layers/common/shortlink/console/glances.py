@@ -45,14 +45,6 @@ def clicked_links(owner: str) -> set[str] | None:
     }
 
 
-def seven_day_totals(owner: str, keys: Sequence[str]) -> dict[str, int]:
-    """Each of the links' (by key) people's clicks over the last 7 UTC days, reading the days of
-    only those the account's days name as clicked (clicked_links); the others had none."""
-    clicked = clicked_links(owner)
-    wanted = [key for key in keys if clicked is None or key in clicked]
-    return {key: sum(values) for key, values in seven_day_people(wanted).items()}
-
-
 def sparkline(values: list[int]) -> dict[str, Any]:
     """What the list draws for `values`: the line's points in a WIDTH by HEIGHT box (the largest
     value at the top), the total, and the sentence a screen reader reads instead."""

@@ -1,12 +1,17 @@
 """The links list over the workspace's newest WINDOW links at once: a search, the filters and an
 order (most people's clicks over 7 days, title, newest) apply to all of them, not only to a page.
 Their outlines come in one Query; the one page shown is read in full in one BatchGetItem, and its
-glances in one more (seven_day_people). Past WINDOW links the list says so: older links are
-reached by the newest-first pages, which have no bound."""
+glances in one more (seven_day_people). Past its bound the list says so: older links are reached
+by the newest-first pages, which have no bound.
+
+The clicks order reads 7 day items per link it weighs: of only the links the account's days name
+as clicked (glances.clicked_links), among all WINDOW; where those days cannot tell (over 100
+clicked links on a day), of every link, and then among the newest UNNAMED_WINDOW only: 7,000 day
+items would take seconds (`python -m tools.developers.bench console`)."""
 
 from dataclasses import dataclass
 
-from shortlink.console.glances import seven_day_people, seven_day_totals
+from shortlink.console.glances import clicked_links, seven_day_people
 from shortlink.errors import LinkNotFound
 from shortlink.links.model import Link
 from shortlink.links.outlines import LinkOutline, Order, OutlineFilter, ordered
@@ -15,6 +20,7 @@ from shortlink.people.actors import Actor
 from shortlink.wiring import link_lists, link_repository
 
 WINDOW = 1000
+UNNAMED_WINDOW = 200
 PAGE_SIZE = 25
 
 
@@ -26,14 +32,13 @@ class WindowPage:
     glances: dict[str, list[int]]  # by key: the page's links' people per day (with stats:read)
     found: int  # how many links the filters keep
     has_next: bool
-    beyond: bool  # the workspace has links older than the window
+    bound: int  # how many of the newest links the search and the order cover
+    beyond: bool  # the workspace has links older than the bound
 
 
 def outline_of(link: Link) -> LinkOutline:
     campaign = link.utm.campaign if link.utm is not None else None
-    return LinkOutline(
-        link.key, link.code, link.domain, link.created_at, link.title, link.tags, campaign, link.deleted_at is not None
-    )
+    return LinkOutline(link.key, link.code, link.domain, link.title, link.tags, campaign, link.deleted_at is not None)
 
 
 def older_named(actor: Actor, filters: OutlineFilter, kept: list[LinkOutline]) -> list[LinkOutline]:
@@ -48,17 +53,30 @@ def older_named(actor: Actor, filters: OutlineFilter, kept: list[LinkOutline]) -
     return [found] if filters.keeps(found) else []
 
 
+def seven_day_totals(owner: str, kept: list[LinkOutline]) -> tuple[list[LinkOutline], dict[str, int]]:
+    """The links the clicks order weighs (all kept, or the newest UNNAMED_WINDOW of them where the
+    account's days do not name the clicked ones) and their people's clicks over 7 days by key."""
+    clicked = clicked_links(owner)
+    if clicked is None:
+        kept = kept[:UNNAMED_WINDOW]
+    weighed = [outline.key for outline in kept if clicked is None or outline.key in clicked]
+    return kept, {key: sum(values) for key, values in seven_day_people(weighed).items()}
+
+
 def window_page(actor: Actor, filters: OutlineFilter, order: Order, page: int) -> WindowPage:
     """Page `page` (from 1) of the actor's links the filters keep, among their newest WINDOW, in `order`."""
     outlines, beyond = link_lists().outlines_for_owner(actor.owner, WINDOW)
     kept = [outline for outline in outlines if filters.keeps(outline)]
     if beyond:
         kept = older_named(actor, filters, kept) + kept
-    stats = actor.allows("stats:read")
-    if order == "clicks" and not stats:  # no clicks to order by: newest first, as the page says
-        order = "newest"
-    listed = ordered(kept, order, lambda each: seven_day_totals(actor.owner, [outline.key for outline in each]))
+    bound, clicks = WINDOW, dict[str, int]()
+    if order == "clicks" and actor.allows("stats:read"):
+        found = len(kept)
+        kept, clicks = seven_day_totals(actor.owner, kept)
+        if len(kept) < found:
+            bound, beyond = UNNAMED_WINDOW, True
+    listed = ordered(kept, order, clicks)
     shown = listed[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     links = link_lists().links_of([outline.key for outline in shown])
-    glances = seven_day_people([link.key for link in links]) if stats else {}
-    return WindowPage(links, glances, len(kept), page * PAGE_SIZE < len(listed), beyond)
+    glances = seven_day_people([link.key for link in links]) if actor.allows("stats:read") else {}
+    return WindowPage(links, glances, len(kept), page * PAGE_SIZE < len(listed), bound, beyond)

@@ -97,7 +97,6 @@ def links_page() -> Response[Any]:
         domains=short_domains().names,
         order=order,
         window=window,
-        window_size=WINDOW,
         first_page=first_page,
         next_page=next_page,
         paged=paged,

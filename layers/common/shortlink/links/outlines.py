@@ -2,9 +2,8 @@
 links at once: each link's outline (what the search, the filters and the orders read, never its
 destination), then the full links of the one page shown."""
 
-from collections.abc import Callable, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Literal
 
 Order = Literal["newest", "clicks", "title"]
@@ -13,13 +12,12 @@ ORDERS: tuple[Order, ...] = ("newest", "clicks", "title")
 
 @dataclass(frozen=True)
 class LinkOutline:
-    """What the list reads of each of the newest links: who it is, its title, tags, campaign,
-    domain ("" the default), when it was made and whether it is deleted."""
+    """What the list reads of each of the newest links (newest first: the order of the store's
+    index): who it is, its title, tags, campaign, domain ("" the default) and whether it is deleted."""
 
     key: str
     code: str
     domain: str
-    created_at: datetime
     title: str | None = None
     tags: tuple[str, ...] = ()
     campaign: str | None = None
@@ -43,15 +41,12 @@ class OutlineFilter:
         return found and tagged and in_campaign and self.domain in (None, outline.domain)
 
 
-def ordered(
-    outlines: Sequence[LinkOutline], order: Order, clicks: Callable[[Sequence[LinkOutline]], dict[str, int]]
-) -> list[LinkOutline]:
+def ordered(outlines: Sequence[LinkOutline], order: Order, clicks: Mapping[str, int]) -> list[LinkOutline]:
     """The outlines (newest first, as read) in `order`: newest first, most people's clicks over
-    7 days first (`clicks` counts them by key, asked only for this order), or by title (any case,
-    untitled last); newest first among equals (the sorts are stable)."""
+    7 days first (`clicks` by key; none counted: 0), or by title (any case, untitled last);
+    newest first among equals (the sorts are stable)."""
     if order == "clicks":
-        counted = clicks(outlines)
-        listed = sorted(outlines, key=lambda outline: -counted.get(outline.key, 0))
+        listed = sorted(outlines, key=lambda outline: -clicks.get(outline.key, 0))
     elif order == "title":
         listed = sorted(outlines, key=lambda outline: (outline.title is None, (outline.title or "").casefold()))
     else:

@@ -20,7 +20,7 @@ from shortlink.links.outlines import LinkOutline
 OWNER_INDEX = "ByOwner"
 BATCH_GET_KEYS = 100  # DynamoDB's limit per BatchGetItem
 MAX_BATCH_ROUNDS = 5  # rounds of unprocessed keys before the read is given up
-OUTLINE_ATTRIBUTES = ("code", "created_at", "title", "tags", "deleted_at")
+OUTLINE_ATTRIBUTES = ("code", "title", "tags", "deleted_at")
 
 
 class DynamoLinkLists(RedirectTable):
@@ -80,7 +80,6 @@ def _outline(item: Item) -> LinkOutline:
         key=key,
         code=code,
         domain=domain,
-        created_at=ATTRIBUTES["created_at"].decode(item["created_at"]),
         title=ATTRIBUTES["title"].decode(item["title"]) if "title" in item else None,
         tags=ATTRIBUTES["tags"].decode(item["tags"]) if "tags" in item else (),
         campaign=campaign,
