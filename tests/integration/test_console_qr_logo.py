@@ -10,10 +10,11 @@ from typing import Any
 import pytest
 from urllib3 import encode_multipart_formdata
 
+from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.console.plumbing import MAX_UPLOAD_BYTES
 from shortlink.links.qr_styles import MAX_LOGO_BYTES
 from tests.events import http_event
-from tests.integration.test_console import HOST, OWN_ORIGIN, Browser, create, signed_in
+from tests.integration.test_console import HOST, OWN_ORIGIN, Browser, create, scoped_key, signed_in
 from tests.qr_decoding import decoded, logo_file
 
 pytestmark = pytest.mark.one_account_per_module
@@ -77,8 +78,9 @@ REFUSED = [
 ]
 
 
-def test_a_logo_that_is_not_a_png_or_jpeg_within_bounds_or_a_forged_post_saves_nothing(aws, browser):
-    signed_in(browser, aws.new_api_key())
+def test_a_logo_that_is_not_a_png_or_jpeg_within_bounds_or_a_forged_post_saves_nothing(aws, handlers, browser):
+    key = aws.new_api_key()
+    signed_in(browser, key)
     assert create(browser, url="https://example.com/logo", slug="logo")["statusCode"] == 303
     # Each refused naming the logo's rule (or the form's size), never a 500
     for logo, status, problem in REFUSED:
@@ -87,6 +89,11 @@ def test_a_logo_that_is_not_a_png_or_jpeg_within_bounds_or_a_forged_post_saves_n
     # A post without the session's token, or a body that is not the multipart it claims
     png = ("logo.png", logo_file("PNG"), "image/png")
     assert posted_style(browser, "logo", png, save="link", csrf="0" * 64)["statusCode"] == 403
+    # A key that may not write links sets no logo; one that is no admin sets no workspace default
+    owner = key_id_for(hash_api_key(key))
+    for scopes, save in ((("links:read",), "link"), (("links:read", "links:write"), "workspace")):
+        scoped = signed_in(Browser(handlers), scoped_key(*scopes, owner=owner))
+        assert posted_style(scoped, "logo", png, save=save)["statusCode"] == 403, scopes
     headers = {"host": HOST, "origin": OWN_ORIGIN, "content-type": "multipart/form-data; boundary=x"}
     path, route = "/console/links/logo/qr-style", "/console/{proxy+}"
     event = http_event("POST", path, headers=headers, body="--y\r\nno parts", route=route)
