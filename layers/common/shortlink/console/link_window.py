@@ -53,30 +53,21 @@ def older_named(actor: Actor, filters: OutlineFilter, kept: list[LinkOutline]) -
     return [found] if filters.keeps(found) else []
 
 
-def seven_day_totals(owner: str, kept: list[LinkOutline]) -> tuple[list[LinkOutline], dict[str, int]]:
-    """The links the clicks order weighs (all kept, or the newest UNNAMED_WINDOW of them where the
-    account's days do not name the clicked ones) and their people's clicks over 7 days by key."""
-    clicked = clicked_links(owner)
-    if clicked is None:
-        kept = kept[:UNNAMED_WINDOW]
-    weighed = [outline.key for outline in kept if clicked is None or outline.key in clicked]
-    return kept, {key: sum(values) for key, values in seven_day_people(weighed).items()}
-
-
 def window_page(actor: Actor, filters: OutlineFilter, order: Order, page: int) -> WindowPage:
-    """Page `page` (from 1) of the actor's links the filters keep, among their newest WINDOW, in `order`."""
-    outlines, beyond = link_lists().outlines_for_owner(actor.owner, WINDOW)
+    """Page `page` (from 1) of the actor's links the filters keep, among their newest WINDOW (the
+    clicks order: UNNAMED_WINDOW, where the account's days do not name the clicked links), in `order`."""
+    by_clicks = order == "clicks" and actor.allows("stats:read")
+    clicked = clicked_links(actor.owner) if by_clicks else set()
+    bound = UNNAMED_WINDOW if clicked is None else WINDOW
+    outlines, beyond = link_lists().outlines_for_owner(actor.owner, bound)
     kept = [outline for outline in outlines if filters.keeps(outline)]
     if beyond:
         kept = older_named(actor, filters, kept) + kept
-    bound, clicks = WINDOW, dict[str, int]()
-    if order == "clicks" and actor.allows("stats:read"):
-        found = len(kept)
-        kept, clicks = seven_day_totals(actor.owner, kept)
-        if len(kept) < found:
-            bound, beyond = UNNAMED_WINDOW, True
-    listed = ordered(kept, order, clicks)
+    weighed = [outline.key for outline in kept if clicked is None or outline.key in clicked] if by_clicks else []
+    glances = seven_day_people(weighed)  # people's clicks per day, of the links the order weighs
+    listed = ordered(kept, order, {key: sum(values) for key, values in glances.items()})
     shown = listed[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     links = link_lists().links_of([outline.key for outline in shown])
-    glances = seven_day_people([link.key for link in links]) if actor.allows("stats:read") else {}
+    if actor.allows("stats:read"):  # the page's glances not read for the order yet
+        glances |= seven_day_people([link.key for link in links if link.key not in glances])
     return WindowPage(links, glances, len(kept), page * PAGE_SIZE < len(listed), bound, beyond)
