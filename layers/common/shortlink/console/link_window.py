@@ -4,10 +4,10 @@ Their outlines come in one Query; the one page shown is read in full in one Batc
 glances in one more (seven_day_people). Past its bound the list says so: older links are reached
 by the newest-first pages, which have no bound.
 
-The clicks order reads 7 day items per link it weighs: of only the links the account's days name
-as clicked (glances.clicked_links), among all WINDOW; where those days cannot tell (over 100
-clicked links on a day), of every link, and then among the newest UNNAMED_WINDOW only: 7,000 day
-items would take seconds (`python -m tools.developers.bench console`)."""
+The clicks order reads the day items of only the links and days the account's days name as
+clicked (glances.clicked_links), among all WINDOW; where those days cannot tell (over 100 clicked
+links on a day), all 7 days of every link, and then among the newest UNNAMED_WINDOW only: 7,000
+day items would take seconds (`python -m tools.developers.bench console`)."""
 
 from dataclasses import dataclass
 
@@ -57,14 +57,14 @@ def window_page(actor: Actor, filters: OutlineFilter, order: Order, page: int) -
     """Page `page` (from 1) of the actor's links the filters keep, among their newest WINDOW (the
     clicks order: UNNAMED_WINDOW, where the account's days do not name the clicked links), in `order`."""
     by_clicks = order == "clicks" and actor.allows("stats:read")
-    clicked = clicked_links(actor.owner) if by_clicks else set()
+    clicked = clicked_links(actor.owner) if by_clicks else {}
     bound = UNNAMED_WINDOW if clicked is None else WINDOW
     outlines, beyond = link_lists().outlines_for_owner(actor.owner, bound)
     kept = [outline for outline in outlines if filters.keeps(outline)]
     if beyond:
         kept = older_named(actor, filters, kept) + kept
     weighed = [outline.key for outline in kept if clicked is None or outline.key in clicked] if by_clicks else []
-    glances = seven_day_people(weighed)  # people's clicks per day, of the links the order weighs
+    glances = seven_day_people(weighed, clicked)  # people's clicks per day, of the links the order weighs
     listed = ordered(kept, order, {key: sum(values) for key, values in glances.items()})
     shown = listed[(page - 1) * PAGE_SIZE : page * PAGE_SIZE]
     links = link_lists().links_of([outline.key for outline in shown])

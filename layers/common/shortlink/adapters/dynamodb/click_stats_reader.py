@@ -2,6 +2,7 @@
 click-stats table (the API's, the console's and the exports' stats; the account days' reading of
 an item's counters)."""
 
+from collections.abc import Sequence
 from typing import Any
 
 from botocore.exceptions import BotoCoreError, ClientError
@@ -67,15 +68,15 @@ class DynamoClickStatsReader(ClickStatsTable):
             day.add_day_visitors(registers)
         return [found[day] for day in sorted(found)]
 
-    def counters_of_days(
-        self, codes: list[str], days: list[str], regions: tuple[str, ...], counters: tuple[str, ...]
+    def counters_of(
+        self, link_days: Sequence[tuple[str, str]], regions: tuple[str, ...], counters: tuple[str, ...]
     ) -> dict[str, dict[str, DayCounts]]:
-        """The named counters of each link's (`codes`) day items of `days` in each of `regions`,
+        """The named counters of each (link's code, day) pair's day items in each of `regions`,
         summed per day: BatchGetItem of exactly those items, 100 keys a call."""
         expression = Expression()
         projection = ", ".join(expression.name(name) for name in ("code", "bucket", *counters))
-        keys = [self._key(code, day_key(COUNTERS, day, region)) for code in codes for day in days for region in regions]
-        found: dict[str, dict[str, DayCounts]] = {code: {} for code in codes}
+        keys = [self._key(code, day_key(COUNTERS, day, region)) for code, day in link_days for region in regions]
+        found: dict[str, dict[str, DayCounts]] = {code: {} for code, _ in link_days}
         try:
             for start in range(0, len(keys), BATCH_GET_KEYS):
                 pending: dict[str, Any] = {
