@@ -30,10 +30,11 @@ class DynamoLinkLists(RedirectTable):
         """The owner's newest `limit` links' outlines, newest first, and whether it has more."""
         expression = Expression()
         campaign = f"{expression.name('utm')}.{expression.name('campaign')}"
+        owner_name, owner_value = expression.name("owner"), expression.value("owner", {"S": owner})
         query: dict[str, Any] = {
             "TableName": self._table_name,
             "IndexName": OWNER_INDEX,
-            "KeyConditionExpression": f"{expression.name('owner')} = {expression.value('owner', {'S': owner})}",
+            "KeyConditionExpression": f"{owner_name} = {owner_value}",
             "ProjectionExpression": ", ".join([*(expression.name(name) for name in OUTLINE_ATTRIBUTES), campaign]),
             "ExpressionAttributeNames": expression.names,
             "ExpressionAttributeValues": expression.values,
