@@ -31,6 +31,7 @@ from shortlink.console import (
     stats,
     two_step,
     workspace_settings,
+    workspaces,
 )
 from shortlink.console.pages import page
 from shortlink.console.plumbing import Refused
@@ -59,6 +60,7 @@ for area in (
     two_step,
     audit,
     workspace_settings,
+    workspaces,
     scim_tokens,
     scim_api,
 ):
