@@ -14,6 +14,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.console import (
     audit,
     click_exports,
+    domains,
     keys,
     link_bulk_changes,
     links,
@@ -59,6 +60,7 @@ for area in (
     two_step,
     audit,
     workspace_settings,
+    domains,
     scim_tokens,
     scim_api,
 ):

@@ -383,6 +383,10 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}/qr-style"): "ManageFunction",
         ("PUT", "/links/qr-style"): "ManageFunction",
         ("POST", "/links/bulk/changes"): "ManageFunction",
+        ("GET", "/domains"): "ManageFunction",
+        ("POST", "/domains"): "ManageFunction",
+        ("POST", "/domains/{domain}/verify"): "ManageFunction",
+        ("DELETE", "/domains/{domain}"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -1150,7 +1154,8 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 55  # 37 + the five SCIM methods + the four QR style ones + the nine team ones
+    # 37 + the five SCIM methods + the four QR style ones + the nine team ones + the four domain ones
+    assert len(integrations) == 59
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 

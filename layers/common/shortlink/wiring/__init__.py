@@ -1,9 +1,9 @@
 """The composition root: the adapters each function uses, built from its settings on first use
 and kept per environment, and those settings, the only reading of the environment.
 
-One module per concern (environment, links, limits, redirect, clicks, people, scim, sign_in,
-webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
-it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
+One module per concern (environment, links, domains, limits, redirect, clicks, people, scim,
+sign_in, webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories),
+which records it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
 the first use of one of its names (FACTORY_MODULES), and each factory imports its own adapter, so
 a function loads only the modules and adapters it uses (the redirect's init neither the console's
 nor the webhooks' wiring, and never pynamodb). Functions and tests import the factories from here.
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         packing_rules,
         visitor_salt_root,
     )
+    from shortlink.wiring.domains import domain_claims, link_domains, txt_records
     from shortlink.wiring.edge import (
         edge_counts,
         edge_store,
@@ -122,6 +123,7 @@ FACTORY_MODULES = {
         "packing_rules",
         "visitor_salt_root",
     ),
+    "domains": ("domain_claims", "link_domains", "txt_records"),
     "edge": ("edge_counts", "edge_store", "link_scan", "link_stream_changes", "recent_link_clicks"),
     "environment": (
         "addresses",

@@ -1,0 +1,102 @@
+"""A workspace's own short domains: claimed by one workspace at a time (a conditional put on the
+name decides), verified by a TXT record holding the claim's token, then usable for its links
+beside the stack's domains. A link on one is keyed `<name>/<code>` as on the stack's other
+domains, so the redirect serves it by that key alone: only a workspace that held the verified
+claim could have written a link under it."""
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from shortlink.domains.errors import DomainNotFound, DomainNotVerified
+from shortlink.domains.model import ShortDomains
+from shortlink.domains.names import record_name
+from shortlink.errors import InvalidLinkOption
+from shortlink.web.urls import is_valid_domain_name
+
+if TYPE_CHECKING:
+    from shortlink.domains.ports import DomainClaims, TxtRecords
+
+RECORD_PREFIX = "shortlink-verification="
+MAX_DOMAINS_PER_WORKSPACE = 20
+
+
+@dataclass(frozen=True)
+class WorkspaceDomain:
+    """A workspace's claim on a domain name (canonical: shortlink.domains.names)."""
+
+    name: str
+    workspace: str
+    token: str
+    added_at: datetime
+    verified_at: datetime | None = None
+
+    @property
+    def verified(self) -> bool:
+        return self.verified_at is not None
+
+    @property
+    def record_name(self) -> str:
+        """Where the owner publishes the TXT record."""
+        return record_name(self.name)
+
+    @property
+    def record_value(self) -> str:
+        """What the TXT record holds."""
+        return RECORD_PREFIX + self.token
+
+
+def new_domain(name: str, workspace: str, now: datetime) -> WorkspaceDomain:
+    """A new, unverified claim of `workspace` on `name`, with a fresh token (128 random bits)."""
+    return WorkspaceDomain(name, workspace, secrets.token_urlsafe(16), now)
+
+
+def own_domain(claims: "DomainClaims", workspace: str, name: str) -> WorkspaceDomain:
+    """The workspace's claim on `name`; DomainNotFound when another holds it or none does."""
+    claim = claims.claim_of(name)
+    if claim is None or claim.workspace != workspace:
+        raise DomainNotFound(name)
+    return claim
+
+
+def verified_domain(
+    claims: "DomainClaims", records: "TxtRecords", workspace: str, name: str, now: datetime
+) -> WorkspaceDomain:
+    """The workspace's claim on `name`, verified now if its TXT record holds the token (verified
+    once, it stays so); DomainNotVerified naming the record otherwise."""
+    claim = own_domain(claims, workspace, name)
+    if claim.verified:
+        return claim
+    found = records.texts_at(claim.record_name)
+    if claim.record_value not in found:
+        raise DomainNotVerified(
+            f"domain {name}: no TXT record at {claim.record_name} holds {claim.record_value} "
+            f"({len(found)} TXT value{'s' if len(found) != 1 else ''} found); publish it and verify again"
+        )
+    return claims.mark_verified(name, workspace, now)
+
+
+@dataclass(frozen=True)
+class LinkDomains:
+    """The domains a workspace's links may be on: the stack's, and the workspace's own once
+    verified. The claims are read only for a name that is none of the stack's."""
+
+    stack: ShortDomains
+    workspace: str
+    claims: "DomainClaims"
+
+    def domain_named(self, name: str | None) -> str:
+        """The domain a request's `domain` names ("" the default); InvalidLinkOption for one the
+        workspace may not use."""
+        try:
+            return self.stack.domain_named(name)
+        except InvalidLinkOption as refused:
+            assert name is not None  # the default domain is always the stack's
+            wanted = name.strip().lower().removesuffix(".")
+            # A stack without Domains serves every host as its default: no workspace domain there.
+            looked_up = self.stack.names and is_valid_domain_name(wanted)
+            claim = self.claims.claim_of(wanted) if looked_up else None
+            if claim is not None and claim.workspace == self.workspace and claim.verified:
+                return claim.name
+            raise InvalidLinkOption("domain", f"{refused}, or a verified domain of this workspace") from None
