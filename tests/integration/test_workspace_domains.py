@@ -14,13 +14,17 @@ import boto3
 import pytest
 
 from shortlink import wiring as services
+from shortlink.access.api_keys import hash_api_key
 from shortlink.adapters.dynamodb.domain_claims import DynamoDomainClaims
+from shortlink.audit.model import AuditEntry
+from shortlink.audit.queries import AuditQuery
 from shortlink.domains.errors import DomainTaken
 from shortlink.domains.workspace_domains import new_domain
 from shortlink.wiring import resources
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials
 from tests.integration.test_audit_log import dynalite
+from tests.integration.test_console import Browser, scoped_key, signed_in
 from tests.integration.test_link_events import drained, link_changes
 from tools.developers.devstack.resources import create_tables
 from tools.developers.txt_records import TxtServer
@@ -28,6 +32,7 @@ from tools.developers.txt_records import TxtServer
 __all__ = ["dynalite"]  # a fixture, used by name
 
 DOMAIN = "links.acme.test"
+PAGE = "/console/workspace/domains"
 
 
 @pytest.fixture
@@ -244,3 +249,44 @@ def test_on_dynalite_one_conditional_put_decides_the_claim(dynalite, template, m
         claims.claim(new_domain("dyn.example.com", winner, now))
     claims.release("dyn.example.com", winner)
     assert claims.claim_of("dyn.example.com") is None
+
+
+def test_the_console_domains_page_adds_verifies_moves_and_removes_for_admins_only(stack, handlers, dns, api):
+    # Given a signed-in admin key, and an editor's key of the same workspace
+    admin = stack.new_api_key()
+    owner = services.api_key_store().find_by_hash(hash_api_key(admin)).owner  # type: ignore[union-attr]
+    console = signed_in(Browser(handlers), admin)
+    editor = signed_in(Browser(handlers), scoped_key("links:read", "links:write", owner=owner))
+    # Only the admin finds the page
+    assert 'id="domains-page"' in console.get("/console")["body"]
+    assert 'id="domains-page"' not in editor.get("/console")["body"]
+    assert editor.get(PAGE)["statusCode"] == 403
+    # A refused name is answered on the page, naming the rule
+    refused = console.post(PAGE, {"csrf": console.csrf(PAGE), "domain": "127.1"})
+    assert refused["statusCode"] == 422
+    assert "an IP address (127.0.0.1) cannot be a short domain" in refused["body"]
+    # Added: the page shows the TXT record to publish; verified once it is published
+    assert console.post(PAGE, {"csrf": console.csrf(PAGE), "domain": DOMAIN})["statusCode"] == 303
+    [claim] = services.domain_claims().of_workspace(owner)
+    assert f"{claim.record_value}</code>" in console.get(PAGE)["body"]
+    not_yet = console.post(f"{PAGE}/{DOMAIN}/verify", {"csrf": console.csrf(PAGE)})
+    assert (not_yet["statusCode"], f"no TXT record at _shortlink.{DOMAIN}" in not_yet["body"]) == (409, True)
+    dns.zone.records[claim.record_name] = [claim.record_value]
+    assert console.post(f"{PAGE}/{DOMAIN}/verify", {"csrf": console.csrf(PAGE)})["statusCode"] == 303
+    assert "verified <time" in console.get(PAGE)["body"]
+    # The bulk form moves a ticked link there
+    link = api.new_link(admin, slug="console-move")
+    ticked = {"csrf": console.csrf(), "selected": ["/console-move"], "action": "move", "to_domain": DOMAIN}
+    assert console.post("/console/links/bulk/changes", ticked)["statusCode"] == 303
+    assert services.link_repository().get(f"{DOMAIN}/{link['code']}") is not None
+    # Remove asks first, then is refused while the link is live
+    asked = console.post(f"{PAGE}/{DOMAIN}/remove", {"csrf": console.csrf(PAGE)})
+    assert (asked["statusCode"], "Remove links.acme.test from this workspace?" in asked["body"]) == (200, True)
+    confirmed = {"csrf": console.csrf(PAGE), "confirmed": "yes"}
+    in_use = console.post(f"{PAGE}/{DOMAIN}/remove", confirmed)
+    assert (in_use["statusCode"], "1 live link uses it" in in_use["body"]) == (409, True)
+    assert [entry.action for entry in recent_entries(owner)][:3] == ["link.moved", "link.created", "domain.verified"]
+
+
+def recent_entries(owner: str) -> list[AuditEntry]:
+    return services.audit_trail().page(owner, AuditQuery(limit=10)).entries

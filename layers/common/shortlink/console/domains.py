@@ -38,9 +38,13 @@ def domain_commands(actor: Actor) -> DomainCommands:
     )  # fmt: skip
 
 
-def domains_page(actor: Actor, current: Session, status: int = 200, **context: Any) -> Response[Any]:
+def domains_page(
+    actor: Actor, current: Session, status: int = 200, problem: str = "", typed: str = ""
+) -> Response[Any]:
+    """The workspace's domains with their records; `problem`: why the last change was refused."""
     domains = domain_commands(actor).domains()
-    return shown("domains.html", actor, current, status, domains=domains, stack=short_domains().names, **context)
+    stack = short_domains().names
+    return shown("domains.html", actor, current, status, domains=domains, stack=stack, problem=problem, typed=typed)
 
 
 def refused(actor: Actor, current: Session, error: Exception, typed: str = "") -> Response[Any]:

@@ -27,7 +27,9 @@ def workspace_domain_name(typed: str, reserved: Iterable[str]) -> str:
     text = typed.strip()
     if not text:
         raise _refused("give a host name, such as links.example.com")
-    if len(text) > MAX_TYPED_CHARS or any(char in _NOT_IN_A_HOST or not char.isprintable() for char in text):
+    if len(text) > MAX_TYPED_CHARS or any(
+        char in _NOT_IN_A_HOST or char.isspace() or not char.isprintable() for char in text
+    ):
         raise _refused("a host name only, without a scheme, path, user or spaces (such as links.example.com)")
     if text.startswith("[") or text.count(":") > 1:
         raise _refused("an IP address cannot be a short domain: give a host name")
