@@ -2,9 +2,8 @@
 given (dnslib): what verifies a workspace's domain in the tests and on `make dev`, where no
 public DNS holds the `_shortlink.<domain>` record. Every other name answers NXDOMAIN.
 
-    python -m tools.developers.txt_records --port 5353 \\
-        _shortlink.links.example.test=shortlink-verification=<token>
-    # then run make dev with DNS_RESOLVER=127.0.0.1:5353
+    python -m tools.developers.txt_records _shortlink.links.example.test=shortlink-verification=<token>
+    # on 127.0.0.1:15353, where make dev's DNS_RESOLVER points
 
 The stack's DNS adapter (shortlink.adapters.dns) queries it over UDP like any resolver.
 """
@@ -65,7 +64,7 @@ class TxtServer:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--port", type=int, default=5353)
+    parser.add_argument("--port", type=int, default=15353)
     parser.add_argument("records", nargs="+", metavar="NAME=VALUE", help="a TXT record to answer")
     arguments = parser.parse_args()
     server = TxtServer(arguments.port)
