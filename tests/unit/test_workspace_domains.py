@@ -123,6 +123,8 @@ def test_a_workspace_uses_the_stacks_domains_and_its_own_verified_ones_only():
     assert (domains.domain_named(None), domains.domain_named("go.example")) == ("", "go.example")
     assert claims.reads == 0
     assert domains.domain_named("Links.Acme.test.") == "links.acme.test"
+    claims.held["xn--bcher-kva.example"] = WorkspaceDomain("xn--bcher-kva.example", "acme", "t", NOW, NOW)
+    assert domains.domain_named("bücher.example") == "xn--bcher-kva.example"
     for refused in ("new.acme.test", "links.other.test", "nowhere.test"):
         with pytest.raises(InvalidLinkOption, match="or a verified domain of this workspace"):
             domains.domain_named(refused)

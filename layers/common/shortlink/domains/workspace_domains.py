@@ -11,9 +11,8 @@ from typing import TYPE_CHECKING
 
 from shortlink.domains.errors import DomainNotFound, DomainNotVerified
 from shortlink.domains.model import ShortDomains
-from shortlink.domains.names import record_name
+from shortlink.domains.names import record_name, workspace_domain_name
 from shortlink.errors import InvalidLinkOption
-from shortlink.web.urls import is_valid_domain_name
 
 if TYPE_CHECKING:
     from shortlink.domains.ports import DomainClaims, TxtRecords
@@ -93,10 +92,17 @@ class LinkDomains:
             return self.stack.domain_named(name)
         except InvalidLinkOption as refused:
             assert name is not None  # the default domain is always the stack's
-            wanted = name.strip().lower().removesuffix(".")
+            wanted = _readable(name)
             # A stack without Domains serves every host as its default: no workspace domain there.
-            looked_up = self.stack.names and is_valid_domain_name(wanted)
-            claim = self.claims.claim_of(wanted) if looked_up else None
+            claim = self.claims.claim_of(wanted) if wanted and self.stack.names else None
             if claim is not None and claim.workspace == self.workspace and claim.verified:
                 return claim.name
             raise InvalidLinkOption("domain", f"{refused}, or a verified domain of this workspace") from None
+
+
+def _readable(name: str) -> str | None:
+    """`name` as a workspace's domain is kept (punycode, lower case, ...); None if it cannot be one."""
+    try:
+        return workspace_domain_name(name, ())
+    except InvalidLinkOption:
+        return None
