@@ -1,6 +1,6 @@
-"""A key's own links: read, list, edit, delete and restore (their QR codes, stats and bulk
-changes: the routers of shortlink.api.link_qr, link_stats and link_bulk_changes), and the
-workspace's own domains their links may be on (shortlink.api.domain_routes).
+"""A key's own links: read, list, edit, delete and restore (their QR codes, stats, bulk changes
+and the workspace's own domains: the routers of shortlink.api.link_qr, link_stats,
+link_bulk_changes and domain_routes).
 
 Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
 """
@@ -33,14 +33,7 @@ from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN, LinkView
-from shortlink.wiring import (
-    addresses,
-    api_key_store,
-    link_domains,
-    link_repository,
-    person_access,
-    short_domains,
-)
+from shortlink.wiring import addresses, api_key_store, link_domains, link_repository, person_access, short_domains
 
 logger = Logger()
 tracer = Tracer()

@@ -276,7 +276,9 @@ def test_the_console_domains_page_adds_verifies_moves_and_removes_for_admins_onl
     assert "verified <time" in console.get(PAGE)["body"]
     # The bulk form moves a ticked link there
     link = api.new_link(admin, slug="console-move")
-    ticked = {"csrf": console.csrf(), "selected": ["/console-move"], "action": "move", "to_domain": DOMAIN}
+    ticked: dict[str, str | list[str]] = {
+        "csrf": console.csrf(), "selected": ["/console-move"], "action": "move", "to_domain": DOMAIN,
+    }  # fmt: skip
     assert console.post("/console/links/bulk/changes", ticked)["statusCode"] == 303
     assert services.link_repository().get(f"{DOMAIN}/{link['code']}") is not None
     # Remove asks first, then is refused while the link is live
