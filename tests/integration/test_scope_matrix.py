@@ -30,7 +30,7 @@ from shortlink.access.api_keys import (
     issue_api_key,
 )
 from shortlink.console.sessions import read_session
-from shortlink.domains.workspace_domains import new_domain
+from shortlink.domains.claims import new_domain
 from shortlink.people.invitations import invite
 from shortlink.people.model import ROLES, Membership
 from shortlink.people.roles import scopes_of

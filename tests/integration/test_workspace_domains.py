@@ -18,8 +18,8 @@ from shortlink.access.api_keys import hash_api_key
 from shortlink.adapters.dynamodb.domain_claims import DynamoDomainClaims
 from shortlink.audit.model import AuditEntry
 from shortlink.audit.queries import AuditQuery
+from shortlink.domains.claims import new_domain
 from shortlink.domains.errors import DomainTaken
-from shortlink.domains.workspace_domains import new_domain
 from shortlink.wiring import resources
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials

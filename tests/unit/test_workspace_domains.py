@@ -5,10 +5,11 @@ from datetime import UTC, datetime
 
 import pytest
 
+from shortlink.domains.claims import WorkspaceDomain, new_domain
 from shortlink.domains.errors import DomainNotFound, DomainNotVerified
 from shortlink.domains.model import ShortDomains
 from shortlink.domains.names import MAX_DOMAIN_CHARS, workspace_domain_name
-from shortlink.domains.workspace_domains import LinkDomains, WorkspaceDomain, new_domain, verified_domain
+from shortlink.domains.workspace_domains import LinkDomains, verified_domain
 from shortlink.errors import InvalidLinkOption
 
 STACK = ("sho.rt", "go.example")

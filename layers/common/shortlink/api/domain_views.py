@@ -6,8 +6,8 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
 
+from shortlink.domains.claims import WorkspaceDomain
 from shortlink.domains.names import MAX_TYPED_CHARS
-from shortlink.domains.workspace_domains import WorkspaceDomain
 from shortlink.schemas.links import STRICT_REQUEST
 
 DOMAIN_PATTERN = r"^[^/\s]{1,253}$"  # then read as browsers read hosts (shortlink.domains.names)

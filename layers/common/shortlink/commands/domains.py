@@ -8,17 +8,12 @@ from datetime import datetime
 
 from shortlink.audit.model import Action
 from shortlink.audit.recording import AuditRecorder, RequestOrigin
+from shortlink.domains.claims import WorkspaceDomain, new_domain
 from shortlink.domains.errors import DomainInUse
 from shortlink.domains.model import ShortDomains
 from shortlink.domains.names import workspace_domain_name
 from shortlink.domains.ports import DomainClaims, TxtRecords
-from shortlink.domains.workspace_domains import (
-    MAX_DOMAINS_PER_WORKSPACE,
-    WorkspaceDomain,
-    new_domain,
-    own_domain,
-    verified_domain,
-)
+from shortlink.domains.workspace_domains import MAX_DOMAINS_PER_WORKSPACE, own_domain, verified_domain
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.ports import LinkRepository
 

@@ -3,7 +3,7 @@
 from datetime import datetime
 from typing import Protocol
 
-from shortlink.domains.workspace_domains import WorkspaceDomain
+from shortlink.domains.claims import WorkspaceDomain
 
 
 class DomainClaims(Protocol):

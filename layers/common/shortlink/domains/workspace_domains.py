@@ -4,54 +4,20 @@ beside the stack's domains. A link on one is keyed `<name>/<code>` as on the sta
 domains, so the redirect serves it by that key alone: only a workspace that held the verified
 claim could have written a link under it."""
 
-import secrets
 from dataclasses import dataclass
 from datetime import datetime
-from typing import TYPE_CHECKING
 
+from shortlink.domains.claims import WorkspaceDomain
 from shortlink.domains.errors import DomainNotFound, DomainNotVerified
 from shortlink.domains.model import ShortDomains
-from shortlink.domains.names import record_name, workspace_domain_name
+from shortlink.domains.names import workspace_domain_name
+from shortlink.domains.ports import DomainClaims, TxtRecords
 from shortlink.errors import InvalidLinkOption
 
-if TYPE_CHECKING:
-    from shortlink.domains.ports import DomainClaims, TxtRecords
-
-RECORD_PREFIX = "shortlink-verification="
 MAX_DOMAINS_PER_WORKSPACE = 20
 
 
-@dataclass(frozen=True)
-class WorkspaceDomain:
-    """A workspace's claim on a domain name (canonical: shortlink.domains.names)."""
-
-    name: str
-    workspace: str
-    token: str
-    added_at: datetime
-    verified_at: datetime | None = None
-
-    @property
-    def verified(self) -> bool:
-        return self.verified_at is not None
-
-    @property
-    def record_name(self) -> str:
-        """Where the owner publishes the TXT record."""
-        return record_name(self.name)
-
-    @property
-    def record_value(self) -> str:
-        """What the TXT record holds."""
-        return RECORD_PREFIX + self.token
-
-
-def new_domain(name: str, workspace: str, now: datetime) -> WorkspaceDomain:
-    """A new, unverified claim of `workspace` on `name`, with a fresh token (128 random bits)."""
-    return WorkspaceDomain(name, workspace, secrets.token_urlsafe(16), now)
-
-
-def own_domain(claims: "DomainClaims", workspace: str, name: str) -> WorkspaceDomain:
+def own_domain(claims: DomainClaims, workspace: str, name: str) -> WorkspaceDomain:
     """The workspace's claim on `name`; DomainNotFound when another holds it or none does."""
     claim = claims.claim_of(name)
     if claim is None or claim.workspace != workspace:
@@ -60,7 +26,7 @@ def own_domain(claims: "DomainClaims", workspace: str, name: str) -> WorkspaceDo
 
 
 def verified_domain(
-    claims: "DomainClaims", records: "TxtRecords", workspace: str, name: str, now: datetime
+    claims: DomainClaims, records: TxtRecords, workspace: str, name: str, now: datetime
 ) -> WorkspaceDomain:
     """The workspace's claim on `name`, verified now if its TXT record holds the token (verified
     once, it stays so); DomainNotVerified naming the record otherwise."""
@@ -83,7 +49,7 @@ class LinkDomains:
 
     stack: ShortDomains
     workspace: str
-    claims: "DomainClaims"
+    claims: DomainClaims
 
     def domain_named(self, name: str | None) -> str:
         """The domain a request's `domain` names ("" the default); InvalidLinkOption for one the

@@ -10,8 +10,8 @@ from pynamodb.exceptions import DoesNotExist, PynamoDBException
 from pynamodb.models import Model
 
 from shortlink.adapters.dynamodb.bound_models import TableMeta, bound_model, error_code, unavailable
+from shortlink.domains.claims import WorkspaceDomain
 from shortlink.domains.errors import DomainNotFound, DomainTaken
-from shortlink.domains.workspace_domains import WorkspaceDomain
 
 DOMAIN = "domain"
 
