@@ -131,9 +131,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:GetItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
-                "dynamodb:PutItem",  # its audit entries, QR styles
+                "dynamodb:PutItem",  # its audit entries, QR styles, domain claims, a moved link
                 "dynamodb:BatchGetItem",  # a bulk change's links
                 "dynamodb:DeleteItem",  # a bulk change's idempotency record when its change fails; a QR style dropped
+                "dynamodb:Scan",  # a workspace's own domains, listed as its members are
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -1188,6 +1189,8 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/invitations/*",
         "/workspace",
         "/workspaces",
+        "/domains",
+        "/domains/*",
         "/clicks/*",
         "/scim/*",
         "/console",

@@ -21,6 +21,7 @@ from shortlink.audit.queries import AuditQuery
 from shortlink.domains.claims import new_domain
 from shortlink.domains.errors import DomainTaken
 from shortlink.wiring import resources
+from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials
 from tests.integration.test_audit_log import dynalite
@@ -112,6 +113,9 @@ def test_a_domain_verified_through_dns_takes_its_workspaces_links_and_no_one_els
     link = api.new_link(a, url="https://example.com/acme", slug="spring", domain=DOMAIN)
     assert (link["domain"], link["short_url"]) == (DOMAIN, f"https://{DOMAIN}/spring")
     assert api.follow("spring", host=DOMAIN).headers["location"] == "https://example.com/acme"
+    with recording_aws_calls() as calls:  # a cached hit on it reads nothing, as on any domain
+        assert api.follow("spring", host=DOMAIN).status == 302
+    assert [call for call in calls.counts() if call[0] == "dynamodb"] == []
     assert api.follow("spring", host="sho.rt").status == 404
     # B cannot claim it, nor create a link on it; B's own link is never served on A's host
     taken = {"error": "domain_taken", "message": f"domain {DOMAIN}: another workspace has claimed it"}
