@@ -28,6 +28,7 @@ from shortlink.console import (
     security,
     sign_in,
     sso,
+    sso_setup,
     stats,
     two_step,
     workspace_settings,
@@ -60,6 +61,7 @@ for area in (
     audit,
     workspace_settings,
     scim_tokens,
+    sso_setup,
     scim_api,
 ):
     app.include_router(area.router)

@@ -109,6 +109,8 @@ ROUTES += [
     "/console/security/totp/off",
     "/console/security/recovery-codes",
     "/console/workspace",
+    "/console/sso",
+    "/console/workspace/sso",
 ]
 # Any other path: percent-encoded bytes (invalid UTF-8, dots, slashes) under each route's prefix.
 RAW_PATHS = st.builds(
