@@ -153,7 +153,8 @@ def test_an_owner_sets_oidc_up_tests_it_turns_it_on_and_a_person_joins_with_the_
     # And the sign-in page's email form leads nowhere yet
     assert Browser(handlers).get("/console/sso", {"email": "ada@example.com"})["statusCode"] == 404
     # When the owner tests the sign-in, as someone else at the provider: refused, not tested
-    started = owners.post(f"{PAGE}/test")
+    assert owners.get(f"{PAGE}/test")["statusCode"] == 403  # without the session's token (another site's link)
+    started = owners.get(f"{PAGE}/test", {"csrf": owners.csrf()})
     assert started["statusCode"] == 302
     refused = owners.request(
         "GET", "/console/sso/callback", query=at_the_provider(started["headers"]["Location"], "eve@example.com")
@@ -161,7 +162,7 @@ def test_an_owner_sets_oidc_up_tests_it_turns_it_on_and_a_person_joins_with_the_
     assert refused["statusCode"] == 403
     assert 'id="sso-on"' not in owners.get(PAGE)["body"]
     # When they test it as themself
-    started = owners.post(f"{PAGE}/test")
+    started = owners.get(f"{PAGE}/test", {"csrf": owners.csrf()})
     back = owners.request(
         "GET", "/console/sso/callback", query=at_the_provider(started["headers"]["Location"], owner.email)
     )
@@ -172,7 +173,10 @@ def test_an_owner_sets_oidc_up_tests_it_turns_it_on_and_a_person_joins_with_the_
     # When a person of example.com signs in from the sign-in page by their email
     person = Browser(handlers)
     assert 'id="sso-email"' in person.get("/console/sign-in")["body"]
-    started = person.get("/console/sso", {"email": "Ada@Example.com"})
+    found = person.get("/console/sso", {"email": "Ada@Example.com"})
+    link = f'href="/console/sso?workspace={workspace}" id="sso-workspace-sign-in">Sign in with Example Corp<'
+    assert link in found["body"]
+    started = person.get("/console/sso", {"workspace": workspace})
     assert started["statusCode"] == 302
     assert parse_qs(urlsplit(started["headers"]["Location"]).query)["identity_provider"] == [name]
     landed = person.request(
@@ -252,8 +256,9 @@ def test_only_owners_see_and_change_the_single_sign_on_settings(handlers, sso, w
         person, password = pool.member(f"{role}-sso@example.com", workspace, role)
         browser = signed_in(handlers, person.email, password)
         assert browser.get(PAGE)["statusCode"] == 403
-        for path in (PAGE, f"{PAGE}/test", f"{PAGE}/on", f"{PAGE}/off", f"{PAGE}/remove"):
+        for path in (PAGE, f"{PAGE}/on", f"{PAGE}/off", f"{PAGE}/remove"):
             assert browser.post(path, oidc_form(base))["statusCode"] == 403, (role, path)
+        assert browser.get(f"{PAGE}/test", {"csrf": browser.csrf()})["statusCode"] == 403
     assert services.sso_setups().get(workspace) is None
 
 

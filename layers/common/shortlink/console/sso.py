@@ -8,7 +8,7 @@ pool is kept or reaches the page: the console's own session cookie is all."""
 
 import hashlib
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import urlencode, urlsplit
 
 from aws_lambda_powertools import Logger
 from aws_lambda_powertools.event_handler import Response
@@ -125,22 +125,15 @@ def turned_on_setup(workspace_id: str) -> ProviderSetup:
     return setup
 
 
-def chosen_setup() -> ProviderSetup | None:
-    """The workspace provider this sign-in asks for: by the email typed on the sign-in page (its
-    domain) or by the workspace's sign-in link; None for the deploy-time provider."""
-    parameters = current_event().query_string_parameters or {}
-    email, workspace = parameters.get("email", "").strip(), parameters.get("workspace", "").strip()
-    if email:
-        domain = email.rpartition("@")[2].lower().removesuffix(".")
-        if "@" not in email or not domain or len(email) > 254:
-            raise Refused(400, "Type your work email address (name@example.com) to sign in with single sign-on.")
-        owner = sso_setups().domain_owner(domain) if sso_settings().managed_login else None
-        if owner is None:
-            raise Refused(404, f"No workspace signs in {domain} addresses with single sign-on: use your password.")
-        return turned_on_setup(owner)
-    if workspace:
-        return turned_on_setup(workspace[:128])
-    return None
+def setup_of_email(email: str) -> ProviderSetup:
+    """The turned-on provider of the workspace whose set-up names this address's domain."""
+    domain = email.rpartition("@")[2].lower().removesuffix(".")
+    if "@" not in email or not domain or len(email) > 254:
+        raise Refused(400, "Type your work email address (name@example.com) to sign in with single sign-on.")
+    owner = sso_setups().domain_owner(domain) if sso_settings().managed_login else None
+    if owner is None:
+        raise Refused(404, f"No workspace signs in {domain} addresses with single sign-on: use your password.")
+    return turned_on_setup(owner)
 
 
 def redirect(location: str, cookies: list[Cookie] | None = None) -> Response[Any]:
@@ -149,7 +142,15 @@ def redirect(location: str, cookies: list[Cookie] | None = None) -> Response[Any
 
 @router.get(SSO_PATH)
 def start_sign_in() -> Response[Any]:
-    setup = chosen_setup()
+    parameters = current_event().query_string_parameters or {}
+    if email := parameters.get("email", "").strip():
+        # The sign-in page's form lands here, and a form may not be sent on to another site (the
+        # pages' form-action 'self'): a page with the link to the provider's sign-in answers it.
+        found = setup_of_email(email)
+        link = f"{SSO_PATH}?{urlencode({'workspace': found.workspace_id})}"
+        return page("sso_continue.html", label=found.button_label, link=link)
+    workspace = parameters.get("workspace", "").strip()
+    setup = turned_on_setup(workspace[:128]) if workspace else None
     if setup is None:
         configured()
     # The sign-in's cookie must be set on the host the managed login sends the browser back to.

@@ -136,10 +136,14 @@ def save() -> Response[Any]:
     return done(actor, "sso.provider_saved", "saved")
 
 
-@router.post(f"{PATH}/test")
+@router.get(f"{PATH}/test")
 def test_sign_in() -> Response[Any]:
-    """The owner signs in through the saved provider: back signed in as themself, it is tested."""
-    _, _, actor = posted_by_session(OWNERSHIP)
+    """The owner signs in through the saved provider: back signed in as themself, it is tested.
+    A link (the pages' form-action 'self' stops a form's redirect to another site), carrying the
+    session's CSRF token, so that no other site's page starts an owner's test."""
+    current, actor = requiring(OWNERSHIP)
+    if not current.accepts_csrf(query("csrf"), console_session_secret()):
+        raise Refused(403, "the link's security token is missing or stale: reload the page and retry")
     available()
     setup = sso_setups().get(actor.workspace_id)
     if setup is None:
