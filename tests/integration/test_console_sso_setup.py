@@ -266,6 +266,10 @@ def test_the_adapter_changes_the_clients_providers_and_keeps_every_other_setting
     pool, base = sso
     providers = CognitoIdentityProviders(pool.local.user_pool_id, services.sso_settings().client_id)
     before = client_of(pool)
+    # What each UpdateUserPoolClient carries (moto merges an update's fields; Cognito resets those left out)
+    sent: list[dict[str, Any]] = []
+    events = providers._client.meta.events
+    events.register("provide-client-params.cognito-idp.UpdateUserPoolClient", lambda params, **_: sent.append(params))
     details = {"client_id": "c", "client_secret": "s", "oidc_issuer": f"{base}/idp", "authorize_scopes": "openid"}
     assert providers.put("ws-a", "OIDC", details, "email") is True
     providers.allow("ws-a")
@@ -281,6 +285,13 @@ def test_the_adapter_changes_the_clients_providers_and_keeps_every_other_setting
     assert {k: v for k, v in after.items() if k not in changing} == {
         k: v for k, v in before.items() if k not in changing
     }
+    # Each update sent every field of the client that the operation takes, as described
+    takes = set(providers._client.meta.service_model.operation_model("UpdateUserPoolClient").input_shape.members)
+    expected = {name: value for name, value in before.items() if name in takes and name != "SupportedIdentityProviders"}
+    assert len(sent) == 2
+    assert {"CallbackURLs", "AllowedOAuthFlows", "TokenValidityUnits", "IdTokenValidity"} <= set(expected)
+    for params in sent:
+        assert {name: value for name, value in params.items() if name != "SupportedIdentityProviders"} == expected
 
 
 def test_the_fetch_follows_no_redirect_and_reads_no_more_than_allowed():
