@@ -133,6 +133,39 @@ def test_documents_that_are_not_what_they_claim_are_refused():
         saml_entity_id(METADATA.replace("IDPSSODescriptor", "SPSSODescriptor"))
 
 
+def test_managed_login_alone_lets_owners_set_providers_up_without_a_deploy_time_button():
+    from shortlink.errors import ConfigurationError
+    from shortlink.settings.sso import SsoSettings
+
+    login = {
+        "SSO_LOGIN_URL": "https://p.auth",
+        "SSO_CLIENT_ID": "c",
+        "SSO_ISSUER": "https://i",
+        "PUBLIC_BASE_URL": "https://s",
+    }
+    settings = SsoSettings.from_env(login)
+    assert (settings.managed_login, settings.enabled, settings.documents_allow_loopback) == (True, False, False)
+    with pytest.raises(ConfigurationError, match="SSO_CLIENT_ID"):
+        SsoSettings.from_env({**login, "SSO_CLIENT_ID": ""})
+    assert not SsoSettings.from_env({}).managed_login
+
+
+@pytest.mark.parametrize(
+    ("typed", "kept"),
+    [
+        ("Example.COM.", "example.com"),
+        ("bücher.de", "xn--bcher-kva.de"),
+        ("a..b", None),
+        ("localhost", None),
+        ("\udc80.com", None),
+    ],
+)
+def test_an_email_domain_is_kept_in_one_form_or_refused(typed, kept):
+    from shortlink.sso.setup_form import email_domain
+
+    assert email_domain(typed) == kept
+
+
 @pytest.mark.parametrize("workspace", ["acme", "0123456789ab", "a" * 40, "team_one", "équipe"])
 def test_a_workspaces_provider_name_keeps_to_cognitos_rules_and_is_stable(workspace):
     name = provider_name_for(workspace)

@@ -32,6 +32,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -267,11 +268,17 @@ def pool_providers(cognito: Any, pool_id: str, client_id: str) -> PoolProviders:
     return listed
 
 
+@cache
+def sso_client_properties() -> dict[str, Any]:
+    """sso.yaml's SsoClient as its template gives it (read once: SAM's reader takes a while)."""
+    from tools.developers.devstack.template import LocalTemplate
+
+    return dict(LocalTemplate.load(ROOT / "sso.yaml").properties("SsoClient"))
+
+
 def create_sso_client(cognito: Any, pool_id: str, callback: str, provider: str, base: str) -> str:
     """sso.yaml's SsoClient in the local pool (its properties read from sso.yaml), listing the
     deploy-time test provider, made first in the pool as an OIDC provider of the stand-in."""
-    from tools.developers.devstack.template import LocalTemplate
-
     details = {"client_id": "local", "client_secret": "local", "oidc_issuer": f"{base}/idp"}
     with contextlib.suppress(cognito.exceptions.DuplicateProviderException):  # a pool the regions share
         cognito.create_identity_provider(
@@ -281,8 +288,7 @@ def create_sso_client(cognito: Any, pool_id: str, callback: str, provider: str, 
             ProviderDetails={**details, "authorize_scopes": "openid email profile", "attributes_request_method": "GET"},
             AttributeMapping={"email": "email"},
         )
-    properties = LocalTemplate.load(ROOT / "sso.yaml").properties("SsoClient")
-    given = {key: value for key, value in properties.items() if key not in ("UserPoolId", "Metadata")}
+    given = {key: value for key, value in sso_client_properties().items() if key not in ("UserPoolId", "Metadata")}
     request = {
         **given,
         "ClientName": LOCAL_CLIENT_ID,

@@ -40,6 +40,7 @@ from shortlink.sso.login_state import (
 )
 from shortlink.sso.provider_setup import ProviderSetup, SsoSetupState
 from shortlink.sso.refusals import LoginServiceUnavailable, SsoRefused
+from shortlink.sso.setup_form import email_domain
 from shortlink.sso.setup_steps import record_test
 from shortlink.wiring import (
     attempt_log,
@@ -58,6 +59,8 @@ SSO_PATH = "/console/sso"
 SETUP_PATH = "/console/workspace/sso"
 INVITATION_COOKIE = "console_sso_invitation"
 MAX_QUERY_CHARS = 320
+MAX_EMAIL_CHARS = 254
+MAX_WORKSPACE_CHARS = 128
 
 logger = Logger()
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
@@ -127,8 +130,8 @@ def turned_on_setup(workspace_id: str) -> ProviderSetup:
 
 def setup_of_email(email: str) -> ProviderSetup:
     """The turned-on provider of the workspace whose set-up names this address's domain."""
-    domain = email.rpartition("@")[2].lower().removesuffix(".")
-    if "@" not in email or not domain or len(email) > 254:
+    domain = email_domain(email.rpartition("@")[2]) if "@" in email and len(email) <= MAX_EMAIL_CHARS else None
+    if domain is None:
         raise Refused(400, "Type your work email address (name@example.com) to sign in with single sign-on.")
     owner = sso_setups().domain_owner(domain) if sso_settings().managed_login else None
     if owner is None:
@@ -150,7 +153,9 @@ def start_sign_in() -> Response[Any]:
         link = f"{SSO_PATH}?{urlencode({'workspace': found.workspace_id})}"
         return page("sso_continue.html", label=found.button_label, link=link)
     workspace = parameters.get("workspace", "").strip()
-    setup = turned_on_setup(workspace[:128]) if workspace else None
+    if workspace and not (len(workspace) <= MAX_WORKSPACE_CHARS and workspace.isascii() and workspace.isprintable()):
+        raise Refused(404, "Single sign-on is not on for this workspace: sign in with your password.")
+    setup = turned_on_setup(workspace) if workspace else None
     if setup is None:
         configured()
     # The sign-in's cookie must be set on the host the managed login sends the browser back to.

@@ -60,22 +60,25 @@ def _checked_url(url: str, field: str, errors: dict[str, str], policy: Destinati
     return href
 
 
+def email_domain(name: str) -> str | None:
+    """A domain of email addresses as kept (lower case, IDN as its ASCII form), or None if it is none."""
+    try:
+        ascii_name = name.strip().lower().removeprefix("@").removesuffix(".").encode("idna").decode("ascii")
+    except UnicodeError:
+        return None
+    labels = ascii_name.split(".")
+    if len(labels) < 2 or len(ascii_name) > MAX_DOMAIN_CHARS:
+        return None
+    if not all(label and len(label) <= 63 and label.replace("-", "").isalnum() for label in labels):
+        return None
+    return ascii_name
+
+
 def _domains(text: str, errors: dict[str, str]) -> tuple[str, ...]:
     found: list[str] = []
     for word in text.replace(",", " ").split():
-        name = word.strip().lower().removeprefix("@").removesuffix(".")
-        try:
-            ascii_name = name.encode("idna").decode("ascii")
-        except UnicodeError:
-            ascii_name = ""
-        labels = ascii_name.split(".")
-        if (
-            len(labels) < 2
-            or len(ascii_name) > MAX_DOMAIN_CHARS
-            or not all(
-                label and len(label) <= 63 and label.replace("-", "").isalnum() and label.isascii() for label in labels
-            )
-        ):
+        ascii_name = email_domain(word)
+        if ascii_name is None:
             errors["email_domains"] = f"email domains: {word[:80]!r} is not a domain name (e.g. example.com)"
             return ()
         if ascii_name not in found:
