@@ -18,6 +18,9 @@ export AWS_DEFAULT_REGION ?= us-east-1
 # Unit, integration and e2e tests run on this many pytest-xdist workers (a module's tests stay on one).
 TEST_WORKERS ?= auto
 PARALLEL := -n $(TEST_WORKERS) --dist loadfile
+# e2e workers spend much of their time waiting on a stack, a browser or a replication lag: one
+# more than the cores keeps the machine busy (TEST_WORKERS, when set, sets this too).
+E2E_WORKERS ?= $(if $(filter auto,$(TEST_WORKERS)),$(shell echo $$(( $$(nproc) + 1 ))),$(TEST_WORKERS))
 
 LOAD_VENV := .venv-load
 CHECKOV_VENV := .venv-checkov
@@ -26,7 +29,7 @@ CLIENT_VENV := .venv-client
 # Node as tools/developers/devstack/edge_host.mjs runs the edge function (vm modules: a context of its own).
 NODE_VM := node --experimental-vm-modules --no-warnings
 
-.PHONY: dev check test lint unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
+.PHONY: dev check test bootstrap lint lint-code lint-templates unit integration e2e browser bench load build deploy delete secrets cost clean admin sam-local openapi
 
 $(BIN)/.installed: requirements/dev.txt requirements/dev-constraints.txt layers/common/requirements.txt
 	@test -n "$(PYTHON)" || { echo "Python 3.11+ is required"; exit 1; }
@@ -41,7 +44,14 @@ venv: $(BIN)/.installed
 dev: venv
 	$(PY) -m tools.developers.devstack
 
-test: lint unit integration e2e
+# The virtualenvs, npm packages and browser install side by side (they wait on the network and
+# the disk more than on a core), then the suites run one after the other.
+test: bootstrap
+	$(MAKE) --no-print-directory lint unit integration e2e
+
+bootstrap:
+	$(MAKE) --no-print-directory -j4 venv $(CHECKOV_VENV)/.installed $(FUZZ_VENV)/.installed \
+		$(CLIENT_VENV)/.installed node_modules/.installed browser
 
 # What you run while you work, in under 3 minutes: lint, unit, and the integration tests not
 # marked slow (the ones that take seconds of a machine or more; `make test` runs them, and e2e).
@@ -53,13 +63,19 @@ $(CHECKOV_VENV)/.installed: requirements/checkov.txt requirements/checkov-constr
 	$(CHECKOV_VENV)/bin/python -m pip install --quiet -r requirements/checkov.txt -c requirements/checkov-constraints.txt
 	@touch $@
 
+# The code's checks and the templates' checks run side by side: each is mostly one core.
 lint: venv $(CHECKOV_VENV)/.installed
+	$(MAKE) --no-print-directory -j2 lint-code lint-templates
+
+lint-code: venv
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy layers/common/shortlink layers/common/package_layer.py tools tests $(FUNCTIONS)
 	$(BIN)/lint-imports --no-cache
 	$(PY) -m tools.developers.module_sizes
+
+lint-templates: venv $(CHECKOV_VENV)/.installed
 	@for t in $(TEMPLATES); do $(BIN)/sam validate --lint --template $$t || exit 1; done
 	$(CHECKOV_VENV)/bin/checkov --config-file .checkov.yaml $(addprefix --file ,$(TEMPLATES))
 
@@ -72,7 +88,7 @@ integration: venv node_modules/.installed
 	$(PY) -m pytest $(PARALLEL) tests/integration
 
 e2e: venv browser node_modules/.installed $(FUZZ_VENV)/.installed $(CLIENT_VENV)/.installed
-	$(PY) -m pytest $(PARALLEL) tests/e2e
+	$(PY) -m pytest -n $(E2E_WORKERS) --dist loadfile tests/e2e
 
 # dynalite (npm, pinned by package-lock.json): the e2e tests run once more with it serving DynamoDB,
 # since it refuses what DynamoDB refuses and moto lets pass, and the integration tests of concurrent

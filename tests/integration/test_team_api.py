@@ -12,6 +12,9 @@ import pytest
 from shortlink import wiring as services
 from shortlink.access.api_keys import LINKS_READ, MEMBERS_READ, MEMBERS_WRITE, STATS_READ, issue_api_key
 from shortlink.audit.queries import AuditQuery
+from shortlink.people.errors import InvitationNotValid
+from shortlink.people.invitations import accept
+from shortlink.people.model import Person
 from tests.events import http_event
 from tests.integration.people import Pool, user_pool_in
 
@@ -154,3 +157,41 @@ def test_a_key_with_the_members_scopes_manages_only_roles_it_holds_and_a_person_
     assert services.memberships().role_in(created["workspace_id"], person.subject) == "owner"
     assert founder("POST", "/workspaces", body={"name": ""})[0] == 422
     assert as_key("POST", "/workspaces", body={"name": "by key"})[0] == 401  # people only
+
+
+def test_an_invitation_grants_nothing_once_the_admin_who_made_it_is_demoted_or_removed(handlers, pool, monkeypatch):
+    owner, owner_password = pool.member("boss@example.com", WORKSPACE, "owner")
+    admin, admin_password = pool.member("adm@example.com", WORKSPACE, "admin")
+    for name in ("PEOPLE_PRINT_INVITATIONS", "PEOPLE_POOL_SENDS_INVITATIONS", "PEOPLE_INVITATIONS_FROM"):
+        monkeypatch.setenv(name, "")
+    services.reset()
+    by_admin, by_owner = (
+        Api(handlers, pool.access_token(admin.email, admin_password)),
+        Api(handlers, pool.access_token(owner.email, owner_password)),
+    )
+
+    def token_of(api: Api, email: str) -> str:
+        status, made = api("POST", "/invitations", body={"email": email, "role": "editor"})
+        assert status == 201, made
+        return str(made["link"]).rsplit("/", 1)[-1]
+
+    # Given invitations the admin sent, and one the owner sent
+    demoted_first, removed_first, owners = (
+        token_of(by_admin, "x@example.com"),
+        token_of(by_admin, "y@example.com"),
+        token_of(by_owner, "z@example.com"),
+    )
+    # When the owner makes the admin a viewer, the admin's invitation lets nobody in
+    assert by_owner("PATCH", f"/members/{admin.subject}", "/members/{subject}", {"role": "viewer"}) == (204, None)
+    now = datetime.now(UTC)
+    with pytest.raises(InvitationNotValid, match=r"adm@example\.com may no longer invite"):
+        accept(services.invitations(), services.memberships(), demoted_first, Person("sub-x", "x@example.com"), now)
+    # nor after they are removed
+    assert by_owner("DELETE", f"/members/{admin.subject}", "/members/{subject}") == (204, None)
+    with pytest.raises(InvitationNotValid, match="may no longer invite"):
+        accept(services.invitations(), services.memberships(), removed_first, Person("sub-y", "y@example.com"), now)
+    assert services.memberships().role_in(WORKSPACE, "sub-x") is None
+    assert services.memberships().role_in(WORKSPACE, "sub-y") is None
+    # while the owner's still does
+    accept(services.invitations(), services.memberships(), owners, Person("sub-z", "z@example.com"), now)
+    assert services.memberships().role_in(WORKSPACE, "sub-z") == "editor"

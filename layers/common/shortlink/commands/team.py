@@ -164,7 +164,7 @@ class TeamCommands:
         stores, actor = self._stores, self._actor
         role = checked_role(role_name)
         invitation, token = invite(
-            stores.invitations, actor.scopes, actor.label, actor.workspace_id, email, role, self._now
+            stores.invitations, actor.scopes, actor.label, actor.workspace_id, email, role, self._now, actor.maker
         )
         link = link_of(token)
         try:

@@ -5,11 +5,11 @@ import hashlib
 import secrets
 from datetime import datetime, timedelta
 
-from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved
+from shortlink.people.errors import InvitationForAnother, InvitationNotValid, MemberRemoved, RoleNotGrantable
 from shortlink.people.members import checked_email, join_on_first_sign_in
 from shortlink.people.model import Invitation, Membership, Person, Role
 from shortlink.people.ports import Invitations, Memberships
-from shortlink.people.roles import require_manage
+from shortlink.people.roles import require_manage, scopes_of
 
 INVITATION_LIFETIME = timedelta(days=7)
 TOKEN_BYTES = 32
@@ -28,14 +28,18 @@ def invite(
     email: str,
     role: Role,
     now: datetime,
+    inviter_subject: str = "",
 ) -> tuple[Invitation, str]:
     """A new invitation and its token (for the link in the message, never stored): the inviter
-    must be able to manage `role`."""
+    must be able to manage `role`; `inviter_subject` (the person they act for) must still be
+    when it is taken."""
     address = checked_email(email)
     require_manage(manager_scopes, role)
     token = secrets.token_urlsafe(TOKEN_BYTES)
     token_hash = hash_token(token)
-    invitation = Invitation(token_hash[:12], workspace_id, address, role, inviter, now, now + INVITATION_LIFETIME)
+    invitation = Invitation(
+        token_hash[:12], workspace_id, address, role, inviter, now, now + INVITATION_LIFETIME, inviter_subject
+    )
     invitations.add(token_hash, invitation)
     return invitation, token
 
@@ -63,8 +67,9 @@ def accept(
     already keeps the role they have: the invitation is spent all the same; a person removed
     from the workspace before it was made is let in again, one removed after it is not). The
     new membership, or the invitation if they were a member; InvitationNotValid if it is
-    unknown, spent, expired or older than the person's removal, InvitationForAnother (and it
-    stays open) if it was sent to another address than the person's."""
+    unknown, spent, expired or older than the person's removal, or if the person who made it
+    has since been removed or may no longer grant its role (it is spent then);
+    InvitationForAnother (and it stays open) if it was sent to another address than the person's."""
     if not 0 < len(token) <= MAX_TOKEN_CHARS:
         raise InvitationNotValid("no such invitation")
     token_hash = hash_token(token)
@@ -74,6 +79,7 @@ def accept(
     invitation = invitations.take(token_hash, now)
     if invitation is None:
         raise InvitationNotValid("this invitation is unknown, was used already, or has expired")
+    _require_inviter_still_may_grant(memberships, invitation)
     try:
         joined = join_on_first_sign_in(
             memberships,
@@ -87,3 +93,21 @@ def accept(
     except MemberRemoved as removed:
         raise InvitationNotValid(f"this invitation is older than your removal: {removed}") from removed
     return joined or invitation
+
+
+def _require_inviter_still_may_grant(memberships: Memberships, invitation: Invitation) -> None:
+    """An invitation carries its maker's authority only while they hold it: one made by an admin
+    who was removed or demoted since grants nothing."""
+    if not invitation.inviter_subject:
+        return
+    # At home: a removal made a moment ago, in another region, counts.
+    inviter = memberships.membership_in(invitation.workspace_id, invitation.inviter_subject, fresh=True)
+    refused = InvitationNotValid(
+        f"{invitation.invited_by} may no longer invite to this workspace as {invitation.role}: ask for a new invitation"
+    )
+    if inviter is None:
+        raise refused
+    try:
+        require_manage(scopes_of(inviter.role), invitation.role)
+    except RoleNotGrantable:
+        raise refused from None

@@ -56,3 +56,7 @@ class Invitation:
     invited_by: str  # the inviter's label
     created_at: datetime
     expires_at: datetime
+    # The person the inviter acted for: their authority is checked again when it is taken.
+    # Empty for a key that acts for nobody (the stack's first key), and for invitations made
+    # before this was kept.
+    inviter_subject: str = ""

@@ -51,6 +51,7 @@ class InvitationItem(Model):
     email = UnicodeAttribute(attr_name="email")
     role = UnicodeAttribute(attr_name="role")
     invited_by = UnicodeAttribute(attr_name="invited_by")
+    inviter_subject = UnicodeAttribute(null=True, attr_name="inviter_subject")
     created_at = UTCDateTimeAttribute(attr_name="created_at")
     expires_at = UTCDateTimeAttribute(attr_name="invitation_expires_at")
     taken = BooleanAttribute(default=False, attr_name="taken")
@@ -95,6 +96,7 @@ def _invitation(item: InvitationItem) -> Invitation:
         item.invited_by,
         item.created_at,
         item.expires_at,
+        item.inviter_subject or "",
     )
 
 
@@ -280,6 +282,7 @@ class DynamoInvitations:
             email=invitation.email,
             role=invitation.role,
             invited_by=invitation.invited_by,
+            inviter_subject=invitation.inviter_subject or None,
             created_at=invitation.created_at,
             expires_at=invitation.expires_at,
             taken=False,
