@@ -240,10 +240,21 @@ class Fakes:
 @pytest.mark.parametrize("failing", ["fetch", "save"])
 def test_a_save_that_fails_leaves_no_provider_made_and_nothing_kept(failing):
     fakes = Fakes(failing)
-    request = setup_request(OIDC, None, DestinationPolicy())
+    request = setup_request({**OIDC, "email_domains": "example.com"}, None, DestinationPolicy())
     with pytest.raises(SsoSetupInvalid):
         save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes)
     assert (fakes.made, fakes.listed, fakes.kept) == ({}, [], {})
     working = Fakes()
     saved = save_setup(request, "acme", "o@example.com", AT, working, working, working)
     assert (working.made, working.listed, saved.on) == ({"ws-acme": "OIDC"}, ["ws-acme"], False)
+
+
+def test_an_owner_names_only_the_domain_of_their_own_address():
+    # No one sends another company's people to a provider of their choosing
+    fakes = Fakes()
+    request = setup_request(OIDC, None, DestinationPolicy())  # example.com and example.org
+    with pytest.raises(SsoSetupInvalid, match=r"example\.org is not the domain of your own address"):
+        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes)
+    with pytest.raises(SsoSetupInvalid, match="name only yours"):
+        save_setup(request, "acme", "deploy bot", AT, fakes, fakes, fakes)  # a key's session: no address
+    assert (fakes.made, fakes.kept) == ({}, {})

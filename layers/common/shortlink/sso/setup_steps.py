@@ -25,7 +25,7 @@ from shortlink.sso.provider_setup import (
     turned_off,
     turned_on,
 )
-from shortlink.sso.setup_form import SetupRequest
+from shortlink.sso.setup_form import SetupRequest, email_domain
 
 OIDC_SCOPES = "openid email profile"
 
@@ -104,8 +104,14 @@ def provider_details(request: SetupRequest, documents: ProviderDocuments) -> dic
     return {}  # the same protocol again without metadata: the provider keeps its own
 
 
-def _taken_domains(request: SetupRequest, workspace_id: str, setups: ProviderSetups) -> None:
+def _claimable_domains(request: SetupRequest, workspace_id: str, owner_email: str, setups: ProviderSetups) -> None:
+    """Each email domain is the saving owner's own (their address is at it: no one sends another
+    company's people to a provider of their choosing) and no other workspace's."""
+    own = email_domain(owner_email.rpartition("@")[2]) if "@" in owner_email else None
     for domain in request.email_domains:
+        if domain != own:
+            problem = f"email domains: {domain} is not the domain of your own address; name only {own or 'yours'}"
+            raise SsoSetupInvalid({"email_domains": problem})
         if setups.domain_owner(domain) not in (None, workspace_id):
             raise SsoSetupInvalid({"email_domains": f"email domains: {domain} is another workspace's"}, 409)
 
@@ -119,9 +125,10 @@ def save_setup(
     providers: IdentityProviders,
     setups: ProviderSetups,
 ) -> ProviderSetup:
-    """The workspace's set-up saved as `request` asks, not yet on (a new version to test)."""
+    """The workspace's set-up saved as `request` asks by the owner `by` (their email), not yet on
+    (a new version to test)."""
     current = setups.get(workspace_id)
-    _taken_domains(request, workspace_id, setups)
+    _claimable_domains(request, workspace_id, by, setups)
     details = provider_details(request, documents)
     fields = ProviderSetup(
         workspace_id,
