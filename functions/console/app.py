@@ -32,6 +32,7 @@ from shortlink.console import (
     stats,
     two_step,
     workspace_settings,
+    workspaces,
 )
 from shortlink.console.pages import page
 from shortlink.console.plumbing import Refused
@@ -60,6 +61,7 @@ for area in (
     two_step,
     audit,
     workspace_settings,
+    workspaces,
     scim_tokens,
     sso_setup,
     scim_api,

@@ -13,9 +13,7 @@ def shown(browser: Any, element_id: str) -> Any:
 
 
 def fill(browser: Any, element_id: str, text: str) -> None:
-    """Type `text` into the field `element_id`, replacing what it held."""
-    from selenium.webdriver.common.by import By
-
-    field = browser.find_element(By.ID, element_id)
+    """Type `text` into the field `element_id` once the page shows it, replacing what it held."""
+    field = shown(browser, element_id)
     field.clear()
     field.send_keys(text)

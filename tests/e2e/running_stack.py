@@ -214,7 +214,7 @@ class RunningStack:
     def request(self, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> Response:
         return http_request(self.port, method, path, body, headers)
 
-    def stop(self, sig: int = 15, timeout: float = 20) -> int:
+    def stop(self, sig: int = 15, timeout: float = 60) -> int:
         if self.process.poll() is None:
             self.process.send_signal(sig)
         return self.process.wait(timeout=timeout)

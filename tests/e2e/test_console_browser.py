@@ -21,6 +21,7 @@ from tests.e2e.test_password_page_browser import (  # the same browser and desti
     browser,
     destination,
 )
+from tests.qr_decoding import logo_file
 
 ROOT = Path(__file__).resolve().parents[2]
 AXE = ROOT / "node_modules/axe-core/axe.min.js"
@@ -72,7 +73,9 @@ def follow_with_password(stack: Any, code: str, password: str) -> str:
     return str(answer.headers["location"])
 
 
-def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_signs_out(stack, browser, destination):
+def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_signs_out(
+    stack, browser, destination, tmp_path
+):
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -169,12 +172,15 @@ def test_a_marketer_signs_in_creates_follows_reads_edits_deletes_restores_and_si
     assert browser.find_elements(By.CSS_SELECTOR, "#world-map path[data-country='DE'].level-4")  # the map's shade
     accessible(browser, "link")
 
-    # Style its QR code (the colour pickers set as a person's pick would), then see it drawn.
+    # Style its QR code (the colour pickers set as a person's pick would, a logo file chosen), then see it drawn.
     browser.execute_script("document.getElementById('qr-dark').value = '#1a237e'")
+    logo = tmp_path / "logo.png"
+    logo.write_bytes(logo_file("PNG"))
+    browser.find_element(By.ID, "qr-logo-file").send_keys(str(logo))
     save = browser.find_element(By.ID, "qr-save")
     save.click()
     WebDriverWait(browser, 30).until(expected_conditions.staleness_of(save))  # the page after the post
-    assert "this link's own" in shown("qr-source").text
+    assert "this link's own, with a logo" in shown("qr-source").text
     assert browser.execute_script("return document.getElementById('qr').naturalWidth") > 0
 
     # The list sorted by people's clicks over 7 days: its sparkline says the click (today's, last).

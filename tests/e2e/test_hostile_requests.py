@@ -96,7 +96,7 @@ QUERY = st.lists(
 ).map(b"&".join)
 ROUTES = ["/{code}", "/", "/robots.txt", "/.well-known/assetlinks.json", "/console", "/console/links"]
 # People's routes: sign-in and its challenge, a forgotten password, invitations, members, security,
-# the workspace switch.
+# the workspace switch and a new workspace.
 ROUTES += [
     "/console/sign-in/person",
     "/console/sign-in/challenge",
@@ -109,6 +109,7 @@ ROUTES += [
     "/console/security/totp/off",
     "/console/security/recovery-codes",
     "/console/workspace",
+    "/console/workspaces",
     "/console/sso",
     "/console/workspace/sso",
 ]

@@ -93,6 +93,14 @@ def test_an_owner_an_editor_with_totp_and_a_viewer_in_the_browser(people_stack, 
     assert "Acme marketing" in shown("workspaces").text
     assert "(this one)" in browser.find_element(By.ID, "workspaces").text
     accessible(browser, "workspaces")
+    # makes a workspace of their own there (the console moves to it), and switches back
+    fill("name", f"Spring team {secrets.token_hex(2)}")
+    browser.find_element(By.ID, "create-workspace").click()
+    shown("no-links")  # the new workspace's list
+    browser.get(f"{console}/workspaces")
+    assert "Spring team" in shown("workspaces").text
+    browser.find_element(By.CSS_SELECTOR, "button[aria-label='Switch to workspace Acme marketing']").click()
+    shown("links")
 
     # ... and invites an editor and a viewer
     run = secrets.token_hex(3)

@@ -2,7 +2,6 @@
 and moto lets pass): entries appended under their workspace, read newest first a page at a time,
 by time range, kind of target or one target, and kept for the retention's days."""
 
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -13,39 +12,19 @@ from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
 from shortlink.audit.model import RecordedActor, new_entry
 from shortlink.audit.queries import AuditQuery, InvalidAuditQuery
 from shortlink.errors import StorageUnavailable
-from tests.e2e.running_stack import DYNALITE, Dynalite
-from tests.integration.conftest import use_moto_credentials
-from tools.developers.devstack.resources import create_tables
+from tests.integration.dynalite_tables import dynalite, fresh_table
 
 TABLE = "AuditLogTable"
 START = datetime(2026, 12, 1, 8, 0, tzinfo=UTC)
 ACTOR = RecordedActor("key", "0123456789ab", "ci")
 
-
-@pytest.fixture(scope="module")
-def dynalite() -> Iterator[str]:
-    if not DYNALITE.exists():
-        pytest.skip("dynalite is not installed: run `npm ci`")
-    started = Dynalite.start()
-    yield started.endpoint
-    started.stop()
+__all__ = ["dynalite"]  # a fixture used by name
 
 
 @pytest.fixture(params=["moto", "dynalite"])
 def trail(request, template, monkeypatch) -> DynamoAuditTrail:
     """The adapter over a fresh table created from template.yaml, in moto or in dynalite."""
-    if request.param == "moto":
-        request.getfixturevalue("aws")
-        return DynamoAuditTrail(TABLE, 30)
-    endpoint = request.getfixturevalue("dynalite")
-    use_moto_credentials(monkeypatch)
-    monkeypatch.setenv("AWS_ENDPOINT_URL_DYNAMODB", endpoint)
-    client = boto3.client("dynamodb", endpoint_url=endpoint)
-    if TABLE in client.list_tables()["TableNames"]:
-        client.delete_table(TableName=TABLE)
-        # dynalite deletes a table after half a second
-        client.get_waiter("table_not_exists").wait(TableName=TABLE, WaiterConfig={"Delay": 1, "MaxAttempts": 30})
-    create_tables(template, client)
+    fresh_table(request, template, monkeypatch, TABLE)
     return DynamoAuditTrail(TABLE, 30)
 
 

@@ -529,3 +529,32 @@ def test_owners_name_their_workspace_and_its_members_see_the_name_in_their_list(
     [change] = [e for e in entries if e.action == "setting.changed"]
     assert (change.actor.id, change.target.id, change.changed) == (owner.subject, "name", ("name",))
     assert "Acme" not in json.dumps(change.view())
+
+
+def test_a_person_makes_a_workspace_in_the_console_owns_it_and_works_in_it(handlers, pool, workspace, aws):
+    # Given a viewer of one workspace, signed in
+    maker, password = pool.member("maker@example.com", workspace, "viewer")
+    browser = signed_in(PersonBrowser(handlers), maker.email, password)
+    assert 'id="new-workspace"' in browser.get("/console/workspaces")["body"]
+    # When the name cannot be read as written, Then it is refused naming it and nothing is made
+    refused = browser.post("/console/workspaces", {"csrf": browser.csrf(), "name": "Acme\u202eevil"})
+    assert refused["statusCode"] == 422
+    assert "name: letters, digits, spaces and punctuation only" in refused["body"]
+    assert [each.workspace_id for each in services.memberships().of_person(maker.subject)] == [workspace]
+    # and a post without the session's token changes nothing
+    assert browser.post("/console/workspaces", {"csrf": "0" * 64, "name": "Forged"})["statusCode"] == 403
+    # When they make one, Then they own it, the session works in it, and it is audited as theirs
+    made = browser.post("/console/workspaces", {"csrf": browser.csrf(), "name": "Spring <campaign>"})
+    assert (made["statusCode"], made["headers"]["Location"]) == (303, "/console")
+    [new] = [each for each in services.memberships().of_person(maker.subject) if each.workspace_id != workspace]
+    assert new.role == "owner"
+    assert services.workspace_names().names_of([new.workspace_id]) == {new.workspace_id: "Spring <campaign>"}
+    settings_page = browser.get("/console/workspace/settings")  # an owner's page: the session moved
+    assert settings_page["statusCode"] == 200
+    assert 'value="Spring &lt;campaign&gt;"' in settings_page["body"]
+    [entry] = services.audit_trail().page(new.workspace_id, AuditQuery()).entries
+    assert (entry.action, entry.actor.id, entry.target.id) == ("workspace.created", maker.subject, new.workspace_id)
+    # An API key belongs to its one workspace: its session makes none
+    by_key = PersonBrowser(handlers)
+    assert by_key.post("/console/sign-in", {"api_key": aws.new_api_key("keyed")})["statusCode"] == 303
+    assert by_key.post("/console/workspaces", {"csrf": by_key.csrf(), "name": "Keyed"})["statusCode"] == 400

@@ -187,12 +187,18 @@ def _seconds(text: str) -> float:
 @pytest.mark.parametrize("name", list(ADVERSARIAL))
 def test_every_format_reads_a_mib_in_linear_time(name):
     small, large = ADVERSARIAL[name](MIB // 8), ADVERSARIAL[name](MIB)
-    small_seconds, large_seconds = _seconds(small), _seconds(large)
     # Eight times the size in about eight times the time (a ratio, which a loaded machine slows
     # on both sides, not a number of seconds, which it would fail): a quadratic reader takes 64 times, so 32
     # tells them apart with room for a loaded machine; the floor keeps timer noise on tiny reads
-    # from deciding.
-    assert large_seconds < 32 * max(small_seconds, 0.02), (name, small_seconds, large_seconds)
+    # from deciding. A burst of load can land on one side only: a quadratic reader is 64 times
+    # slower at every try, so one try of three under 32 shows a linear one.
+    ratios = []
+    for _ in range(3):
+        small_seconds, large_seconds = _seconds(small), _seconds(large)
+        ratios.append(large_seconds / max(small_seconds, 0.02))
+        if ratios[-1] < 32:
+            break
+    assert min(ratios) < 32, (name, ratios)
 
 
 @pytest.mark.parametrize(

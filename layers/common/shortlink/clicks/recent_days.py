@@ -6,9 +6,9 @@ from datetime import datetime, timedelta
 from shortlink.clicks.day_counts import DayCounts
 
 GLANCE_DAYS = 7
-HOURS = tuple(f"{hour:02d}" for hour in range(24))
-# The counters the glance needs of a day item: its hours' clicks and bots (no dimensions, no ledgers).
-GLANCE_COUNTERS = tuple(f"{kind}@{hour}" for kind in ("clicks", "bots") for hour in HOURS)
+# The counters the glance needs of a day item: its clicks and bots, the day's totals (ingest adds
+# each click to them and to its hour's alike), not the 48 of its hours, nor dimensions or ledgers.
+GLANCE_COUNTERS = ("clicks", "bots")
 
 
 def glance_days(now: datetime) -> list[str]:
@@ -17,10 +17,10 @@ def glance_days(now: datetime) -> list[str]:
 
 
 def people_per_day(day: DayCounts | None) -> int:
-    """A day's clicks by people: its clicks less its bots, hour by hour."""
+    """A day's clicks by people: its clicks less its bots."""
     if day is None:
         return 0
-    return sum(clicks - bots for clicks, bots in (day.hour(hour) for hour in HOURS))
+    return day.counters["clicks"] - day.counters["bots"]
 
 
 def daily_people(days: dict[str, DayCounts], names: list[str]) -> list[int]:

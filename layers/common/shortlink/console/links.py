@@ -1,7 +1,6 @@
 """The key's links: the list and its search, one link's page (its QR code: console.qr_codes), and the forms that
 create (one or many), edit, delete and restore them."""
 
-import contextlib
 import re
 from dataclasses import replace
 from typing import Any
@@ -14,6 +13,7 @@ from shortlink.api.link_commands import commands_of
 from shortlink.commands.links import LinkCommands, LinkWritten
 from shortlink.console import audit, forms
 from shortlink.console.glances import seven_day_people, sparkline
+from shortlink.console.link_window import PAGE_SIZE, WINDOW, window_page
 from shortlink.console.pages import see_other
 from shortlink.console.plumbing import (
     Refused,
@@ -32,43 +32,26 @@ from shortlink.console.plumbing import (
 from shortlink.console.sessions import Session
 from shortlink.console.stats import chosen_range, stats_report
 from shortlink.errors import InvalidLinkOption, InvalidUrl, LinkNotFound, RateLimited, ShortlinkError, SlugTaken
-from shortlink.links.model import Link
+from shortlink.links.outlines import ORDERS, OutlineFilter
 from shortlink.links.qr_style_choice import chosen_style
-from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN
-from shortlink.links.use_cases import owned_link
+from shortlink.links.qr_styles import MAX_LOGO_BYTES, MAX_LOGO_SIDE, MAX_MARGIN, MIN_MARGIN
+from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
 from shortlink.wiring import link_repository, qr_styles, short_domains
 
-PAGE_SIZE = 25
-# A title search reads at most this many of the key's newest links.
-SEARCH_LIMIT = 500
 MAX_BULK_LINES = 100
-# How the list orders a page: newest first (the store's order), or by people's clicks over 7 days.
-SORT_ORDERS = ("newest", "clicks")
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
 
-def found_links(owner: str, text: str) -> list[Link]:
-    """The key's link with this code, and its links whose title holds `text` (any case)."""
-    needle = text.casefold()
-    found = []
-    with contextlib.suppress(LinkNotFound):
-        found.append(owned_link(text, owner, link_repository()))
-    links, cursor = link_repository().list_for_owner(owner, 100, None, None)
-    read = links
-    while cursor and len(read) < SEARCH_LIMIT:
-        links, cursor = link_repository().list_for_owner(owner, 100, cursor, None)
-        read += links
-    found.extend(link for link in read if needle in (link.title or "").casefold() and link.code != text)
-    return found
-
-
-def passes_filters(link: Link, tag: str, on_domain: str | None, campaign: str) -> bool:
-    """Whether a link a search found is one the list's filters keep (as list_for_owner filters)."""
-    in_campaign = not campaign or (link.utm is not None and link.utm.campaign == campaign)
-    return (not tag or tag in link.tags) and on_domain in (None, link.domain) and in_campaign
+def listed_page() -> int:
+    """The page of a searched or ordered list asked for (`page`, from 1), within the window."""
+    given = query("page") or "1"
+    try:
+        return whole_number(given, "page", minimum=1, maximum=WINDOW // PAGE_SIZE)
+    except NotAWholeNumber as error:
+        raise Refused(400, str(error)) from None
 
 
 @router.get("/console")
@@ -76,28 +59,30 @@ def links_page() -> Response[Any]:
     current, key = requiring("links:read")
     tag, cursor, text, domain = query("tag"), query("cursor") or None, query("q"), query("domain")
     campaign, order = query("utm_campaign"), query("sort") or "newest"
-    if order not in SORT_ORDERS:
-        raise Refused(400, f"sort is one of {', '.join(SORT_ORDERS)}")
+    if order not in ORDERS:
+        raise Refused(400, f"sort is one of {', '.join(ORDERS)}")
     if tag and not re.fullmatch(TAG_PATTERN, tag):
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if len(campaign) > MAX_UTM_VALUE_LENGTH:
         raise Refused(400, f"a campaign is at most {MAX_UTM_VALUE_LENGTH} characters")
     on_domain = short_domains().domain_named(domain) if domain else None
-    if text:
-        found = found_links(key.owner, text)
-        links = [link for link in found if passes_filters(link, tag, on_domain, campaign)]
-        next_cursor = None
-    else:
+    chosen = (("q", text), ("tag", tag), ("utm_campaign", campaign), ("domain", domain), ("sort", order))
+    filters = {name: given for name, given in chosen if given and (name, given) != ("sort", "newest")}
+    first_page = f"/console?{urlencode(filters)}" if filters else "/console"
+    window = None
+    if text or order != "newest":  # over the newest WINDOW links at once
+        page = listed_page()
+        window = window_page(key, OutlineFilter(text, tag, on_domain, campaign), order, page)
+        links, glances, paged = window.links, window.glances, page > 1
+        next_page = f"/console?{urlencode({**filters, 'page': page + 1})}" if window.has_next else None
+    else:  # newest first, a page at a time however many links there are
         links, next_cursor = link_repository().list_for_owner(
             key.owner, PAGE_SIZE, cursor, tag or None, utm_campaign=campaign or None, domain=on_domain
         )
-    glances = seven_day_people(links) if key.allows("stats:read") else {}
+        glances = seven_day_people([link.key for link in links]) if key.allows("stats:read") else {}
+        paged = cursor is not None
+        next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
     rows = [{**view(link), "glance": sparkline(glances[link.key]) if link.key in glances else None} for link in links]
-    if order == "clicks" and glances:
-        rows.sort(key=lambda row: -row["glance"]["total"])  # stable: newest first among equals
-    chosen = (("q", text), ("tag", tag), ("utm_campaign", campaign), ("domain", domain), ("sort", order))
-    filters = {name: given for name, given in chosen if given and (name, given) != ("sort", "newest")}
-    next_page = f"/console?{urlencode({'cursor': next_cursor, **filters})}" if next_cursor else None
     unsorted = {name: given for name, given in filters.items() if name != "sort"}
     return shown(
         "links.html",
@@ -111,10 +96,11 @@ def links_page() -> Response[Any]:
         domain=domain,
         domains=short_domains().names,
         order=order,
-        first_page=f"/console?{urlencode(filters)}" if filters else "/console",
+        window=window,
+        first_page=first_page,
         next_page=next_page,
-        paged=cursor is not None,
-        sorted_by={each: "/console?" + urlencode({**unsorted, "sort": each}) for each in SORT_ORDERS},
+        paged=paged,
+        sorted_by={each: "/console?" + urlencode({**unsorted, "sort": each}) for each in ORDERS},
         changed=query("changed") if re.fullmatch(r"[0-9]{1,2}", query("changed")) else "",  # after a bulk change
     )
 
@@ -224,6 +210,7 @@ def link_page(code: str) -> Response[Any]:
         history=audit.link_history(key, link),
         qr=chosen_style(qr_styles(), key.owner, link.key),
         margins=range(MIN_MARGIN, MAX_MARGIN + 1),
+        logo_limit=f"{MAX_LOGO_BYTES // 1024} KB, {MAX_LOGO_SIDE} pixels a side",
     )
 
 

@@ -21,11 +21,10 @@ from shortlink.console.plumbing import (
     now,
     posted_by_session,
     posted_form,
-    requiring,
-    shown,
 )
 from shortlink.console.sessions import Session, cookie_value, issue_person_session
 from shortlink.console.sso import button_label
+from shortlink.console.workspaces import a_persons
 from shortlink.people.actors import Actor
 from shortlink.people.errors import (
     InvalidMemberOption,
@@ -239,22 +238,10 @@ def accept_invitation() -> Response[Any]:
         raise Refused(404, str(error)) from error
 
 
-@router.get("/console/workspaces")
-def workspaces() -> Response[Any]:
-    """A person's workspaces, with their role in each, to switch between."""
-    current, actor = requiring()
-    if not current.is_person:
-        raise Refused(400, "an API key works in its own workspace only")
-    joined = memberships().of_person(current.subject)
-    names = workspace_names().names_of([each.workspace_id for each in joined])
-    return shown("workspaces.html", actor, current, workspaces=joined, names=names)
-
-
 def chosen_workspace() -> tuple[Session, Actor, str]:
     """A person's post naming one of their workspaces: the session, its actor and that workspace."""
     form, current, actor = posted_by_session()
-    if not current.is_person:
-        raise Refused(400, "an API key works in its own workspace only")
+    a_persons(current)
     workspace_id = forms.value(form, "workspace_id")
     if not plausible_id(workspace_id) or memberships().role_in(workspace_id, current.subject) is None:
         raise Refused(403, "you are not a member of that workspace")

@@ -2,6 +2,7 @@
 Actor, whose scopes every page checks), the form of a state-changing request with its CSRF
 check, the page of a signed-in actor, and the error pages."""
 
+import base64
 from datetime import UTC, datetime
 from typing import Any, cast
 from urllib.parse import parse_qs
@@ -17,6 +18,7 @@ from shortlink.console import forms
 from shortlink.console.error_pages import error_page
 from shortlink.console.pages import ended_session_cookie, link_path, page, see_other
 from shortlink.console.sessions import Session, cookie_value, is_current, is_same_origin, read_session
+from shortlink.console.uploads import Upload, is_multipart, multipart_form
 from shortlink.errors import ShortlinkError
 from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
@@ -42,6 +44,7 @@ from shortlink.wiring import (
 )
 
 MAX_FORM_BYTES = 64 * 1024
+MAX_UPLOAD_BYTES = 2 * MAX_FORM_BYTES  # a form with a file: the file (a QR logo: ≤ 64 KiB) and its fields
 MAX_FORM_FIELDS = 1000
 SIGN_IN = "/console/sign-in"
 CONFIRMED = "confirmed"  # the field a confirm step adds (confirm_first)
@@ -146,28 +149,52 @@ def browser_host() -> str | None:
 def posted_form() -> forms.Form:
     """The form of a state-changing request, refused unless it comes from the console's own
     pages: the browser's Origin (a cross-site form or fetch carries another one)."""
+    return posted_upload().fields
+
+
+def posted_upload() -> Upload:
+    """The form of a state-changing request, as posted_form, with the files of a form posted as
+    multipart/form-data (one with a file input; at most MAX_UPLOAD_BYTES)."""
     event = current_event()
     if not is_same_origin(event.headers.get("origin"), browser_host(), event.headers.get("sec-fetch-site")):
         raise Refused(403, "this request did not come from the console's own page")
+    content_type = event.headers.get("content-type")
+    if is_multipart(content_type):
+        try:
+            body = base64.b64decode(event.body or "") if event.is_base64_encoded else (event.body or "").encode()
+        except ValueError:
+            raise Refused(400, "the form's body is not the base64 it claims to be") from None
+        if len(body) > MAX_UPLOAD_BYTES:
+            raise Refused(413, f"the form must be at most {MAX_UPLOAD_BYTES} bytes with its file")
+        try:
+            return multipart_form(body, content_type or "", MAX_FORM_FIELDS)
+        except ValueError as error:
+            raise Refused(400, str(error)) from None
     try:
-        body = event.decoded_body or ""
+        text = event.decoded_body or ""
     except ValueError:  # base64 of bytes that are not UTF-8 (UnicodeDecodeError is a ValueError)
         raise Refused(400, "the form must be UTF-8 text") from None
-    if len(body) > MAX_FORM_BYTES:
+    if len(text) > MAX_FORM_BYTES:
         raise Refused(413, f"the form must be at most {MAX_FORM_BYTES} bytes")
     try:
-        return parse_qs(body, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS)
+        return Upload(parse_qs(text, keep_blank_values=True, max_num_fields=MAX_FORM_FIELDS))
     except ValueError:  # parse_qs's own limit
         raise Refused(413, f"the form must have at most {MAX_FORM_FIELDS} fields") from None
 
 
 def posted_by_session(*scopes: str) -> tuple[forms.Form, Session, Actor]:
     """A state-changing request of a signed-in key (with `scopes`), carrying its session's CSRF token."""
-    form = posted_form()
+    upload, current, key = uploaded_by_session(*scopes)
+    return upload.fields, current, key
+
+
+def uploaded_by_session(*scopes: str) -> tuple[Upload, Session, Actor]:
+    """posted_by_session's check of a form that may carry files (multipart/form-data)."""
+    upload = posted_upload()
     current, key = requiring(*scopes)
-    if not current.accepts_csrf(forms.value(form, "csrf"), console_session_secret()):
+    if not current.accepts_csrf(forms.value(upload.fields, "csrf"), console_session_secret()):
         raise Refused(403, "the form's security token is missing or stale: reload the page and retry")
-    return form, current, key
+    return upload, current, key
 
 
 def shown(template: str, key: Actor, current: Session, status: int = 200, **context: Any) -> Response[Any]:

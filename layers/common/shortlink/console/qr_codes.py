@@ -1,6 +1,7 @@
 """A link's QR code in the console: the image in its saved style, and the form that saves a style
-for the link or as the workspace's default (colours and quiet zone; a logo is uploaded through the
-API's PUT /links/{code}/qr-style and kept here unless removed)."""
+for the link or as the workspace's default: colours, quiet zone and a logo (a PNG or JPEG file
+posted with the form, normalised as the API's PUT /links/{code}/qr-style does it; kept unless
+another is chosen or it is removed)."""
 
 from typing import Any
 
@@ -9,9 +10,9 @@ from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
-from shortlink.console.plumbing import Refused, page_of, posted_by_session, query, requested, requiring, short_link
+from shortlink.console.plumbing import Refused, page_of, query, requested, requiring, short_link, uploaded_by_session
 from shortlink.errors import InvalidLinkOption
-from shortlink.links.qr_images import qr_image
+from shortlink.links.qr_images import normalised_logo, qr_image
 from shortlink.links.qr_style_choice import chosen_style
 from shortlink.links.qr_styles import MAX_MARGIN, MIN_MARGIN, qr_style
 from shortlink.numbers import NotAWholeNumber, whole_number
@@ -19,6 +20,7 @@ from shortlink.wiring import qr_styles
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 MEDIA_TYPES = {"svg": "image/svg+xml", "png": "image/png"}
+LOGO_FILE = "logo_file"  # the form's file input
 
 
 @router.get("/console/links/<code>/qr.<image_format>")
@@ -47,7 +49,8 @@ def posted_margin(form: forms.Form) -> int:
 def save_style(code: str) -> Response[Any]:
     """Save the posted style for the link ("save": link), as the default ("save": workspace), or
     drop the link's own ("save": reset); a refusal shows on the link's page, naming the rule."""
-    form, _, key = posted_by_session("links:write", "links:read")
+    upload, _, key = uploaded_by_session("links:write", "links:read")
+    form = upload.fields
     link = requested(code, key)
     target = forms.value(form, "save")
     if target not in ("link", "workspace", "reset"):
@@ -61,6 +64,8 @@ def save_style(code: str) -> Response[Any]:
     kept, _ = chosen_style(qr_styles(), key.owner, link.key)
     logo = None if forms.value(form, "logo") == "remove" else kept.logo
     try:
+        if LOGO_FILE in upload.files:
+            logo = normalised_logo(upload.files[LOGO_FILE])
         style = qr_style(forms.value(form, "dark"), forms.value(form, "light"), posted_margin(form), logo)
     except InvalidLinkOption as error:
         raise Refused(422, str(error)) from None

@@ -62,6 +62,7 @@ if TYPE_CHECKING:
         idempotency_store,
         importing_links,
         link_batch,
+        link_lists,
         link_repository,
         qr_styles,
     )
@@ -138,7 +139,15 @@ FACTORY_MODULES = {
         "sso_settings",
     ),
     "limits": ("attempt_log", "window_counter"),
-    "links": ("code_generator", "idempotency_store", "importing_links", "link_batch", "link_repository", "qr_styles"),
+    "links": (
+        "code_generator",
+        "idempotency_store",
+        "importing_links",
+        "link_batch",
+        "link_lists",
+        "link_repository",
+        "qr_styles",
+    ),
     "people": (
         "api_key_store",
         "invitation_messages",

@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
     from shortlink.adapters.dynamodb.imports import DynamoImportingLinks
     from shortlink.adapters.dynamodb.link_batch import DynamoLinkBatch
+    from shortlink.adapters.dynamodb.link_lists import DynamoLinkLists
     from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository
     from shortlink.adapters.dynamodb.qr_styles import DynamoQrStyles
     from shortlink.codes.generator import CodeSource
@@ -30,6 +31,15 @@ def link_repository() -> "DynamoLinkRepository | AwayLinkRepository":
     from shortlink.adapters.dynamodb.away_links import AwayLinkRepository
 
     return AwayLinkRepository(home, DynamoLinkRepository(table, deployment.region_name))
+
+
+@factory
+def link_lists() -> "DynamoLinkLists":
+    """The console list's reads over a workspace's newest links, in the home region's table (as
+    the repository's list)."""
+    from shortlink.adapters.dynamodb.link_lists import DynamoLinkLists
+
+    return DynamoLinkLists(resources().links_table.value, regions().home_region_name)
 
 
 @factory
