@@ -29,6 +29,7 @@ from shortlink.console import (
     security,
     sign_in,
     sso,
+    sso_setup,
     stats,
     two_step,
     workspace_settings,
@@ -64,6 +65,7 @@ for area in (
     workspaces,
     domains,
     scim_tokens,
+    sso_setup,
     scim_api,
 ):
     app.include_router(area.router)

@@ -4,7 +4,10 @@ person clicks "Sign in with Example Corp", signs in at the stand-in and lands in
 a viewer of the stack's workspace (axe-core on the sign-in page with its button); their second
 sign-in keeps the role the owner gave them since on the Members page, and once the owner removes
 them there, their next sign-in is refused until they accept a new invitation with the invitation
-page's SSO button; forged callbacks over HTTP start no session."""
+page's SSO button; forged callbacks over HTTP start no session. An owner sets the stand-in's local
+OIDC provider up in Settings > Single sign-on, tests it with their own sign-in, turns it on, and a
+person typing an address of its domain joins through it with its default role (axe-core on the
+settings page and the page that leads on to the provider)."""
 
 import re
 from collections.abc import Iterator
@@ -195,3 +198,70 @@ def test_a_callback_with_another_browsers_state_is_refused(sso_stack, membership
     assert answer.status == 400
     assert "its state differs" in answer.body.decode()
     assert roles(memberships) == before
+
+
+@needs_chromium
+@needs_axe
+@pytest.mark.dynamodb_features("TransactWriteItems")  # a set-up and its email domains are written together
+def test_an_owner_sets_oidc_up_in_the_console_tests_it_turns_it_on_and_a_person_joins_through_it(
+    sso_stack, browser, memberships
+):
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import Select, WebDriverWait
+
+    def shown(element_id: str) -> Any:
+        return WebDriverWait(browser, 30).until(expected_conditions.presence_of_element_located((By.ID, element_id)))
+
+    def at_the_provider(email: str, then: str) -> None:
+        try:
+            submit = shown("idp-sign-in")  # the stand-in's form, at "the identity provider"
+        except TimeoutException:
+            text = browser.find_element(By.TAG_NAME, "body").text
+            raise AssertionError(f"no identity provider's form at {browser.current_url}:\n{text}") from None
+        browser.find_element(By.ID, "email").send_keys(email)
+        submit.click()
+        WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == then)
+
+    # The owner opens Workspace settings > Single sign-on and saves the local OIDC provider
+    browser.delete_all_cookies()
+    owner_email, owner_password = owner_credentials(sso_stack)
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sign-in-person")
+    browser.find_element(By.ID, "email").send_keys(owner_email)
+    browser.find_element(By.ID, "password").send_keys(owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    WebDriverWait(browser, 60).until(lambda driver: urlsplit(driver.current_url).path == "/console")
+    browser.get(f"{sso_stack.base_url}/console/workspace/settings")
+    shown("sso-page").click()
+    shown("sso-settings")
+    accessible(browser, "sso-setup")
+    stand_in = re.search(r"SSO:\s+(http://\S+) \(the managed login's stand-in\)", sso_stack.output())
+    assert stand_in, sso_stack.output()
+    idp = f"{stand_in.group(1)}/idp"  # the stand-in's local identity provider (its discovery document)
+    for field, value in {"issuer": idp, "client_id": "local", "client_secret": "local-secret"}.items():
+        browser.find_element(By.ID, field).send_keys(value)
+    browser.find_element(By.ID, "button_label").send_keys("Example Net")
+    Select(browser.find_element(By.ID, "default_role")).select_by_value("editor")
+    browser.find_element(By.ID, "email_domains").send_keys("example.com")
+    browser.find_element(By.ID, "sso-save").click()
+    assert "Saved, not yet on" in shown("sso-notice").text
+    assert browser.find_elements(By.ID, "sso-on") == []
+    # It tests the sign-in through it as itself, and turns it on
+    shown("sso-test").click()
+    at_the_provider(owner_email, "/console/workspace/sso")
+    assert "test sign-in worked" in shown("sso-notice").text
+    shown("sso-on").click()
+    assert shown("sso-notice").text == "Single sign-on is on."
+    # A person of example.com signs in by typing their email on the sign-in page
+    browser.delete_all_cookies()
+    browser.get(f"{sso_stack.base_url}/console/sign-in")
+    shown("sso-email").send_keys("bo@example.com")
+    browser.find_element(By.ID, "sso-continue").click()
+    shown("sso-workspace-sign-in")
+    accessible(browser, "sso-continue")
+    browser.find_element(By.ID, "sso-workspace-sign-in").click()
+    at_the_provider("bo@example.com", "/console")
+    assert "Signed in as bo@example.com (editor)" in " ".join(browser.find_element(By.CLASS_NAME, "who").text.split())
+    assert roles(memberships)["bo@example.com"] == "editor"

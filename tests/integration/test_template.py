@@ -280,6 +280,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cognito-idp:AdminUserGlobalSignOut",  # a password reset ends the pool's sessions
                 "cognito-idp:DescribeUserPool",  # the password rule the reset page states
                 "cognito-idp:AdminSetUserMFAPreference",  # TOTP off, after signing in again
+                # With single sign-on, Settings > Single sign-on: a workspace's provider, on the SSO client.
+                *("cognito-idp:CreateIdentityProvider", "cognito-idp:UpdateIdentityProvider"),
+                *("cognito-idp:DeleteIdentityProvider", "cognito-idp:DescribeIdentityProvider"),
+                *("cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient"),
                 "ses:SendEmail",
             },
         ),

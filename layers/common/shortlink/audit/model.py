@@ -10,7 +10,8 @@ from typing import Any, Literal, get_args
 from shortlink.people.actors import ActorKind
 
 TargetKind = Literal[
-    "link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim", "domain"
+    "link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim", "domain",
+    "sso",
 ]
 Action = Literal[
     "link.created",
@@ -51,6 +52,11 @@ Action = Literal[
     "domain.added",
     "domain.verified",
     "domain.removed",
+    "sso.provider_saved",
+    "sso.provider_tested",
+    "sso.provider_turned_on",
+    "sso.provider_turned_off",
+    "sso.provider_removed",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

@@ -2,7 +2,7 @@
 and kept per environment, and those settings, the only reading of the environment.
 
 One module per concern (environment, links, domains, limits, redirect, clicks, people, scim,
-sign_in, webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories),
+sign_in, sso, webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories),
 which records it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
 the first use of one of its names (FACTORY_MODULES), and each factory imports its own adapter, so
 a function loads only the modules and adapters it uses (the redirect's init neither the console's
@@ -97,6 +97,7 @@ if TYPE_CHECKING:
         recovery_code_key,
         sso_signing_keys,
     )
+    from shortlink.wiring.sso import identity_providers, provider_documents, sso_setups
     from shortlink.wiring.webhooks import (
         link_owners,
         required_webhook_queue,
@@ -174,6 +175,7 @@ FACTORY_MODULES = {
     ),
     "scim": ("provisioned_groups", "provisioned_users", "scim_tokens"),
     "sign_in": ("console_session_secret", "managed_login", "recovery_code_key", "sso_signing_keys"),
+    "sso": ("identity_providers", "provider_documents", "sso_setups"),
     "webhooks": ("link_owners", "required_webhook_queue", "webhook_endpoints", "webhook_queue", "webhook_sender"),
 }
 _MODULE_OF = {name: module for module, names in FACTORY_MODULES.items() for name in names}
