@@ -9,6 +9,7 @@ Also the Cognito adapter's read-modify-write of the client and the fetch guard o
 import re
 import threading
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import parse_qs, urlencode, urlsplit
 
@@ -21,6 +22,7 @@ from shortlink.access.api_keys import hash_api_key
 from shortlink.adapters.cognito.identity_providers import CognitoIdentityProviders
 from shortlink.adapters.http.provider_documents import GuardedProviderDocuments
 from shortlink.audit.queries import AuditQuery
+from shortlink.domains.claims import new_domain
 from shortlink.sso.provider_setup import provider_name_for
 from shortlink.sso.setup_steps import DocumentUnreadable
 from shortlink.wiring import memberships
@@ -84,8 +86,14 @@ def sso(aws, template, monkeypatch) -> Iterator[tuple[Pool, str]]:
 
 @pytest.fixture
 def workspace(aws) -> str:
+    """A workspace that verified example.com by DNS (tests/integration/test_workspace_domains.py
+    verifies through a DNS server): the email domain its set-ups route."""
     key = aws.new_api_key("sso-workspace")
-    return services.api_key_store().find_by_hash(hash_api_key(key)).owner  # type: ignore[union-attr]
+    owner: str = services.api_key_store().find_by_hash(hash_api_key(key)).owner  # type: ignore[union-attr]
+    claims, at = services.domain_claims(), datetime.now(UTC)
+    claims.claim(new_domain("example.com", owner, at))
+    claims.mark_verified("example.com", owner, at)
+    return owner
 
 
 def client_of(pool: Pool) -> dict[str, Any]:

@@ -242,11 +242,23 @@ def test_a_save_that_fails_leaves_no_provider_made_and_nothing_kept(failing):
     fakes = Fakes(failing)
     request = setup_request({**OIDC, "email_domains": "example.com"}, None, DestinationPolicy())
     with pytest.raises(SsoSetupInvalid):
-        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes)
+        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes, VERIFIED)
     assert (fakes.made, fakes.listed, fakes.kept) == ({}, [], {})
     working = Fakes()
-    saved = save_setup(request, "acme", "o@example.com", AT, working, working, working)
+    saved = save_setup(request, "acme", "o@example.com", AT, working, working, working, VERIFIED)
     assert (working.made, working.listed, saved.on) == ({"ws-acme": "OIDC"}, ["ws-acme"], False)
+
+
+VERIFIED = frozenset({"example.com"})
+
+
+def test_an_email_domain_the_workspace_has_not_verified_by_dns_is_refused():
+    # An address at a domain proves no hold on it: a webmail user would route all its users
+    fakes = Fakes()
+    request = setup_request({**OIDC, "email_domains": "example.com"}, None, DestinationPolicy())
+    with pytest.raises(SsoSetupInvalid, match=r"example\.com is not verified for this workspace"):
+        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes, frozenset({"example.org"}))
+    assert (fakes.made, fakes.kept) == ({}, {})
 
 
 def test_an_owner_names_only_the_domain_of_their_own_address():
@@ -254,7 +266,7 @@ def test_an_owner_names_only_the_domain_of_their_own_address():
     fakes = Fakes()
     request = setup_request(OIDC, None, DestinationPolicy())  # example.com and example.org
     with pytest.raises(SsoSetupInvalid, match=r"example\.org is not the domain of your own address"):
-        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes)
+        save_setup(request, "acme", "o@example.com", AT, fakes, fakes, fakes, VERIFIED)
     with pytest.raises(SsoSetupInvalid, match="name only yours"):
         save_setup(request, "acme", "deploy bot", AT, fakes, fakes, fakes)  # a key's session: no address
     assert (fakes.made, fakes.kept) == ({}, {})

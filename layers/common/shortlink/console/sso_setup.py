@@ -36,6 +36,7 @@ from shortlink.sso.setup_form import DEFAULT_EMAIL_ATTRIBUTES, MAX_METADATA_CHAR
 from shortlink.sso.setup_steps import remove_setup, save_setup, switched
 from shortlink.wiring import (
     console_session_secret,
+    domain_claims,
     identity_providers,
     people_settings,
     provider_documents,
@@ -128,8 +129,16 @@ def save() -> Response[Any]:
         before = sso_setups().get(actor.workspace_id)
         loopback = sso_settings().documents_allow_loopback
         request = setup_request(fields, before, destinations(), loopback)
+        verified = frozenset(each.name for each in domain_claims().of_workspace(actor.workspace_id) if each.verified)
         save_setup(
-            request, actor.workspace_id, actor.label, now(), provider_documents(), identity_providers(), sso_setups()
+            request,
+            actor.workspace_id,
+            actor.label,
+            now(),
+            provider_documents(),
+            identity_providers(),
+            sso_setups(),
+            verified,
         )
     except SsoSetupInvalid as error:
         return setup_page(actor, current, forms.FormState(shown_again, error.errors), error.status)

@@ -104,13 +104,22 @@ def provider_details(request: SetupRequest, documents: ProviderDocuments) -> dic
     return {}  # the same protocol again without metadata: the provider keeps its own
 
 
-def _claimable_domains(request: SetupRequest, workspace_id: str, owner_email: str, setups: ProviderSetups) -> None:
-    """Each email domain is the saving owner's own (their address is at it: no one sends another
-    company's people to a provider of their choosing) and no other workspace's."""
+def _claimable_domains(
+    request: SetupRequest, workspace_id: str, owner_email: str, setups: ProviderSetups, verified: frozenset[str]
+) -> None:
+    """Each email domain is the saving owner's own (their address is at it), one the workspace
+    proved it holds by DNS (an address at a domain is no proof: anyone with a webmail address
+    would send its other users to a provider of their choosing), and no other workspace's."""
     own = email_domain(owner_email.rpartition("@")[2]) if "@" in owner_email else None
     for domain in request.email_domains:
         if domain != own:
             problem = f"email domains: {domain} is not the domain of your own address; name only {own or 'yours'}"
+            raise SsoSetupInvalid({"email_domains": problem})
+        if domain not in verified:
+            problem = (
+                f"email domains: {domain} is not verified for this workspace: add it under Settings, "
+                "Domains, and publish its TXT record first"
+            )
             raise SsoSetupInvalid({"email_domains": problem})
         if setups.domain_owner(domain) not in (None, workspace_id):
             raise SsoSetupInvalid({"email_domains": f"email domains: {domain} is another workspace's"}, 409)
@@ -124,11 +133,13 @@ def save_setup(
     documents: ProviderDocuments,
     providers: IdentityProviders,
     setups: ProviderSetups,
+    verified_domains: frozenset[str] = frozenset(),
 ) -> ProviderSetup:
     """The workspace's set-up saved as `request` asks by the owner `by` (their email), not yet on
-    (a new version to test)."""
+    (a new version to test). `verified_domains`: the workspace's domains verified by DNS, the
+    only email domains it may route to its provider."""
     current = setups.get(workspace_id)
-    _claimable_domains(request, workspace_id, by, setups)
+    _claimable_domains(request, workspace_id, by, setups, verified_domains)
     details = provider_details(request, documents)
     fields = ProviderSetup(
         workspace_id,
