@@ -21,6 +21,7 @@ from shortlink.access.api_keys import hash_api_key, key_id_for
 from shortlink.adapters.dynamodb.memberships import DynamoInvitations, DynamoMemberships
 from shortlink.people.invitations import invite
 from shortlink.people.roles import scopes_of
+from tests.e2e.browser_steps import shown as shown_in
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import RunningStack, free_port
 from tests.e2e.test_console_browser import AXE, accessible
@@ -72,12 +73,32 @@ def roles(memberships: DynamoMemberships) -> dict[str, str]:
     return {member.email: member.role for member in members if member.role != "owner"}
 
 
+def signed_in_as_owner(browser: Any, stack: RunningStack) -> str:
+    """The browser signed in with the password of the owner `make dev` printed: their email."""
+    from selenium.common.exceptions import TimeoutException
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    browser.delete_all_cookies()
+    owner_email, owner_password = owner_credentials(stack)
+    browser.get(f"{stack.base_url}/console/sign-in")
+    shown_in(browser, "sign-in-person")
+    browser.find_element(By.ID, "email").send_keys(owner_email)
+    browser.find_element(By.ID, "password").send_keys(owner_password)
+    browser.find_element(By.ID, "sign-in-person").click()
+    try:
+        WebDriverWait(browser, 60).until(lambda driver: urlsplit(driver.current_url).path == "/console")
+    except TimeoutException:
+        page = browser.find_element(By.TAG_NAME, "body").text
+        raise AssertionError(f"the owner's sign-in did not reach the console:\n{page}") from None
+    return str(owner_email)
+
+
 @needs_chromium
 @needs_axe
 def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_an_owner_gives(
     sso_stack, browser, memberships
 ):
-    from selenium.common.exceptions import TimeoutException
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support import expected_conditions
     from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -96,20 +117,7 @@ def test_a_person_signs_in_with_the_button_lands_as_a_viewer_and_keeps_the_role_
         WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == "/console")
 
     def sign_in_as_owner() -> None:
-        browser.delete_all_cookies()
-        owner_email, owner_password = owner_credentials(sso_stack)
-        browser.get(f"{sso_stack.base_url}/console/sign-in")
-        shown("sign-in-person")
-        browser.find_element(By.ID, "email").send_keys(owner_email)
-        browser.find_element(By.ID, "password").send_keys(owner_password)
-        browser.find_element(By.ID, "sign-in-person").click()
-        try:
-            WebDriverWait(browser, 60).until(lambda driver: urlsplit(driver.current_url).path == "/console")
-        except TimeoutException:
-            raise AssertionError(f"the owner's sign-in did not reach the console:\n{page_text()}") from None
-
-    def page_text() -> str:
-        return str(browser.find_element(By.TAG_NAME, "body").text)
+        signed_in_as_owner(browser, sso_stack)
 
     browser.get(f"{sso_stack.base_url}/console/sign-in")
     shown("sso-sign-in")
@@ -225,14 +233,7 @@ def test_an_owner_sets_oidc_up_in_the_console_tests_it_turns_it_on_and_a_person_
         WebDriverWait(browser, 30).until(lambda driver: urlsplit(driver.current_url).path == then)
 
     # The owner opens Workspace settings > Single sign-on and saves the local OIDC provider
-    browser.delete_all_cookies()
-    owner_email, owner_password = owner_credentials(sso_stack)
-    browser.get(f"{sso_stack.base_url}/console/sign-in")
-    shown("sign-in-person")
-    browser.find_element(By.ID, "email").send_keys(owner_email)
-    browser.find_element(By.ID, "password").send_keys(owner_password)
-    browser.find_element(By.ID, "sign-in-person").click()
-    WebDriverWait(browser, 60).until(lambda driver: urlsplit(driver.current_url).path == "/console")
+    owner_email = signed_in_as_owner(browser, sso_stack)
     browser.get(f"{sso_stack.base_url}/console/workspace/settings")
     shown("sso-page").click()
     shown("sso-settings")
