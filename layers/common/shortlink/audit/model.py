@@ -10,8 +10,7 @@ from typing import Any, Literal, get_args
 from shortlink.people.actors import ActorKind
 
 TargetKind = Literal[
-    "link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim", "domain",
-    "sso",
+    "link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim", "domain", "sso"
 ]
 Action = Literal[
     "link.created",
