@@ -14,6 +14,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from shortlink.console import (
     audit,
     click_exports,
+    domains,
     keys,
     link_bulk_changes,
     links,
@@ -28,6 +29,7 @@ from shortlink.console import (
     security,
     sign_in,
     sso,
+    sso_setup,
     stats,
     two_step,
     workspace_settings,
@@ -61,7 +63,9 @@ for area in (
     audit,
     workspace_settings,
     workspaces,
+    domains,
     scim_tokens,
+    sso_setup,
     scim_api,
 ):
     app.include_router(area.router)

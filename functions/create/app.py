@@ -22,7 +22,7 @@ from shortlink.api.responses import BODY_ERRORS, CODE_LINKS, BulkSummary, answer
 from shortlink.commands.links import LinkCommands
 from shortlink.errors import ShortlinkError
 from shortlink.schemas.links import LinkView
-from shortlink.wiring import api_key_store, idempotency_store, person_access, short_domains
+from shortlink.wiring import api_key_store, idempotency_store, link_domains, person_access
 
 logger = Logger()
 tracer = Tracer()
@@ -31,7 +31,7 @@ app = api_resolver(api_key_store, person_access)
 
 def created(commands: LinkCommands, request: CreateLinkRequest) -> dict[str, Any]:
     """The new link's view (its entry recorded, its link.created event queued)."""
-    written = commands.create(request.url, request.options(short_domains()))
+    written = commands.create(request.url, request.options(link_domains(commands.owner)))
     # A private code is a capability: it is not written to the logs.
     code = "(private)" if written.link.private else written.link.code
     logger.info("link created", extra={"code": code, "owner": commands.owner})

@@ -1,5 +1,6 @@
-"""A key's own links: read, list, edit, delete and restore (their QR codes, stats and bulk
-changes: the routers of shortlink.api.link_qr, link_stats and link_bulk_changes).
+"""A key's own links: read, list, edit, delete and restore (their QR codes, stats, bulk changes
+and the workspace's own domains: the routers of shortlink.api.link_qr, link_stats,
+link_bulk_changes and domain_routes).
 
 Another key's link answers 404, as an unknown code does: a key cannot learn which codes exist.
 """
@@ -15,6 +16,7 @@ from aws_lambda_powertools.utilities.typing import LambdaContext
 from pydantic import BeforeValidator
 
 from shortlink.access.api_keys import LINKS_READ, LINKS_WRITE
+from shortlink.api import domain_routes
 from shortlink.api import link_bulk_changes as bulk_routes
 from shortlink.api import link_qr as qr_routes
 from shortlink.api import link_stats as stats_routes
@@ -31,13 +33,7 @@ from shortlink.links.model import Link
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN, LinkView
-from shortlink.wiring import (
-    addresses,
-    api_key_store,
-    link_repository,
-    person_access,
-    short_domains,
-)
+from shortlink.wiring import addresses, api_key_store, link_domains, link_repository, person_access, short_domains
 
 logger = Logger()
 tracer = Tracer()
@@ -50,7 +46,7 @@ def view(link: Link) -> dict[str, Any]:
 
 def stored_key(code: str, domain: str | None) -> str:
     """The key of `code` on the domain `?domain=` names (default: the first)."""
-    return requested_key(code, domain, short_domains())
+    return requested_key(code, domain, link_domains(owner()))
 
 
 def written(shown: dict[str, Any]) -> Response[Any]:
@@ -81,7 +77,7 @@ def list_links(
     ] = None,
     domain: Annotated[str | None, Query(max_length=260, description="only this short domain's links")] = None,
 ) -> dict[str, Any]:
-    on_domain = short_domains().domain_named(domain) if domain is not None else None
+    on_domain = link_domains(owner()).domain_named(domain) if domain is not None else None
     links, next_cursor = link_repository().list_for_owner(
         owner(), limit, cursor, tag, utm_campaign=utm_campaign, domain=on_domain
     )
@@ -138,6 +134,7 @@ qr_routes.include_in(app)
 qr_style_routes.include_in(app)
 stats_routes.include_in(app)
 bulk_routes.include_in(app)
+domain_routes.include_in(app)
 
 
 # Each log line carries API Gateway's request id, the id in the access log and the answer.

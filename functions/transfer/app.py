@@ -34,8 +34,8 @@ from shortlink.wiring import (
     api_key_store,
     audit_trail,
     importing_links,
+    link_domains,
     person_access,
-    short_domains,
 )
 
 logger = Logger()
@@ -73,7 +73,9 @@ def import_links(
     # One entry per link, not one per file (each link's page shows where it came from), each
     # written in the transaction that writes its link.
     links = importing_links().recording(audit_trail(), commands.imported_entry)
-    report = commands.import_records(records, links, short_domains(), failure_answer, invalid_answer).as_json()
+    report = commands.import_records(
+        records, links, link_domains(commands.owner), failure_answer, invalid_answer
+    ).as_json()
     logger.info("links imported", extra={f"links_{key}": report[key] for key in ("created", "skipped", "failed")})
     return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(report))
 

@@ -29,7 +29,7 @@ from shortlink.api.webhook_views import (
     RotatedSecret,
 )
 from shortlink.settings.webhooks import WebhookSettings
-from shortlink.webhooks.addresses import validate_endpoint_url
+from shortlink.web.outbound_addresses import validate_endpoint_url
 from shortlink.webhooks.endpoints import (
     MAX_ENDPOINTS_PER_ACCOUNT,
     Endpoint,

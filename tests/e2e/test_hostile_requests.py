@@ -110,6 +110,8 @@ ROUTES += [
     "/console/security/recovery-codes",
     "/console/workspace",
     "/console/workspaces",
+    "/console/sso",
+    "/console/workspace/sso",
 ]
 # Any other path: percent-encoded bytes (invalid UTF-8, dots, slashes) under each route's prefix.
 RAW_PATHS = st.builds(

@@ -25,7 +25,7 @@ SEVERAL_REGIONS = {**THREE_REGIONS, "ClickStatsStreamArn": STREAM}
 # A value for each path parameter of the HTTP API's routes ({proxy+} spans segments).
 PARAMETER_VALUES = {"code": "Ab3xY9z", "file": "apple-app-site-association", "key_id": "k1", "endpoint_id": "e1",
                     "export_id": "x1", "proxy+": "links/Ab3xY9z/edit",
-                    "subject": "s1", "invitation_id": "i1"}  # fmt: skip
+                    "subject": "s1", "invitation_id": "i1", "domain": "links.example.com"}  # fmt: skip
 # The load balancer's documented quotas (Elastic Load Balancing, Application Load Balancer quotas).
 MAX_RULES_PER_LISTENER = 100
 MAX_CONDITION_VALUES_PER_RULE = 5

@@ -86,7 +86,16 @@ class Browser:
         self.set_cookies: list[str] = []
 
     def get(self, path: str, query: dict[str, str] | None = None, host: str = "sho.rt") -> dict[str, Any]:
-        event = http_event("GET", path, route="/console/{proxy+}", query=query, headers={"host": host})
+        return self.request("GET", path, query, host=host)
+
+    def request(
+        self, method: str, path: str, query: dict[str, str] | None = None, form: str | None = None, host: str = "sho.rt"
+    ) -> dict[str, Any]:
+        """`form` (urlencoded) is posted with the console's Origin, as its pages post."""
+        headers = {"host": host}
+        if form is not None:
+            headers |= {"origin": f"https://{host}", "content-type": "application/x-www-form-urlencoded"}
+        event = http_event(method, path, route="/console/{proxy+}", query=query, headers=headers, body=form)
         event["cookies"] = [f"{name}={value}" for name, value in self.cookies.items()]
         response: dict[str, Any] = self.handlers["ConsoleFunction"](event)
         self.set_cookies = response.get("cookies", [])

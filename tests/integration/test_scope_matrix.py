@@ -30,6 +30,7 @@ from shortlink.access.api_keys import (
     issue_api_key,
 )
 from shortlink.console.sessions import read_session
+from shortlink.domains.claims import new_domain
 from shortlink.people.invitations import invite
 from shortlink.people.model import ROLES, Membership
 from shortlink.people.roles import scopes_of
@@ -101,6 +102,8 @@ class World:
     owner: str = ""
     endpoint: str = ""
     doomed: str = ""  # the endpoint DELETE /webhooks/{endpoint_id} is asked to delete next
+    domain: str = ""  # a verified domain of the account's: verifying it again asks no DNS
+    doomed_domain: str = ""  # the domain DELETE /domains/{domain} is asked to remove next
     keys: dict[frozenset[str], str] = field(default_factory=dict)
 
     def call(self, function: str, method: str, path: str, route: str, key: str, **request: Any) -> dict[str, Any]:
@@ -133,6 +136,24 @@ class World:
         if self.doomed not in alive or self.doomed == self.endpoint:
             self.doomed = self.throwaway_endpoint()
         return self.doomed
+
+    def kept_domain(self) -> str:
+        if not self.domain:
+            self.domain = self.claimed_domain(verified=True)
+        return self.domain
+
+    def deletable_domain(self) -> str:
+        """A domain for DELETE /domains/{domain}: the last one claimed while no call removed it."""
+        if services.domain_claims().claim_of(self.doomed_domain) is None:
+            self.doomed_domain = self.claimed_domain(verified=False)
+        return self.doomed_domain
+
+    def claimed_domain(self, verified: bool) -> str:
+        name, claims, now = f"m{uuid.uuid4().hex[:12]}.example.com", services.domain_claims(), datetime.now(UTC)
+        claims.claim(new_domain(name, self.owner, now))
+        if verified:
+            claims.mark_verified(name, self.owner, now)
+        return name
 
     def throwaway_member(self) -> str:
         """A viewer of the account, for DELETE /members/{subject} to remove."""
@@ -216,6 +237,12 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
             return {"path": f"/invitations/{world.throwaway_invitation()}"}
         case ("PATCH", "/workspace"):
             return {"path": route, "body": {"name": "Matrix"}}
+        case ("POST", "/domains"):
+            return {"path": route, "body": {"domain": f"m{uuid.uuid4().hex[:12]}.example.com"}}
+        case ("POST", "/domains/{domain}/verify"):
+            return {"path": f"/domains/{world.kept_domain()}/verify"}
+        case ("DELETE", "/domains/{domain}"):
+            return {"path": f"/domains/{world.deletable_domain()}"}
         case (_, _) if "{code}" in route:
             return {"path": route.replace("{code}", code)}
     return {"path": route}
@@ -243,7 +270,9 @@ def lake(aws, monkeypatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def world(aws, handlers, template) -> World:
+def world(aws, handlers, template, monkeypatch) -> World:
+    monkeypatch.setenv("SHORT_DOMAINS", "sho.rt,go.example")  # a workspace adds its own domains beside them
+    services.reset()
     world = World(aws, handlers, admin=aws.new_api_key(KEY_NAME))
     answer = world.call(
         "CreateFunction", "POST", "/links", "/links", world.admin,

@@ -131,9 +131,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "dynamodb:GetItem",
                 "dynamodb:UpdateItem",
                 "dynamodb:Query",
-                "dynamodb:PutItem",  # its audit entries, QR styles
+                "dynamodb:PutItem",  # its audit entries, QR styles, domain claims, a moved link
                 "dynamodb:BatchGetItem",  # a bulk change's links
                 "dynamodb:DeleteItem",  # a bulk change's idempotency record when its change fails; a QR style dropped
+                "dynamodb:Scan",  # a workspace's own domains, listed as its members are
                 "ssm:GetParameter",
                 "sqs:SendMessage",
             },
@@ -279,6 +280,10 @@ def policy_actions(template: LocalTemplate, function: str) -> set[str]:
                 "cognito-idp:AdminUserGlobalSignOut",  # a password reset ends the pool's sessions
                 "cognito-idp:DescribeUserPool",  # the password rule the reset page states
                 "cognito-idp:AdminSetUserMFAPreference",  # TOTP off, after signing in again
+                # With single sign-on, Settings > Single sign-on: a workspace's provider, on the SSO client.
+                *("cognito-idp:CreateIdentityProvider", "cognito-idp:UpdateIdentityProvider"),
+                *("cognito-idp:DeleteIdentityProvider", "cognito-idp:DescribeIdentityProvider"),
+                *("cognito-idp:DescribeUserPoolClient", "cognito-idp:UpdateUserPoolClient"),
                 "ses:SendEmail",
             },
         ),
@@ -383,6 +388,10 @@ def test_routes_and_trigger(template):
         ("DELETE", "/links/{code}/qr-style"): "ManageFunction",
         ("PUT", "/links/qr-style"): "ManageFunction",
         ("POST", "/links/bulk/changes"): "ManageFunction",
+        ("GET", "/domains"): "ManageFunction",
+        ("POST", "/domains"): "ManageFunction",
+        ("POST", "/domains/{domain}/verify"): "ManageFunction",
+        ("DELETE", "/domains/{domain}"): "ManageFunction",
         ("GET", "/openapi.json"): "DocsFunction",
         ("GET", "/docs"): "DocsFunction",
         ("POST", "/webhooks"): "WebhookEndpointsFunction",
@@ -1150,7 +1159,8 @@ def test_every_route_gets_the_payload_format_2_0_by_sams_default_without_saying_
     integrations = [
         operation["x-amazon-apigateway-integration"] for path in paths.values() for operation in path.values()
     ]
-    assert len(integrations) == 55  # 37 + the five SCIM methods + the four QR style ones + the nine team ones
+    # 37 + the five SCIM methods + the four QR style ones + the nine team ones + the four domain ones
+    assert len(integrations) == 59
     assert {integration["payloadFormatVersion"] for integration in integrations} == {"2.0"}
     assert "PayloadFormatVersion" not in (ROOT / "template.yaml").read_text()
 
@@ -1183,6 +1193,8 @@ def test_the_template_sam_sends_to_cloudformation_has_its_shared_parts_written_o
         "/invitations/*",
         "/workspace",
         "/workspaces",
+        "/domains",
+        "/domains/*",
         "/clicks/*",
         "/scim/*",
         "/console",

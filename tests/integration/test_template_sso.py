@@ -94,12 +94,19 @@ def test_the_console_client_takes_codes_with_pkce_only_from_the_provider_back_to
     assert client["GenerateSecret"] is False  # a public client: PKCE proves the code is its own
     assert set(client["AllowedOAuthScopes"]) == {"openid", "email", "profile"}
     assert client["CallbackURLs"] == ["https://sho.rt/console/sso/callback"]
-    assert client["SupportedIdentityProviders"] == [parameters["ProviderName"]]
-    assert resources["SsoClient"]["DependsOn"] == "IdentityProvider"  # the name must exist first
+    # By the provider's Ref (its name): the provider is made first
+    assert client["SupportedIdentityProviders"] == [{"Ref": "IdentityProvider"}]
     domain = resources["Domain"]["Properties"]
     assert domain == {"UserPoolId": POOL, "Domain": "acme-links", "ManagedLoginVersion": 2}
     branding = resources["SsoClientBranding"]["Properties"]
     assert branding == {"UserPoolId": POOL, "ClientId": {"Ref": "SsoClient"}, "UseCognitoProvidedValues": True}
+
+
+def test_console_makes_the_managed_login_and_client_without_a_provider_for_owners_to_add_theirs():
+    resources = rendered({**COMMON, "ProviderType": "Console", "ProviderName": "Console"})
+    assert "IdentityProvider" not in resources
+    assert resources["SsoClient"]["Properties"]["SupportedIdentityProviders"] == ["COGNITO"]
+    assert {"Domain", "SsoClientBranding"} <= set(resources)
 
 
 def test_the_values_an_identity_provider_needs_are_outputs():
@@ -178,12 +185,41 @@ def test_with_a_provider_the_nested_stack_gets_the_pool_and_the_console_its_outp
     assert (parameters["UserPoolId"], parameters["CallbackUrl"]) == (POOL, "https://l.example/console/sso/callback")
 
 
+def test_console_sso_gives_the_console_the_managed_login_and_exactly_the_providers_actions_on_the_pool():
+    console = {"SsoProviderType": "Console", "SsoDomainPrefix": "acme-links", "PublicBaseUrl": "https://l.example"}
+    resources = Rendered(console).resources()
+    variables = console_variables(resources)
+    assert variables["SSO_PROVIDER_NAME"] == ""  # no deploy-time button
+    assert variables["SSO_LOGIN_URL"] == {"Fn::GetAtt": ["Sso", "Outputs.LoginUrl"]}
+    assert variables["SSO_CLIENT_ID"] == {"Fn::GetAtt": ["Sso", "Outputs.ClientId"]}
+    statements = resources["ConsoleFunction"]["Properties"]["Policies"][0]["Statement"]
+    provider_actions = [
+        set(statement["Action"])
+        for statement in statements
+        if isinstance(statement, dict) and "cognito-idp:CreateIdentityProvider" in statement.get("Action", [])
+    ]
+    assert provider_actions == [
+        {
+            "cognito-idp:CreateIdentityProvider",
+            "cognito-idp:UpdateIdentityProvider",
+            "cognito-idp:DeleteIdentityProvider",
+            "cognito-idp:DescribeIdentityProvider",
+            "cognito-idp:DescribeUserPoolClient",
+            "cognito-idp:UpdateUserPoolClient",
+        }
+    ]
+    without = Rendered({}).resources()["ConsoleFunction"]["Properties"]["Policies"][0]["Statement"]
+    assert not any("cognito-idp:UpdateUserPoolClient" in str(statement) for statement in without)
+
+
 @pytest.mark.parametrize(
     ("parameters", "broken"),
     [
         ({}, set()),
         (SSO_PARAMETERS, set()),
         ({**SSO_PARAMETERS, "SsoWorkspace": ""}, {"SsoNeedsItsNames"}),
+        ({"SsoProviderType": "Console", "SsoDomainPrefix": "acme-links", "PublicBaseUrl": "https://l.example"}, set()),
+        ({"SsoProviderType": "Console", "PublicBaseUrl": "https://l.example"}, {"SsoNeedsItsNames"}),
         ({**SSO_PARAMETERS, "SsoDomainPrefix": ""}, {"SsoNeedsItsNames"}),
         ({**SSO_PARAMETERS, "DomainName": ""}, {"SsoNeedsItsNames"}),
         ({**SSO_PARAMETERS, "DomainName": "", "PublicBaseUrl": "https://links.example"}, set()),

@@ -47,11 +47,14 @@ def test_short_urls_name_the_links_domain():
     assert ShortDomains().public_name("") is None
 
 
-def test_hosts_map_to_their_domains_keys_and_unknown_hosts_to_none():
+def test_hosts_map_to_their_domains_keys_and_hosts_that_name_no_domain_to_none():
     assert DOMAINS.key_prefix_of_host("sho.rt", own_host=False) == ""
     assert DOMAINS.key_prefix_of_host("GO.EXAMPLE:443", own_host=False) == "go.example/"
     assert DOMAINS.key_prefix_of_host("abc.execute-api.us-east-1.amazonaws.com", own_host=True) == ""
-    assert DOMAINS.key_prefix_of_host("evil.example", own_host=False) is None
+    # Any other host name may be a workspace's domain: its links' keys decide, an unknown one misses
+    assert DOMAINS.key_prefix_of_host("Links.Acme.example", own_host=False) == "links.acme.example/"
+    for not_a_name in ("[::1]", "under_score.example", "a/b.example", "x" * 250 + ".example"):
+        assert DOMAINS.key_prefix_of_host(not_a_name, own_host=False) is None
     # Without Domains, every host serves the one domain, as before
     assert ShortDomains().key_prefix_of_host("anything.example", own_host=False) == ""
 

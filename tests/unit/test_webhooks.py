@@ -13,8 +13,8 @@ from standardwebhooks import Webhook
 from shortlink.adapters.http.webhooks import HttpWebhookSender
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidUrl
+from shortlink.web.outbound_addresses import is_public_address, validate_endpoint_url
 from shortlink.web.urls import DestinationPolicy
-from shortlink.webhooks.addresses import is_public_address, validate_endpoint_url
 from shortlink.webhooks.deliveries import (
     MAX_ATTEMPTS,
     LinkOwnership,

@@ -39,6 +39,11 @@ ENVIRONMENT = {
     "PEOPLE_USER_POOL_ID": "us-east-1_pool",
     "PEOPLE_CLIENT_ID": "client",
     "PEOPLE_PRINT_INVITATIONS": "true",
+    # The managed login (owners' single sign-on set-ups: the pool's identity providers).
+    "SSO_LOGIN_URL": "https://links.auth.us-east-1.amazoncognito.com",
+    "SSO_CLIENT_ID": "sso-client",
+    "SSO_ISSUER": "https://cognito-idp.us-east-1.amazonaws.com/us-east-1_pool",
+    "SSO_CALLBACK_URL": "https://sho.rt/console/sso/callback",
 }
 
 

@@ -96,10 +96,22 @@ function drawChart() {
   element.chart = new window.uPlot(options, data, element);
 }
 
+// A file input that fills a text field (a SAML metadata document): the form stays a plain one.
+function setUpFileFills() {
+  for (const input of document.querySelectorAll("input[type=file][data-fills]")) {
+    input.addEventListener("change", async () => {
+      const target = document.getElementById(input.dataset.fills);
+      const [file] = input.files;
+      if (target && file) target.value = await file.text();
+    });
+  }
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   setUpMoments();
   setUpCopyButtons();
   setUpShares();
   setUpRange();
   drawChart();
+  setUpFileFills();
 });

@@ -240,7 +240,7 @@ def serve(port: int, moto_port: int, running: ExitStack) -> None:
 
         sso_port = int(os.environ.get("SSO_PORT", "5006"))
         base_url = os.environ["PUBLIC_BASE_URL"]
-        os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running))
+        os.environ.update(start_managed_login(sso_port, region, pool.user_pool_id, base_url, running, cognito))
     runner.load_all()
     if balanced is not None:  # as a load balancer registers its target: healthy before it is sent visitors
         status = health_check(balanced, "RedirectFunction")

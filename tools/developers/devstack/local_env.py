@@ -48,6 +48,9 @@ CLICK_VARIABLES = ("REPEAT_CLICK_WINDOW_SECONDS", "COUNTRY_DATABASE", "NETWORK_D
 # Every local visitor has one address (loopback): a burst of links would be anyone's, so the
 # timing signal is off unless asked for (SCANNER_BURST_LINKS=3 make dev).
 LOCAL_SCANNER_BURST_LINKS = "0"
+# Workspaces' domains are verified against a DNS server on loopback (tools.developers.txt_records
+# serves the records you give it there); DNS_RESOLVER=1.1.1.1 make dev asks public DNS instead.
+LOCAL_DNS_RESOLVER = "127.0.0.1:15353"
 
 # Variables each function has a value of its own for: set while its module initialises
 # (Powertools reads the service name then), never merged into the shared environment.
@@ -63,8 +66,8 @@ def own_environment(function: Function) -> dict[str, str]:
 def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) -> dict[str, str]:
     """The union of the functions' variables but their own (OWN_VARIABLES), queue references
     turned into queue URLs, REGION_VARIABLES and CLICK_VARIABLES as this process has them (the scanner
-    bursts off by default), plus the local-only permutation key, visitor salt and console session
-    secret. All functions share one process, so they must agree."""
+    bursts off by default), the DNS server that verifies workspaces' domains, plus the local-only
+    permutation key, visitor salt and console session secret. All functions share one process, so they must agree."""
     merged: dict[str, str] = {}
     for function in template.functions.values():
         for name, value in ((function.environment or {}).get("Variables") or {}).items():
@@ -76,6 +79,7 @@ def function_environment(template: LocalTemplate, queue_urls: dict[str, str]) ->
             if merged.setdefault(name, resolved) != resolved:
                 raise SystemExit(f"functions disagree on {name}; the local stack runs them in one process")
     merged["SCANNER_BURST_LINKS"] = LOCAL_SCANNER_BURST_LINKS
+    merged["DNS_RESOLVER"] = os.environ.get("DNS_RESOLVER", LOCAL_DNS_RESOLVER)
     merged.update({name: os.environ[name] for name in REGION_VARIABLES + CLICK_VARIABLES if name in os.environ})
     merged["PERMUTATION_KEY"] = DEV_PERMUTATION_KEY
     merged["VISITOR_SALT"] = DEV_VISITOR_SALT

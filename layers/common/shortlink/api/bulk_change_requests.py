@@ -7,7 +7,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from shortlink.api.errors import ErrorAnswer, error_answer
 from shortlink.api.responses import ErrorBody
-from shortlink.domains.model import ShortDomains
+from shortlink.domains.model import DomainNames, ShortDomains
 from shortlink.links.bulk import MAX_BULK_CHANGES, BulkAction, BulkChange, BulkRefused, LinkFilter
 from shortlink.schemas.links import STRICT_REQUEST, LinkView, Moment, Tag, Tags
 
@@ -38,7 +38,7 @@ class LinkFilterRequest(BaseModel):
             raise ValueError("filter: give at least one of tag, domain, created_from, created_before, search")
         return self
 
-    def selection(self, domains: ShortDomains) -> LinkFilter:
+    def selection(self, domains: DomainNames) -> LinkFilter:
         domain = domains.domain_named(self.domain) if self.domain is not None else None
         given = self.model_dump(exclude={"domain"})
         return LinkFilter(**given, domain=domain)
@@ -47,7 +47,8 @@ class LinkFilterRequest(BaseModel):
 class BulkChangeRequest(BaseModel):
     """`links` or `filter` chooses the links (at most 50); `action` says what happens to each:
     `retag` (`add_tags`, `remove_tags`), `set_expiry` (`expires_at`), `clear_expiry`, `delete`,
-    `restore` (a filter then selects deleted links)."""
+    `restore` (a filter then selects deleted links), `move` (`to_domain`: the stack's or the
+    workspace's verified domain; at most 25 links, each keeping its code)."""
 
     model_config = STRICT_REQUEST
 
@@ -57,6 +58,9 @@ class BulkChangeRequest(BaseModel):
     add_tags: Tags = []
     remove_tags: Tags = []
     expires_at: Moment | None = None
+    to_domain: Annotated[
+        str | None, Field(min_length=1, max_length=260, description="move: the short domain the links go to")
+    ] = None
 
     @model_validator(mode="after")
     def one_selection_and_its_action_fields(self) -> "BulkChangeRequest":
@@ -68,10 +72,14 @@ class BulkChangeRequest(BaseModel):
             raise ValueError("add_tags and remove_tags go only with action retag")
         if (self.action == "set_expiry") != (self.expires_at is not None):
             raise ValueError("expires_at goes with action set_expiry, and only with it")
+        if (self.action == "move") != (self.to_domain is not None):
+            raise ValueError("to_domain goes with action move, and only with it")
         return self
 
-    def change(self) -> BulkChange:
-        return BulkChange(self.action, tuple(self.add_tags), tuple(self.remove_tags), self.expires_at)
+    def change(self, domains: DomainNames) -> BulkChange:
+        """The change, a move's domain checked against those the workspace may use."""
+        domain = domains.domain_named(self.to_domain) if self.to_domain is not None else None
+        return BulkChange(self.action, tuple(self.add_tags), tuple(self.remove_tags), self.expires_at, domain)
 
 
 class RefusedLink(BaseModel):

@@ -12,8 +12,10 @@ from aws_lambda_powertools.event_handler.openapi.exceptions import RequestValida
 
 from shortlink.api.bodies import MAX_IMPORT_BODY_BYTES
 from shortlink.audit.queries import InvalidAuditQuery
+from shortlink.domains.errors import DnsUnavailable, DomainInUse, DomainNotFound, DomainNotVerified, DomainTaken
 from shortlink.errors import (
     ApiKeyNotFound,
+    CodeTaken,
     IdempotencyKeyReused,
     InvalidApiKeyOption,
     InvalidLinkOption,
@@ -124,6 +126,18 @@ def error_answer(error: ShortlinkError) -> ErrorAnswer | None:
             return ErrorAnswer(401, "unauthorized", "the user pool does not take this access token any more")
         case SelfRemoval():
             return ErrorAnswer(409, "self_removal", str(error))
+        case CodeTaken():  # a move's: its code on the domain it goes to
+            return ErrorAnswer(409, "code_taken", f"code {error} is taken on that domain (or one that reads the same)")
+        case DomainTaken():
+            return ErrorAnswer(409, "domain_taken", str(error))
+        case DomainNotFound():
+            return ErrorAnswer(404, "not_found", str(error))
+        case DomainNotVerified():
+            return ErrorAnswer(409, "domain_not_verified", str(error))
+        case DomainInUse():
+            return ErrorAnswer(409, "domain_in_use", str(error))
+        case DnsUnavailable():
+            return ErrorAnswer(503, "dns_unavailable", str(error), retry_soon)
         case NoFreeCode():
             return ErrorAnswer(503, "no_free_code", str(error), retry_soon)
         case StorageUnavailable():

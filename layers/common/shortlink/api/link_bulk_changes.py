@@ -19,7 +19,7 @@ from shortlink.commands.bulk import change_links
 from shortlink.domains.model import ShortDomains
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.bulk import MAX_BULK_CHANGES, BulkRefused, selected_keys
-from shortlink.wiring import idempotency_store, link_batch, link_repository, short_domains
+from shortlink.wiring import idempotency_store, link_batch, link_domains, link_repository, short_domains
 
 
 def include_in(app: APIGatewayHttpResolver) -> None:
@@ -50,7 +50,8 @@ def include_in(app: APIGatewayHttpResolver) -> None:
         return Response(status_code=200, content_type=content_types.APPLICATION_JSON, body=json.dumps(answer))
 
     def changed(request: BulkChangeRequest) -> dict[str, Any]:
-        caller, domains = api_request(app), short_domains()
+        caller = api_request(app)
+        domains = link_domains(caller.actor.owner)
         if request.links is not None:
             keys = [requested_key(link.code, link.domain, domains) for link in request.links]
         else:
@@ -60,7 +61,7 @@ def include_in(app: APIGatewayHttpResolver) -> None:
             if not keys:
                 raise InvalidLinkOption("filter", "filter: no link matches it")
         batch = link_batch()
-        written = change_links(link_commands(caller, batch), batch, keys, request.change())
+        written = change_links(link_commands(caller, batch), batch, keys, request.change(domains))
         return {"changed": len(written), "links": [item.view for item in written]}
 
 

@@ -19,6 +19,7 @@ from shortlink.wiring import (
     addresses,
     audit_recorder,
     code_generator,
+    link_domains,
     link_repository,
     settings_of,
     short_domains,
@@ -54,6 +55,7 @@ def commands_of(
         present=present,
         recorder=audit_recorder() if batch is None else AuditRecorder(batch.entries(), webhook_queue()),
         events=webhook_queue(),
+        domains=partial(link_domains, origin.workspace),
     )
 
 

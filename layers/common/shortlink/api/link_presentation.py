@@ -4,7 +4,7 @@ stack names no public base), the key of a code a request names, and what its lin
 from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
-from shortlink.domains.model import ShortDomains, link_key
+from shortlink.domains.model import DomainNames, ShortDomains, link_key
 from shortlink.errors import StorageUnavailable
 from shortlink.links.model import Link
 from shortlink.schemas.links import LinkShowing, LinkView
@@ -29,9 +29,9 @@ def link_view(host: str, link: Link, addresses: AddressSettings, domains: ShortD
     return link_showing(host, addresses, domains).view(link)
 
 
-def requested_key(code: str, domain: str | None, domains: ShortDomains) -> str:
+def requested_key(code: str, domain: str | None, domains: DomainNames) -> str:
     """The key of `code` on the domain a request names in `?domain=` (default: the first);
-    InvalidLinkOption (422) for a domain the stack does not serve."""
+    InvalidLinkOption (422) for a domain the request may not use."""
     return link_key(domains.domain_named(domain), code)
 
 

@@ -16,7 +16,7 @@ from shortlink.links.qr_images import qr_image
 from shortlink.links.qr_style_choice import chosen_style
 from shortlink.links.use_cases import owned_link
 from shortlink.numbers import ascii_digits_only
-from shortlink.wiring import addresses, link_repository, qr_styles, short_domains
+from shortlink.wiring import addresses, link_domains, link_repository, qr_styles, short_domains
 
 
 def include_in(app: APIGatewayHttpResolver) -> None:
@@ -36,7 +36,7 @@ def include_in(app: APIGatewayHttpResolver) -> None:
     ) -> Response[Any]:
         """The QR code of the short URL in its saved style: SVG by default, PNG with ?format=png."""
         owner = api_request(app).actor.owner
-        link = owned_link(requested_key(code, domain, short_domains()), owner, link_repository())
+        link = owned_link(requested_key(code, domain, link_domains(owner)), owner, link_repository())
         style, _ = chosen_style(qr_styles(), owner, link.key)
         short_url = link_view(api_request(app).host, link, addresses(), short_domains()).short_url
         image = qr_image(short_url, style, image_format, scale)

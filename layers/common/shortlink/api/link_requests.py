@@ -6,7 +6,7 @@ from typing import Annotated, Any
 from aws_lambda_powertools.event_handler.openapi.params import Query
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from shortlink.domains.model import ShortDomains
+from shortlink.domains.model import DomainNames
 from shortlink.links.model import LinkChanges, LinkOptions
 from shortlink.schemas.links import (
     DOCUMENTED_WITHOUT_NULL,
@@ -50,7 +50,7 @@ class CreateLinkRequest(DestinationOptions):
         str | None, Field(max_length=260, description="one of the stack's short domains; default: the first")
     ] = None
 
-    def options(self, domains: ShortDomains) -> LinkOptions:
+    def options(self, domains: DomainNames) -> LinkOptions:
         """The link's options, on the domain of `domains` it names (InvalidLinkOption for another)."""
         given = {name: value for name, value in link_values(self).items() if name not in ("url", "domain")}
         return LinkOptions(**given, domain=domains.domain_named(self.domain))

@@ -22,7 +22,7 @@ from shortlink.clicks.stats import Granularity, dimension_csv, link_report, seri
 from shortlink.errors import InvalidLinkOption
 from shortlink.links.use_cases import owned_link
 from shortlink.schemas.links import TAG_PATTERN, Moment
-from shortlink.wiring import click_stats, link_repository, short_domains
+from shortlink.wiring import click_stats, link_domains, link_repository, short_domains
 
 # The stats routes' parameters and answers (a link's, the account's).
 StatsFrom = Annotated[Moment | None, Query(alias="from", description="inclusive; default: 30 days before to")]
@@ -76,7 +76,8 @@ def include_in(app: APIGatewayHttpResolver) -> None:
         if dimension is not None and output != "csv":
             raise InvalidLinkOption("dimension", "dimension needs format=csv: the JSON holds every dimension")
         span = stats_range(start, end, granularity, datetime.now(UTC))
-        link = owned_link(requested_key(code, domain, short_domains()), api_request(app).actor.owner, link_repository())
+        owner = api_request(app).actor.owner
+        link = owned_link(requested_key(code, domain, link_domains(owner)), owner, link_repository())
         first_day, last_day = span_days(span)
         days = click_stats().days(link.key, first_day, last_day, hourly=span.granularity == "hour")
         # Clicks keep the classification they were counted with: the version says today's.

@@ -28,7 +28,7 @@ from shortlink.links.qr_styles import (
 )
 from shortlink.links.use_cases import owned_link
 from shortlink.schemas.links import STRICT_REQUEST
-from shortlink.wiring import link_repository, qr_styles, short_domains
+from shortlink.wiring import link_domains, link_repository, qr_styles
 
 Colour = Annotated[str, Field(pattern=r"^#[0-9a-fA-F]{6}$", description="#rrggbb")]
 BASE64_LOGO_CHARS = (MAX_LOGO_BYTES + 2) // 3 * 4
@@ -85,7 +85,7 @@ def include_in(app: APIGatewayHttpResolver) -> None:
 
     def link_key(code: str, domain: str | None) -> str:
         owner = api_request(app).actor.owner
-        return owned_link(requested_key(code, domain, short_domains()), owner, link_repository()).key
+        return owned_link(requested_key(code, domain, link_domains(owner)), owner, link_repository()).key
 
     @app.get(
         "/links/<code>/qr-style",

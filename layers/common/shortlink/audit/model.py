@@ -9,13 +9,16 @@ from typing import Any, Literal, get_args
 
 from shortlink.people.actors import ActorKind
 
-TargetKind = Literal["link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim"]
+TargetKind = Literal[
+    "link", "key", "webhook", "member", "setting", "session", "person", "workspace", "export", "scim", "domain", "sso"
+]
 Action = Literal[
     "link.created",
     "link.edited",
     "link.deleted",
     "link.restored",
     "link.imported",
+    "link.moved",
     "key.created",
     "key.revoked",
     "webhook.created",
@@ -45,6 +48,14 @@ Action = Literal[
     "export.started",
     "scim.token_created",
     "scim.token_revoked",
+    "domain.added",
+    "domain.verified",
+    "domain.removed",
+    "sso.provider_saved",
+    "sso.provider_tested",
+    "sso.provider_turned_on",
+    "sso.provider_turned_off",
+    "sso.provider_removed",
 ]
 ACTIONS: tuple[Action, ...] = get_args(Action)
 TARGET_KINDS: tuple[TargetKind, ...] = get_args(TargetKind)

@@ -1,4 +1,4 @@
-"""Bulk changes: one change to up to MAX_BULK_CHANGES links of a workspace, each through the link
+"""Bulk changes: one change to up to MAX_BULK_CHANGES links of a workspace (MAX_BULK_MOVES moved), each through the link
 commands (its audit entry, its `link.*` event), all written in one transaction or nothing.
 
 The commands run against a batch: it reads the selected links once, stages each link's write
@@ -12,12 +12,19 @@ from typing import Protocol
 from shortlink.audit.trail import AuditTrail
 from shortlink.commands.links import LinkCommands, LinkWritten
 from shortlink.errors import ShortlinkError
-from shortlink.links.bulk import BulkChange, BulkRefused, LinkRefusal, checked_selection
-from shortlink.links.ports import LinkRepository
+from shortlink.links.bulk import (
+    MAX_BULK_CHANGES,
+    MAX_BULK_MOVES,
+    BulkChange,
+    BulkRefused,
+    LinkRefusal,
+    checked_selection,
+)
+from shortlink.links.ports import LinkMoves, LinkRepository
 from shortlink.links.use_cases import owned_link
 
 
-class LinkBatch(LinkRepository, Protocol):
+class LinkBatch(LinkRepository, LinkMoves, Protocol):
     def read(self, keys: Sequence[str]) -> None:
         """Read the links of `keys` at once (strongly consistent): what `get` then answers."""
 
@@ -34,7 +41,7 @@ def change_links(
 ) -> list[LinkWritten]:
     """Make `change` to the links of `keys` (`commands` writing through `batch`): all of them, in
     order, or BulkRefused with each link refused and why."""
-    keys = checked_selection(list(keys))
+    keys = checked_selection(list(keys), MAX_BULK_MOVES if change.action == "move" else MAX_BULK_CHANGES)
     batch.read(keys)
     written: list[LinkWritten] = []
     refusals: list[LinkRefusal] = []
@@ -54,4 +61,7 @@ def _changed(commands: LinkCommands, batch: LinkBatch, key: str, change: BulkCha
         return commands.delete(key)
     if change.action == "restore":
         return commands.restore(key)
+    if change.action == "move":
+        assert change.domain is not None  # a move names its domain (BulkChange)
+        return commands.move(key, change.domain, batch)
     return commands.edit(key, change.of(owned_link(key, commands.owner, batch)))

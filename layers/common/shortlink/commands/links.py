@@ -24,10 +24,10 @@ from shortlink.audit.recording import (
     edited_fields,
     link_target,
 )
-from shortlink.domains.model import ShortDomains
+from shortlink.domains.model import DomainNames, ShortDomains, split_key
 from shortlink.links.model import Link, LinkChanges, LinkOptions
-from shortlink.links.ports import Allowance, LinkRepository
-from shortlink.links.use_cases import create_link, delete_link, edit_link, restore_link
+from shortlink.links.ports import Allowance, LinkMoves, LinkRepository
+from shortlink.links.use_cases import create_link, delete_link, edit_link, move_link, restore_link
 from shortlink.transfer.formats import Record
 from shortlink.transfer.imports import FailureAnswer, Importer, ImportReport, ImportRepository, InvalidAnswer
 from shortlink.web.urls import DestinationPolicy
@@ -57,7 +57,8 @@ class LinkWritten:
 class LinkCommands:
     """The commands of one request: who made it and from where (`origin`, whose workspace owns
     the links), what its links may point to (`policy`) and how its door shows a link. The code
-    source, the policy and the allowance are built on first use (a delete needs none of them)."""
+    source, the policy, the allowance and the domains its links may be on are built on first use
+    (a delete needs none of them)."""
 
     def __init__(
         self,
@@ -71,6 +72,7 @@ class LinkCommands:
         present: LinkPresenter,
         recorder: AuditRecorder,
         events: EventQueue | None,
+        domains: Callable[[], DomainNames] = ShortDomains,
     ) -> None:
         self._origin = origin
         self._clock = clock
@@ -81,6 +83,7 @@ class LinkCommands:
         self._present = present
         self._recorder = recorder
         self._events = events
+        self._domains = domains
         self._batch: list[EventMessage] | None = None
 
     @property
@@ -127,14 +130,24 @@ class LinkCommands:
         changed = changed_fields(compared_with, edited) if compared_with is not None else edited_fields(changes)
         return self._announced("link.updated", "link.edited", edited, at, changed)
 
+    def move(self, key: str, domain: str, moves: LinkMoves) -> LinkWritten:
+        """The link moved to `domain`, a domain the door found the workspace may use, under the
+        same code (`link.updated`; its entry `link.moved` names the link at its new address)."""
+        at = self._clock()
+        moved = move_link(key, self.owner, domain, self._links, moves)
+        return self._announced("link.updated", "link.moved", moved, at, ("domain",))
+
     def delete(self, key: str) -> LinkWritten:
         """Soft delete (`link.deleted`): the link answers 410 and can be restored."""
         at = self._clock()
         return self._announced("link.deleted", "link.deleted", delete_link(key, self.owner, self._links, at), at)
 
     def restore(self, key: str) -> LinkWritten:
-        """Undo a delete (`link.restored`)."""
+        """Undo a delete (`link.restored`): on a workspace's domain only while the workspace
+        holds it verified (a released domain may be another workspace's by now)."""
         at = self._clock()
+        if domain := split_key(key)[0]:
+            self._domains().domain_named(domain)
         return self._announced("link.restored", "link.restored", restore_link(key, self.owner, self._links), at)
 
     def imported_entry(self, link: Link) -> AuditEntry:
@@ -145,7 +158,7 @@ class LinkCommands:
         self,
         records: Sequence[Record],
         links: RecordedImports,
-        domains: ShortDomains,
+        domains: DomainNames,
         failure_answer: FailureAnswer,
         invalid_answer: InvalidAnswer,
     ) -> ImportReport:

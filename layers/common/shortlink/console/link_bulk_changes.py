@@ -16,7 +16,7 @@ from shortlink.console import audit, forms
 from shortlink.console.pages import see_other
 from shortlink.console.plumbing import Refused, destinations, posted_by_session, shown, view
 from shortlink.links.bulk import BulkRefused
-from shortlink.wiring import link_batch, short_domains
+from shortlink.wiring import link_batch, link_domains, short_domains
 
 router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools leaves it untyped
 
@@ -33,6 +33,8 @@ def request_of(form: forms.Form) -> BulkChangeRequest:
             body[name] = tags
     if expires_at := forms.moment_value(form, "expires_at"):
         body["expires_at"] = expires_at
+    if to_domain := forms.value(form, "to_domain"):
+        body["to_domain"] = to_domain
     try:
         return BulkChangeRequest.model_validate(body)
     except ValidationError as error:
@@ -45,12 +47,14 @@ def change_many() -> Response[Any]:
     if not form.get("selected"):
         raise Refused(422, "tick at least one link in the list, then choose the change")
     request = request_of(form)
-    domains = short_domains()
+    domains = link_domains(key.owner)
     keys = [requested_key(link.code, link.domain, domains) for link in request.links or ()]
     batch = link_batch()
     try:
-        written = change_links(commands_of(audit.origin(key), destinations, view, batch), batch, keys, request.change())
+        written = change_links(
+            commands_of(audit.origin(key), destinations, view, batch), batch, keys, request.change(domains)
+        )
     except BulkRefused as refused:
-        rows = refused_links(refused, domains)
+        rows = refused_links(refused, short_domains())
         return shown("links_bulk.html", key, current, 422, refused=rows, action=request.action)
     return see_other(f"/console?changed={len(written)}")

@@ -38,7 +38,7 @@ from shortlink.links.qr_styles import MAX_LOGO_BYTES, MAX_LOGO_SIDE, MAX_MARGIN,
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
-from shortlink.wiring import link_repository, qr_styles, short_domains
+from shortlink.wiring import domain_claims, link_domains, link_repository, qr_styles, short_domains
 
 MAX_BULK_LINES = 100
 
@@ -65,7 +65,7 @@ def links_page() -> Response[Any]:
         raise Refused(400, "a tag is 1-32 letters, digits, '_' or '-'")
     if len(campaign) > MAX_UTM_VALUE_LENGTH:
         raise Refused(400, f"a campaign is at most {MAX_UTM_VALUE_LENGTH} characters")
-    on_domain = short_domains().domain_named(domain) if domain else None
+    on_domain = link_domains(key.owner).domain_named(domain) if domain else None
     chosen = (("q", text), ("tag", tag), ("utm_campaign", campaign), ("domain", domain), ("sort", order))
     filters = {name: given for name, given in chosen if given and (name, given) != ("sort", "newest")}
     first_page = f"/console?{urlencode(filters)}" if filters else "/console"
@@ -108,7 +108,10 @@ def links_page() -> Response[Any]:
 def link_form(key: Actor, current: Session, state: forms.FormState, status: int = 200, **context: Any) -> Response[Any]:
     routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
     variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
-    domains = short_domains().names
+    domains = (
+        *short_domains().names,
+        *(each.name for each in domain_claims().of_workspace(key.owner) if each.verified),
+    )
     return shown(
         "link_form.html", key, current, status, form=state, routes=routes, variants=variants, domains=domains,
         **context,
@@ -143,7 +146,8 @@ def link_commands(actor: Actor) -> LinkCommands:
 
 def create_from(form: forms.Form, commands: LinkCommands) -> LinkWritten:
     url, options = forms.link_options(form)
-    options = replace(options, domain=short_domains().domain_named(forms.value(form, "domain") or None))
+    domain = link_domains(commands.owner).domain_named(forms.value(form, "domain") or None)
+    options = replace(options, domain=domain)
     return commands.create(url, options)
 
 
@@ -245,12 +249,12 @@ def delete(code: str) -> Response[Any]:
     question = f"Delete {short_link(found).short_url}? It stops redirecting; you can restore it from the list."
     if (asking := confirm_first(form, key, current, question, "Delete", page_of(found))) is not None:
         return asking
-    link_commands(key).delete(stored_key(code))
+    link_commands(key).delete(stored_key(code, key.owner))
     return see_other("/console")
 
 
 @router.post("/console/links/<code>/restore")
 def restore(code: str) -> Response[Any]:
     _, _, key = posted_by_session("links:write")
-    restored = link_commands(key).restore(stored_key(code)).link
+    restored = link_commands(key).restore(stored_key(code, key.owner)).link
     return see_other(page_of(restored))

@@ -35,6 +35,7 @@ from shortlink.wiring import (
     addresses,
     api_key_store,
     console_session_secret,
+    link_domains,
     link_repository,
     memberships,
     people_settings,
@@ -234,14 +235,14 @@ def query(name: str) -> str:
     return ((current_event().query_string_parameters or {}).get(name) or "").strip()
 
 
-def stored_key(code: str) -> str:
+def stored_key(code: str, owner: str) -> str:
     """The key of `code` on the domain the page's `?domain=` names (default: the first), as the
     API's routes of one link name it."""
-    return requested_key(code, query("domain") or None, short_domains())
+    return requested_key(code, query("domain") or None, link_domains(owner))
 
 
 def requested(code: str, key: Actor) -> Link:
-    return owned_link(stored_key(code), key.owner, link_repository())
+    return owned_link(stored_key(code, key.owner), key.owner, link_repository())
 
 
 def page_of(link: Link, **query: str) -> str:

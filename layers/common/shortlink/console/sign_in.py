@@ -20,7 +20,7 @@ from shortlink.console.plumbing import (
     query,
 )
 from shortlink.console.sessions import issue_session
-from shortlink.console.sso import button_label
+from shortlink.console.sso import button_label, by_email
 from shortlink.people.actors import Actor
 from shortlink.settings.edge import EdgeSettings
 from shortlink.settings.rate_limits import RateLimitSettings
@@ -56,6 +56,7 @@ def sign_in_page() -> Response[Any]:
         people=people.enabled,
         passkeys=people.passkeys,
         sso_label=button_label(),
+        sso_by_email=by_email(),
     )
 
 
@@ -79,6 +80,7 @@ def sign_in() -> Response[Any]:
             error="This API key is not valid (or was revoked).",
             people=people_settings().enabled,
             sso_label=button_label(),
+            sso_by_email=by_email(),
         )
     attempt.succeeded()  # only failures count against the address
     _, cookie = issue_session(key_hash, now(), console_session_secret(), key.session_generation, key.expires_at)

@@ -8,10 +8,12 @@ default domain can equal such a key, and the same code may exist once per domain
 
 import re
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from shortlink.errors import InvalidLinkOption
 
 KEY_SEPARATOR = "/"
+MAX_NAME_CHARS = 253  # DNS's longest name
 # A lower-case host name of two labels or more (as the template's Domains parameter allows),
 # optionally with a port (the local stack's 127.0.0.1:3000).
 HOST_PATTERN = re.compile(r"([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(:[0-9]{1,5})?")
@@ -31,6 +33,12 @@ def split_key(key: str) -> tuple[str, str]:
     """The domain ("" for the default) and the code of a stored key."""
     domain, _, code = key.rpartition(KEY_SEPARATOR)
     return domain, code
+
+
+class DomainNames(Protocol):
+    def domain_named(self, name: str | None) -> str:
+        """The domain a request's `domain` field names ("" the default); InvalidLinkOption for
+        one the request may not use."""
 
 
 @dataclass(frozen=True)
@@ -88,13 +96,15 @@ class ShortDomains:
         if not domain:
             return default_base
         scheme = default_base.split("://", 1)[0] if "://" in default_base else "https"
-        host = next(host for host in self.hosts if hostname(host) == domain)
+        # A workspace's own domain (shortlink.domains.workspace_domains) is none of the hosts.
+        host = next((host for host in self.hosts if hostname(host) == domain), domain)
         return f"{scheme}://{host}"
 
     def key_prefix_of_host(self, host: str, own_host: bool) -> str | None:
         """The key prefix of links served on `host` (a trusted request host): "" for the default
-        domain, and for the stack's own hosts (`own_host`: execute-api, the edge's); None for a
-        host that is none of the stack's domains."""
+        domain, and for the stack's own hosts (`own_host`: execute-api, the edge's); `<name>/` for
+        any other host name (a workspace's domain: its links' keys decide, an unknown host's
+        lookups miss); None for a host that names no domain."""
         names = self.names
         if not names:
             return ""
@@ -104,6 +114,6 @@ class ShortDomains:
         name = hostname(host)
         if name == names[0] or own_host:
             return ""
-        if name in names:
+        if len(name) <= MAX_NAME_CHARS and HOST_PATTERN.fullmatch(name):
             return f"{name}{KEY_SEPARATOR}"
         return None

@@ -1,5 +1,6 @@
 """Bulk link work: which links a request selects (by their keys or by a filter), the one change
-it makes to all of them (retag, set or clear the expiry, delete, restore), and its bounds."""
+it makes to all of them (retag, set or clear the expiry, delete, restore, move to a domain), and
+its bounds."""
 
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -11,14 +12,16 @@ from shortlink.errors import InvalidLinkOption, ShortlinkError
 from shortlink.links.model import Link, LinkChanges
 from shortlink.links.ports import LinkRepository
 
-# Each link is written with its audit entry in one DynamoDB transaction of at most 100 items.
+# Each link is written with its audit entry in one DynamoDB transaction of at most 100 items; a
+# move writes up to four (the link at its new key, its slug's claim there, its old key, the entry).
 MAX_BULK_CHANGES = 50
+MAX_BULK_MOVES = 25
 # A filter's search reads the workspace's links newest first: at most this many per request.
 MAX_FILTER_READS = 1000
 MAX_TAGS = 10  # as a link's create and edit allow
 FILTER_PAGE = 100
 
-BulkAction = Literal["retag", "set_expiry", "clear_expiry", "delete", "restore"]
+BulkAction = Literal["retag", "set_expiry", "clear_expiry", "delete", "restore", "move"]
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class BulkChange:
     add_tags: tuple[str, ...] = ()
     remove_tags: tuple[str, ...] = ()
     expires_at: datetime | None = None
+    domain: str | None = None  # a move's: "" the default domain, else a host name
 
     def of(self, link: Link) -> LinkChanges:
         """The edit of `link` a retag or an expiry makes (not a delete or a restore)."""
@@ -94,17 +98,18 @@ def selected_keys(links: LinkRepository, owner: str, selected: LinkFilter, delet
     return keys
 
 
-def too_many(what: str) -> InvalidLinkOption:
-    return InvalidLinkOption("links", f"{what}: a bulk change takes at most {MAX_BULK_CHANGES} links per request")
+def too_many(what: str, limit: int = MAX_BULK_CHANGES) -> InvalidLinkOption:
+    change = "a move" if limit == MAX_BULK_MOVES else "a bulk change"
+    return InvalidLinkOption("links", f"{what}: {change} takes at most {limit} links per request")
 
 
-def checked_selection(keys: list[str]) -> list[str]:
-    """The keys, each once, in order; refused when none or more than MAX_BULK_CHANGES."""
+def checked_selection(keys: list[str], limit: int = MAX_BULK_CHANGES) -> list[str]:
+    """The keys, each once, in order; refused when none or more than `limit`."""
     unique = list(dict.fromkeys(keys))
     if not unique:
         raise InvalidLinkOption("links", "links: select at least one link")
-    if len(unique) > MAX_BULK_CHANGES:
-        raise too_many(f"{len(unique)} links selected")
+    if len(unique) > limit:
+        raise too_many(f"{len(unique)} links selected", limit)
     return unique
 
 

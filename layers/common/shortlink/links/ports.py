@@ -60,6 +60,13 @@ class LinkRepository(LinkSource, Protocol):
         """Whether a custom slug holds the claim on `slug_key` (a read)."""
 
 
+class LinkMoves(Protocol):
+    def move(self, link: Link, moved: Link, slug_key: str | None) -> None:
+        """Write `moved` (the link on another domain) under its key if none is there, with the
+        claim of its custom slug there (`slug_key`), and remove `link` if it is unchanged;
+        CodeTaken when the key or the claim is taken."""
+
+
 class QrStyles(Protocol):
     def style_of(self, owner: str, link_key: str | None) -> QrStyle | None:
         """The style saved for the link (`link_key`), or the workspace's default with None; None if unsaved."""

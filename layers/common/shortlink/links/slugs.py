@@ -27,6 +27,7 @@ RESERVED_SLUGS = frozenset(
         "invitations",
         "workspace",
         "workspaces",
+        "domains",  # a workspace's own domains (/domains)
         "scim",  # SCIM provisioning (/scim/v2), opened by a workspace's SCIM token
         "api",
         "admin",

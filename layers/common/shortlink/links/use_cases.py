@@ -10,7 +10,7 @@ from shortlink.errors import CodeTaken, InvalidLinkOption, LinkNotFound, NoFreeC
 from shortlink.links.keys import is_possible_key
 from shortlink.links.model import PRIVATE_CODE_BYTES, Link, LinkChanges, LinkOptions
 from shortlink.links.option_checks import check_destination_options, check_options, checked_rules
-from shortlink.links.ports import Allowance, LinkRepository, LinkSource
+from shortlink.links.ports import Allowance, LinkMoves, LinkRepository, LinkSource
 from shortlink.web.urls import DestinationPolicy, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
@@ -165,6 +165,24 @@ def edit_link(
     if changes.password is not None:  # last: the hash's CPU is spent only on an edit that is accepted
         changes = replace(changes, password=None, password_hash=password_hash_of(changes.password))
     return links.update(code, owner, changes)
+
+
+def move_link(key: str, owner: str, domain: str, links: LinkRepository, moves: LinkMoves) -> Link:
+    """The link of `key` moved to `domain` under the same code (its old address then answers
+    404); CodeTaken when a link, or a slug that reads the same, holds the code there."""
+    current = owned_link(key, owner, links)
+    if current.domain == domain:
+        raise InvalidLinkOption("domain", "domain: the link is on that domain already")
+    if current.deleted_at is not None:
+        raise InvalidLinkOption("domain", "domain: a deleted link is not moved; restore it first")
+    from shortlink.links.slugs import slug_key
+
+    moved = replace(current, domain=domain)
+    claim = link_key(domain, slug_key(current.code))
+    if links.existing_codes([moved.key]) or (not current.private and links.is_claimed(claim)):
+        raise CodeTaken(current.code)
+    moves.move(current, moved, claim if current.custom_slug else None)
+    return moved
 
 
 def delete_link(code: str, owner: str, links: LinkRepository, now: datetime) -> Link:

@@ -1,6 +1,6 @@
 """Where the console sends the browser to sign in: the managed login's authorize endpoint, with
-the identity provider named (managed login then goes straight to it) and this sign-in's state,
-nonce and PKCE challenge."""
+the identity provider named (managed login then goes straight to it: the sign-in's own, a
+workspace's, or else the deploy-time one) and this sign-in's state, nonce and PKCE challenge."""
 
 from urllib.parse import urlencode
 
@@ -15,7 +15,7 @@ def authorize_url(settings: SsoSettings, login: LoginState) -> str:
         "response_type": "code",
         "client_id": settings.client_id,
         "redirect_uri": settings.callback_url,
-        "identity_provider": settings.provider_name,
+        "identity_provider": login.provider or settings.provider_name,
         "scope": SCOPES,
         "state": login.state,
         "nonce": login.nonce,

@@ -44,7 +44,7 @@ def completed_sign_in(
     if error := query.get("error"):
         description = query.get("error_description", "")
         detail = f"{_shown(error)}{f' ({_shown(description)})' if description else ''}"
-        raise SsoRefused(400, f"{settings.button_label} did not sign you in: {detail}.")
+        raise SsoRefused(400, f"{settings.button_label or 'The identity provider'} did not sign you in: {detail}.")
     if login is None:
         raise SsoRefused(400, "No sign-in was started in this browser in the last 10 minutes: start again.")
     state = query.get("state", "")
@@ -56,5 +56,7 @@ def completed_sign_in(
     if not claim_state(login.state, login.expires_at):
         raise SsoRefused(400, "This sign-in was already completed once: start again.")
     token = tokens.id_token(code, login.verifier)
-    expected = ExpectedToken(settings.issuer, settings.client_id, login.nonce, settings.provider_name)
+    # A workspace's own provider, if the sign-in named one; else the deploy-time provider.
+    provider = login.provider or settings.provider_name
+    expected = ExpectedToken(settings.issuer, settings.client_id, login.nonce, provider)
     return verified_identity(token, keys, expected, now)

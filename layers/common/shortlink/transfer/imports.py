@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
 from pydantic import AfterValidator, Field, ValidationError, model_validator
 
 from shortlink.access.passwords import password_hash_problem
-from shortlink.domains.model import ShortDomains, link_key
+from shortlink.domains.model import DomainNames, link_key
 from shortlink.errors import RateLimited, ShortlinkError, SlugTaken
 from shortlink.links.model import PRIVATE_CODE_LENGTH, Link, LinkOptions
 from shortlink.links.ports import Allowance, LinkRepository
@@ -107,7 +107,7 @@ class ImportedLink(DestinationOptions):
             )
         return self
 
-    def options(self, domains: ShortDomains) -> LinkOptions:
+    def options(self, domains: DomainNames) -> LinkOptions:
         excluded = {"url", "tags", "deleted_at", "domain", *DestinationOptions.model_fields}
         return LinkOptions(
             **self.model_dump(exclude=excluded),
@@ -184,7 +184,7 @@ class Importer:
     allowance: Allowance | None
     failure_answer: FailureAnswer
     invalid_answer: InvalidAnswer
-    domains: ShortDomains
+    domains: DomainNames
     created: list[Link] = field(default_factory=list)  # the links this run wrote, as stored
 
     def run(self, records: list[Record]) -> ImportReport:

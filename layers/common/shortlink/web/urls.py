@@ -108,11 +108,16 @@ def _check_host(parsed: "URL") -> None:
     if parsed.host_type != HostType.DEFAULT:
         return  # an IPv4 or IPv6 address, valid once parsed
     name = parsed.hostname.removesuffix(".")
-    labels = name.split(".")
-    if len(labels) < 2:
+    if len(name.split(".")) < 2:
         raise InvalidUrl("url host must be a full domain name (such as example.com) or an IP address")
-    if len(name) > MAX_DOMAIN_LENGTH or not all(map(_valid_label, labels)):
+    if not is_valid_domain_name(name):
         raise InvalidUrl(f"url host {parsed.hostname} is not a valid domain name")
+
+
+def is_valid_domain_name(name: str) -> bool:
+    """Whether `name` (a parsed host: lower case, ASCII, no final dot) is a domain DNS can hold:
+    at most 253 characters of valid labels (a workspace's domain is checked by it too)."""
+    return len(name) <= MAX_DOMAIN_LENGTH and all(map(_valid_label, name.split(".")))
 
 
 def _valid_label(label: str) -> bool:

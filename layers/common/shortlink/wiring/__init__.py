@@ -1,9 +1,9 @@
 """The composition root: the adapters each function uses, built from its settings on first use
 and kept per environment, and those settings, the only reading of the environment.
 
-One module per concern (environment, links, limits, redirect, clicks, people, scim, sign_in,
-webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories), which records
-it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
+One module per concern (environment, links, domains, limits, redirect, clicks, people, scim,
+sign_in, sso, webhooks, audit, edge); each cached factory is made with `@factory` (wiring.factories),
+which records it, so `reset()` forgets them all. Nothing here runs at import: a factory's module is imported on
 the first use of one of its names (FACTORY_MODULES), and each factory imports its own adapter, so
 a function loads only the modules and adapters it uses (the redirect's init neither the console's
 nor the webhooks' wiring, and never pynamodb). Functions and tests import the factories from here.
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         packing_rules,
         visitor_salt_root,
     )
+    from shortlink.wiring.domains import domain_claims, link_domains, txt_records
     from shortlink.wiring.edge import (
         edge_counts,
         edge_store,
@@ -96,6 +97,7 @@ if TYPE_CHECKING:
         recovery_code_key,
         sso_signing_keys,
     )
+    from shortlink.wiring.sso import identity_providers, provider_documents, sso_setups
     from shortlink.wiring.webhooks import (
         link_owners,
         required_webhook_queue,
@@ -123,6 +125,7 @@ FACTORY_MODULES = {
         "packing_rules",
         "visitor_salt_root",
     ),
+    "domains": ("domain_claims", "link_domains", "txt_records"),
     "edge": ("edge_counts", "edge_store", "link_scan", "link_stream_changes", "recent_link_clicks"),
     "environment": (
         "addresses",
@@ -172,6 +175,7 @@ FACTORY_MODULES = {
     ),
     "scim": ("provisioned_groups", "provisioned_users", "scim_tokens"),
     "sign_in": ("console_session_secret", "managed_login", "recovery_code_key", "sso_signing_keys"),
+    "sso": ("identity_providers", "provider_documents", "sso_setups"),
     "webhooks": ("link_owners", "required_webhook_queue", "webhook_endpoints", "webhook_queue", "webhook_sender"),
 }
 _MODULE_OF = {name: module for module, names in FACTORY_MODULES.items() for name in names}

@@ -1,6 +1,8 @@
 """A bulk change's batch (shortlink.commands.bulk): the selected links read in one BatchGetItem,
 each link's update and its audit entry staged, then written in one TransactWriteItems, every
-update on the condition that the link still exists and is its owner's."""
+update on the condition that the link still exists and is its owner's; a move puts the link
+under its new key (and its slug's claim there) on the condition that none is there, and deletes
+its old key on the same condition as an update."""
 
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -9,17 +11,19 @@ from functools import partial
 from typing import Any
 
 from pynamodb.exceptions import PynamoDBException, TransactWriteError
+from pynamodb.expressions.condition import Condition
+from pynamodb.models import Model
 from pynamodb.transactions import TransactWrite
 
 from shortlink.adapters.dynamodb.audit_log import DynamoAuditTrail
 from shortlink.adapters.dynamodb.bound_models import unavailable
 from shortlink.adapters.dynamodb.link_items import CRAWLABLE
-from shortlink.adapters.dynamodb.link_store import DynamoLinkRepository, _to_link
+from shortlink.adapters.dynamodb.link_store import SLUG_CLAIM_PREFIX, DynamoLinkRepository, _to_link
 from shortlink.audit.model import AuditEntry
 from shortlink.audit.queries import AuditQuery
 from shortlink.audit.trail import AuditPage
 from shortlink.domains.model import split_key
-from shortlink.errors import LinkNotFound
+from shortlink.errors import CodeTaken, LinkNotFound, ShortlinkError
 from shortlink.links.bulk import BulkRefused, LinkRefusal
 from shortlink.links.model import Link, LinkChanges
 
@@ -49,6 +53,7 @@ class DynamoLinkBatch(DynamoLinkRepository):
         super().__init__(table_name, region)
         self._read: dict[str, Link] = {}
         self._staged: list[tuple[str, Staged]] = []  # the link key each write is for
+        self._taking: set[int] = set()  # the writes that take a key or claim (a move's): a failed one is taken
         self._entries = StagedEntries(trail, self._stage_for_last_link)
 
     def read(self, keys: Sequence[str]) -> None:
@@ -94,6 +99,19 @@ class DynamoLinkBatch(DynamoLinkRepository):
         self._stage_update(code, owner, actions)
         return replace(current, deleted_at=deleted_at)
 
+    def move(self, link: Link, moved: Link, slug_key: str | None) -> None:
+        self._current(link.key, link.owner)
+        writes: list[Staged] = [partial(_put_new, item=self._item(moved), condition=self._model.code.does_not_exist())]
+        if slug_key is not None:
+            claim = self._claims(code=SLUG_CLAIM_PREFIX + slug_key, slug=moved.key)
+            writes.append(partial(_put_new, item=claim, condition=self._claims.code.does_not_exist()))
+        for write in writes:
+            self._taking.add(len(self._staged))
+            self._staged.append((link.key, write))
+        unchanged = self._model.code.exists() & (self._declared("owner") == link.owner)
+        old = self._model(code=link.key)
+        self._staged.append((link.key, lambda transaction: transaction.delete(old, condition=unchanged)))
+
     def commit(self) -> None:
         if not self._staged:
             return
@@ -103,13 +121,18 @@ class DynamoLinkBatch(DynamoLinkRepository):
                     staged(transaction)
         except TransactWriteError as error:
             reasons = [reason.code if reason is not None else None for reason in error.cancellation_reasons]
-            failed = dict.fromkeys(
-                key
-                for (key, _), reason in zip(self._staged, reasons, strict=False)
-                if reason == "ConditionalCheckFailed"
-            )
-            if failed:  # its owner or existence changed since the read
-                raise BulkRefused([LinkRefusal(key, LinkNotFound(split_key(key)[1])) for key in failed]) from None
+            failed: dict[str, ShortlinkError] = {}
+            for index, ((key, _), reason) in enumerate(zip(self._staged, reasons, strict=False)):
+                if reason == "ConditionalCheckFailed":  # taken meanwhile, or its owner or existence changed
+                    code = split_key(key)[1]
+                    failed.setdefault(key, CodeTaken(code) if index in self._taking else LinkNotFound(code))
+            if failed:
+                raise BulkRefused([LinkRefusal(key, refusal) for key, refusal in failed.items()]) from None
             raise unavailable(error) from error
         finally:
             self._staged = []
+            self._taking = set()
+
+
+def _put_new(transaction: TransactWrite, item: Model, condition: Condition) -> None:
+    transaction.save(item, condition=condition)

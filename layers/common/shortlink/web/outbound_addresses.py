@@ -1,5 +1,7 @@
-"""Where a webhook may be sent: a link destination's checks and more, since the shortener itself
-makes the request (HTTPS only, no private, loopback, link-local or metadata address in any spelling)."""
+"""Where a webhook may be sent, or any request the server makes to an address someone gave (an
+identity provider's discovery document or metadata): a link destination's checks and more, since
+the shortener itself makes the request (HTTPS only, no private, loopback, link-local or metadata
+address in any spelling)."""
 
 import ipaddress
 
@@ -10,11 +12,13 @@ from shortlink.web.urls import DestinationPolicy, validate_destination
 PRIVATE_SUFFIXES = (".internal", ".local", ".localhost", ".home.arpa")
 
 
-def validate_endpoint_url(url: str, policy: DestinationPolicy, allow_loopback: bool = False) -> str:
+def validate_endpoint_url(
+    url: str, policy: DestinationPolicy, allow_loopback: bool = False, what: str = "a webhook"
+) -> str:
     """`url` as a link destination is checked, and more: a webhook is a request the shortener
     itself makes, so it must be HTTPS and its host no private, link-local or metadata address
     (checked again on the address DNS gives at each send). `allow_loopback` (the local stack
-    only) lets an http or https receiver on 127.0.0.1 through."""
+    only) lets an http or https receiver on 127.0.0.1 through. `what` names the request in messages."""
     from ada_url import URL
 
     if allow_loopback and (receiver := _loopback_receiver(url)) is not None:
@@ -22,7 +26,7 @@ def validate_endpoint_url(url: str, policy: DestinationPolicy, allow_loopback: b
     href = validate_destination(url, policy)
     parsed = URL(href)
     if parsed.protocol != "https:":
-        raise InvalidUrl("url of a webhook must be https")
+        raise InvalidUrl(f"url of {what} must be https")
     name = parsed.hostname.strip("[]").removesuffix(".")
     if name.endswith(PRIVATE_SUFFIXES) or name == "metadata.google.internal":
         raise InvalidUrl(f"url host {name} is a private name")
@@ -31,7 +35,7 @@ def validate_endpoint_url(url: str, policy: DestinationPolicy, allow_loopback: b
     except ValueError:
         return href
     if not is_public_address(address):
-        raise InvalidUrl(f"url host {name} is not a public address (a webhook is sent from the server)")
+        raise InvalidUrl(f"url host {name} is not a public address (the request comes from the server)")
     return href
 
 

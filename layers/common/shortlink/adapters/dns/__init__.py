@@ -1,0 +1,1 @@
+"""DNS, read through dnspython."""
