@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from shortlink.clicks.stats import spreadsheet_cell
 from tests.e2e.conftest import FIXED_KEY
 from tests.e2e.running_stack import ROOT, RunningStack
 
@@ -58,8 +59,9 @@ def test_a_key_reimporting_its_own_export_creates_nothing(stack, auth, tmp_path)
     assert result.returncode == 0, result.stderr
     links = json.loads(exported.read_text())["links"]
     assert code in {link["code"] for link in links}
+    # (a slug another test of this stack made may start as a formula would: the CSV quotes it)
     assert {row["code"] for row in csv.DictReader(io.StringIO(export(stack, auth, "csv")))} == {
-        link["code"] for link in links
+        spreadsheet_cell(link["code"]) for link in links
     }
 
     # When it is imported back, by the API and by the command: every link is there already
