@@ -184,6 +184,12 @@ def test_an_owner_sets_oidc_up_tests_it_turns_it_on_and_a_person_joins_with_the_
     found = person.get("/console/sso", {"email": "Ada@Example.com"})
     link = f'href="/console/sso?workspace={workspace}" id="sso-workspace-sign-in">Sign in with Example Corp<'
     assert link in found["body"]
+    # (routing by the domain lasts only while the workspace holds it: released, it routes nobody)
+    services.domain_claims().release("example.com", workspace)
+    assert person.get("/console/sso", {"email": "ada@example.com"})["statusCode"] == 404
+    claims, at = services.domain_claims(), datetime.now(UTC)
+    claims.claim(new_domain("example.com", workspace, at))
+    claims.mark_verified("example.com", workspace, at)
     started = person.get("/console/sso", {"workspace": workspace})
     assert started["statusCode"] == 302
     assert parse_qs(urlsplit(started["headers"]["Location"]).query)["identity_provider"] == [name]

@@ -45,6 +45,7 @@ from shortlink.sso.setup_steps import record_test
 from shortlink.wiring import (
     attempt_log,
     console_session_secret,
+    domain_claims,
     invitations,
     managed_login,
     memberships,
@@ -134,7 +135,9 @@ def setup_of_email(email: str) -> ProviderSetup:
     if domain is None:
         raise Refused(400, "Type your work email address (name@example.com) to sign in with single sign-on.")
     owner = sso_setups().domain_owner(domain) if sso_settings().managed_login else None
-    if owner is None:
+    # Only while the workspace still holds the domain, verified by DNS: its removal ends the routing.
+    claim = domain_claims().claim_of(domain) if owner is not None else None
+    if owner is None or claim is None or not claim.verified or claim.workspace != owner:
         raise Refused(404, f"No workspace signs in {domain} addresses with single sign-on: use your password.")
     return turned_on_setup(owner)
 
