@@ -84,9 +84,9 @@ async function read(key) {
 
 // The key of `code` followed on `host` (shortlink/edge/entries.py's edge_key): the bare code on
 // the distribution's own host, which only a stack without Domains serves links on; null for a
-// host no key can name.
+// host no key can name. A final dot (`sho.rt.`, fully qualified) names the same host.
 function linkKey(host, code) {
-  const name = host.replace(/:[0-9]{1,5}$/, '').toLowerCase();
+  const name = host.replace(/:[0-9]{1,5}$/, '').replace(/\.$/, '').toLowerCase();
   if (endsWith(name, EDGE_HOST_SUFFIX)) return code;
   return HOST_NAME.test(name) ? name + '/' + code : null;
 }

@@ -103,6 +103,7 @@ def test_several_domains_through_python_made_keys(edge):
     store.publish(default, other)
     assert function.run(event("abc", host="go.example"))["headers"]["location"]["value"] == other.url
     assert function.run(event("abc", host="s.example:443"))["headers"]["location"]["value"] == default.url
+    assert function.run(event("abc", host="GO.example."))["headers"]["location"]["value"] == other.url  # a final dot
     assert "statusCode" not in function.run(event("abc", host="other.example"))
 
 

@@ -113,6 +113,7 @@ def test_a_domain_verified_through_dns_takes_its_workspaces_links_and_no_one_els
     link = api.new_link(a, url="https://example.com/acme", slug="spring", domain=DOMAIN)
     assert (link["domain"], link["short_url"]) == (DOMAIN, f"https://{DOMAIN}/spring")
     assert api.follow("spring", host=DOMAIN).headers["location"] == "https://example.com/acme"
+    assert api.follow("spring", host=f"{DOMAIN}.").status == 302  # fully qualified: the same host
     with recording_aws_calls() as calls:  # a cached hit on it reads nothing, as on any domain
         assert api.follow("spring", host=DOMAIN).status == 302
     assert [call for call in calls.counts() if call[0] == "dynamodb"] == []
@@ -125,6 +126,7 @@ def test_a_domain_verified_through_dns_takes_its_workspaces_links_and_no_one_els
     assert "verified domain of this workspace" in refused_create.json()["message"]
     own = api.new_link(b, url="https://example.com/b")
     assert api.follow(own["code"], host=DOMAIN).status == 404
+    assert api.follow(own["code"], host="sho.rt.").status == 302  # the stack's default domain, fully qualified
     # Nor does B see or verify or remove A's domain
     assert call(handlers, "GET", "/domains", b)[1] == {"domains": []}
     assert verify(handlers, b, DOMAIN)[0] == 404

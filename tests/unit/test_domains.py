@@ -32,6 +32,7 @@ def test_a_request_names_a_domain_by_its_host_name():
     assert DOMAINS.domain_named(None) == ""
     assert DOMAINS.domain_named("sho.rt") == ""  # the first is the default
     assert DOMAINS.domain_named("GO.example") == "go.example"
+    assert (DOMAINS.domain_named("sho.rt."), DOMAINS.domain_named("go.example.")) == ("", "go.example")  # final dot
     assert DOMAINS.domain_named("127.0.0.1") == "127.0.0.1"
     with pytest.raises(InvalidLinkOption, match=r"^domain must be one of this stack's domains"):
         DOMAINS.domain_named("other.example")
@@ -53,6 +54,7 @@ def test_hosts_map_to_their_domains_keys_and_hosts_that_name_no_domain_to_none()
     assert DOMAINS.key_prefix_of_host("abc.execute-api.us-east-1.amazonaws.com", own_host=True) == ""
     # Any other host name may be a workspace's domain: its links' keys decide, an unknown one misses
     assert DOMAINS.key_prefix_of_host("Links.Acme.example", own_host=False) == "links.acme.example/"
+    assert DOMAINS.key_prefix_of_host("links.acme.example.:443", own_host=False) == "links.acme.example/"
     for not_a_name in ("[::1]", "under_score.example", "a/b.example", "x" * 250 + ".example"):
         assert DOMAINS.key_prefix_of_host(not_a_name, own_host=False) is None
     # Without Domains, every host serves the one domain, as before

@@ -146,3 +146,35 @@ def test_a_posted_form_is_read_once_and_a_large_one_not_at_all():
     assert form.form == {"password": "sésame", "other": ""}
     assert form.form is form.form
     assert RedirectRequest({"body": "a=" + "x" * 1100}, reading).form is None
+
+
+def test_a_fully_qualified_host_with_its_final_dot_is_the_same_host_through_every_front():
+    # Given a stack of two domains, behind the edge (several domains: the edge names the viewer's host)
+    reading = RequestReading(SECRET, ShortDomains.parse("sho.rt,go.example"))
+
+    def http_api(host: str) -> dict[str, Any]:
+        return {"routeKey": "GET /{code}", "pathParameters": {"code": "abc"}, "headers": {},
+                "requestContext": {"http": {"method": "GET"}, "domainName": host, "apiId": "a1"}}  # fmt: skip
+
+    def load_balancer(host: str) -> dict[str, Any]:
+        return {"requestContext": {"elb": {}}, "httpMethod": "GET", "path": "/abc", "headers": {"host": host}}
+
+    def edge_named(host: str) -> dict[str, Any]:
+        return through_edge("abc", **{"X-Shortlink-Host": host})
+
+    # When each front names a host fully qualified (browsers and HTTP read `sho.rt.` as `sho.rt`)
+    hosts = {
+        "sho.rt.": "abc", "SHO.RT.:443": "abc", "go.example.": "go.example/abc",
+        "links.acme.test.": "links.acme.test/abc",
+    }  # fmt: skip
+    # Then each is read as the host without the dot, whatever front it came through
+    for host, key in hosts.items():
+        for event in (http_api(host), load_balancer(host), edge_named(host)):
+            assert RedirectRequest(event, reading).key == key, (host, event)
+    # The fronts' own hosts serve the default domain, dotted or not
+    assert RedirectRequest(http_api("a1.execute-api.us-east-1.amazonaws.com."), reading).key == "abc"
+    assert RedirectRequest(load_balancer("lb-1.us-east-1.elb.amazonaws.com."), reading).key == "abc"
+    assert RedirectRequest(edge_named("d111.cloudfront.net."), reading).key == "abc"
+    # A name of two final dots (or a lone one) is no host name
+    assert RedirectRequest(http_api("sho.rt.."), reading).key is None
+    assert RedirectRequest(edge_named("."), reading).key is None

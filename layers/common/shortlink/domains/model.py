@@ -20,8 +20,9 @@ HOST_PATTERN = re.compile(r"([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9]([a-z
 
 
 def hostname(host: str) -> str:
-    """`host` without its port, lower-case: how a Host header names a domain."""
-    return host.rsplit(":", 1)[0].lower() if not host.endswith("]") else host.lower()
+    """`host` without its port and its final dot, lower-case: how a Host header names a domain
+    (`sho.rt.`, fully qualified, is the host `sho.rt` to browsers and to HTTP)."""
+    return host.rsplit(":", 1)[0].removesuffix(".").lower() if not host.endswith("]") else host.lower()
 
 
 def link_key(domain: str, code: str) -> str:

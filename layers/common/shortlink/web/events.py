@@ -180,6 +180,7 @@ class LoadBalancerEvent:
         name, colon, port = host.rpartition(":")  # Host: name[:port]
         if colon and port.isascii() and port.isdigit():
             host = name
+        host = host.removesuffix(".")  # a fully qualified name is the same host
         return host, host.endswith(LOAD_BALANCER_HOST_SUFFIX)
 
     def body(self, event: dict[str, Any]) -> tuple[str, bool]:

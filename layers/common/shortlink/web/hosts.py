@@ -26,5 +26,5 @@ def request_host(
         if not several_domains:  # no function names the host: a header is the viewer's own
             return "", True
         host = headers.get(EDGE_HOST_HEADER, "")
-        return host, host.endswith(EDGE_HOST_SUFFIX)
+        return host, host.removesuffix(".").endswith(EDGE_HOST_SUFFIX)  # a final dot: the same host
     return front_host
