@@ -18,14 +18,16 @@ from shortlink.access.api_keys import hash_api_key
 from shortlink.adapters.dynamodb.domain_claims import DynamoDomainClaims
 from shortlink.audit.model import AuditEntry
 from shortlink.audit.queries import AuditQuery
-from shortlink.domains.claims import new_domain
+from shortlink.domains.claims import WorkspaceDomain, new_domain
 from shortlink.domains.errors import DomainTaken
 from shortlink.wiring import resources
 from tests.aws_calls import recording_aws_calls
 from tests.events import bearer, http_event
 from tests.integration.conftest import use_moto_credentials
 from tests.integration.test_audit_log import dynalite
-from tests.integration.test_console import Browser, scoped_key, signed_in
+from tests.integration.test_bulk_create import bulk
+from tests.integration.test_console import Browser, create, scoped_key, signed_in
+from tests.integration.test_import_export import import_file
 from tests.integration.test_link_events import drained, link_changes
 from tools.developers.devstack.resources import create_tables
 from tools.developers.txt_records import TxtServer
@@ -207,6 +209,49 @@ def test_a_bulk_move_takes_links_to_a_verified_domain_all_or_nothing(stack, hand
     assert (status, body["error"]) == (422, "invalid_request")
     assert move(handlers, a, [{"code": taken["code"]}], "unknown.example")[0] == 422
     assert blocker["domain"] == DOMAIN
+
+
+def test_a_link_to_a_verified_workspace_domain_is_refused_as_a_loop_wherever_it_is_written(
+    stack, handlers, dns, api, monkeypatch
+):
+    # Given a link to links.acme.test written before its workspace verified the domain
+    a, b = stack.new_api_key(), stack.new_api_key()
+    early = api.new_link(a, url=f"https://{DOMAIN}/early", slug="early")
+    verified(handlers, dns, a, DOMAIN)
+    loop = (
+        f"url points back at this shortener (a redirect loop): {DOMAIN} is a workspace's short domain, which it serves"
+    )
+    # Then a link to it, by any workspace and in any spelling browsers read alike, is refused
+    for key, url in ((a, f"https://{DOMAIN}/x"), (b, "http://LINKS.acme.test.:443/x")):
+        assert api.create(key, url=url).status_and_json() == (422, {"error": "invalid_url", "message": loop})
+    # at edit, its other destinations too
+    assert api.patch(early["code"], a, url=f"https://{DOMAIN}/y").status == 422
+    assert loop in api.patch(early["code"], a, expired_url=f"https://{DOMAIN}/gone").json()["message"]
+    # at import, as the record's own failure
+    status, report = import_file(handlers, b, f"url,slug\nhttps://{DOMAIN}/z,imported-loop\n")
+    assert (status, report["failed"], loop in report["results"][0]["message"]) == (200, 1, True), report
+    # in the console's form
+    console = signed_in(Browser(handlers), b)
+    assert (answer := create(console, url=f"https://{DOMAIN}/c"))["statusCode"] == 422
+    assert f"{DOMAIN} is a workspace&#39;s short domain" in answer["body"]
+    # and moved onto that domain, the link written before would send its visitors to itself: nothing moves
+    status, body = move(handlers, a, [{"code": "early"}], DOMAIN)
+    assert (status, [(each["code"], each["error"]) for each in body["refused"]]) == (422, [("early", "invalid_url")])
+    assert api.follow("early", host="sho.rt").status == 302
+    # A bulk create's links to one site read its claim once; the redirect reads none
+    claims, reads = services.domain_claims(), []
+    read = claims.claim_of
+
+    def counted(name: str) -> WorkspaceDomain | None:
+        reads.append(name)
+        return read(name)
+
+    monkeypatch.setattr(claims, "claim_of", counted)
+    links = {"links": [{"url": f"https://example.com/{n}"} for n in range(3)]}
+    created = bulk(handlers, a, links)[1]
+    assert (created["created"], reads) == (3, ["example.com"])
+    assert api.follow(created["results"][0]["link"]["code"]).status == 302
+    assert reads == ["example.com"]
 
 
 def test_hostile_domain_names_are_refused_naming_the_rule(stack, handlers):

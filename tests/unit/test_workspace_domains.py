@@ -1,6 +1,7 @@
 """A workspace's domain name as the product accepts it (read as browsers read hosts), and which
 domains a workspace's links may be on."""
 
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
@@ -9,8 +10,10 @@ from shortlink.domains.claims import WorkspaceDomain, new_domain
 from shortlink.domains.errors import DomainNotFound, DomainNotVerified
 from shortlink.domains.model import ShortDomains
 from shortlink.domains.names import MAX_DOMAIN_CHARS, workspace_domain_name
+from shortlink.domains.served import ServedWorkspaceDomains
 from shortlink.domains.workspace_domains import LinkDomains, verified_domain
-from shortlink.errors import InvalidLinkOption
+from shortlink.errors import InvalidLinkOption, InvalidUrl
+from shortlink.web.urls import DestinationPolicy, refuse_loop, validate_destination
 
 STACK = ("sho.rt", "go.example")
 NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
@@ -142,3 +145,46 @@ def test_verification_needs_the_claims_own_token_in_the_record():
     with pytest.raises(DomainNotFound):
         verified_domain(claims, Records(token), "other", "links.acme.test", NOW)  # type: ignore[arg-type]
     assert verified_domain(claims, Records(token), "acme", "links.acme.test", NOW).verified  # type: ignore[arg-type]
+
+
+def test_a_destination_on_a_workspaces_verified_domain_loops_in_every_spelling_browsers_read_alike():
+    # Given a verified domain of one workspace, another's, and a claim not verified yet
+    claims = Claims(
+        WorkspaceDomain("links.acme.test", "acme", "t", NOW, NOW),
+        WorkspaceDomain("xn--bcher-kva.example", "other", "t", NOW, NOW),
+        WorkspaceDomain("new.acme.test", "acme", "t", NOW),
+    )
+    served = ServedWorkspaceDomains(ShortDomains(STACK), lambda: claims)  # type: ignore[arg-type,return-value]
+    policy = replace(DestinationPolicy.of(STACK, ()), workspace_domain=served)
+    # Then a link to either verified domain is a loop, however it is spelled, whoever holds it
+    for url in (
+        "https://links.acme.test/x",
+        "http://LINKS.Acme.test./",
+        "https://links.acme.test:443/x",
+        "https://links.acme.test:8443/x",
+        "https://links%2Eacme.test/",
+        "https://\uff4cinks.acme.test/",
+        "https://links\u3002acme\u3002test/",
+    ):
+        with pytest.raises(InvalidUrl, match=r"redirect loop\): links\.acme\.test is a workspace's short domain"):
+            validate_destination(url, policy)
+    with pytest.raises(InvalidUrl, match=r"xn--bcher-kva\.example is a workspace's short domain"):
+        validate_destination("https://BÜCHER.example/", policy)
+    # One claim read per host, however many links name it
+    assert claims.reads == 2
+    # Not a claim that is not verified (claiming a name must not refuse every link to it), nor a
+    # name under a domain, nor another site; an address is never read about
+    for url in ("https://new.acme.test/", "https://www.links.acme.test/", "https://example.com/"):
+        assert validate_destination(url, policy) == url
+    reads = claims.reads
+    for address in ("http://203.0.113.7/", "http://[2001:db8::1]/"):
+        assert validate_destination(address, policy) == address
+    assert claims.reads == reads == 5
+    # A stored destination is checked the same way (a move), and a stack without Domains serves
+    # no workspace's domain: nothing is read
+    with pytest.raises(InvalidUrl, match=r"links\.acme\.test is a workspace's short domain"):
+        refuse_loop("https://links.acme.test/x", policy)
+    refuse_loop("https://example.com/", policy)
+    none_served = ServedWorkspaceDomains(ShortDomains(), lambda: claims)  # type: ignore[arg-type,return-value]
+    assert validate_destination("https://links.acme.test/", replace(policy, workspace_domain=none_served))
+    assert claims.reads == 5

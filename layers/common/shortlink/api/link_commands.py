@@ -21,6 +21,7 @@ from shortlink.wiring import (
     code_generator,
     link_domains,
     link_repository,
+    served_workspace_domains,
     settings_of,
     short_domains,
     webhook_queue,
@@ -63,5 +64,6 @@ def link_commands(request: ApiRequest, batch: LinkBatch | None = None) -> LinkCo
     """The commands of an API request, in its caller's account: what they need of the request
     read here, once (its origin, its host), so that nothing below reads the request again."""
     host, shown_on, domains = request.host, addresses(), short_domains()
-    policy = partial(destination_policy, host, shown_on, domains)  # made on first use: a delete needs none
+    # Made on first use (a delete needs none); the workspaces' domains read on a destination's host.
+    policy = partial(destination_policy, host, shown_on, domains, served_workspace_domains())
     return commands_of(request_origin(request, now()), policy, link_showing(host, shown_on, domains).shown, batch)

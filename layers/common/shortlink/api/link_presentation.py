@@ -1,6 +1,8 @@
 """How the API door shows a link: its short URL on its own domain (the request's host where the
 stack names no public base), the key of a code a request names, and what its links may point to."""
 
+from collections.abc import Callable
+from dataclasses import replace
 from functools import cache, lru_cache
 from urllib.parse import urlsplit
 
@@ -35,16 +37,23 @@ def requested_key(code: str, domain: str | None, domains: DomainNames) -> str:
     return link_key(domains.domain_named(domain), code)
 
 
-def destination_policy(host: str, addresses: AddressSettings, domains: ShortDomains) -> DestinationPolicy:
+def destination_policy(
+    host: str,
+    addresses: AddressSettings,
+    domains: ShortDomains,
+    workspace_domain: Callable[[str], bool] | None = None,
+) -> DestinationPolicy:
     """Our own hosts (the public one, every short domain, `host`, the one the request came in
-    on, the stack's others) and the blocklist, each in any spelling a browser reads."""
+    on, the stack's others) and the blocklist, each in any spelling a browser reads; with
+    `workspace_domain`, the workspaces' verified domains too (a link's: a webhook's need not)."""
     own = {
         urlsplit(public_base_url(host, addresses)).netloc,
         *domains.names,
         host,
         *stack_own_hosts(addresses.own_hosts_parameter),
     }
-    return _policy(frozenset(host for host in own if host), addresses.blocked_domains)
+    policy = _policy(frozenset(host for host in own if host), addresses.blocked_domains)
+    return policy if workspace_domain is None else replace(policy, workspace_domain=workspace_domain)
 
 
 # The same few hosts come with every request: parse them once (a bulk create checks 100 URLs).

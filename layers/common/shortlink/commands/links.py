@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime
+from functools import cache
 from typing import TYPE_CHECKING, Any, Protocol
 
 from shortlink.audit.model import Action, AuditEntry
@@ -78,7 +79,7 @@ class LinkCommands:
         self._clock = clock
         self._links = links
         self._codes = codes
-        self._policy = policy
+        self._policy = cache(policy)  # one per request: a bulk change's links share its reads
         self._allowance = allowance
         self._present = present
         self._recorder = recorder
@@ -132,9 +133,10 @@ class LinkCommands:
 
     def move(self, key: str, domain: str, moves: LinkMoves) -> LinkWritten:
         """The link moved to `domain`, a domain the door found the workspace may use, under the
-        same code (`link.updated`; its entry `link.moved` names the link at its new address)."""
+        same code (`link.updated`; its entry `link.moved` names the link at its new address);
+        not one whose destination loops back through this shortener."""
         at = self._clock()
-        moved = move_link(key, self.owner, domain, self._links, moves)
+        moved = move_link(key, self.owner, domain, self._links, moves, self._policy())
         return self._announced("link.updated", "link.moved", moved, at, ("domain",))
 
     def delete(self, key: str) -> LinkWritten:

@@ -40,6 +40,7 @@ from shortlink.wiring import (
     memberships,
     people_settings,
     person_sessions,
+    served_workspace_domains,
     settings_of,
     short_domains,
 )
@@ -227,8 +228,8 @@ def view(link: Link) -> dict[str, Any]:
 
 
 def destinations() -> DestinationPolicy:
-    """What a link of this request may point to (the API's policy)."""
-    return destination_policy(host(), addresses(), short_domains())
+    """What a link of this request may point to (the API's policy, workspaces' domains included)."""
+    return destination_policy(host(), addresses(), short_domains(), served_workspace_domains())
 
 
 def query(name: str) -> str:

@@ -11,7 +11,7 @@ from shortlink.links.keys import is_possible_key
 from shortlink.links.model import PRIVATE_CODE_BYTES, Link, LinkChanges, LinkOptions
 from shortlink.links.option_checks import check_destination_options, check_options, checked_rules
 from shortlink.links.ports import Allowance, LinkMoves, LinkRepository, LinkSource
-from shortlink.web.urls import DestinationPolicy, validate_destination
+from shortlink.web.urls import DestinationPolicy, refuse_loop, validate_destination
 
 if TYPE_CHECKING:  # only create generates codes; the redirect must not import the generator
     from shortlink.codes.generator import CodeSource
@@ -167,14 +167,19 @@ def edit_link(
     return links.update(code, owner, changes)
 
 
-def move_link(key: str, owner: str, domain: str, links: LinkRepository, moves: LinkMoves) -> Link:
+def move_link(
+    key: str, owner: str, domain: str, links: LinkRepository, moves: LinkMoves, policy: DestinationPolicy
+) -> Link:
     """The link of `key` moved to `domain` under the same code (its old address then answers
-    404); CodeTaken when a link, or a slug that reads the same, holds the code there."""
+    404); CodeTaken when a link, or a slug that reads the same, holds the code there; InvalidUrl
+    when its destination points back at this shortener (at a workspace's domain verified after
+    the link was written: moved onto that domain, it would send its visitors to itself)."""
     current = owned_link(key, owner, links)
     if current.domain == domain:
         raise InvalidLinkOption("domain", "domain: the link is on that domain already")
     if current.deleted_at is not None:
         raise InvalidLinkOption("domain", "domain: a deleted link is not moved; restore it first")
+    refuse_loop(current.url, policy)
     from shortlink.links.slugs import slug_key
 
     moved = replace(current, domain=domain)

@@ -9,7 +9,7 @@ ada-url is imported on the first check, not with this module: the redirect impor
 
 import ipaddress
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -26,16 +26,20 @@ _WHITESPACE_OR_CONTROL = re.compile(r"[\s\x00-\x1f\x7f]")  # \s: what str.isspac
 # A label of a valid domain in the standard's strict sense (UTS 46 with UseSTD3ASCIIRules and
 # VerifyDnsLength): 1-63 letters, digits and inner hyphens, as the ASCII form spells it.
 _LABEL = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?")
+LOOP = "url points back at this shortener (a redirect loop)"
 
 
 @dataclass(frozen=True)
 class DestinationPolicy:
     """Hosts a link may not point to: this shortener's own (a link to a short link loops) and the
     operator's blocklist (a blocked domain covers its subdomains). Both hold hosts in their
-    canonical form (`host_key`); `of` builds a policy from any spelling."""
+    canonical form (`host_key`); `of` builds a policy from any spelling. `workspace_domain` says
+    whether a host is a workspace's verified domain, which this shortener serves too (a loop):
+    it reads the claims, so it is asked last, of a host every other check let through."""
 
     own_hosts: frozenset[str] = frozenset()
     blocked_domains: frozenset[str] = frozenset()
+    workspace_domain: Callable[[str], bool] | None = None
 
     @classmethod
     def of(cls, own_hosts: Iterable[str], blocked_domains: Iterable[str]) -> "DestinationPolicy":
@@ -76,6 +80,18 @@ def validate_destination(url: str, policy: DestinationPolicy | None = None) -> s
     _check_host(parsed)
     _check_policy(_key(parsed), policy or DestinationPolicy())
     return parsed.href
+
+
+def refuse_loop(url: str, policy: DestinationPolicy) -> None:
+    """InvalidUrl if `url`, a destination as stored (checked when written), points back at this
+    shortener: one of its hosts or a workspace's verified domain (one that was verified since)."""
+    try:
+        host = _key(_parse(url))
+    except ValueError:
+        return  # stored before the checks read URLs as browsers do: nothing it could loop through
+    if host in policy.own_hosts:
+        raise InvalidUrl(LOOP)
+    _check_workspace_domain(host, policy)
 
 
 def _parse(url: str) -> "URL":
@@ -136,11 +152,17 @@ def _valid_label(label: str) -> bool:
 
 def _check_policy(host: str, policy: DestinationPolicy) -> None:
     if host in policy.own_hosts:
-        raise InvalidUrl("url points back at this shortener (a redirect loop)")
+        raise InvalidUrl(LOOP)
     if _is_loopback(host):
         raise InvalidUrl("url points at the visitor's own machine (a loopback address)")
     if any(host == domain or host.endswith("." + domain) for domain in policy.blocked_domains):
         raise InvalidUrl(f"url host {host} is on the blocklist")
+    _check_workspace_domain(host, policy)
+
+
+def _check_workspace_domain(host: str, policy: DestinationPolicy) -> None:
+    if policy.workspace_domain is not None and policy.workspace_domain(host):
+        raise InvalidUrl(f"{LOOP}: {host} is a workspace's short domain, which it serves")
 
 
 def _is_loopback(host: str) -> bool:

@@ -10,6 +10,7 @@ from shortlink.wiring.factories import factory
 if TYPE_CHECKING:
     from shortlink.adapters.dns.txt_records import DnsTxtRecords
     from shortlink.adapters.dynamodb.domain_claims import DynamoDomainClaims
+    from shortlink.domains.served import ServedWorkspaceDomains
     from shortlink.domains.workspace_domains import LinkDomains
 
 
@@ -35,3 +36,11 @@ def link_domains(workspace: str) -> "LinkDomains":
     from shortlink.domains.workspace_domains import LinkDomains
 
     return LinkDomains(short_domains(), workspace, domain_claims())
+
+
+def served_workspace_domains() -> "ServedWorkspaceDomains":
+    """Which hosts are workspaces' verified domains (a link to one loops), for one request: the
+    claims read on the first host asked about, each host once."""
+    from shortlink.domains.served import ServedWorkspaceDomains
+
+    return ServedWorkspaceDomains(short_domains(), domain_claims)
