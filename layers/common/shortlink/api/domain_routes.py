@@ -4,7 +4,6 @@ console's Domains page does."""
 
 from datetime import UTC, datetime
 from typing import Annotated, Any
-from urllib.parse import urlsplit
 
 from aws_lambda_powertools.event_handler import APIGatewayHttpResolver, Response
 from aws_lambda_powertools.event_handler.openapi.params import Body, Path
@@ -12,26 +11,21 @@ from aws_lambda_powertools.event_handler.openapi.params import Body, Path
 from shortlink.access.api_keys import ADMIN
 from shortlink.api.audit import request_origin
 from shortlink.api.auth import needs
+from shortlink.api.domain_commands import domain_commands_of
 from shortlink.api.domain_views import DOMAIN_PATTERN, AddDomainRequest, DomainList, DomainView
 from shortlink.api.requests import api_request
 from shortlink.api.responses import BODY_ERRORS, answers
 from shortlink.api.team_commands import json_answer
 from shortlink.commands.domains import DomainCommands
-from shortlink.domains.model import hostname
-from shortlink.wiring import addresses, audit_recorder, domain_claims, link_repository, short_domains, txt_records
+from shortlink.wiring import txt_records
 
 DomainName = Annotated[str, Path(pattern=DOMAIN_PATTERN, description="the domain's name (GET /domains)")]
 
 
 def domain_commands(app: APIGatewayHttpResolver) -> DomainCommands:
-    """The domain commands of the request `app` answers, in its caller's workspace; the hosts
-    the stack answers on (its public base, the API's own) are no workspace's to claim."""
+    """The domain commands of the request `app` answers, in its caller's workspace."""
     request, now = api_request(app), datetime.now(UTC)
-    own = {hostname(request.host), urlsplit(addresses().public_base_url).hostname or ""}
-    return DomainCommands(
-        origin=request_origin(request, now), stack=short_domains(), reserved={name for name in own if name},
-        claims=domain_claims(), links=link_repository(), recorder=audit_recorder(), now=now,
-    )  # fmt: skip
+    return domain_commands_of(request_origin(request, now), request.host, now)
 
 
 def include_in(app: APIGatewayHttpResolver) -> None:

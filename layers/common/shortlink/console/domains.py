@@ -2,14 +2,15 @@
 add one, publish its TXT record, verify it, remove it; through the domain commands, as the API's
 /domains routes do, each change in the audit log."""
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
-from urllib.parse import urlsplit
 
 from aws_lambda_powertools.event_handler import Response
 from aws_lambda_powertools.event_handler.router import APIGatewayHttpRouter
 
 from shortlink.access.api_keys import ADMIN
+from shortlink.api.domain_commands import domain_commands_of
 from shortlink.api.errors import error_answer
 from shortlink.commands.domains import DomainCommands
 from shortlink.console import audit, forms
@@ -17,10 +18,9 @@ from shortlink.console.pages import see_other
 from shortlink.console.plumbing import confirm_first, host, posted_by_session, requiring, shown
 from shortlink.console.sessions import Session
 from shortlink.domains.errors import DnsUnavailable, DomainInUse, DomainNotFound, DomainNotVerified, DomainTaken
-from shortlink.domains.model import hostname
 from shortlink.errors import InvalidLinkOption
 from shortlink.people.actors import Actor
-from shortlink.wiring import addresses, audit_recorder, domain_claims, link_repository, short_domains, txt_records
+from shortlink.wiring import short_domains, txt_records
 
 PATH = "/console/workspace/domains"
 # What the page answers with its own words (the rest: the console's error pages).
@@ -31,11 +31,7 @@ router = APIGatewayHttpRouter()  # type: ignore[no-untyped-call]  # Powertools l
 
 def domain_commands(actor: Actor) -> DomainCommands:
     """The domain commands of this console request by `actor`, in their workspace."""
-    own = {hostname(host()), urlsplit(addresses().public_base_url).hostname or ""}
-    return DomainCommands(
-        origin=audit.origin(actor), stack=short_domains(), reserved={name for name in own if name},
-        claims=domain_claims(), links=link_repository(), recorder=audit_recorder(), now=datetime.now(UTC),
-    )  # fmt: skip
+    return domain_commands_of(audit.origin(actor), host(), datetime.now(UTC))
 
 
 def domains_page(
@@ -47,10 +43,18 @@ def domains_page(
     return shown("domains.html", actor, current, status, domains=domains, stack=stack, problem=problem, typed=typed)
 
 
-def refused(actor: Actor, current: Session, error: Exception, typed: str = "") -> Response[Any]:
-    answer = error_answer(error) if isinstance(error, REFUSALS) else None
-    assert answer is not None  # each of REFUSALS is in the API's table
-    return domains_page(actor, current, answer.status, problem=answer.message, typed=typed)
+def changed(
+    actor: Actor, current: Session, change: Callable[[DomainCommands], object], typed: str = ""
+) -> Response[Any]:
+    """`change` made by `actor`, then back to the page; refused, the page again saying why
+    (with the name as `typed`, to correct)."""
+    try:
+        change(domain_commands(actor))
+    except REFUSALS as error:
+        answer = error_answer(error)
+        assert answer is not None  # each of REFUSALS is in the API's table
+        return domains_page(actor, current, answer.status, problem=answer.message, typed=typed)
+    return see_other(PATH)
 
 
 @router.get(PATH)
@@ -63,21 +67,13 @@ def workspace_domains() -> Response[Any]:
 def add_domain() -> Response[Any]:
     form, current, actor = posted_by_session(ADMIN)
     typed = forms.value(form, "domain")
-    try:
-        domain_commands(actor).add(typed)
-    except REFUSALS as error:
-        return refused(actor, current, error, typed)
-    return see_other(PATH)
+    return changed(actor, current, lambda commands: commands.add(typed), typed)
 
 
 @router.post(f"{PATH}/<domain>/verify")
 def verify_domain(domain: str) -> Response[Any]:
     _, current, actor = posted_by_session(ADMIN)
-    try:
-        domain_commands(actor).verify(domain, txt_records())
-    except REFUSALS as error:
-        return refused(actor, current, error)
-    return see_other(PATH)
+    return changed(actor, current, lambda commands: commands.verify(domain, txt_records()))
 
 
 @router.post(f"{PATH}/<domain>/remove")
@@ -86,8 +82,4 @@ def remove_domain(domain: str) -> Response[Any]:
     question = f"Remove {domain} from this workspace? Another workspace may then claim it."
     if (asking := confirm_first(form, actor, current, question, "Remove", PATH)) is not None:
         return asking
-    try:
-        domain_commands(actor).remove(domain)
-    except REFUSALS as error:
-        return refused(actor, current, error)
-    return see_other(PATH)
+    return changed(actor, current, lambda commands: commands.remove(domain))
