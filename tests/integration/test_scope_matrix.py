@@ -4,7 +4,8 @@ stats, webhook registration included), and refuses (403 naming a scope it lacks)
 the route's OpenAPI security requirement names a scope the key does not hold. No key a key makes
 outlives it or holds more scopes; no console session outlives its key or a Sign out. People's
 access tokens get what their role's scopes grant, in the workspace they name and no other; a
-route only people call takes no key."""
+route only people call takes no key. The console's Domains page and new-workspace form answer
+each role (and a key's session) as the role table says."""
 
 import itertools
 import json
@@ -39,6 +40,8 @@ from tests.events import bearer, http_event
 from tests.integration.local_lake import local_lake
 from tests.integration.people import Pool, user_pool_in
 from tests.integration.test_console import Browser, signed_in
+from tests.integration.test_console_people import PersonBrowser
+from tests.integration.test_console_people import signed_in as person_signed_in
 
 pytestmark = pytest.mark.one_account_per_module
 OPENAPI = Path(__file__).resolve().parents[2] / "functions/docs/openapi.json"
@@ -248,6 +251,41 @@ def request_of(world: World, method: str, route: str) -> dict[str, Any]:
     return {"path": route}
 
 
+# The console's workspace pages beside the API's routes: the Domains page needs the admin scope
+# (owners and admins); a new workspace any signed-in person may make (they own it), no API key.
+DOMAINS_PAGE = "/console/workspace/domains"
+WORKSPACES_PAGE = "/console/workspaces"
+MANAGES_DOMAINS = {"GET domains": 200, "POST domains": 303, "POST verify": 303, "POST remove": 303}
+NO_DOMAINS = dict.fromkeys(MANAGES_DOMAINS, 403)
+ANY_PERSON = {"GET workspaces": 200, "POST workspaces": 303}
+
+
+def console_answers(world: World, console: PersonBrowser | Browser) -> dict[str, int]:
+    """The status of each of those pages' routes for `console`'s session (its workspace's new
+    workspace made last: the session moves to it)."""
+    csrf = console.csrf()
+    added = f"m{uuid.uuid4().hex[:12]}.example.com"
+    kept, doomed = world.kept_domain(), world.deletable_domain()
+    answers = {
+        "GET domains": console.get(DOMAINS_PAGE),
+        "POST domains": console.post(DOMAINS_PAGE, {"csrf": csrf, "domain": added}),
+        "POST verify": console.post(f"{DOMAINS_PAGE}/{kept}/verify", {"csrf": csrf}),
+        "POST remove": console.post(f"{DOMAINS_PAGE}/{doomed}/remove", {"csrf": csrf, "confirmed": "yes"}),
+        "GET workspaces": console.get(WORKSPACES_PAGE),
+        "POST workspaces": console.post(WORKSPACES_PAGE, {"csrf": csrf, "name": "Matrix made"}),
+    }
+    for route, answer in answers.items():  # a refused page names none of the workspace's domains
+        assert answer["statusCode"] < 400 or kept not in (answer["body"] or ""), (route, answer["body"])
+    # Nothing half-done: a domain is added, and removed, exactly when the answer says so
+    claims = services.domain_claims()
+    added_now, removed_now = claims.claim_of(added) is not None, claims.claim_of(doomed) is None
+    assert (added_now, removed_now) == (
+        answers["POST domains"]["statusCode"] == 303,
+        answers["POST remove"]["statusCode"] == 303,
+    )
+    return {route: answer["statusCode"] for route, answer in answers.items()}
+
+
 def leaks(body: str, scopes: frozenset[str]) -> list[str]:
     """The marks in `body` that `scopes` may not read."""
     found = [mark for mark, readers in READ_BY.items() if mark in body and not readers & scopes]
@@ -317,6 +355,10 @@ def test_every_route_answers_a_key_only_what_its_scopes_grant(world, template, l
             assert LINKS_READ in scopes, (scopes, route, body)
         checked += 1
     assert checked == len(SCOPE_SETS) * len(keyed)
+    # The console's Domains page answers a key's session as its scopes say; a key makes no workspace
+    for held, granted in ((frozenset({ADMIN, LINKS_READ}), MANAGES_DOMAINS), (LINK_SCOPES[:2], NO_DOMAINS)):
+        console = signed_in(Browser(world.handlers), world.keys[frozenset(held)])
+        assert console_answers(world, console) == {**granted, "GET workspaces": 400, "POST workspaces": 400}, held
 
 
 def test_a_write_only_key_learns_nothing_from_patch_restore_or_the_console_edit_page(world, browser_of):
@@ -436,6 +478,10 @@ def test_every_route_answers_a_member_only_what_their_role_grants(world, templat
                 assert (answer["statusCode"], json.loads(body)["scope"] in needed - held) == (403, True), (role, route)
             assert leaks(body, held) == [], (role, route, body)
             checked += 1
+        # In the console: the Domains page for owners and admins; a new workspace for anyone
+        console = person_signed_in(PersonBrowser(world.handlers), person.email, password)
+        granted = MANAGES_DOMAINS if ADMIN in held else NO_DOMAINS
+        assert console_answers(world, console) == {**granted, **ANY_PERSON}, role
     assert checked == len(ROLES) * len(keyed)
 
 
