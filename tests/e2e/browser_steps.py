@@ -17,3 +17,13 @@ def fill(browser: Any, element_id: str, text: str) -> None:
     field = shown(browser, element_id)
     field.clear()
     field.send_keys(text)
+
+
+def submitted(browser: Any, button: Any) -> None:
+    """Click `button` and wait for the page it leaves (30 s at most): what the next step reads is
+    the next page's, even where both pages hold the same ids."""
+    from selenium.webdriver.support import expected_conditions
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    button.click()
+    WebDriverWait(browser, 30).until(expected_conditions.staleness_of(button))

@@ -13,6 +13,7 @@ import pytest
 
 from tests.api_client import ApiClient, over_http
 from tests.e2e.running_stack import DYNALITE, Dynalite, RunningStack, free_port
+from tools.developers.txt_records import TxtServer, TxtZone
 
 FIXED_KEY = "sl_e2eTestKeyForTheDevStack00000000"
 
@@ -54,6 +55,8 @@ class Running:
         # By the DynamoDB endpoint ("": the embedded moto)
         self._stacks: dict[str, RunningStack] = {}
         self._balancer_ports: dict[str, int] = {}  # each stack's load balancer front, beside its HTTP API
+        # The DNS server the stacks verify workspace domains against: its TXT records are the tests' to set.
+        self._dns: TxtServer | None = None
 
     def endpoints(self, store: str) -> dict[str, str]:
         """The environment that points the local stack's DynamoDB at this store."""
@@ -71,6 +74,8 @@ class Running:
         if store not in self._stacks:
             # Loopback webhook receivers: tests/e2e/test_webhooks.py listens on 127.0.0.1.
             self._balancer_ports[store] = free_port()
+            if self._dns is None:
+                self._dns = TxtServer().start()
             started = RunningStack.start(
                 endpoints=endpoints,
                 SHORTLINK_API_KEY=FIXED_KEY,
@@ -80,6 +85,7 @@ class Running:
                 CLICK_LAKE="1",
                 CLICK_LAKE_PORT=str(free_port()),
                 CLICK_LAKE_BUFFER_SECONDS="1",
+                DNS_RESOLVER=self._dns.address,  # not make dev's port 15353: test_readme serves that one
             )
             assert started.ready, f"local stack did not start:\n{started.output()}"
             self._stacks[store] = started
@@ -90,10 +96,17 @@ class Running:
         stack = self.stack(self.endpoints("moto"))
         return stack, self._balancer_ports[""]
 
+    def dns_zone(self) -> TxtZone:
+        """The TXT records every stack of the session reads (started with the first stack)."""
+        assert self._dns is not None, "no stack started yet"
+        return self._dns.zone
+
     def stop(self) -> None:
         stopped = {store: (stack.stop(), stack) for store, stack in self._stacks.items()}
         if self._dynalite is not None:
             self._dynalite.stop()
+        if self._dns is not None:
+            self._dns.stop()
         for store, (code, stack) in stopped.items():
             assert code == 0, f"the stack on {store or 'moto'} did not stop cleanly:\n{stack.output()}"
 
@@ -114,6 +127,12 @@ def store(request: pytest.FixtureRequest, running: Running) -> dict[str, str]:
 @pytest.fixture(scope="session")
 def stack(store: dict[str, str], running: Running) -> RunningStack:
     return running.stack(store)
+
+
+@pytest.fixture
+def dns_zone(stack: RunningStack, running: Running) -> TxtZone:
+    """The TXT records `stack` verifies workspace domains against (tools/developers/txt_records.py)."""
+    return running.dns_zone()
 
 
 @pytest.fixture

@@ -104,6 +104,10 @@ class Claims:
         self.reads += 1
         return self.held.get(name)
 
+    def of_workspace(self, workspace: str) -> list[WorkspaceDomain]:
+        self.reads += 1
+        return [domain for name, domain in sorted(self.held.items()) if domain.workspace == workspace]
+
     def mark_verified(self, name: str, workspace: str, at: datetime) -> WorkspaceDomain:
         domain = self.held[name] = WorkspaceDomain(name, workspace, self.held[name].token, NOW, at)
         return domain
@@ -135,6 +139,21 @@ def test_a_workspace_uses_the_stacks_domains_and_its_own_verified_ones_only():
     # A stack without Domains serves every host as its own: no workspace domain there
     with pytest.raises(InvalidLinkOption):
         LinkDomains(ShortDomains(), "acme", claims).domain_named("links.acme.test")  # type: ignore[arg-type]
+
+
+def test_the_domains_offered_are_the_stacks_then_the_workspaces_verified_ones():
+    claims = Claims(
+        WorkspaceDomain("z.acme.test", "acme", "t", NOW, NOW),
+        WorkspaceDomain("a.acme.test", "acme", "t", NOW, NOW),
+        WorkspaceDomain("new.acme.test", "acme", "t", NOW),  # not verified
+        WorkspaceDomain("links.other.test", "other", "t", NOW, NOW),
+    )
+    assert LinkDomains(ShortDomains(STACK), "acme", claims).names() == (*STACK, "a.acme.test", "z.acme.test")  # type: ignore[arg-type]
+    assert LinkDomains(ShortDomains(STACK), "nobody", claims).names() == STACK  # type: ignore[arg-type]
+    # Without Domains the stack serves every host as its default: nothing to choose, nothing read
+    claims.reads = 0
+    assert LinkDomains(ShortDomains(), "acme", claims).names() == ()  # type: ignore[arg-type]
+    assert claims.reads == 0
 
 
 def test_verification_needs_the_claims_own_token_in_the_record():

@@ -38,7 +38,7 @@ from shortlink.links.qr_styles import MAX_LOGO_BYTES, MAX_LOGO_SIDE, MAX_MARGIN,
 from shortlink.numbers import NotAWholeNumber, whole_number
 from shortlink.people.actors import Actor
 from shortlink.schemas.links import MAX_UTM_VALUE_LENGTH, TAG_PATTERN
-from shortlink.wiring import domain_claims, link_domains, link_repository, qr_styles, short_domains
+from shortlink.wiring import link_domains, link_repository, qr_styles
 
 MAX_BULK_LINES = 100
 
@@ -94,7 +94,7 @@ def links_page() -> Response[Any]:
         text=text,
         campaign=campaign,
         domain=domain,
-        domains=short_domains().names,
+        domains=link_domains(key.owner).names(),
         order=order,
         window=window,
         first_page=first_page,
@@ -108,10 +108,7 @@ def links_page() -> Response[Any]:
 def link_form(key: Actor, current: Session, state: forms.FormState, status: int = 200, **context: Any) -> Response[Any]:
     routes = forms.rows(state.values, "route") + forms.SPARE_ROUTES
     variants = forms.rows(state.values, "variant") + forms.SPARE_VARIANTS
-    domains = (
-        *short_domains().names,
-        *(each.name for each in domain_claims().of_workspace(key.owner) if each.verified),
-    )
+    domains = link_domains(key.owner).names()
     return shown(
         "link_form.html", key, current, status, form=state, routes=routes, variants=variants, domains=domains,
         **context,

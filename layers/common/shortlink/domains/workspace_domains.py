@@ -65,6 +65,14 @@ class LinkDomains:
                 return claim.name
             raise InvalidLinkOption("domain", f"{refused}, or a verified domain of this workspace") from None
 
+    def names(self) -> tuple[str, ...]:
+        """Every domain the workspace's links may be on, the stack's first (its default leading),
+        then its own verified ones by name: what the console offers to create, filter and move to."""
+        if not self.stack.names:  # every host is the default's: no workspace domain there
+            return ()
+        own = sorted(claim.name for claim in self.claims.of_workspace(self.workspace) if claim.verified)
+        return (*self.stack.names, *own)
+
 
 def _readable(name: str) -> str | None:
     """`name` as a workspace's domain is kept (punycode, lower case, ...); None if it cannot be one."""
