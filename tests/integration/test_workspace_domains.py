@@ -239,7 +239,7 @@ def test_a_link_to_a_verified_workspace_domain_is_refused_as_a_loop_wherever_it_
     assert (status, [(each["code"], each["error"]) for each in body["refused"]]) == (422, [("early", "invalid_url")])
     assert api.follow("early", host="sho.rt").status == 302
     # A bulk create's links to one site read its claim once; the redirect reads none
-    claims, reads = services.domain_claims(), []
+    claims, reads = services.domain_claims_here(), []
     read = claims.claim_of
 
     def counted(name: str) -> WorkspaceDomain | None:

@@ -36,7 +36,13 @@ if TYPE_CHECKING:
         packing_rules,
         visitor_salt_root,
     )
-    from shortlink.wiring.domains import domain_claims, link_domains, served_workspace_domains, txt_records
+    from shortlink.wiring.domains import (
+        domain_claims,
+        domain_claims_here,
+        link_domains,
+        served_workspace_domains,
+        txt_records,
+    )
     from shortlink.wiring.edge import (
         edge_counts,
         edge_store,
@@ -125,7 +131,7 @@ FACTORY_MODULES = {
         "packing_rules",
         "visitor_salt_root",
     ),
-    "domains": ("domain_claims", "link_domains", "served_workspace_domains", "txt_records"),
+    "domains": ("domain_claims", "domain_claims_here", "link_domains", "served_workspace_domains", "txt_records"),
     "edge": ("edge_counts", "edge_store", "link_scan", "link_stream_changes", "recent_link_clicks"),
     "environment": (
         "addresses",

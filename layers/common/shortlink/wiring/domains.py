@@ -38,9 +38,18 @@ def link_domains(workspace: str) -> "LinkDomains":
     return LinkDomains(short_domains(), workspace, domain_claims())
 
 
+@factory
+def domain_claims_here() -> "DynamoDomainClaims":
+    """The claims as this region's replica holds them, for reads that only inform: a link made
+    away from home while home is out of reach must not fail on them (claims change at home)."""
+    from shortlink.adapters.dynamodb.domain_claims import DynamoDomainClaims
+
+    return DynamoDomainClaims(resources().api_keys_table.value, regions().region_name)
+
+
 def served_workspace_domains() -> "ServedWorkspaceDomains":
     """Which hosts are workspaces' verified domains (a link to one loops), for one request: the
-    claims read on the first host asked about, each host once."""
+    claims read in this region on the first host asked about, each host once."""
     from shortlink.domains.served import ServedWorkspaceDomains
 
-    return ServedWorkspaceDomains(short_domains(), domain_claims)
+    return ServedWorkspaceDomains(short_domains(), domain_claims_here)
