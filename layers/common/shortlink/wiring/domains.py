@@ -3,7 +3,7 @@ verified by."""
 
 from typing import TYPE_CHECKING
 
-from shortlink.settings.domains import DnsSettings
+from shortlink.settings.dns import DnsSettings
 from shortlink.wiring.environment import regions, resources, settings_of, short_domains
 from shortlink.wiring.factories import factory
 

@@ -6,7 +6,7 @@ import dns.exception
 import dns.resolver
 
 from shortlink.domains.errors import DnsUnavailable
-from shortlink.settings.domains import DnsSettings
+from shortlink.settings.dns import DnsSettings
 
 LIFETIME_SECONDS = 4.0  # all tries of one lookup together
 
