@@ -22,6 +22,7 @@ from shortlink.people.errors import (
     SelfRemoval,
 )
 from shortlink.people.model import Invitation, Membership, Person
+from shortlink.people.workspaces import MAX_OWNED_WORKSPACES
 from tests.fakes import InMemoryApiKeys, InMemoryAuditTrail, InMemoryInvitations, InMemoryMemberships
 
 NOW = datetime(2026, 12, 3, 12, 30, tzinfo=UTC)
@@ -182,6 +183,22 @@ def test_a_bad_name_renames_nothing_and_a_new_workspace_is_its_makers_with_its_f
         "workspace.created",
         "new@example.com",
     )
+
+
+def test_a_person_owns_a_bounded_number_of_workspaces_and_a_refused_one_writes_nothing():
+    team = Team()
+    maker = Person("sub-many", "many@example.com")
+    for n in range(MAX_OWNED_WORKSPACES):
+        create_workspace(team.stores, maker, f"Campaign {n}", NOW, origin, recorder(team))
+    written = (len(team.memberships.of_person("sub-many")), len(team.names.names), len(team.trail.entries))
+    with pytest.raises(InvalidWorkspaceSetting, match=f"owns at most {MAX_OWNED_WORKSPACES} workspaces"):
+        create_workspace(team.stores, maker, "One too many", NOW, origin, recorder(team))
+    assert (len(team.memberships.of_person("sub-many")), len(team.names.names), len(team.trail.entries)) == written
+    # Belonging to others' workspaces does not count: only those the person owns
+    for n in range(MAX_OWNED_WORKSPACES):
+        team.memberships.add(Membership(f"ws-other-{n}", "sub-editor", "e@example.com", "editor", NOW))
+    made, _ = create_workspace(team.stores, Person("sub-editor", "e@example.com"), "Mine", NOW, origin, recorder(team))
+    assert made.role == "owner"
 
 
 def origin(actor: Actor) -> RequestOrigin:

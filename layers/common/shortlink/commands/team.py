@@ -16,14 +16,14 @@ from shortlink.audit.model import Action, PersonChange
 from shortlink.audit.recording import AuditRecorder, RequestOrigin
 from shortlink.errors import ShortlinkError, StorageUnavailable
 from shortlink.people.actors import Actor
-from shortlink.people.errors import InvitationNotValid, MemberNotFound, SelfRemoval
+from shortlink.people.errors import InvalidWorkspaceSetting, InvitationNotValid, MemberNotFound, SelfRemoval
 from shortlink.people.invitations import invite, revoke
 from shortlink.people.members import change_role, checked_role
 from shortlink.people.model import Invitation, Membership, Person, plausible_id
 from shortlink.people.offboarding import remove_with_keys
 from shortlink.people.ports import InvitationMessages, Invitations, Memberships, WorkspaceNames
 from shortlink.people.roles import require_manage
-from shortlink.people.workspaces import checked_name, new_workspace_id, rename
+from shortlink.people.workspaces import MAX_OWNED_WORKSPACES, checked_name, new_workspace_id, rename
 
 # The invitation page's link for a token (the door knows its host).
 InvitationLink = Callable[[str], str]
@@ -186,6 +186,11 @@ def create_workspace(
     """A new workspace named `name` (InvalidWorkspaceSetting), `person` its owner, and its name
     as stored: its first audit entry, `workspace.created`, is theirs."""
     checked = checked_name(name)  # before anything is written: a bad name makes nothing
+    owned = sum(1 for each in stores.memberships.of_person(person.subject) if each.role == "owner")
+    if owned >= MAX_OWNED_WORKSPACES:
+        raise InvalidWorkspaceSetting(
+            "name", f"a person owns at most {MAX_OWNED_WORKSPACES} workspaces: leave or hand one over first"
+        )
     membership = Membership(new_workspace_id(), person.subject, person.email, "owner", now, person.email)
     if not stores.memberships.add(membership):  # 48 random bits met another's: nothing was written
         raise StorageUnavailable("a new workspace's id was taken: retry")

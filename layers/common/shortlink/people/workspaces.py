@@ -9,6 +9,7 @@ from shortlink.people.errors import InvalidWorkspaceSetting
 from shortlink.people.ports import WorkspaceNames
 
 MAX_NAME_CHARS = 64
+MAX_OWNED_WORKSPACES = 50  # a person owns at most this many (one account must not mint them without end)
 
 
 def checked_name(text: str) -> str:
